@@ -1,0 +1,1 @@
+"""Spheria's benchmarks: run ``python -m benchmarks`` for a JSON table of figures."""

@@ -1,0 +1,29 @@
+"""The random agent: a uniformly random legal move."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from spheria.agents.base import Agent
+from spheria.games.base import PlayerView
+
+
+class RandomAgent(Agent):
+    """Picks uniformly among the legal moves; the same seed gives the same choices.
+
+    >>> import spheria
+    >>> state = spheria.load_game("special-cake").new_initial_state()
+    >>> RandomAgent(seed=1).choose(state, 0) == RandomAgent(seed=1).choose(state, 0)
+    True
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "random" if seed is None else f"random:seed={seed}"
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView, player: int) -> Any:
+        moves = view.legal_moves(player)
+        if not moves:
+            raise ValueError(f"seat {player} has no legal move here")
+        return self.rng.choice(moves)

@@ -1,0 +1,418 @@
+"""Special Cake (Néstor Romeral Andrés): build a cake of candies, then eat it without eating last.
+
+Three variants:
+
+* ``mint`` — Mint (white, seat 0) and Liquorice (black, seat 1) take turns placing 15
+  candies each, then eat. Whoever eats the last candy loses.
+* ``poisoned`` — as mint, but 15 mint and 14 liquorice are placed, then the cherry (red)
+  goes on top. The cherry may be eaten only when it is the last candy; whoever must eat it
+  loses, so the game ends as soon as the cherry stands alone.
+* ``sugar`` — 30 candies drawn at random from 16 white, 16 black and 16 red build the cake
+  at random; play starts with eating. Whoever eats the last candy loses.
+
+A turn in the eating phase eats one unpinned candy or a *line*: two or more touching candies
+in a straight row on one of the six touching axes, eaten one by one in an order of the
+player's choice. Each single eat must be legal when it happens, balls drop after each eat,
+and a line candy that dropped is still part of the move. Option ``line_rule`` says which
+colours a line may hold: ``mixed`` (at least two colours), ``any``, or ``same`` (one colour).
+
+Moves are written as the sites of the candies eaten, in order, joined with ``+``; a site
+names where the candy stood when the move began. In the set-up phase a move is the site
+that receives the candy.
+
+>>> import spheria
+>>> game = spheria.load_game("special-cake", variant="mint")
+>>> state = game.state_from_spn("wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat")
+>>> move = state.parse_move("2a1+2b1")
+>>> str(move)
+'2a1+2b1'
+>>> state.apply(move)
+>>> state.to_spn()
+'wbwbbwbwwbwbbwbw/wbwbwbwbw/b.wb/. 2 eat'
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from spheria.engine.board import (
+    ABOVE,
+    BB_SITES,
+    COLOR_CHARS,
+    NUM_SITES,
+    SEGMENT_MASKS,
+    SEGMENTS,
+    SITE_NAMES,
+    TOP,
+    Board,
+    drop_chain,
+    iter_sites,
+    parse_site,
+    placeable,
+    shift_down,
+)
+from spheria.games.base import TERMINAL, Game, IllegalMoveError, Option, State, register
+
+MINT, SUGAR, POISONED = "mint", "sugar", "poisoned"
+MIXED, ANY, SAME = "mixed", "any", "same"
+PLACE, EAT = "place", "eat"
+
+Masks = tuple[int, int, int]
+
+_SEGMENT_BY_MASK = dict(zip(SEGMENT_MASKS, SEGMENTS, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class CakeMove:
+    """Sites in the order they are eaten (or the one site a candy is placed on).
+
+    >>> CakeMove.parse("0a1+1a1")
+    CakeMove(sites=(0, 16))
+    """
+
+    sites: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "+".join(SITE_NAMES[s] for s in self.sites)
+
+    @classmethod
+    def parse(cls, text: str) -> CakeMove:
+        parts = [p for p in text.strip().replace(",", "+").replace(" ", "+").split("+") if p]
+        if not parts:
+            raise IllegalMoveError("empty move: name a site such as 0a1, or a line such as 0a1+0b1")
+        try:
+            sites = tuple(parse_site(p) for p in parts)
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+        if len(set(sites)) != len(sites):
+            raise IllegalMoveError(f"{text.strip()!r} names a site twice")
+        return cls(sites)
+
+
+def _line_colors_ok(masks: Masks, segment_mask: int, line_rule: str, cherry: bool) -> bool:
+    w, b, r = masks
+    if cherry and r & segment_mask:
+        return False
+    colors = (w & segment_mask != 0) + (b & segment_mask != 0) + (r & segment_mask != 0)
+    if line_rule == MIXED:
+        return colors >= 2
+    if line_rule == SAME:
+        return colors == 1
+    return True
+
+
+def _eat(masks: Masks, occupied: int, site: int) -> tuple[Masks, int, tuple[int, ...]]:
+    chain = drop_chain(occupied, site)
+    new = (shift_down(masks[0], chain), shift_down(masks[1], chain), shift_down(masks[2], chain))
+    return new, occupied & ~BB_SITES[chain[-1]], chain
+
+
+def _orders(
+    masks: Masks,
+    occupied: int,
+    positions: tuple[int, ...],
+    starts: tuple[int, ...],
+    order: tuple[int, ...],
+    found: dict[Masks, tuple[int, ...]],
+) -> None:
+    if not positions:
+        found.setdefault(masks, order)
+        return
+    for i, site in enumerate(positions):
+        if (ABOVE[site] & occupied).bit_count() >= 2:
+            continue  # pinned now; maybe later in another order
+        new_masks, new_occupied, chain = _eat(masks, occupied, site)
+        rest = []
+        for j, other in enumerate(positions):
+            if j != i:
+                rest.append(chain[chain.index(other) - 1] if other in chain else other)
+        _orders(new_masks, new_occupied, tuple(rest), starts[:i] + starts[i + 1 :], (*order, starts[i]), found)
+
+
+def eating_outcomes(masks: Masks, variant: str, line_rule: str) -> dict[Masks, tuple[int, ...]]:
+    """Every position one eating move can reach, mapped to one way (sites in order) to reach it."""
+    occupied = masks[0] | masks[1] | masks[2]
+    found: dict[Masks, tuple[int, ...]] = {}
+    cherry = variant == POISONED
+    lone_cherry_only = cherry and occupied == masks[2]
+    for site in iter_sites(occupied):
+        if (ABOVE[site] & occupied).bit_count() >= 2:
+            continue
+        if cherry and masks[2] >> site & 1 and not lone_cherry_only:
+            continue
+        new_masks, _, _ = _eat(masks, occupied, site)
+        found.setdefault(new_masks, (site,))
+    for segment, segment_mask in zip(SEGMENTS, SEGMENT_MASKS, strict=True):
+        if occupied & segment_mask == segment_mask and _line_colors_ok(masks, segment_mask, line_rule, cherry):
+            _orders(masks, occupied, segment, segment, (), found)
+    return found
+
+
+def random_cake(rng: random.Random) -> Board:
+    """A sugar cake: 30 of the 48 balls (16 of each colour), on the 30 sites at random."""
+    balls = [0] * 16 + [1] * 16 + [2] * 16
+    rng.shuffle(balls)
+    board = Board()
+    for site, color in enumerate(balls[:NUM_SITES]):
+        board.place(site, color)
+    return board
+
+
+@register
+class SpecialCake(Game):
+    name = "special-cake"
+    title = "Special Cake"
+    option_specs = (
+        Option("variant", MINT, "mint, sugar or poisoned (the cherry variant)", (MINT, SUGAR, POISONED)),
+        Option(
+            "line_rule",
+            None,
+            "colours a line may hold: mixed (two or more colours), any, same (one colour); "
+            "default mixed, or any in sugar",
+            (MIXED, ANY, SAME),
+        ),
+    )
+
+    def _resolve_options(self) -> None:
+        if self.options["line_rule"] is None:
+            self.options["line_rule"] = ANY if self.options["variant"] == SUGAR else MIXED
+
+    @property
+    def variant(self) -> str:
+        return str(self.options["variant"])
+
+    @property
+    def line_rule(self) -> str:
+        return str(self.options["line_rule"])
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def player_names(self) -> list[str]:
+        return ["Player 1", "Player 2"] if self.variant == SUGAR else ["Mint", "Liquorice"]
+
+    @property
+    def placements(self) -> int:
+        """Candies placed by the players in the set-up phase (0 in sugar)."""
+        return {MINT: 30, POISONED: 29, SUGAR: 0}[self.variant]
+
+    def new_initial_state(self, seed: int | None = None) -> CakeState:
+        if self.variant != SUGAR:
+            return CakeState(self, Board(), 0, PLACE, seed)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**32)
+        return CakeState(self, random_cake(random.Random(seed)), 0, EAT, seed)
+
+    def state_from_spn(self, text: str) -> CakeState:
+        fields = text.split()
+        if len(fields) != 3:
+            raise ValueError(f"Special Cake SPN has 3 fields (board, player 1|2, place|eat); found {len(fields)}")
+        board = Board.from_spn(fields[0])
+        if fields[1] not in ("1", "2"):
+            raise ValueError(f"player to move must be 1 or 2, not {fields[1]!r}")
+        if fields[2] not in (PLACE, EAT):
+            raise ValueError(f"phase must be 'place' or 'eat', not {fields[2]!r}")
+        player, phase = int(fields[1]) - 1, fields[2]
+        self._check_counts(board, player, phase)
+        return CakeState(self, board, player, phase, None)
+
+    def _check_counts(self, board: Board, player: int, phase: str) -> None:
+        white, black, red = board.count(0), board.count(1), board.count(2)
+        limits = {MINT: (15, 15, 0), POISONED: (15, 14, 1), SUGAR: (16, 16, 16)}[self.variant]
+        for count, limit, char in zip((white, black, red), limits, COLOR_CHARS, strict=True):
+            if count > limit:
+                raise ValueError(f"{count} '{char}' balls; the {self.variant} variant has at most {limit}")
+        if phase == PLACE:
+            if self.variant == SUGAR:
+                raise ValueError("the sugar variant has no place phase: its cake is built at random")
+            if red:
+                raise ValueError("the cherry is placed only when the set-up is over")
+            if white + black >= self.placements:
+                raise ValueError(f"{white + black} candies placed; the set-up ends at {self.placements}")
+            if white - black != player:
+                to_move = "Mint" if white == black else "Liquorice"
+                raise ValueError(f"{white} mint and {black} liquorice placed, so {to_move} is to place")
+        elif self.variant == POISONED and red != 1:
+            raise ValueError("the poisoned cake has exactly one cherry ('r') while it is eaten")
+
+
+class CakeState(State[CakeMove]):
+    """A Special Cake position: the cake, the player to move and the phase."""
+
+    def __init__(self, game: SpecialCake, board: Board, player: int, phase: str, seed: int | None) -> None:
+        self.game: SpecialCake = game
+        self.board = board
+        self.player = player
+        self.phase = phase
+        self.seed = seed
+        self.history: list[CakeMove] = []
+        self._undo: list[tuple[Masks, int, str]] = []
+        self._outcomes: dict[CakeMove, Masks] | None = None
+
+    # -- queries -----------------------------------------------------------------------
+
+    def masks(self) -> Masks:
+        m = self.board.masks
+        return (m[0], m[1], m[2])
+
+    def is_terminal(self) -> bool:
+        if self.phase != EAT:
+            return False
+        occupied = self.board.occupied
+        if self.game.variant == POISONED:
+            return occupied == self.board.masks[2]
+        return occupied == 0
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else self.player
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        # Mint and sugar: the opponent ate the last candy. Poisoned: the player to move must eat the cherry.
+        winner = 1 - self.player if self.game.variant == POISONED else self.player
+        return [1.0 if p == winner else -1.0 for p in range(2)]
+
+    def _legal_outcomes(self) -> dict[CakeMove, Masks]:
+        if self._outcomes is None:
+            if self.is_terminal():
+                self._outcomes = {}
+            elif self.phase == PLACE:
+                color = self.player
+                masks = self.masks()
+                self._outcomes = {}
+                for site in iter_sites(placeable(self.board.occupied)):
+                    new = list(masks)
+                    new[color] |= 1 << site
+                    self._outcomes[CakeMove((site,))] = (new[0], new[1], new[2])
+            else:
+                found = eating_outcomes(self.masks(), self.game.variant, self.game.line_rule)
+                self._outcomes = {CakeMove(order): result for result, order in found.items()}
+        return self._outcomes
+
+    def legal_moves(self, player: int | None = None) -> list[CakeMove]:
+        if player is not None and player != self.current_player():
+            return []
+        return list(self._legal_outcomes())
+
+    # -- playing -----------------------------------------------------------------------
+
+    def apply(self, move: CakeMove) -> None:
+        result = self._legal_outcomes().get(move)
+        if result is None:
+            result = self._validate(move)
+        self._undo.append((self.masks(), self.player, self.phase))
+        self.history.append(move)
+        self._set(result)
+
+    def _set(self, masks: Masks) -> None:
+        self.board.masks[:] = masks
+        self._outcomes = None
+        if self.phase == PLACE:
+            placed = self.board.count()
+            if placed == self.game.placements:
+                if self.game.variant == POISONED:
+                    self.board.place(TOP, 2)
+                self.phase, self.player = EAT, 0
+                return
+        self.player = 1 - self.player
+
+    def _validate(self, move: CakeMove) -> Masks:
+        """The result of a move offered in a non-canonical eating order, or an error naming the fault."""
+        if not isinstance(move, CakeMove):
+            raise IllegalMoveError(f"{move!r} is not a Special Cake move")
+        if self.is_terminal():
+            raise IllegalMoveError("the game is over")
+        if self.phase == PLACE:
+            site = move.sites[0]
+            if len(move.sites) != 1:
+                raise IllegalMoveError("in the set-up a move places one candy: name one site")
+            raise IllegalMoveError(f"{SITE_NAMES[site]} cannot take a candy now (taken, or not on four candies)")
+        masks = self.masks()
+        occupied = self.board.occupied
+        sites = move.sites
+        for site in sites:
+            if not occupied >> site & 1:
+                raise IllegalMoveError(f"there is no candy on {SITE_NAMES[site]}")
+        if len(sites) == 1:
+            site = sites[0]
+            if (ABOVE[site] & occupied).bit_count() >= 2:
+                raise IllegalMoveError(f"{SITE_NAMES[site]} is pinned: it holds up two or more candies")
+            raise IllegalMoveError("the cherry may be eaten only when it is the last candy")
+        segment_mask = sum(BB_SITES[s] for s in sites)
+        if segment_mask not in _SEGMENT_BY_MASK:
+            raise IllegalMoveError(f"{move} is not a line: its candies must touch in one straight row")
+        if not _line_colors_ok(masks, segment_mask, self.game.line_rule, self.game.variant == POISONED):
+            rule = {MIXED: "two or more colours", SAME: "one colour only", ANY: "any colours"}[self.game.line_rule]
+            cherry = " and never the cherry" if self.game.variant == POISONED else ""
+            raise IllegalMoveError(f"{move} breaks the line rule: a line holds {rule}{cherry}")
+        positions = list(sites)
+        for i, start in enumerate(sites):
+            site = positions[i]
+            if (ABOVE[site] & occupied).bit_count() >= 2:
+                where = SITE_NAMES[start]
+                raise IllegalMoveError(f"in this order the candy from {where} is pinned when its turn comes")
+            masks, occupied, chain = _eat(masks, occupied, site)
+            positions = [chain[chain.index(p) - 1] if p in chain and j > i else p for j, p in enumerate(positions)]
+        return masks
+
+    def undo(self) -> CakeMove:
+        if not self.history:
+            raise IndexError("no move to undo")
+        masks, self.player, self.phase = self._undo.pop()
+        self.board.masks[:] = masks
+        self._outcomes = None
+        return self.history.pop()
+
+    def parse_move(self, text: str) -> CakeMove:
+        """The legal move written as ``text``: a site, or a line's sites in an eating order.
+
+        Any legal order is accepted and returned as the equivalent move of ``legal_moves()``.
+        """
+        move = CakeMove.parse(text)
+        outcomes = self._legal_outcomes()
+        if move in outcomes:
+            return move
+        result = self._validate(move)
+        for legal, outcome in outcomes.items():
+            if outcome == result:
+                return legal
+        raise AssertionError("a validated move has no equivalent legal move")
+
+    def clone(self) -> CakeState:
+        state = CakeState(self.game, self.board.copy(), self.player, self.phase, self.seed)
+        state.history = list(self.history)
+        state._undo = list(self._undo)
+        return state
+
+    # -- text --------------------------------------------------------------------------
+
+    def to_spn(self) -> str:
+        return f"{self.board.spn()} {self.player + 1} {self.phase}"
+
+    def __str__(self) -> str:
+        return self.board.diagram()
+
+    def status_lines(self) -> list[str]:
+        names = self.game.player_names()
+        if self.is_terminal():
+            winner = self.winners()[0]
+            return [f"{names[winner]} wins."]
+        counts = f"{self.board.count(0)} white, {self.board.count(1)} black, {self.board.count(2)} red"
+        if self.phase == PLACE:
+            color = "mint (w)" if self.player == 0 else "liquorice (b)"
+            return [f"Set-up: {names[self.player]} places a {color} candy.", counts + " placed"]
+        return [f"{names[self.player]} to eat ({self.game.line_rule} lines).", counts + " left"]
+
+    def move_hint(self) -> str:
+        if self.phase == PLACE:
+            return "a site such as 0a1 (level, file, rank)"
+        return "a candy such as 0a1, or a line eaten in order such as 0a1+0b1+0c1"
+
+    def observation(self, player: int) -> dict[str, Any]:
+        view = super().observation(player)
+        view["phase"] = self.phase
+        return view
