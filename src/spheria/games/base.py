@@ -166,8 +166,11 @@ class State(ABC, Generic[M]):
     def to_spn(self) -> str: ...
 
     @abstractmethod
-    def parse_move(self, text: str) -> M:
-        """The legal move written as ``text``; raises :class:`IllegalMoveError` naming the problem."""
+    def parse_move(self, text: str, player: int | None = None) -> M:
+        """The legal move written as ``text`` (for seat ``player`` at a simultaneous node).
+
+        Raises :class:`IllegalMoveError` naming the problem; the state is left unchanged.
+        """
 
     def apply_joint(self, moves: Sequence[M]) -> None:
         """Resolve a ``SIMULTANEOUS`` node with one move per seat, in seat order."""
@@ -191,13 +194,17 @@ class State(ABC, Generic[M]):
         """The seats that won (empty on a draw or before the end)."""
         return [p for p, r in enumerate(self.returns()) if r > 0]
 
-    def status_lines(self) -> list[str]:
-        """Short lines a user interface shows beside the board (scores, phase, supplies)."""
+    def status_lines(self, player: int | None = None) -> list[str]:
+        """Short lines an interface shows beside the board (phase, scores, supplies).
+
+        Only what seat ``player`` may know; ``None`` means a spectator.
+        """
         return []
 
-    def move_hint(self) -> str:
+    def move_hint(self, player: int | None = None) -> str:
         """How to write a move here, for interfaces that ask a person for one."""
-        return "a move such as " + (str(self.legal_moves()[0]) if self.legal_moves() else "-")
+        moves = self.legal_moves(player)
+        return "a move such as " + (str(moves[0]) if moves else "-")
 
     # -- records: every state can be replayed from text entries ---------------------------
 

@@ -367,7 +367,7 @@ class CakeState(State[CakeMove]):
         self._outcomes = None
         return self.history.pop()
 
-    def parse_move(self, text: str) -> CakeMove:
+    def parse_move(self, text: str, player: int | None = None) -> CakeMove:
         """The legal move written as ``text``: a site, or a line's sites in an eating order.
 
         Any legal order is accepted and returned as the equivalent move of ``legal_moves()``.
@@ -396,7 +396,7 @@ class CakeState(State[CakeMove]):
     def __str__(self) -> str:
         return self.board.diagram()
 
-    def status_lines(self) -> list[str]:
+    def status_lines(self, player: int | None = None) -> list[str]:
         names = self.game.player_names()
         if self.is_terminal():
             winner = self.winners()[0]
@@ -407,7 +407,7 @@ class CakeState(State[CakeMove]):
             return [f"Set-up: {names[self.player]} places a {color} candy.", counts + " placed"]
         return [f"{names[self.player]} to eat ({self.game.line_rule} lines).", counts + " left"]
 
-    def move_hint(self) -> str:
+    def move_hint(self, player: int | None = None) -> str:
         if self.phase == PLACE:
             return "a site such as 0a1 (level, file, rank)"
         return "a candy such as 0a1, or a line eaten in order such as 0a1+0b1+0c1"
