@@ -1,0 +1,538 @@
+"""The ``spheria`` command: play in the terminal, replay records, list the games.
+
+Every subcommand works for every game through the game API alone::
+
+    spheria games
+    spheria play special-cake --variant mint --players human,random
+    spheria replay special-cake-20250131-120000.spheria.json --step
+
+Errors print one line on stderr and give a non-zero exit status; ``main`` returns it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import textwrap
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, NoReturn
+
+from spheria import __version__
+from spheria.agents.base import Agent
+from spheria.agents.registry import agent_names, make_agent
+from spheria.cli.terminal import Terminal
+from spheria.games.base import (
+    SIMULTANEOUS,
+    Game,
+    IllegalMoveError,
+    Option,
+    PlayerView,
+    State,
+    game_class,
+    game_names,
+    load_game,
+    options_from_pairs,
+)
+from spheria.match import Turn, apply_turn, choose_moves
+from spheria.records.record import Record, RecordError
+
+HUMAN = "human"
+PROG = "spheria"
+
+
+class CliError(Exception):
+    """A problem to report in one line before exiting with status 1."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+# -- choosing the game and the players -------------------------------------------------------
+
+
+def game_key(name: str) -> str:
+    """Accept ``Special Cake``, ``special_cake`` and ``special-cake`` alike."""
+    return "-".join(name.strip().lower().replace("_", " ").split())
+
+
+def make_game(name: str, variant: str | None = None, pairs: Sequence[str] = ()) -> Game:
+    """The game from the command line's name, ``--variant`` and ``--option`` pairs."""
+    try:
+        options: dict[str, Any] = options_from_pairs(list(pairs))
+    except ValueError as error:
+        raise CliError(f"--option: {error}") from None
+    if variant is not None:
+        given = options.get("variant")
+        if given is not None and game_key(given) != game_key(variant):
+            raise CliError(f"--variant {variant} contradicts --option variant={given}")
+        options["variant"] = variant
+    key = game_key(name)
+    try:
+        game_class(key)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    try:
+        return load_game(key, **options)
+    except ValueError as error:
+        message = str(error)
+        raise CliError(message if message.startswith(key) else f"{key}: {message}") from None
+
+
+def split_players(text: str) -> list[str]:
+    """Split ``--players`` on commas, keeping an agent's own ``key=value`` options together.
+
+    >>> split_players("human,mcts:time=1,c=1.4")
+    ['human', 'mcts:time=1,c=1.4']
+    """
+    specs: list[str] = []
+    for piece in text.split(","):
+        piece = piece.strip()
+        if specs and "=" in piece and ":" not in piece and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
+def make_players(text: str, game: Game) -> tuple[list[str], list[Agent | None]]:
+    """The seat specs and agents (``None`` for a human) named by ``--players``."""
+    specs = split_players(text)
+    names = game.player_names()
+    if len(specs) != game.num_players:
+        raise CliError(
+            f"--players names {len(specs)} seat{'s' if len(specs) != 1 else ''} but {game.title} has "
+            f"{game.num_players} ({', '.join(names)}); e.g. --players {','.join([HUMAN, 'random'][: game.num_players])}"
+        )
+    agents: list[Agent | None] = []
+    for seat, spec in enumerate(specs):
+        if not spec:
+            raise CliError(f"--players: seat {seat + 1} ({names[seat]}) is empty")
+        if spec.lower() == HUMAN:
+            specs[seat] = HUMAN
+            agents.append(None)
+            continue
+        try:
+            agents.append(make_agent(spec))
+        except ValueError as error:
+            raise CliError(f"--players: {error} (or {HUMAN})") from None
+    return specs, agents
+
+
+def default_record_path(game: Game, directory: Path | None = None) -> Path:
+    """``special-cake-YYYYmmdd-HHMMSS.spheria.json`` in ``directory``, never an existing file."""
+    folder = directory or Path()
+    stem = f"{game.name}-{datetime.now():%Y%m%d-%H%M%S}"
+    path = folder / f"{stem}.spheria.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}.spheria.json"
+        n += 1
+    return path
+
+
+def format_returns(returns: Sequence[float]) -> list[str]:
+    return [f"{r:+g}" if r else "0" for r in returns]
+
+
+# -- play ------------------------------------------------------------------------------------
+
+
+class UndoRequest(Exception):
+    """The person at the terminal typed ``undo``."""
+
+
+class QuitRequest(Exception):
+    """The person at the terminal typed ``quit``."""
+
+
+class HumanAgent(Agent):
+    """A seat played by the person at the terminal; the session draws and prompts."""
+
+    name = HUMAN
+
+    def __init__(self, session: PlaySession, seat: int) -> None:
+        self.session = session
+        self.seat = seat
+
+    def choose(self, view: PlayerView, player: int) -> Any:
+        return self.session.ask_move(player)
+
+
+HELP = """\
+Commands:
+  moves   list the legal moves
+  undo    take back the last move (only when every seat is human)
+  quit    stop playing (you can save the game first)
+  help    this help"""
+
+
+class PlaySession:
+    """One game at the terminal: draws, prompts the humans, lets the agents move, saves the record."""
+
+    def __init__(
+        self,
+        term: Terminal,
+        state: State[Any],
+        specs: list[str],
+        agents: list[Agent | None],
+        save_path: Path | None = None,
+        save: bool = True,
+    ) -> None:
+        self.term = term
+        self.state = state
+        self.game = state.game
+        self.specs = specs
+        self.humans = [seat for seat, agent in enumerate(agents) if agent is None]
+        self.seats: list[Agent] = [HumanAgent(self, seat) if a is None else a for seat, a in enumerate(agents)]
+        self.save_path = save_path
+        self.save_enabled = save
+        self.names = self.game.player_names()
+        self._humans_chosen = 0  # humans who have chosen at the current simultaneous node
+
+    # -- labels --------------------------------------------------------------------------
+
+    def label(self, seat: int) -> str:
+        if seat in self.humans:
+            return f"{self.names[seat]} (you)" if len(self.humans) == 1 else self.names[seat]
+        return f"{self.names[seat]} ({self.specs[seat]})"
+
+    def title(self) -> str:
+        options = ", ".join(f"{k}={v}" for k, v in self.game.options.items() if v is not None)
+        return f"{self.game.title}" + (f" ({options})" if options else "")
+
+    # -- the game loop -------------------------------------------------------------------
+
+    def run(self) -> int:
+        term = self.term
+        term.say(term.bold(self.title()))
+        term.say(" vs ".join(self.label(seat) for seat in range(self.game.num_players)))
+        if self.humans:
+            term.say(term.dim("Type a move, or help, moves, undo, quit."))
+        if not self.humans:
+            self.draw(None)
+        while not self.state.is_terminal():
+            self._humans_chosen = 0
+            try:
+                player, moves = choose_moves(self.state, self.seats)
+            except UndoRequest:
+                self.undo()
+                continue
+            except QuitRequest:
+                return self.quit()
+            except EOFError:
+                term.say()
+                term.say("End of input: game abandoned, not saved.")
+                return 0
+            try:
+                turn = apply_turn(self.state, player, moves, self.seats)
+            except IllegalMoveError as error:  # humans' moves are checked as typed: an agent erred
+                raise CliError(str(error)) from None
+            self.announce(turn)
+            if not self.humans and not self.state.is_terminal():
+                self.draw(None)
+        return self.finish()
+
+    def draw(self, seat: int | None) -> None:
+        """The position as ``seat`` may see it (``None``: a spectator)."""
+        term = self.term
+        term.say()
+        term.say(term.board(str(self.state)))
+        for line in self.state.status_lines(seat):
+            term.say(line)
+
+    def announce(self, turn: Turn) -> None:
+        term = self.term
+        if turn.simultaneous:
+            chosen = ", ".join(f"{self.label(p)} {m}" for p, m in enumerate(turn.moves))
+            term.say(f"Move {turn.number}, revealed: {chosen}  ->  {term.bold(turn.entry)}")
+        else:
+            term.say(f"Move {turn.number}: {self.label(turn.player)} plays {term.bold(turn.entry)}")
+
+    def ask_move(self, seat: int) -> Any:
+        """Prompt the human in ``seat`` until a legal move; raises Undo/QuitRequest or EOFError."""
+        term, state = self.term, self.state
+        simultaneous = state.current_player() == SIMULTANEOUS
+        other_humans = [h for h in self.humans if h != seat]
+        if simultaneous and other_humans:
+            if self._humans_chosen:  # the screen was cleared when the last one chose
+                term.ask(f"{self.names[seat]}, your turn to choose in secret: press Enter when ready. ")
+            else:
+                others = ", ".join(self.names[h] for h in other_humans)
+                term.say(f"{self.names[seat]} chooses in secret ({others}: look away).")
+        self.draw(seat)
+        prompt = f"{self.names[seat]}> "
+        term.say(term.dim(f"Enter {state.move_hint(seat)}."))
+        mistakes = 0
+        while True:
+            text = term.ask(prompt).strip()
+            if not text:
+                continue
+            command = text.lower()
+            if command in ("help", "?"):
+                term.say(HELP)
+                term.say(f"A move here: {state.move_hint(seat)}.")
+            elif command == "moves":
+                self.list_moves(seat)
+            elif command == "undo":
+                if len(self.humans) < self.game.num_players:
+                    agents = ", ".join(self.label(p) for p in range(self.game.num_players) if p not in self.humans)
+                    term.error(f"undo is only for games between humans; you are playing {agents}.")
+                elif not state.history:
+                    term.error("There is no move to take back yet.")
+                else:
+                    raise UndoRequest
+            elif command in ("quit", "exit"):
+                raise QuitRequest
+            else:
+                try:
+                    move = state.parse_move(text, seat)
+                except ValueError as error:
+                    mistakes += 1
+                    message = str(error)
+                    term.error(message if message.endswith(".") else message + ".")
+                    if mistakes == 2:
+                        term.say(term.dim("Type 'moves' to list the legal moves, 'help' for the commands."))
+                    continue
+                if simultaneous and other_humans:
+                    self._humans_chosen += 1
+                    if self._humans_chosen < len(self.humans):
+                        term.clear()
+                        term.say(f"{self.names[seat]} has chosen.")
+                return move
+
+    def list_moves(self, seat: int) -> None:
+        moves = [str(m) for m in self.state.legal_moves(seat)]
+        text = f"{len(moves)} legal move{'s' if len(moves) != 1 else ''}: " + "  ".join(moves)
+        self.term.say(textwrap.fill(text, width=100, subsequent_indent="  ", break_on_hyphens=False))
+
+    def undo(self) -> None:
+        entry = self.state.history_notation()[-1]
+        number = len(self.state.history)
+        self.state.undo()
+        self.term.say(f"Took back move {number} ({entry}).")
+
+    def quit(self) -> int:
+        term = self.term
+        if self.state.history and self.save_enabled:
+            path = self.save_path or default_record_path(self.game)
+            try:
+                answer = term.ask(f"Save the unfinished game to {path}? [y/N] ")
+            except EOFError:
+                answer = ""
+                term.say()
+            if answer.strip().lower() in ("y", "yes"):
+                self.save(path)
+        term.say("Goodbye.")
+        return 0
+
+    def finish(self) -> int:
+        term, state = self.term, self.state
+        self.draw(None)
+        returns = state.returns()
+        scores = ", ".join(f"{self.label(p)} {r}" for p, r in enumerate(format_returns(returns)))
+        term.say(f"Game over after {len(state.history)} moves. Result: {scores}")
+        if len(self.humans) == 1:
+            you = returns[self.humans[0]]
+            if you > max(r for p, r in enumerate(returns) if p != self.humans[0]):
+                term.good("You win!")
+            elif you < max(returns):
+                term.say("You lose.")
+            else:
+                term.say("A draw.")
+        if self.save_enabled:
+            self.save(self.save_path or default_record_path(self.game))
+        return 0
+
+    def save(self, path: Path) -> None:
+        Record.from_state(self.state, self.specs).save(path)
+        self.term.say(f"Saved the record to {path}")
+        self.term.say(self.term.dim(f"Replay it with: spheria replay {path}"))
+
+
+def cmd_play(args: argparse.Namespace, term: Terminal) -> int:
+    game = make_game(args.game, args.variant, args.option or [])
+    specs, agents = make_players(args.players, game)
+    save_path: Path | None = None
+    if args.save is not None:
+        save_path = Path(args.save)
+        if not save_path.parent.is_dir():
+            raise CliError(f"--save: folder {str(save_path.parent)!r} does not exist")
+        if save_path.is_dir():
+            raise CliError(f"--save: {str(save_path)!r} is a folder; name a file")
+    try:
+        state = game.new_initial_state(args.seed)
+    except ValueError as error:
+        raise CliError(f"--seed: {error}") from None
+    return PlaySession(term, state, specs, agents, save_path, save=not args.no_save).run()
+
+
+# -- replay ----------------------------------------------------------------------------------
+
+
+def cmd_replay(args: argparse.Namespace, term: Terminal) -> int:
+    path = args.file
+    try:
+        record = Record.load(path)
+        state = record.initial_state()
+    except RecordError as error:
+        raise CliError(f"{path}: {error}") from None
+    game = state.game
+    names = game.player_names()
+    labels = [f"{names[p]} ({spec})" for p, spec in enumerate(record.players)]
+    options = ", ".join(f"{k}={v}" for k, v in game.options.items() if v is not None)
+    term.say(term.bold(f"{game.title}" + (f" ({options})" if options else "")))
+    seed = "" if record.seed is None else f", seed {record.seed}"
+    term.say(f"{' vs '.join(labels)}; {len(record.moves)} moves, played {record.created}{seed}")
+    term.say()
+    term.say("Start")
+    term.say(term.board(str(state)))
+    try:
+        for step in record.steps(state):
+            if args.step and not _wait(term):
+                return 0
+            term.say()
+            who = "together" if step.player == SIMULTANEOUS else labels[step.player]
+            term.say(f"Move {step.number}: {who} {term.bold(step.entry)}")
+            term.say(term.board(str(step.state)))
+    except RecordError as error:
+        raise CliError(f"{path}: {error}") from None
+    for line in state.status_lines(None):
+        term.say(line)
+    if record.result is None:
+        term.say(f"The game was not finished ({len(record.moves)} moves).")
+    else:
+        scores = ", ".join(f"{labels[p]} {r}" for p, r in enumerate(format_returns(record.result)))
+        term.say(f"Result: {scores}")
+    return 0
+
+
+def _wait(term: Terminal) -> bool:
+    """Wait for Enter; False when the user stops (q, or end of input)."""
+    try:
+        answer = term.ask(term.dim("[Enter: next move, q: stop] "))
+    except EOFError:
+        term.say()
+        return False
+    return answer.strip().lower() not in ("q", "quit")
+
+
+# -- games -----------------------------------------------------------------------------------
+
+
+def describe_option(option: Option) -> str:
+    if option.choices:
+        values = "|".join(option.choices)
+    elif option.kind is bool:
+        values = "true|false"
+    elif option.kind is int:
+        values = "N" + (f" (at least {option.minimum})" if option.minimum is not None else "")
+    else:
+        values = "TEXT"
+    default = "" if option.default is None else f"; default {option.default}"
+    return f"{option.name}={values}{default}"
+
+
+def cmd_games(args: argparse.Namespace, term: Terminal) -> int:
+    for name in game_names():
+        game = load_game(name)
+        names = ", ".join(game.player_names())
+        term.say(f"{term.bold(name)}  {game.title}, {game.num_players} players ({names})")
+        for option in game.option_specs:
+            term.say(f"    --option {describe_option(option)}")
+            term.say(textwrap.fill(option.help, width=96, initial_indent="        ", subsequent_indent="        "))
+        example = f"spheria play {name}"
+        variant = next((o for o in game.option_specs if o.name == "variant" and o.choices), None)
+        if variant is not None:
+            example += f" --variant {variant.choices[-1]}"
+            term.say(term.dim("    (--variant V is short for --option variant=V)"))
+        term.say(f"    e.g. {example} --players human,random")
+        term.say()
+    term.say(f"Players for --players: {HUMAN}, {', '.join(agent_names())} (agent options as name:key=value)")
+    return 0
+
+
+# -- the command -----------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Play and replay the games of the Shibumi system.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = commands.add_parser("play", help="play a game in the terminal", description="Play a game in the terminal.")
+    play.add_argument("game", metavar="GAME", help="the game, e.g. special-cake (see 'spheria games')")
+    play.add_argument("--variant", metavar="V", help="the game's variant: short for --option variant=V")
+    play.add_argument("--option", metavar="K=V", action="append", help="a game option, e.g. line_rule=any (repeatable)")
+    play.add_argument(
+        "--players",
+        metavar="P1,P2",
+        default=f"{HUMAN},random",
+        help=f"who plays each seat, in seat order: {HUMAN} or an agent spec (default: {HUMAN},random)",
+    )
+    play.add_argument("--seed", metavar="N", type=int, help="fix what the rules leave to chance (e.g. a sugar cake)")
+    saving = play.add_mutually_exclusive_group()
+    saving.add_argument(
+        "--save", metavar="FILE", help="where to save the record (default: GAME-DATE-TIME.spheria.json)"
+    )
+    saving.add_argument("--no-save", action="store_true", help="do not save a record")
+    play.add_argument("--no-color", action="store_true", help="no ANSI colours (also: NO_COLOR=1)")
+    play.set_defaults(handler=cmd_play)
+
+    replay = commands.add_parser("replay", help="show a recorded game move by move", description="Replay a record.")
+    replay.add_argument("file", metavar="FILE", help="a .spheria.json record")
+    replay.add_argument("--step", action="store_true", help="wait for Enter before each move")
+    replay.add_argument("--no-color", action="store_true", help="no ANSI colours (also: NO_COLOR=1)")
+    replay.set_defaults(handler=cmd_replay)
+
+    games = commands.add_parser("games", help="list the games and their options", description="List the games.")
+    games.set_defaults(handler=cmd_games, no_color=False)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    term = Terminal(color=False if args.no_color else None)
+    try:
+        status: int = args.handler(args, term)
+        return status
+    except CliError as error:
+        _fail(str(error))
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename else ""
+        _fail(f"{where}{error.strerror or error}")
+    except KeyboardInterrupt:
+        term.say()
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:  # a bug: one line, unless the developer asks for the traceback
+        if os.environ.get("SPHERIA_DEBUG"):
+            raise
+        _fail(f"internal error: {type(error).__name__}: {error} (set SPHERIA_DEBUG=1 for the traceback)")
+        return 2
+    return 1
+
+
+def _fail(message: str) -> None:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

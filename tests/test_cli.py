@@ -1,0 +1,446 @@
+"""The ``spheria`` command, driven through ``main(argv)`` with scripted input."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import spheria
+from spheria.agents import registry
+from spheria.agents.base import Agent
+from spheria.agents.random_agent import RandomAgent
+from spheria.cli.main import main, split_players
+from spheria.cli.terminal import BALL_STYLES, Terminal, wants_color
+from spheria.games import base
+from spheria.games.base import PlayerView
+from spheria.records import Record
+from tests.test_match import SecretNumbers
+
+Run = tuple[int, str, str]
+
+
+@pytest.fixture
+def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Any:
+    """``run(argv, typed)``: the exit status, stdout and stderr of ``spheria argv``."""
+
+    def runner(argv: list[str], typed: list[str] | str = "") -> Run:
+        text = typed if isinstance(typed, str) else "".join(line + "\n" for line in typed)
+        monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+        code = main(argv)
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return runner
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # default record files land in the test's own folder
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+def first_moves(state: spheria.State[Any], agent: Agent | None = None, seat: int = 1) -> list[str]:
+    """Play the first legal move for the human seats (``agent`` plays ``seat``) to the end.
+
+    Returns what the humans type, in order; ``state`` ends finished.
+    """
+    typed = []
+    while not state.is_terminal():
+        if agent is not None and state.current_player() == seat:
+            state.apply(agent.choose(state, seat))
+        else:
+            move = state.legal_moves()[0]
+            typed.append(str(move))
+            state.apply(move)
+    return typed
+
+
+def mint() -> spheria.State[Any]:
+    return spheria.load_game("special-cake", variant="mint").new_initial_state()
+
+
+# -- information ------------------------------------------------------------------------------
+
+
+def test_version(run: Any) -> None:
+    assert run(["--version"]) == (0, f"spheria {spheria.__version__}\n", "")
+
+
+def test_no_command_shows_help(run: Any) -> None:
+    code, out, _ = run([])
+    assert code == 0
+    assert "play" in out and "replay" in out and "games" in out
+
+
+def test_games_lists_every_game_with_its_options(run: Any) -> None:
+    code, out, err = run(["games"])
+    assert (code, err) == (0, "")
+    for name in spheria.game_names():
+        assert re.search(rf"^{re.escape(name)}  ", out, re.MULTILINE)
+    assert "Special Cake, 2 players (Mint, Liquorice)" in out
+    assert "--option variant=mint|sugar|poisoned; default mint" in out
+    assert "--option line_rule=mixed|any|same\n" in out
+    assert "colours a line may hold" in out
+    assert f"Players for --players: human, {', '.join(registry.agent_names())} (" in out
+
+
+# -- play: a whole game -----------------------------------------------------------------------
+
+
+def test_two_humans_play_to_the_end_then_the_record_replays(run: Any, tmp_path: Path) -> None:
+    expected = mint()
+    moves = first_moves(expected)
+    typed = [
+        "",  # nothing: asked again
+        "help",
+        "undo",  # nothing to take back yet
+        "moves",
+        "garbage",
+        "1a1",  # not on four candies
+        moves[0],
+        "0a1",  # taken
+        moves[1],
+        "undo",
+        "undo",
+        moves[0],
+        moves[1],
+        *moves[2:],
+    ]
+    save = tmp_path / "game.spheria.json"
+    code, out, err = run(
+        ["play", "special-cake", "--variant", "mint", "--players", "human,human", "--save", str(save)], typed
+    )
+    assert (code, err) == (0, "")
+
+    assert "Special Cake (variant=mint, line_rule=mixed)\nMint vs Liquorice\n" in out
+    assert "Commands:\n  moves   list the legal moves" in out
+    assert "There is no move to take back yet." in out
+    assert "16 legal moves: 0a1  0b1  0c1  0d1  0a2" in out
+    assert "'garbage' is not a site name" in out
+    assert "1a1 cannot take a candy now (taken, or not on four candies)." in out
+    assert "Type 'moves' to list the legal moves" in out  # after the second mistake in a row
+    assert f"{moves[0]} cannot take a candy now" in out
+    took_back = out.index(f"Took back move 2 ({moves[1]}).")
+    assert out.index(f"Took back move 1 ({moves[0]}).", took_back) > took_back
+    assert "Set-up: Mint places a mint (w) candy." in out
+    assert out.count(f"Move 1: Mint plays {moves[0]}") == 2  # played, taken back, played again
+    assert f"Move {len(moves)}: " in out
+    winner = expected.game.player_names()[expected.winners()[0]]
+    assert f"{winner} wins." in out
+    assert f"Game over after {len(moves)} moves." in out
+    assert f"Saved the record to {save}" in out
+
+    record = Record.load(save)
+    assert record.moves == expected.history_notation()
+    assert record.players == ["human", "human"]
+    assert record.result == expected.returns()
+
+    code, out, err = run(["replay", str(save)])
+    assert (code, err) == (0, "")
+    assert "Special Cake (variant=mint, line_rule=mixed)" in out
+    assert f"Move 1: Mint (human) {moves[0]}\n" in out
+    assert f"Move 2: Liquorice (human) {moves[1]}\n" in out
+    assert f"Move {len(moves)}: " in out
+    assert f"{winner} wins." in out
+    assert "Result: Mint (human) " in out
+
+
+def test_a_human_plays_an_agent_whose_moves_are_shown(run: Any) -> None:
+    expected = mint()
+    moves = first_moves(expected, RandomAgent(seed=3))
+    typed = [moves[0], "undo", *moves[1:]]
+    code, out, err = run(["play", "special-cake", "--players", "human,random:seed=3"], typed)
+    assert (code, err) == (0, "")
+    assert "Mint (you) vs Liquorice (random:seed=3)" in out
+    assert "undo is only for games between humans; you are playing Liquorice (random:seed=3)." in out
+    entries = expected.history_notation()
+    assert f"Move 2: Liquorice (random:seed=3) plays {entries[1]}\n" in out
+    assert f"Move 1: Mint (you) plays {entries[0]}\n" in out
+    assert ("You win!" if expected.winners() == [0] else "You lose.") in out
+
+    saved = list(Path().glob("special-cake-*.spheria.json"))
+    assert len(saved) == 1
+    assert re.fullmatch(r"special-cake-\d{8}-\d{6}\.spheria\.json", saved[0].name)
+    record = Record.load(saved[0])
+    assert record.moves == entries and record.players == ["human", "random:seed=3"]
+    assert record.replay().returns() == expected.returns()
+
+
+@pytest.mark.parametrize("variant", ["sugar", "poisoned"])
+def test_agents_alone_play_a_whole_game(run: Any, variant: str) -> None:
+    code, out, err = run(
+        ["play", "special-cake", "--variant", variant, "--players", "random:seed=1,random:seed=2", "--seed", "7"]
+    )
+    assert (code, err) == (0, "")
+    state = spheria.load_game("special-cake", variant=variant).new_initial_state(seed=7)
+    spheria_moves = []
+    agents = [RandomAgent(seed=1), RandomAgent(seed=2)]
+    while not state.is_terminal():
+        seat = state.current_player()
+        state.apply(agents[seat].choose(state, seat))
+        spheria_moves.append(state.history_notation()[-1])
+    assert f"Move {len(spheria_moves)}: " in out
+    assert out.count("level 0") == len(spheria_moves) + 1  # the start, then each position; the end once
+    (saved,) = Path().glob("*.spheria.json")
+    record = Record.load(saved)
+    assert record.moves == spheria_moves and record.seed == 7
+
+
+def test_no_save_writes_nothing(run: Any) -> None:
+    code, _, _ = run(["play", "special-cake", "--players", "random,random", "--no-save"])
+    assert code == 0
+    assert list(Path().iterdir()) == []
+
+
+# -- play: leaving early ----------------------------------------------------------------------
+
+
+def test_quit_offers_to_save_the_unfinished_game(run: Any, tmp_path: Path) -> None:
+    save = tmp_path / "unfinished.spheria.json"
+    code, out, err = run(
+        ["play", "special-cake", "--players", "human,human", "--save", str(save)], ["0a1", "quit", "y"]
+    )
+    assert (code, err) == (0, "")
+    assert f"Save the unfinished game to {save}? [y/N]" in out
+    record = Record.load(save)
+    assert record.moves == ["0a1"] and record.result is None
+    assert record.replay().current_player() == 1
+
+
+@pytest.mark.parametrize("answer", [["n"], []])
+def test_quit_without_saving(run: Any, answer: list[str]) -> None:
+    code, out, err = run(["play", "special-cake", "--players", "human,human"], ["0a1", "quit", *answer])
+    assert (code, err) == (0, "")
+    assert "Goodbye." in out
+    assert list(Path().iterdir()) == []
+
+
+def test_end_of_input_leaves_cleanly(run: Any) -> None:
+    code, out, err = run(["play", "special-cake"], ["0a1", "0b"])
+    assert (code, err) == (0, "")
+    assert "'0b' is not a site name" in out
+    assert out.endswith("End of input: game abandoned, not saved.\n")
+    assert list(Path().iterdir()) == []
+
+
+# -- play: a simultaneous game ----------------------------------------------------------------
+
+
+@pytest.fixture
+def secret_game(monkeypatch: pytest.MonkeyPatch) -> SecretNumbers:
+    monkeypatch.setitem(base._REGISTRY, SecretNumbers.name, SecretNumbers)
+    return SecretNumbers()
+
+
+def test_two_humans_choose_in_secret_then_see_the_reveal(run: Any, secret_game: SecretNumbers) -> None:
+    state = secret_game.new_initial_state(seed=3)
+    north_card, south_card = state.cards
+    assert north_card != south_card
+    typed = ["2", "", "4", "3", "next", "1", "", "1", "double"]
+    code, out, err = run(
+        ["play", SecretNumbers.name, "--players", "human,human", "--seed", "3", "--save", "r.json"], typed
+    )
+    assert (code, err) == (0, "")
+
+    north_turn, _, rest = out.partition("screen cleared")
+    assert "North chooses in secret (South: look away)." in north_turn
+    assert f"Your secret card: {north_card}" in north_turn
+    assert f"Your secret card: {south_card}" not in north_turn
+    assert "North has chosen." in rest.split("\n", 2)[1]
+    south_turn, _, after = rest.partition("Move 1")
+    assert "South, your turn to choose in secret: press Enter when ready." in south_turn
+    assert f"Your secret card: {south_card}" in south_turn
+    assert f"Your secret card: {north_card}" not in south_turn
+    assert "'4' is not legal here (legal: 1, 2, 3)." in south_turn
+    assert after.startswith(", revealed: North 2, South 3  ->  2/3\n")
+    assert "Move 3, revealed: North 1, South 1  ->  1/1\n" in out
+    record = Record.load("r.json")
+    assert record.players == ["human", "human"]
+    assert record.moves == ["2/3", "next", "1/1", "double"]
+
+
+def test_undo_in_a_secret_round_takes_back_the_last_move(run: Any, secret_game: SecretNumbers) -> None:
+    typed = ["2", "", "3", "next", "1", "", "undo", "double", "3", "", "3", "next"]
+    code, out, err = run(["play", SecretNumbers.name, "--players", "human,human", "--save", "r.json"], typed)
+    assert (code, err) == (0, "")
+    assert "Took back move 2 (next)." in out
+    assert Record.load("r.json").moves == ["2/3", "double", "3/3", "next"]
+
+
+def test_a_human_and_an_agent_choose_at_once(run: Any, secret_game: SecretNumbers) -> None:
+    code, out, err = run(["play", SecretNumbers.name, "--players", "human,random:seed=1"], ["1", "next", "3", "next"])
+    assert (code, err) == (0, "")
+    assert "screen cleared" not in out and "look away" not in out  # nobody else at the terminal
+    assert re.search(r"Move 1, revealed: North \(you\) 1, South \(random:seed=1\) [123]  ->  1/[123]\n", out)
+    (saved,) = Path().glob(f"{SecretNumbers.name}-*.spheria.json")
+    assert Record.load(saved).replay().is_terminal()
+
+
+# -- replay -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def saved_game(tmp_path: Path) -> Path:
+    state = mint()
+    first_moves(state)
+    return Record.from_state(state, ["human", "random"]).save(tmp_path / "saved.spheria.json")
+
+
+def test_replay_step_waits_for_enter_and_stops_on_q(run: Any, saved_game: Path) -> None:
+    code, out, err = run(["replay", str(saved_game), "--step"], ["", "", "q"])
+    assert (code, err) == (0, "")
+    assert out.count("[Enter: next move, q: stop]") == 3
+    assert "Move 2: Liquorice (random)" in out and "Move 3:" not in out
+
+
+def test_replay_step_stops_at_end_of_input(run: Any, saved_game: Path) -> None:
+    code, out, err = run(["replay", str(saved_game), "--step"], [""])
+    assert (code, err) == (0, "")
+    assert "Move 1:" in out and "Move 2:" not in out
+
+
+def test_a_corrupted_record_is_rejected_with_the_move_number(run: Any, saved_game: Path) -> None:
+    data = json.loads(saved_game.read_text())
+    data["moves"][6] = data["moves"][2]  # a candy on a taken site
+    saved_game.write_text(json.dumps(data))
+    code, out, err = run(["replay", str(saved_game)])
+    assert code == 1
+    entry = data["moves"][2]
+    problem = f"{entry} cannot take a candy now (taken, or not on four candies)"
+    assert err == f"spheria: error: {saved_game}: move 7 ({entry!r}): {problem}\n"
+    assert "Move 6:" in out and "Move 7:" not in out  # shown up to the bad move
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ("{not json", "not valid JSON: Expecting property name enclosed in double quotes at line 1, column 2"),
+        ('{"format": "spheria-record", "version": 9}', "record version 9 is not supported"),
+        ('{"format": "spheria-record", "version": 1, "game": "special-cake"}', "record has no 'options'"),
+    ],
+)
+def test_a_malformed_record_is_one_line_of_error(run: Any, tmp_path: Path, content: str, problem: str) -> None:
+    path = tmp_path / "bad.spheria.json"
+    path.write_text(content)
+    code, out, err = run(["replay", str(path)])
+    assert (code, out) == (1, "")
+    assert err.startswith(f"spheria: error: {path}: {problem}") and err.count("\n") == 1
+
+
+def test_a_missing_record_file(run: Any) -> None:
+    code, _, err = run(["replay", "nowhere.spheria.json"])
+    assert (code, err) == (1, "spheria: error: nowhere.spheria.json: No such file or directory\n")
+
+
+# -- bad command lines: one line, non-zero ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "message"),
+    [
+        (["play", "chess"], 1, "unknown game 'chess' (games: "),
+        (["play", "special-cake", "--variant", "vanilla"], 1, "option 'variant' must be one of mint, sugar, poisoned"),
+        (["play", "special-cake", "--option", "line_rule=diagonal"], 1, "option 'line_rule' must be one of mixed"),
+        (["play", "special-cake", "--option", "speed=3"], 1, "special-cake has no option 'speed'"),
+        (["play", "special-cake", "--option", "fast"], 1, "--option: option 'fast' must be written name=value"),
+        (["play", "special-cake", "--variant", "mint", "--option", "variant=sugar"], 1, "--variant mint contradicts"),
+        (["play", "special-cake", "--players", "human"], 1, "--players names 1 seat but Special Cake has 2"),
+        (["play", "special-cake", "--players", "human,deep-blue"], 1, "--players: unknown agent 'deep-blue'"),
+        (["play", "special-cake", "--players", "human,"], 1, "--players: seat 2 (Liquorice) is empty"),
+        (["play", "special-cake", "--save", "no/such/folder/g.json"], 1, "--save: folder 'no/such/folder' does not"),
+        (["play"], 2, "spheria play: error: the following arguments are required: GAME"),
+        (["play", "special-cake", "--seed", "x"], 2, "argument --seed: invalid int value: 'x'"),
+        (["play", "special-cake", "--save", "a", "--no-save"], 2, "not allowed with argument --save"),
+        (["dance"], 2, "spheria: error: argument COMMAND: invalid choice: 'dance'"),
+    ],
+)
+def test_bad_command_lines(run: Any, argv: list[str], status: int, message: str) -> None:
+    code, out, err = run(argv)
+    assert code == status
+    assert out == ""
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_option_names_with_dashes_and_game_names_in_any_case(run: Any) -> None:
+    code, out, _ = run(
+        ["play", "Special_Cake", "--option", "line-rule=same", "--players", "random,random", "--no-save"]
+    )
+    assert code == 0
+    assert "Special Cake (variant=mint, line_rule=same)" in out
+
+
+def test_a_failing_agent_is_one_line_not_a_traceback(run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken(Agent):
+        def choose(self, view: PlayerView, player: int) -> Any:
+            raise RuntimeError("out of ideas")
+
+    class Cheat(Agent):
+        name = "cheat"
+
+        def choose(self, view: PlayerView, player: int) -> Any:
+            return "3a1"
+
+    monkeypatch.setitem(registry._AGENTS, "broken", Broken)
+    monkeypatch.setitem(registry._AGENTS, "cheat", Cheat)
+    code, _, err = run(["play", "special-cake", "--players", "broken,random", "--no-save"])
+    assert code == 2
+    assert err == "spheria: error: internal error: RuntimeError: out of ideas (set SPHERIA_DEBUG=1 for the traceback)\n"
+    code, _, err = run(["play", "special-cake", "--players", "cheat,random", "--no-save"])
+    assert code == 1
+    assert err.startswith("spheria: error: illegal move: seat 0 (cheat) chose 3a1") and err.count("\n") == 1
+
+
+def test_split_players_keeps_agent_options_together() -> None:
+    assert split_players("human,random") == ["human", "random"]
+    assert split_players("mcts:time=1,c=1.4,human") == ["mcts:time=1,c=1.4", "human"]
+    assert split_players("random:seed=2, random:seed=3") == ["random:seed=2", "random:seed=3"]
+
+
+# -- colour -----------------------------------------------------------------------------------
+
+
+class Screen(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colour_only_on_a_terminal_without_no_color() -> None:
+    assert wants_color(Screen(), environ={"TERM": "xterm"})
+    assert not wants_color(io.StringIO(), environ={"TERM": "xterm"})
+    assert not wants_color(Screen(), environ={"TERM": "xterm", "NO_COLOR": "1"})
+    assert not wants_color(Screen(), environ={"TERM": "dumb"})
+    assert not wants_color(Screen(), disabled=True, environ={})
+
+
+def test_the_board_colours_balls_but_not_labels() -> None:
+    board = Terminal(color=True).board(str(spheria.Board.from_spn("wbr............./........./..../.")))
+    lines = board.splitlines()
+    assert lines[0] == "  level 0       level 1     level 2   level 3"
+    assert lines[-1] == "  a b c d       a b c       a b       a"  # file b is a label, not a ball
+    assert f"{BALL_STYLES['w']}w\x1b[0m {BALL_STYLES['b']}b\x1b[0m {BALL_STYLES['r']}r\x1b[0m" in lines[4]
+    assert re.sub(r"\x1b\[[0-9;]*m", "", board) == str(spheria.Board.from_spn("wbr............./........./..../."))
+
+
+@pytest.mark.parametrize(
+    ("flags", "env", "coloured"),
+    [([], {}, True), (["--no-color"], {}, False), ([], {"NO_COLOR": "1"}, False)],
+)
+def test_play_colours_a_terminal_unless_asked_not_to(
+    monkeypatch: pytest.MonkeyPatch, flags: list[str], env: dict[str, str], coloured: bool
+) -> None:
+    screen = Screen()
+    monkeypatch.setattr(sys, "stdout", screen)
+    monkeypatch.setenv("TERM", "xterm")
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert main(["play", "special-cake", "--players", "random:seed=1,random:seed=2", "--no-save", *flags]) == 0
+    out = screen.getvalue()
+    assert (f"{BALL_STYLES['w']}w\x1b[0m" in out) is coloured
+    assert ("\x1b[" in out) is coloured
