@@ -1,0 +1,40 @@
+"""Play in the browser: a real-time multiplayer server with agent seats and persistence.
+
+``spheria serve`` (or ``python -m spheria.server``) runs :func:`serve`; :func:`create_app`
+builds the ASGI app for tests and other servers. See ``docs/server.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["create_app", "serve"]
+
+
+def create_app(*args: Any, **kwargs: Any) -> Any:
+    """The ASGI app (imported lazily: the server's dependencies are the optional ``server`` extra)."""
+    from spheria.server.app import create_app as build
+
+    return build(*args, **kwargs)
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str = "spheria.sqlite3",
+    *,
+    agent_pool: str = "process",
+    agent_workers: int | None = None,
+    agent_delay: float = 0.3,
+    log_level: str = "info",
+) -> None:
+    """Run the server until interrupted. ``db`` is the SQLite file that keeps the games."""
+    try:
+        import uvicorn
+    except ImportError:  # pragma: no cover - depends on the install
+        raise SystemExit("the server needs its extra: pip install -e '.[server]'") from None
+    from spheria.server.app import create_app as build
+
+    app = build(db, agent_pool=agent_pool, agent_workers=agent_workers, agent_delay=agent_delay)
+    print(f"Spheria: open http://{host}:{port}/ in a browser (games kept in {db})", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 20, ws_ping_interval=20)

@@ -1,0 +1,84 @@
+"""The websocket protocol: client frames are checked here against a small schema.
+
+Client → server (JSON text frames, at most :data:`MAX_FRAME` bytes)::
+
+    {"type": "join"}                          watch as a spectator
+    {"type": "join", "token": "<invite>"}     take the seat the invite token belongs to
+    {"type": "move", "move": "0a1+0b1", "version": 12}    play (version: optional guard)
+    {"type": "preview", "move": "0a1+0b1"}    the board a candidate move would leave
+    {"type": "ping"}
+
+Server → client::
+
+    {"type": "welcome", "seat": 0 | null, "game": {...public facts...}}
+    {"type": "state", "version": n, "seat": ..., "board": "...", "observation": {...},
+     "legal_moves": [...], "status": [...], "to_move": ..., "waiting_for": [...],
+     "your_choice": ..., "last_move": ..., "result": ..., "players": [...]}
+    {"type": "preview", "move": ..., "ok": true, "board": ...}  or  {"ok": false, "error": ..., "completions": [...]}
+    {"type": "error", "code": "illegal_move", "message": "..."}
+    {"type": "pong"}
+
+>>> parse_frame('{"type": "move", "move": "0a1"}')
+{'type': 'move', 'move': '0a1'}
+>>> parse_frame('{"type": "move"}')
+Traceback (most recent call last):
+...
+spheria.server.protocol.ProtocolError: field 'move' is required in a 'move' frame
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+#: The largest client frame the server reads, in bytes.
+MAX_FRAME = 4096
+MAX_TEXT = 400
+
+# type -> {field: (python type, required)}
+_SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
+    "join": {"token": (str, False)},
+    "move": {"move": (str, True), "version": (int, False)},
+    "preview": {"move": (str, True)},
+    "ping": {},
+}
+
+
+class ProtocolError(ValueError):
+    """A client frame that breaks the protocol; the message says how."""
+
+    code = "bad_frame"
+
+
+def parse_frame(text: str) -> dict[str, Any]:
+    """Decode and check one client frame; raises :class:`ProtocolError` naming the fault."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME:
+        raise ProtocolError(f"frame too large: at most {MAX_FRAME} bytes")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ProtocolError("frame is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("frame must be a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _SCHEMA:
+        raise ProtocolError(f"unknown frame type {kind!r} (types: {', '.join(_SCHEMA)})")
+    fields = _SCHEMA[kind]
+    extra = sorted(set(data) - set(fields) - {"type"})
+    if extra:
+        raise ProtocolError(f"unexpected field {extra[0]!r} in a {kind!r} frame")
+    for name, (kind_of, required) in fields.items():
+        if name not in data:
+            if required:
+                raise ProtocolError(f"field {name!r} is required in a {kind!r} frame")
+            continue
+        value = data[name]
+        if not isinstance(value, kind_of) or isinstance(value, bool):
+            raise ProtocolError(f"field {name!r} must be a {kind_of.__name__}")
+        if isinstance(value, str) and len(value) > MAX_TEXT:
+            raise ProtocolError(f"field {name!r} is too long")
+    return data
+
+
+def error_frame(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
