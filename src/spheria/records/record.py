@@ -118,7 +118,9 @@ class Record:
         }
 
     def dumps(self) -> str:
-        return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
+        """The record as JSON text: one field a line, so records read and diff well."""
+        fields = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in self.to_json().items()]
+        return "{\n" + ",\n".join(fields) + "\n}\n"
 
     @classmethod
     def from_json(cls, data: Any) -> Record:
