@@ -146,6 +146,7 @@ def test_two_humans_play_to_the_end_then_the_record_replays(run: Any, tmp_path: 
     assert "Special Cake (variant=mint, line_rule=mixed)" in out
     assert f"Move 1: Mint (human) {moves[0]}\n" in out
     assert f"Move 2: Liquorice (human) {moves[1]}\n" in out
+    assert out.count("Set-up: Mint places a mint (w) candy.") == 15  # the status of each position
     assert f"Move {len(moves)}: " in out
     assert f"{winner} wins." in out
     assert "Result: Mint (human) " in out
@@ -444,3 +445,60 @@ def test_play_colours_a_terminal_unless_asked_not_to(
     out = screen.getvalue()
     assert (f"{BALL_STYLES['w']}w\x1b[0m" in out) is coloured
     assert ("\x1b[" in out) is coloured
+
+
+def test_a_move_typed_another_way_is_shown_as_recorded(run: Any) -> None:
+    state = mint()
+    typed = [str(state.legal_moves()[0])]
+    state.apply(state.legal_moves()[0])
+    while len(state.history) < 30:  # the set-up, then Mint's first eat from the full cake
+        typed.append(str(state.legal_moves()[0]))
+        state.apply(state.legal_moves()[0])
+    texts = [str(m) for m in state.legal_moves()]
+    reversed_lines = ["+".join(reversed(t.split("+"))) for t in texts if "+" in t]
+    other = next(t for t in reversed_lines if t not in texts and _legal(state, t))
+    entry = str(state.parse_move(other))
+    state.apply(state.parse_move(other))
+    rest = first_moves(state)
+    code, out, _ = run(["play", "special-cake", "--players", "human,human", "--no-save"], [*typed, other, *rest])
+    assert code == 0
+    assert f"Move 31: Mint plays {entry}  (same as {other})\n" in out
+
+
+def _legal(state: spheria.State[Any], text: str) -> bool:
+    try:
+        state.parse_move(text)
+    except ValueError:
+        return False
+    return True
+
+
+class Keyboard:
+    """Typed lines, where ``None`` stands for Ctrl-C."""
+
+    def __init__(self, lines: list[str | None]) -> None:
+        self.lines = lines
+
+    def isatty(self) -> bool:
+        return False
+
+    def readline(self) -> str:
+        if not self.lines:
+            return ""
+        line = self.lines.pop(0)
+        if line is None:
+            raise KeyboardInterrupt
+        return line + "\n"
+
+
+def test_ctrl_c_in_a_game_offers_to_save(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", Keyboard(["0a1", None, "yes"]))
+    assert main(["play", "special-cake", "--players", "human,human", "--save", "g.json"]) == 0
+    out, err = capsys.readouterr()
+    assert "Save the unfinished game to g.json? [y/N]" in out and err == ""
+    assert Record.load("g.json").moves == ["0a1"]
+
+    monkeypatch.setattr(sys, "stdin", Keyboard(["0a1", None, None]))
+    assert main(["play", "special-cake", "--players", "human,human", "--save", "h.json"]) == 130
+    assert capsys.readouterr().err == "spheria: interrupted\n"
+    assert not Path("h.json").exists()

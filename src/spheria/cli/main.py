@@ -194,6 +194,7 @@ class PlaySession:
         self.save_enabled = save
         self.names = self.game.player_names()
         self._humans_chosen = 0  # humans who have chosen at the current simultaneous node
+        self._typed: dict[int, str] = {}  # what each human typed for the turn being played
 
     # -- labels --------------------------------------------------------------------------
 
@@ -204,7 +205,8 @@ class PlaySession:
 
     def title(self) -> str:
         options = ", ".join(f"{k}={v}" for k, v in self.game.options.items() if v is not None)
-        return f"{self.game.title}" + (f" ({options})" if options else "")
+        seed = "" if self.state.seed is None else f", seed {self.state.seed}"
+        return f"{self.game.title}" + (f" ({options})" if options else "") + seed
 
     # -- the game loop -------------------------------------------------------------------
 
@@ -218,12 +220,15 @@ class PlaySession:
             self.draw(None)
         while not self.state.is_terminal():
             self._humans_chosen = 0
+            self._typed.clear()
             try:
                 player, moves = choose_moves(self.state, self.seats)
             except UndoRequest:
                 self.undo()
                 continue
-            except QuitRequest:
+            except (QuitRequest, KeyboardInterrupt) as stop:
+                if isinstance(stop, KeyboardInterrupt):
+                    term.say()
                 return self.quit()
             except EOFError:
                 term.say()
@@ -252,7 +257,11 @@ class PlaySession:
             chosen = ", ".join(f"{self.label(p)} {m}" for p, m in enumerate(turn.moves))
             term.say(f"Move {turn.number}, revealed: {chosen}  ->  {term.bold(turn.entry)}")
         else:
-            term.say(f"Move {turn.number}: {self.label(turn.player)} plays {term.bold(turn.entry)}")
+            typed = self._typed.get(turn.player, "")
+            same = ""
+            if typed and "".join(typed.split()).lower() != turn.entry.lower():
+                same = term.dim(f"  (same as {typed})")  # the game writes an equivalent move its own way
+            term.say(f"Move {turn.number}: {self.label(turn.player)} plays {term.bold(turn.entry)}{same}")
 
     def ask_move(self, seat: int) -> Any:
         """Prompt the human in ``seat`` until a legal move; raises Undo/QuitRequest or EOFError."""
@@ -299,6 +308,7 @@ class PlaySession:
                     if mistakes == 2:
                         term.say(term.dim("Type 'moves' to list the legal moves, 'help' for the commands."))
                     continue
+                self._typed[seat] = text
                 if simultaneous and other_humans:
                     self._humans_chosen += 1
                     if self._humans_chosen < len(self.humans):
@@ -392,6 +402,8 @@ def cmd_replay(args: argparse.Namespace, term: Terminal) -> int:
     term.say()
     term.say("Start")
     term.say(term.board(str(state)))
+    for line in state.status_lines(None):
+        term.say(line)
     try:
         for step in record.steps(state):
             if args.step and not _wait(term):
@@ -400,10 +412,10 @@ def cmd_replay(args: argparse.Namespace, term: Terminal) -> int:
             who = "together" if step.player == SIMULTANEOUS else labels[step.player]
             term.say(f"Move {step.number}: {who} {term.bold(step.entry)}")
             term.say(term.board(str(step.state)))
+            for line in step.state.status_lines(None):
+                term.say(line)
     except RecordError as error:
         raise CliError(f"{path}: {error}") from None
-    for line in state.status_lines(None):
-        term.say(line)
     if record.result is None:
         term.say(f"The game was not finished ({len(record.moves)} moves).")
     else:
