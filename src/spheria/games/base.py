@@ -263,7 +263,10 @@ def load_game(name: str, **options: Any) -> Game:
 
 def _load_builtin_games() -> None:
     # Imported here, not at the top: each game module imports this one and registers itself.
-    from spheria.games import special_cake  # noqa: F401
+    from spheria.games import (
+        special_cake,  # noqa: F401
+        spinca,  # noqa: F401
+    )
 
 
 def options_from_pairs(pairs: Sequence[str] | Mapping[str, str]) -> dict[str, str]:

@@ -1,0 +1,674 @@
+"""Spinca: build a 29-marble temple, moving one free marble before each placement.
+
+Seats and colours (option ``players``, default 2):
+
+* ``players=2`` — White (seat 0) and Black (seat 1), placing 15 and 14 marbles.
+* ``players=3`` — White, Black and Red, placing 10, 10 and 9 marbles.
+* ``players=4`` — two teams that share a colour, seated White-A, Black-A, White-B, Black-B
+  (turns go in that order). The 29 placements fall 8/7/7/7 on the seats, so the white team
+  places 15 and the black team 14, as in the two-player game.
+
+The temple is the pyramid without its top: the 29 sites of levels 0–2. The top site ``3a1``
+is never used, neither for a placement nor as a relocation target. A turn is:
+
+1. *Optionally*, relocate one *free* marble of any colour to an empty site of the same level
+   that is next to it (orthogonally or diagonally) and can hold a ball. A marble is free
+   when it is not locked, not pinned (holding up two or more marbles), and leaving its site
+   would not make a locked marble tumble. A marble that held up one marble lets it (and the
+   chain above it) tumble down into the vacated site.
+2. Place one marble of one's own colour on any site of the temple that can hold a ball,
+   judged on the board as the relocation left it (the site just vacated included).
+
+Every marble that was relocated, tumbled (at its new site) or placed during a turn is locked
+for the next player's turn only. The game ends after the 29th placement.
+
+Scoring: each of the four outer faces (9 sites each: row 0, last row, col 0 or last col of
+levels 0–2; the 12 corner sites lie on two faces) gives each side the size of its smallest
+group on that face, where two marbles of the face are connected when they touch; 0 where
+the side has no marble on the face. A side's score is the sum over the faces. The *inner
+pyramid* is the 5 sites on no face (``0b2 0c2 0b3 0c3 1b2``). Winner with 2 sides (2 players
+or 2 teams): highest sum, then most inner marbles, else a draw. With 3 players: highest sum;
+two tied for the highest sum → the third player wins; three tied → most inner marbles; two
+tied for the most inner marbles → the third player wins; all three tied again → a draw.
+With 5 inner sites the inner counts cannot tie between two colours, nor three ways, so the
+draws are never reached from a complete temple; they exist for completeness.
+
+Decisions where the rules are silent:
+
+* The target of a relocation is judged on the board after the marble has left its source.
+  This never changes the answer: the target lies on the source's level and rests on the
+  level below, which the tumble chain (the source and sites above it) never touches, and the
+  only site a relocation empties is the top of the chain, which is never on the source's
+  level. A relocation therefore never makes its own target unsupported or occupied.
+* The placement may use a site the relocation just opened: the vacated site, the top of a
+  tumble chain, or a platform completed by the moved marble.
+* Two turns that leave the same board and the same locks are one move (for example moving
+  one's own marble to ``x`` and placing on ``y`` against moving it to ``y`` and placing on
+  ``x``): :meth:`SpincaState.legal_moves` lists each such outcome once, and every spelling of
+  it is accepted as input.
+
+Position notation (SPN) is ``<board> <player to move 1..N> <locked sites or ->``, e.g.
+``w.b............./........./..../. 3 0a1,0c1``. The player field is the seat
+that moves (on a finished temple, the seat that would be next); since each turn places one
+marble it must agree with the number of marbles on the board. A move is written as the
+placement site (``1b2``), or as a relocation ``from-to`` then the placement site
+(``0a1-0b2 1b2``).
+
+>>> import spheria
+>>> state = spheria.load_game("spinca").state_from_spn("w.......b......./........./..../. 1 0a3")
+>>> state.parse_move("0a1-0b2 0a1")
+SpincaMove(place=0, source=0, target=5)
+>>> state.apply(state.parse_move("0a1-0b2 0a1"))
+>>> state.to_spn()
+'w....w..b......./........./..../. 2 0a1,0b2'
+>>> state.parse_move("0a1-0a2 0d4")
+Traceback (most recent call last):
+...
+spheria.games.base.IllegalMoveError: 0a1 is locked: it moved or was placed on the last turn
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from spheria.engine.board import (
+    ABOVE,
+    ADJACENT,
+    ALL_SITES,
+    BB_LEVELS,
+    BB_SITES,
+    BELOW,
+    COLOR_NAMES,
+    LEVEL_OFFSETS,
+    LEVEL_SIZES,
+    SITE_COORDS,
+    SITE_LEVEL,
+    SITE_NAMES,
+    TOP,
+    TOUCHING,
+    Board,
+    drop_chain,
+    groups,
+    iter_sites,
+    parse_site,
+    shift_down,
+)
+from spheria.games.base import TERMINAL, Game, IllegalMoveError, Option, State, register
+
+#: Marbles placed in a whole game: every site but the top.
+PLACEMENTS = 29
+#: The 29 sites of the temple (levels 0–2).
+TEMPLE = ALL_SITES & ~BB_SITES[TOP]
+
+SEAT_NAMES: dict[int, tuple[str, ...]] = {
+    2: ("White", "Black"),
+    3: ("White", "Black", "Red"),
+    4: ("White-A", "Black-A", "White-B", "Black-B"),
+}
+#: The colour each seat places; with 4 seats a team shares a colour.
+SEAT_COLORS: dict[int, tuple[int, ...]] = {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 0, 1)}
+#: The sides that are scored: one colour each (a team in the 4-seat game).
+SIDE_NAMES: dict[int, tuple[str, ...]] = {
+    2: ("White", "Black"),
+    3: ("White", "Black", "Red"),
+    4: ("White team", "Black team"),
+}
+
+FACE_NAMES = ("south", "east", "north", "west")
+
+
+def _on_face(site: int, face: int) -> bool:
+    level, row, col = SITE_COORDS[site]
+    last = LEVEL_SIZES[level] - 1
+    return (row == 0, col == last, row == last, col == 0)[face]
+
+
+#: The nine sites of each face, in ``FACE_NAMES`` order: south is rank 1 of every level,
+#: east the last file, north the last rank, west file a.
+FACES: tuple[int, ...] = tuple(sum(BB_SITES[s] for s in iter_sites(TEMPLE) if _on_face(s, face)) for face in range(4))
+#: ``FACE_TOUCHING[f][s]``: the sites of face ``f`` that touch ``s``.
+FACE_TOUCHING: tuple[tuple[int, ...], ...] = tuple(
+    tuple(TOUCHING[s] & FACES[face] for s in range(len(TOUCHING))) for face in range(4)
+)
+#: The inner pyramid: the 5 temple sites on no face.
+INNER = TEMPLE & ~(FACES[0] | FACES[1] | FACES[2] | FACES[3])
+
+_UPPER = tuple((s, BELOW[s]) for s in range(LEVEL_OFFSETS[1], TOP))
+_LEVEL0 = BB_LEVELS[0]
+
+Masks = tuple[int, int, int]
+
+
+def seat_quotas(players: int) -> tuple[int, ...]:
+    """Marbles each seat places in a whole game.
+
+    >>> seat_quotas(2), seat_quotas(3), seat_quotas(4)
+    ((15, 14), (10, 10, 9), (8, 7, 7, 7))
+    """
+    return tuple((PLACEMENTS - seat + players - 1) // players for seat in range(players))
+
+
+def expected_counts(players: int, placed: int) -> Masks:
+    """The white, black and red marbles on the board after ``placed`` turns."""
+    counts = [0, 0, 0]
+    for seat, color in enumerate(SEAT_COLORS[players]):
+        counts[color] += max(0, (placed - seat + players - 1) // players)
+    return (counts[0], counts[1], counts[2])
+
+
+def temple_placeable(occupied: int) -> int:
+    """The temple sites that can take a marble now (never the top)."""
+    mask = ~occupied & _LEVEL0
+    for site, below in _UPPER:
+        if occupied & below == below and not occupied >> site & 1:
+            mask |= 1 << site
+    return mask
+
+
+def face_groups(mask: int, face: int) -> list[int]:
+    """The connected groups of ``mask`` on one face, touching only through that face's sites."""
+    return groups(mask & FACES[face], FACE_TOUCHING[face])
+
+
+@dataclass(frozen=True)
+class SpincaScore:
+    """One side's score: per face the sizes of its groups there and the smallest of them.
+
+    ``faces`` follows ``FACE_NAMES`` (south, east, north, west); ``total`` is their sum and
+    ``inner`` the side's marbles in the inner pyramid (the tie-break).
+    """
+
+    color: int
+    faces: tuple[int, int, int, int]
+    groups: tuple[tuple[int, ...], ...]
+    inner: int
+
+    @property
+    def total(self) -> int:
+        return sum(self.faces)
+
+    def __str__(self) -> str:
+        faces = "  ".join(f"{name[0].upper()} {n}" for name, n in zip(FACE_NAMES, self.faces, strict=True))
+        return f"{faces}  = {self.total}  (inner {self.inner})"
+
+
+def score_color(mask: int, color: int = 0) -> SpincaScore:
+    """Score the marbles of one side (``mask``) on the temple.
+
+    >>> score_color(0b11).faces  # 0a1 and 0b1: one group of 2 on the south face, 1 on the west
+    (2, 0, 0, 1)
+    """
+    sizes = tuple(tuple(sorted(g.bit_count() for g in face_groups(mask, face))) for face in range(4))
+    smallest = (
+        sizes[0][0] if sizes[0] else 0,
+        sizes[1][0] if sizes[1] else 0,
+        sizes[2][0] if sizes[2] else 0,
+        sizes[3][0] if sizes[3] else 0,
+    )
+    return SpincaScore(color, smallest, sizes, (mask & INNER).bit_count())
+
+
+def decide(totals: Sequence[int], inner: Sequence[int]) -> tuple[list[int], str]:
+    """The winning sides (empty for a draw) and the rule that decided, from face sums and inner counts.
+
+    >>> decide([12, 11], [2, 3])
+    ([0], 'highest face sum')
+    >>> decide([7, 7, 5], [1, 1, 3])
+    ([2], 'two tie for the highest face sum: the third player wins')
+    """
+    sides = range(len(totals))
+    best = max(totals)
+    leaders = [s for s in sides if totals[s] == best]
+    if len(leaders) == 1:
+        return leaders, "highest face sum"
+    if len(totals) == 3 and len(leaders) == 2:
+        return [s for s in sides if s not in leaders], "two tie for the highest face sum: the third player wins"
+    most = max(inner[s] for s in leaders)
+    inner_leaders = [s for s in leaders if inner[s] == most]
+    if len(inner_leaders) == 1:
+        what = "three-way tie" if len(leaders) == 3 else "tie"
+        return inner_leaders, f"{what} on the faces: most marbles in the inner pyramid"
+    if len(totals) == 3 and len(inner_leaders) == 2:
+        third = [s for s in sides if s not in inner_leaders]
+        return third, "three-way tie on the faces, two tie for most inner marbles: the third player wins"
+    return [], "tie on the faces and in the inner pyramid: a draw"
+
+
+def _bits(sites: Sequence[int]) -> int:
+    mask = 0
+    for s in sites:
+        mask |= 1 << s
+    return mask
+
+
+@dataclass(frozen=True, slots=True)
+class SpincaMove:
+    """A turn: the placement site, after an optional relocation ``source`` → ``target``.
+
+    >>> str(SpincaMove.parse("0a1-0b2 1b2"))
+    '0a1-0b2 1b2'
+    >>> SpincaMove.parse("1b2")
+    SpincaMove(place=20, source=None, target=None)
+    """
+
+    place: int
+    source: int | None = None
+    target: int | None = None
+
+    def __str__(self) -> str:
+        if self.source is None or self.target is None:
+            return SITE_NAMES[self.place]
+        return f"{SITE_NAMES[self.source]}-{SITE_NAMES[self.target]} {SITE_NAMES[self.place]}"
+
+    @classmethod
+    def parse(cls, text: str) -> SpincaMove:
+        """Read ``1b2`` or ``0a1-0b2 1b2`` (a comma may stand for the space); checks only the form."""
+        parts = text.replace(",", " ").replace(";", " ").split()
+        example = "write a placement such as 1b2, or a relocation then a placement such as 0a1-0b2 1b2"
+        if not parts:
+            raise IllegalMoveError(f"empty move: {example}")
+        if len(parts) > 2:
+            raise IllegalMoveError(f"{text.strip()!r} has {len(parts)} parts: {example}")
+        if len(parts) == 1 and "-" in parts[0]:
+            raise IllegalMoveError(f"{parts[0]} moves a marble but places none: a turn ends with a placement")
+        if len(parts) == 2 and "-" not in parts[0]:
+            raise IllegalMoveError(f"{parts[0]!r} is not a relocation: write it from-to, e.g. 0a1-0b2")
+        try:
+            place = parse_site(parts[-1])
+            if len(parts) == 1:
+                return cls(place)
+            source_text, _, target_text = parts[0].partition("-")
+            return cls(place, parse_site(source_text), parse_site(target_text))
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+
+
+def _key(masks: Sequence[int], locks: int) -> int:
+    """One integer for a board and its locks: what makes two turns the same move."""
+    return masks[0] | masks[1] << 30 | masks[2] << 60 | locks << 90
+
+
+def legal_outcomes(masks: Masks, locked: int, color: int) -> dict[int, SpincaMove]:
+    """Every outcome of one turn (see :func:`_key`) mapped to the first move that reaches it.
+
+    Moves are tried placement-only first, then by source, target and placement site.
+    """
+    w, b, r = masks
+    occupied = w | b | r
+    found: dict[int, SpincaMove] = {}
+    own = 30 * color
+    base = w | b << 30 | r << 60
+    open0 = temple_placeable(occupied)
+    rest = open0
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        found[base | low << own | low << 90] = SpincaMove(low.bit_length() - 1)
+    sources = occupied & ~locked
+    while sources:
+        sbit = sources & -sources
+        sources ^= sbit
+        s = sbit.bit_length() - 1
+        targets = ADJACENT[s] & open0
+        if not targets:
+            continue
+        held = ABOVE[s] & occupied
+        if held & (held - 1):
+            continue  # pinned
+        mover = 0 if w & sbit else 30 if b & sbit else 60
+        if held:
+            chain = drop_chain(occupied, s)
+            if _bits(chain[1:]) & locked:
+                continue  # would drop a locked marble
+            base1 = shift_down(w, chain) | shift_down(b, chain) << 30 | shift_down(r, chain) << 60
+            occupied1 = occupied & ~(1 << chain[-1])
+            tumbled = _bits(chain[:-1])
+        else:
+            base1 = base & ~(sbit | sbit << 30 | sbit << 60)
+            occupied1 = occupied & ~sbit
+            tumbled = 0
+        while targets:
+            tbit = targets & -targets
+            targets ^= tbit
+            t = tbit.bit_length() - 1
+            base2 = base1 | tbit << mover | (tumbled | tbit) << 90
+            places = temple_placeable(occupied1 | tbit)
+            while places:
+                low = places & -places
+                places ^= low
+                key = base2 | low << own | low << 90
+                if key not in found:
+                    found[key] = SpincaMove(low.bit_length() - 1, s, t)
+    return found
+
+
+@register
+class Spinca(Game):
+    name = "spinca"
+    title = "Spinca"
+    option_specs = (
+        Option(
+            "players",
+            2,
+            "2 (White, Black), 3 (White, Black, Red) or 4 (teams: White-A, Black-A, White-B, Black-B)",
+            kind=int,
+            minimum=2,
+        ),
+    )
+
+    def _resolve_options(self) -> None:
+        if self.options["players"] not in SEAT_NAMES:
+            raise ValueError(f"option 'players' must be 2, 3 or 4, not {self.options['players']}")
+
+    @property
+    def num_players(self) -> int:
+        return int(self.options["players"])
+
+    def player_names(self) -> list[str]:
+        return list(SEAT_NAMES[self.num_players])
+
+    def seat_color(self, seat: int) -> int:
+        return SEAT_COLORS[self.num_players][seat]
+
+    def side_names(self) -> list[str]:
+        """The scored sides, one per colour in play (teams with 4 seats)."""
+        return list(SIDE_NAMES[self.num_players])
+
+    def new_initial_state(self, seed: int | None = None) -> SpincaState:
+        return SpincaState(self, Board(), 0, seed)
+
+    def state_from_spn(self, text: str) -> SpincaState:
+        fields = text.split()
+        if len(fields) != 3:
+            raise ValueError(
+                f"Spinca SPN has 3 fields (board, player to move, locked sites or '-'); found {len(fields)}"
+            )
+        board = Board.from_spn(fields[0])
+        if board.occupied >> TOP & 1:
+            raise ValueError("the top site 3a1 is never used in Spinca")
+        placed = board.count()
+        players = self.num_players
+        counts = (board.count(0), board.count(1), board.count(2))
+        wanted = expected_counts(players, placed)
+        if counts != wanted:
+            have = ", ".join(f"{n} {COLOR_NAMES[c]}" for c, n in enumerate(counts) if n or wanted[c])
+            need = ", ".join(f"{n} {COLOR_NAMES[c]}" for c, n in enumerate(wanted) if n or counts[c])
+            raise ValueError(
+                f"with {players} players, {placed} marbles placed means {need or 'none'}; the board has {have}"
+            )
+        seat = placed % players
+        if fields[1] != str(seat + 1):
+            raise ValueError(
+                f"{placed} marbles placed, so player {seat + 1} ({SEAT_NAMES[players][seat]}) is to move, "
+                f"not {fields[1]!r}"
+            )
+        locked = self._parse_locks(fields[2], board, placed)
+        return SpincaState(self, board, locked, None)
+
+    def _parse_locks(self, text: str, board: Board, placed: int) -> int:
+        if text == "-":
+            locked = 0
+        else:
+            locked = 0
+            for name in text.split(","):
+                try:
+                    site = parse_site(name)
+                except ValueError as error:
+                    raise ValueError(f"locked sites: {error}") from None
+                if locked >> site & 1:
+                    raise ValueError(f"locked sites name {SITE_NAMES[site]} twice")
+                if not board.occupied >> site & 1:
+                    raise ValueError(f"{SITE_NAMES[site]} is locked but holds no marble")
+                locked |= 1 << site
+        if placed == 0:
+            if locked:
+                raise ValueError("nothing is locked before the first placement")
+            return 0
+        last_color = self.seat_color((placed - 1) % self.num_players)
+        if not locked & board.masks[last_color]:
+            raise ValueError(
+                f"the marble placed on the last turn is locked: some locked site must hold {COLOR_NAMES[last_color]}"
+            )
+        if locked.bit_count() > 4:
+            raise ValueError("at most 4 marbles are locked (one moved, two tumbled, one placed)")
+        return locked
+
+
+class SpincaState(State[SpincaMove]):
+    """A Spinca position: the temple so far and the marbles locked for the player to move."""
+
+    def __init__(self, game: Spinca, board: Board, locked: int, seed: int | None) -> None:
+        self.game: Spinca = game
+        self.board = board
+        self.locked = locked
+        self.seed = seed
+        self.history: list[SpincaMove] = []
+        self._undo: list[tuple[Masks, int]] = []
+        self._placed = board.count()
+        self._outcomes: dict[int, SpincaMove] | None = None
+
+    # -- queries -----------------------------------------------------------------------
+
+    def masks(self) -> Masks:
+        m = self.board.masks
+        return (m[0], m[1], m[2])
+
+    @property
+    def placed(self) -> int:
+        """Marbles on the board: the number of turns played."""
+        return self._placed
+
+    def is_terminal(self) -> bool:
+        return self._placed >= PLACEMENTS
+
+    def current_player(self) -> int:
+        return TERMINAL if self._placed >= PLACEMENTS else self._placed % self.game.num_players
+
+    def seat_to_move(self) -> int:
+        """The seat whose turn it is (on a finished temple: the seat that would be next)."""
+        return self._placed % self.game.num_players
+
+    def color_to_move(self) -> int:
+        return self.game.seat_color(self.seat_to_move())
+
+    def scores(self) -> list[SpincaScore]:
+        """Each seat's score as the temple stands now (team mates share theirs)."""
+        by_color = [score_color(self.board.masks[c], c) for c in range(3)]
+        return [by_color[self.game.seat_color(seat)] for seat in range(self.game.num_players)]
+
+    def side_scores(self) -> list[SpincaScore]:
+        """One score per side (colour; team with 4 seats), in side order."""
+        sides = len(SIDE_NAMES[self.game.num_players])
+        return [score_color(self.board.masks[c], c) for c in range(sides)]
+
+    def result(self) -> tuple[list[int], str]:
+        """The winning sides (empty: draw) and the deciding rule; the game must be over."""
+        sides = self.side_scores()
+        return decide([s.total for s in sides], [s.inner for s in sides])
+
+    def returns(self) -> list[float]:
+        players = self.game.num_players
+        if not self.is_terminal():
+            return [0.0] * players
+        winners, _ = self.result()
+        if not winners:
+            return [0.0] * players
+        return [1.0 if self.game.seat_color(seat) in winners else -1.0 for seat in range(players)]
+
+    def _legal_outcomes(self) -> dict[int, SpincaMove]:
+        if self._outcomes is None:
+            if self.is_terminal():
+                self._outcomes = {}
+            else:
+                self._outcomes = legal_outcomes(self.masks(), self.locked, self.color_to_move())
+        return self._outcomes
+
+    def legal_moves(self, player: int | None = None) -> list[SpincaMove]:
+        if player is not None and player != self.current_player():
+            return []
+        return list(self._legal_outcomes().values())
+
+    def is_free(self, site: int) -> bool:
+        """Whether the marble on ``site`` may be relocated this turn (ignoring where to)."""
+        try:
+            self._check_source(self.board.occupied, site)
+        except IllegalMoveError:
+            return False
+        return True
+
+    # -- playing -----------------------------------------------------------------------
+
+    def _check_source(self, occupied: int, source: int) -> tuple[int, ...]:
+        name = SITE_NAMES[source]
+        if not occupied >> source & 1:
+            raise IllegalMoveError(f"there is no marble on {name} to move")
+        if self.locked >> source & 1:
+            raise IllegalMoveError(f"{name} is locked: it moved or was placed on the last turn")
+        if (ABOVE[source] & occupied).bit_count() >= 2:
+            raise IllegalMoveError(f"{name} is pinned: it holds up two or more marbles")
+        chain = drop_chain(occupied, source)
+        for site in chain[1:]:
+            if self.locked >> site & 1:
+                raise IllegalMoveError(f"moving {name} would drop the locked marble on {SITE_NAMES[site]}")
+        return chain
+
+    def _check_target(self, occupied: int, source: int, target: int) -> None:
+        name, where = SITE_NAMES[target], SITE_NAMES[source]
+        if target == source:
+            raise IllegalMoveError(f"{where}-{name} does not move the marble: name a neighbouring site")
+        if target == TOP:
+            raise IllegalMoveError("3a1 is never used in Spinca")
+        if SITE_LEVEL[target] != SITE_LEVEL[source]:
+            raise IllegalMoveError(f"{name} is not adjacent to {where}: a marble moves on its own level")
+        if not ADJACENT[source] >> target & 1:
+            raise IllegalMoveError(f"{name} is not adjacent to {where}")
+        self._check_site(occupied, target, "")
+
+    @staticmethod
+    def _check_site(occupied: int, site: int, after: str) -> None:
+        name = SITE_NAMES[site]
+        if site == TOP:
+            raise IllegalMoveError("3a1 cannot take a marble: the top is never used in Spinca")
+        if occupied >> site & 1:
+            raise IllegalMoveError(f"{name} cannot take a marble: it is taken{after}")
+        if occupied & BELOW[site] != BELOW[site]:
+            raise IllegalMoveError(f"{name} cannot take a marble: it needs four marbles under it{after}")
+
+    def _result(self, move: SpincaMove) -> tuple[Masks, int]:
+        """The board and locks after ``move``; raises :class:`IllegalMoveError` naming the faulty step."""
+        if not isinstance(move, SpincaMove):
+            raise IllegalMoveError(f"{move!r} is not a Spinca move")
+        if self.is_terminal():
+            raise IllegalMoveError("the game is over: the temple is complete")
+        board = self.board.copy()
+        locks = 0
+        after = ""
+        if move.source is not None or move.target is not None:
+            if move.source is None or move.target is None:
+                raise IllegalMoveError("a relocation needs both a source and a target")
+            occupied = board.occupied
+            chain = self._check_source(occupied, move.source)
+            self._check_target(occupied, move.source, move.target)
+            board.relocate(move.source, move.target)
+            locks = _bits(chain[:-1]) | 1 << move.target
+            after = f" after {SITE_NAMES[move.source]}-{SITE_NAMES[move.target]}"
+        self._check_site(board.occupied, move.place, after)
+        board.place(move.place, self.color_to_move())
+        return (board.masks[0], board.masks[1], board.masks[2]), locks | 1 << move.place
+
+    def apply(self, move: SpincaMove) -> None:
+        masks, locks = self._result(move)
+        self._undo.append((self.masks(), self.locked))
+        self.history.append(move)
+        self.board.masks[:] = masks
+        self.locked = locks
+        self._placed += 1
+        self._outcomes = None
+
+    def undo(self) -> SpincaMove:
+        if not self.history:
+            raise IndexError("no move to undo")
+        masks, self.locked = self._undo.pop()
+        self.board.masks[:] = masks
+        self._placed -= 1
+        self._outcomes = None
+        return self.history.pop()
+
+    def parse_move(self, text: str, player: int | None = None) -> SpincaMove:
+        """The legal move written as ``text``; a turn with the same outcome as a listed move gives that move."""
+        if player is not None and player != self.current_player():
+            raise IllegalMoveError(f"it is not {self.game.player_names()[player]}'s turn")
+        move = SpincaMove.parse(text)
+        masks, locks = self._result(move)
+        legal = self._legal_outcomes().get(_key(masks, locks))
+        if legal is None:
+            raise AssertionError(f"the legal move {move} has no equivalent in legal_moves()")
+        return legal
+
+    def clone(self) -> SpincaState:
+        state = SpincaState(self.game, self.board.copy(), self.locked, self.seed)
+        state.history = list(self.history)
+        state._undo = list(self._undo)
+        return state
+
+    # -- text --------------------------------------------------------------------------
+
+    def to_spn(self) -> str:
+        locks = ",".join(SITE_NAMES[s] for s in iter_sites(self.locked)) or "-"
+        return f"{self.board.spn()} {self.seat_to_move() + 1} {locks}"
+
+    def __str__(self) -> str:
+        return self.board.diagram(dict.fromkeys(iter_sites(self.locked), "+"))
+
+    def status_lines(self, player: int | None = None) -> list[str]:
+        lines = []
+        names = self.game.player_names()
+        if self.is_terminal():
+            winners, rule = self.result()
+            sides = self.game.side_names()
+            if winners:
+                lines.append(f"{' and '.join(sides[w] for w in winners)} wins ({rule}).")
+            else:
+                lines.append(f"Draw ({rule}).")
+        else:
+            seat = self.seat_to_move()
+            color = COLOR_NAMES[self.color_to_move()]
+            lines.append(
+                f"{names[seat]} to play: move a free marble (optional), then place a {color} marble "
+                f"({self._placed} of {PLACEMENTS} placed)."
+            )
+            locked = ", ".join(SITE_NAMES[s] for s in iter_sites(self.locked))
+            lines.append(f"Locked (+): {locked}." if locked else "Nothing is locked.")
+        lines.append("Smallest group per face (S rank 1, E last file, N last rank, W file a):")
+        for name, score in zip(self.game.side_names(), self.side_scores(), strict=True):
+            lines.append(f"  {name:<10} {score}")
+        return lines
+
+    def move_hint(self, player: int | None = None) -> str:
+        return "a placement such as 1b2, or a relocation then a placement such as 0a1-0b2 1b2"
+
+    def observation(self, player: int) -> dict[str, Any]:
+        view = super().observation(player)
+        view["locked"] = [SITE_NAMES[s] for s in iter_sites(self.locked)]
+        view["scores"] = [{"faces": list(s.faces), "total": s.total, "inner": s.inner} for s in self.side_scores()]
+        return view
+
+
+__all__ = [
+    "FACES",
+    "FACE_NAMES",
+    "INNER",
+    "PLACEMENTS",
+    "TEMPLE",
+    "Spinca",
+    "SpincaMove",
+    "SpincaScore",
+    "SpincaState",
+    "decide",
+    "face_groups",
+    "legal_outcomes",
+    "score_color",
+    "seat_quotas",
+]
