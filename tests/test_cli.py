@@ -159,6 +159,7 @@ def test_a_human_plays_an_agent_whose_moves_are_shown(run: Any) -> None:
     code, out, err = run(["play", "special-cake", "--players", "human,random:seed=3"], typed)
     assert (code, err) == (0, "")
     assert "Mint (you) vs Liquorice (random:seed=3)" in out
+    assert "thinking" not in out  # not a terminal: no transient lines
     assert "undo is only for games between humans; you are playing Liquorice (random:seed=3)." in out
     entries = expected.history_notation()
     assert f"Move 2: Liquorice (random:seed=3) plays {entries[1]}\n" in out
@@ -444,7 +445,12 @@ def test_play_colours_a_terminal_unless_asked_not_to(
     assert main(["play", "special-cake", "--players", "random:seed=1,random:seed=2", "--no-save", *flags]) == 0
     out = screen.getvalue()
     assert (f"{BALL_STYLES['w']}w\x1b[0m" in out) is coloured
-    assert ("\x1b[" in out) is coloured
+    assert bool(re.search(r"\x1b\[[0-9;]*m", out)) is coloured
+    # On a terminal a "thinking" line shows while each agent chooses, then is wiped.
+    moves = len(re.findall(r"Move \d+: ", out))
+    thinking = out.count("Mint (random:seed=1) is thinking...") + out.count("Liquorice (random:seed=2) is thinking...")
+    assert thinking == moves > 30
+    assert "is thinking...\x1b[0m\r\x1b[K" in out if coloured else "is thinking...\r\x1b[K" in out
 
 
 def test_a_move_typed_another_way_is_shown_as_recorded(run: Any) -> None:

@@ -164,6 +164,23 @@ class HumanAgent(Agent):
         return self.session.ask_move(player)
 
 
+class ThinkingAgent(Agent):
+    """An agent seat at the terminal: shows "… is thinking" while the agent chooses."""
+
+    def __init__(self, agent: Agent, term: Terminal, label: str) -> None:
+        self.agent = agent
+        self.name = agent.name
+        self.term = term
+        self.label = label
+
+    def choose(self, view: PlayerView, player: int) -> Any:
+        self.term.transient(f"{self.label} is thinking...")
+        try:
+            return self.agent.choose(view, player)
+        finally:
+            self.term.end_transient()
+
+
 HELP = """\
 Commands:
   moves   list the legal moves
@@ -189,10 +206,13 @@ class PlaySession:
         self.game = state.game
         self.specs = specs
         self.humans = [seat for seat, agent in enumerate(agents) if agent is None]
-        self.seats: list[Agent] = [HumanAgent(self, seat) if a is None else a for seat, a in enumerate(agents)]
         self.save_path = save_path
         self.save_enabled = save
         self.names = self.game.player_names()
+        self.seats: list[Agent] = [
+            HumanAgent(self, seat) if agent is None else ThinkingAgent(agent, term, self.label(seat))
+            for seat, agent in enumerate(agents)
+        ]
         self._humans_chosen = 0  # humans who have chosen at the current simultaneous node
         self._typed: dict[int, str] = {}  # what each human typed for the turn being played
 

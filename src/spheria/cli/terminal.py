@@ -106,6 +106,17 @@ class Terminal:
             self.out.write("\n" + "-" * 30 + " screen cleared " + "-" * 30 + "\n")
         self.out.flush()
 
+    def transient(self, text: str) -> None:
+        """A line shown only until :meth:`end_transient` (e.g. "thinking…"); only on a terminal."""
+        if _isatty(self.out):
+            self.out.write(self.dim(text))
+            self.out.flush()
+
+    def end_transient(self) -> None:
+        if _isatty(self.out):
+            self.out.write("\r\x1b[K")
+            self.out.flush()
+
     # -- input -----------------------------------------------------------------------------
 
     def ask(self, prompt: str) -> str:
