@@ -13,8 +13,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spheria.engine.board import BELOW, SITE_COORDS, TOP, Board, unstable_sites
-from spheria.games.spinca import PLACEMENTS, Spinca, SpincaState, seat_quotas
+from spheria.engine.board import BELOW, SITE_COORDS, TOP, Board, placeable, unstable_sites
+from spheria.games.spinca import PLACEMENTS, Spinca, SpincaState, seat_quotas, temple_placeable
 
 Outcome = tuple[str, frozenset[int]]
 
@@ -146,6 +146,8 @@ def test_random_games_end_after_29_placements_on_a_stable_temple(players: int, s
 )
 def test_legal_moves_match_the_reference_each_outcome_once(players: int, seed: int, plies: int) -> None:
     state = random_state(players, seed, plies)
+    occupied = state.board.occupied
+    assert temple_placeable(occupied) == placeable(occupied) & ~(1 << TOP)
     engine = engine_outcomes(state)
     assert len(engine) == len(set(engine)), "an outcome is listed twice"
     assert set(engine) == reference_outcomes(state)

@@ -77,11 +77,9 @@ from spheria.engine.board import (
     ABOVE,
     ADJACENT,
     ALL_SITES,
-    BB_LEVELS,
     BB_SITES,
     BELOW,
     COLOR_NAMES,
-    LEVEL_OFFSETS,
     LEVEL_SIZES,
     SITE_COORDS,
     SITE_LEVEL,
@@ -135,8 +133,6 @@ FACE_TOUCHING: tuple[tuple[int, ...], ...] = tuple(
 #: The inner pyramid: the 5 temple sites on no face.
 INNER = TEMPLE & ~(FACES[0] | FACES[1] | FACES[2] | FACES[3])
 
-_UPPER = tuple((s, BELOW[s]) for s in range(LEVEL_OFFSETS[1], TOP))
-_LEVEL0 = BB_LEVELS[0]
 
 Masks = tuple[int, int, int]
 
@@ -159,12 +155,23 @@ def expected_counts(players: int, placed: int) -> Masks:
 
 
 def temple_placeable(occupied: int) -> int:
-    """The temple sites that can take a marble now (never the top)."""
-    mask = ~occupied & _LEVEL0
-    for site, below in _UPPER:
-        if occupied & below == below and not occupied >> site & 1:
-            mask |= 1 << site
-    return mask
+    """The temple sites that can take a marble now (never the top).
+
+    Bit-parallel: a 2x2 block of a level is full where the level's mask ANDed with its shifts
+    by one file, one rank and both is set; those block bits are then packed into the next
+    level's site numbering.
+
+    >>> from spheria.engine.board import placeable
+    >>> full_level0 = (1 << 16) - 1
+    >>> temple_placeable(full_level0) == placeable(full_level0)
+    True
+    """
+    o0 = occupied & 0xFFFF
+    f0 = o0 & o0 >> 1 & o0 >> 4 & o0 >> 5 & 0x777  # level-0 blocks at rows 0-2, cols 0-2
+    o1 = occupied >> 16 & 0x1FF
+    f1 = o1 & o1 >> 1 & o1 >> 3 & o1 >> 4 & 0x1B  # level-1 blocks at rows 0-1, cols 0-1
+    up = (f0 & 0x7 | f0 >> 1 & 0x38 | f0 >> 2 & 0x1C0) << 16 | (f1 & 0x3 | f1 >> 1 & 0xC) << 25
+    return (~occupied & 0xFFFF) | (up & ~occupied)
 
 
 def face_groups(mask: int, face: int) -> list[int]:
@@ -285,6 +292,19 @@ class SpincaMove:
             raise IllegalMoveError(str(error)) from None
 
 
+def _relocation_moves() -> dict[int, tuple[SpincaMove, ...]]:
+    """Every relocation ``source*32 + target`` with each placement after it, built once."""
+    table = {}
+    for source in iter_sites(TEMPLE):
+        for target in iter_sites(ADJACENT[source] & TEMPLE):
+            table[source << 5 | target] = tuple(SpincaMove(p, source, target) for p in range(TOP))
+    return table
+
+
+_PLACEMENT_MOVES = tuple(SpincaMove(p) for p in range(TOP))
+_RELOCATION_MOVES = _relocation_moves()
+
+
 def _key(masks: Sequence[int], locks: int) -> int:
     """One integer for a board and its locks: what makes two turns the same move."""
     return masks[0] | masks[1] << 30 | masks[2] << 60 | locks << 90
@@ -305,7 +325,7 @@ def legal_outcomes(masks: Masks, locked: int, color: int) -> dict[int, SpincaMov
     while rest:
         low = rest & -rest
         rest ^= low
-        found[base | low << own | low << 90] = SpincaMove(low.bit_length() - 1)
+        found[base | low << own | low << 90] = _PLACEMENT_MOVES[low.bit_length() - 1]
     sources = occupied & ~locked
     while sources:
         sbit = sources & -sources
@@ -335,12 +355,13 @@ def legal_outcomes(masks: Masks, locked: int, color: int) -> dict[int, SpincaMov
             t = tbit.bit_length() - 1
             base2 = base1 | tbit << mover | (tumbled | tbit) << 90
             places = temple_placeable(occupied1 | tbit)
+            after = _RELOCATION_MOVES[s << 5 | t]
             while places:
                 low = places & -places
                 places ^= low
                 key = base2 | low << own | low << 90
                 if key not in found:
-                    found[key] = SpincaMove(low.bit_length() - 1, s, t)
+                    found[key] = after[low.bit_length() - 1]
     return found
 
 
