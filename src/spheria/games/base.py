@@ -266,6 +266,7 @@ def _load_builtin_games() -> None:
     from spheria.games import (
         special_cake,  # noqa: F401
         spinca,  # noqa: F401
+        spline,  # noqa: F401
     )
 
 

@@ -1,0 +1,355 @@
+"""Spline (Néstor Romeral Andrés): the first to fill a line spanning one level with their colour wins.
+
+White (seat 0) and Black (seat 1) take turns, White first, each placing one ball of their own
+colour on any site that can hold a ball (an empty level-0 site, or a site resting on four
+balls). Whoever completes a straight line of their own colour spanning a level wins at once:
+a row, column or diagonal of 4 on level 0, of 3 on level 1, or of 2 on level 2. Only the
+mover's colour is checked: a ball never completes a line for the opponent.
+
+If the pyramid filled with no line the game would be a draw, but that cannot happen: on the
+2×2 level 2 every pair of sites is a row, a column or a diagonal, so at the latest the third
+ball placed on level 2 makes a line (two of three balls share a colour). So the top site
+``3a1`` is never played, no game reaches a full pyramid, and every game has a winner.
+
+Moves are sites, written ``0a1`` (level, file, rank). Position notation is
+``<board> <player to move: 1|2>``; the board uses ``w`` and ``b`` only.
+
+>>> import spheria
+>>> state = spheria.load_game("spline").new_initial_state()
+>>> for text in ("0a1", "0a2", "0b1", "0b2", "0c1", "0c2"):
+...     state.apply(state.parse_move(text))
+>>> state.apply(state.parse_move("0d1"))
+>>> state.returns(), state.to_spn()
+([1.0, -1.0], 'wwwwbbb........./........./..../. 2')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from spheria.engine.board import (
+    ABOVE,
+    BB_SITES,
+    BELOW,
+    NUM_SITES,
+    SITE_LEVEL,
+    SITE_NAMES,
+    SPAN_LINES,
+    Board,
+    iter_sites,
+    parse_site,
+    placeable,
+)
+from spheria.games.base import TERMINAL, Game, IllegalMoveError, State, register
+
+WHITE_SEAT, BLACK_SEAT = 0, 1
+COLOR_WORDS = ("White", "Black")
+
+
+@dataclass(frozen=True, slots=True)
+class SplineMove:
+    """A ball placed on ``site``.
+
+    >>> SplineMove.parse("1b2")
+    SplineMove(site=20)
+    >>> str(SplineMove(20))
+    '1b2'
+    """
+
+    site: int
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.site, int) and 0 <= self.site < NUM_SITES):
+            raise ValueError(f"site {self.site!r} is not 0..29")
+
+    def __str__(self) -> str:
+        return SITE_NAMES[self.site]
+
+    @classmethod
+    def parse(cls, text: str) -> SplineMove:
+        try:
+            return MOVES[parse_site(text)]
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+
+
+#: One immutable move per site, shared by every state.
+MOVES: tuple[SplineMove, ...] = tuple(SplineMove(s) for s in range(NUM_SITES))
+
+#: The winning lines as masks, and for each site the masks of the lines through it.
+LINE_MASKS: tuple[int, ...] = tuple(sum(1 << s for s in line) for line in SPAN_LINES)
+LINES_AT: tuple[tuple[int, ...], ...] = tuple(tuple(m for m in LINE_MASKS if m >> s & 1) for s in range(NUM_SITES))
+#: For each site, the (site bit, support mask) of every site resting on it: what a ball there may unlock.
+_UNLOCK: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((1 << t, BELOW[t]) for t in iter_sites(ABOVE[s])) for s in range(NUM_SITES)
+)
+
+# Legal move lists straight from the placeable mask, ten sites at a time: no per-site loop.
+_CHUNK = 10
+
+
+def _chunk_table(first: int) -> tuple[tuple[SplineMove, ...], ...]:
+    sites = [s for s in range(first, first + _CHUNK) if s < NUM_SITES]
+    return tuple(tuple(MOVES[s] for s in sites if m >> (s - first) & 1) for m in range(1 << len(sites)))
+
+
+_MOVES_0 = _chunk_table(0)
+_MOVES_1 = _chunk_table(_CHUNK)
+_MOVES_2 = _chunk_table(2 * _CHUNK)
+
+
+def moves_of(mask: int) -> list[SplineMove]:
+    """The moves onto the sites of ``mask``, lowest site first."""
+    return [*_MOVES_0[mask & 1023], *_MOVES_1[mask >> 10 & 1023], *_MOVES_2[mask >> 20]]
+
+
+def lines_of(mask: int) -> list[int]:
+    """The winning-line masks fully inside ``mask`` (one colour's balls)."""
+    return [line for line in LINE_MASKS if mask & line == line]
+
+
+def _line_names(line: int) -> str:
+    return " ".join(SITE_NAMES[s] for s in iter_sites(line))
+
+
+@register
+class Spline(Game):
+    name = "spline"
+    title = "Spline"
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def player_names(self) -> list[str]:
+        return list(COLOR_WORDS)
+
+    def new_initial_state(self, seed: int | None = None) -> SplineState:
+        return SplineState(self, 0, 0, WHITE_SEAT, seed)
+
+    def state_from_spn(self, text: str) -> SplineState:
+        """A state from ``<board> <player 1|2>``; raises ``ValueError`` naming what is impossible.
+
+        A position with a line is accepted only as the end of a game: the line's owner placed
+        the last ball, that ball lies on all of their lines, and nothing rests on it.
+        """
+        fields = text.split()
+        if len(fields) != 2:
+            raise ValueError(f"Spline SPN has 2 fields (board, player 1|2); found {len(fields)}")
+        board = Board.from_spn(fields[0])
+        white, black, red = board.masks
+        if red:
+            raise ValueError(f"Spline has white and black balls only; found red on {_line_names(red)}")
+        if fields[1] not in ("1", "2"):
+            raise ValueError(f"player to move must be 1 or 2, not {fields[1]!r}")
+        player = int(fields[1]) - 1
+        nw, nb = white.bit_count(), black.bit_count()
+        if nw - nb not in (0, 1):
+            raise ValueError(
+                f"{nw} white and {nb} black balls: White moves first, so White has as many balls as Black or one more"
+            )
+        if nw - nb != player:
+            raise ValueError(
+                f"{nw} white and {nb} black balls, so {COLOR_WORDS[nw - nb]} is to move, not {COLOR_WORDS[player]}"
+            )
+        state = SplineState(self, white, black, player, None)
+        white_lines, black_lines = lines_of(white), lines_of(black)
+        if white_lines and black_lines:
+            raise ValueError(
+                f"both colours have a line (White {_line_names(white_lines[0])}, Black "
+                f"{_line_names(black_lines[0])}): the game ends at the first line"
+            )
+        if white_lines or black_lines:
+            winner = WHITE_SEAT if white_lines else BLACK_SEAT
+            lines = white_lines or black_lines
+            if winner != 1 - player:
+                raise ValueError(
+                    f"{COLOR_WORDS[winner]} has the line {_line_names(lines[0])} but did not place the last ball: "
+                    "the game ended when the line was made"
+                )
+            occupied = white | black
+            common = ~0
+            for line in lines:
+                common &= line
+            last = [s for s in iter_sites(common) if not ABOVE[s] & occupied]
+            if not last:
+                raise ValueError(
+                    f"{COLOR_WORDS[winner]}'s lines {', '.join(_line_names(line) for line in lines)} cannot all have "
+                    "been made by the last ball (it must lie on every line, with no ball resting on it): "
+                    "the game ended at the first line"
+                )
+            state._winner = winner
+            state._placeable = 0
+        return state
+
+
+class SplineState(State[SplineMove]):
+    """A Spline position: the two colour masks and the player to move.
+
+    The state keeps ``_placeable``, the mask of legal sites (0 once the game is over), and an
+    undo stack of the previous masks, so a move costs a few integer operations.
+    """
+
+    def __init__(self, game: Spline, white: int, black: int, player: int, seed: int | None) -> None:
+        self.game: Spline = game
+        self.seed = seed
+        self.player = player
+        self._masks = [white, black]
+        self._occupied = white | black
+        self._placeable = placeable(self._occupied)
+        self._winner = -1
+        self.history: list[SplineMove] = []
+        self._undo: list[int] = []
+
+    # -- queries -----------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return self.player if self._placeable else TERMINAL
+
+    def is_terminal(self) -> bool:
+        return not self._placeable
+
+    def returns(self) -> list[float]:
+        if self._winner < 0:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self._winner == WHITE_SEAT else [-1.0, 1.0]
+
+    def legal_moves(self, player: int | None = None) -> list[SplineMove]:
+        mask = self._placeable
+        if player is not None and player != self.player:
+            return []
+        return [*_MOVES_0[mask & 1023], *_MOVES_1[mask >> 10 & 1023], *_MOVES_2[mask >> 20]]
+
+    def masks(self) -> tuple[int, int]:
+        """The white and black masks."""
+        return self._masks[0], self._masks[1]
+
+    def placeable_mask(self) -> int:
+        """The mask of the sites the player to move may fill (0 when the game is over)."""
+        return self._placeable
+
+    def key(self) -> int:
+        """A cheap hashable key of the position (the player to move follows from the counts)."""
+        return self._masks[0] | self._masks[1] << NUM_SITES
+
+    @property
+    def winner(self) -> int | None:
+        return None if self._winner < 0 else self._winner
+
+    @property
+    def board(self) -> Board:
+        """A copy of the balls as a :class:`Board`."""
+        return Board(self._masks[0], self._masks[1])
+
+    # -- playing -----------------------------------------------------------------------
+
+    def apply(self, move: SplineMove) -> None:
+        if type(move) is not SplineMove:
+            raise self._illegal(move)
+        site = move.site
+        bit = BB_SITES[site]
+        free = self._placeable
+        if not free & bit:
+            raise self._illegal(move)
+        player = self.player
+        mine = self._masks[player] | bit
+        self._masks[player] = mine
+        occupied = self._occupied | bit
+        self._occupied = occupied
+        self._undo.append(free)
+        self.history.append(move)
+        self.player = 1 - player
+        for line in LINES_AT[site]:
+            if mine & line == line:
+                self._winner = player
+                self._placeable = 0
+                return
+        free ^= bit
+        for above, below in _UNLOCK[site]:
+            if occupied & below == below:
+                free |= above
+        self._placeable = free
+
+    def undo(self) -> SplineMove:
+        if not self.history:
+            raise IndexError("no move to undo")
+        move = self.history.pop()
+        bit = BB_SITES[move.site]
+        player = 1 - self.player
+        self.player = player
+        self._masks[player] ^= bit
+        self._occupied ^= bit
+        self._placeable = self._undo.pop()
+        self._winner = -1
+        return move
+
+    def _illegal(self, move: object) -> IllegalMoveError:
+        if not isinstance(move, SplineMove):
+            return IllegalMoveError(f"{move!r} is not a Spline move")
+        if not self._placeable:
+            return IllegalMoveError("the game is over")
+        site = move.site
+        name = SITE_NAMES[site]
+        if self._occupied >> site & 1:
+            return IllegalMoveError(f"{name} is taken")
+        missing = BELOW[site] & ~self._occupied
+        return IllegalMoveError(
+            f"{name} cannot take a ball yet: it rests on four balls, and {_line_names(missing)} "
+            f"{'is' if missing.bit_count() == 1 else 'are'} empty"
+        )
+
+    def parse_move(self, text: str, player: int | None = None) -> SplineMove:
+        move = SplineMove.parse(text)
+        if player is not None and self._placeable and player != self.player:
+            raise IllegalMoveError(f"it is {COLOR_WORDS[self.player]}'s turn, not {COLOR_WORDS[player]}'s")
+        if not self._placeable & BB_SITES[move.site]:
+            raise self._illegal(move)
+        return move
+
+    def clone(self) -> SplineState:
+        state = SplineState.__new__(SplineState)
+        state.game = self.game
+        state.seed = self.seed
+        state.player = self.player
+        state._masks = self._masks[:]
+        state._occupied = self._occupied
+        state._placeable = self._placeable
+        state._winner = self._winner
+        state.history = self.history[:]
+        state._undo = self._undo[:]
+        return state
+
+    # -- text --------------------------------------------------------------------------
+
+    def to_spn(self) -> str:
+        return f"{self.board.spn()} {self.player + 1}"
+
+    def __str__(self) -> str:
+        return self.board.diagram()
+
+    def winning_line(self) -> int:
+        """The mask of the winner's line (0 if nobody has won)."""
+        if self._winner < 0:
+            return 0
+        lines = lines_of(self._masks[self._winner])
+        return lines[0] if lines else 0
+
+    def status_lines(self, player: int | None = None) -> list[str]:
+        white, black = self._masks
+        counts = f"{white.bit_count()} white, {black.bit_count()} black placed"
+        if self._winner >= 0:
+            line = self.winning_line()
+            level = SITE_LEVEL[(line & -line).bit_length() - 1]
+            return [f"{COLOR_WORDS[self._winner]} wins with {_line_names(line)} on level {level}.", counts]
+        if not self._placeable:
+            return ["Draw: the pyramid is full.", counts]
+        return [f"{COLOR_WORDS[self.player]} to place.", counts]
+
+    def move_hint(self, player: int | None = None) -> str:
+        return "a site such as 0a1 (level, file, rank): an empty level-0 site or one resting on four balls"
+
+    def observation(self, player: int) -> dict[str, Any]:
+        view = super().observation(player)
+        view["winner"] = self.winner
+        return view
