@@ -1,0 +1,286 @@
+// The pyramid drawn in SVG: shaded balls stacked level on level, each level offset by half a
+// ball as on the real board, seen from the front (3D) or from above (top view), with a strip of
+// the four levels side by side so that every site can be reached with a click.
+
+const SVG = "http://www.w3.org/2000/svg";
+export const LEVEL_SIZES = [4, 3, 2, 1];
+export const LEVEL_OFFSETS = [0, 16, 25, 29];
+export const NUM_SITES = 30;
+export const FILES = "abcd";
+export const COLOR_NAMES = { w: "white", b: "black", r: "red" };
+
+export const SITES = [];
+for (let level = 0; level < 4; level++) {
+  const n = LEVEL_SIZES[level];
+  for (let row = 0; row < n; row++) {
+    for (let col = 0; col < n; col++) {
+      SITES.push({ index: SITES.length, level, row, col, name: `${level}${FILES[col]}${row + 1}` });
+    }
+  }
+}
+export const SITE_BY_NAME = new Map(SITES.map((s) => [s.name, s]));
+
+/** The balls below a site (the four it rests on). */
+export function below(site) {
+  const s = typeof site === "string" ? SITE_BY_NAME.get(site) : SITES[site];
+  if (s.level === 0) return [];
+  const n = LEVEL_SIZES[s.level - 1];
+  const base = LEVEL_OFFSETS[s.level - 1];
+  const out = [];
+  for (const dr of [0, 1]) for (const dc of [0, 1]) out.push(SITES[base + (s.row + dr) * n + s.col + dc]);
+  return out;
+}
+
+/** "wb../.../../." -> array of 30 characters ('.' empty). */
+export function parseBoard(text) {
+  const chars = (text || "").replace(/\//g, "").split("");
+  while (chars.length < NUM_SITES) chars.push(".");
+  return chars.slice(0, NUM_SITES);
+}
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+const D = 78; // ball diameter in the main view
+const CX = 250;
+const CY = 262;
+const R = D / 2 - 1;
+const PALETTE = {
+  w: ["#ffffff", "#e9f3ec", "#9fbfad"],
+  b: ["#8a8796", "#3a3844", "#0d0c12"],
+  r: ["#ffb3a8", "#e0263a", "#6d0010"],
+  g: ["#d8ffd0", "#3fae4c", "#124d1d"],
+  y: ["#fff6c0", "#f2c531", "#7a5a00"],
+  u: ["#cfe3ff", "#3b74d8", "#0f2a63"],
+};
+
+export class PyramidView {
+  /**
+   * @param {Element} host where the SVG goes
+   * @param {{onClick?: (name: string) => void, onHover?: (name: string|null) => void}} handlers
+   */
+  constructor(host, handlers = {}) {
+    this.host = host;
+    this.handlers = handlers;
+    this.topView = false;
+    this.svg = el("svg", { class: "pyramid", role: "img", "aria-label": "the pyramid" });
+    host.appendChild(this.svg);
+    this.hover = null;
+    this.last = null;
+  }
+
+  setTopView(on) {
+    this.topView = on;
+    if (this.last) this.render(this.last);
+  }
+
+  /** Screen position of a site in the main view. */
+  project(site, elevation) {
+    const u = site.col + site.level / 2;
+    const v = site.row + site.level / 2;
+    const z = site.level * Math.SQRT1_2;
+    const s = Math.sin(elevation);
+    const c = Math.cos(elevation);
+    return { x: CX + (u - 1.5) * D, y: CY - (v - 1.5) * D * s - z * D * c, depth: v * c - z * s };
+  }
+
+  /**
+   * Draw a position.
+   * @param {object} o
+   * @param {string} o.board board string
+   * @param {Set<string>} [o.targets] sites that a click may pick now
+   * @param {string[]} [o.selected] sites picked so far, in order
+   * @param {string[]} [o.lastMove] sites of the last move
+   * @param {Set<string>} [o.locked] locked sites (Spinca)
+   * @param {string|null} [o.preview] board after the candidate move (drawn in the main view)
+   * @param {string} [o.ghostColor] colour of the ball a placement would put down
+   * @param {Set<string>} [o.marked] sites to outline (e.g. a winning line)
+   */
+  render(o) {
+    this.last = o;
+    const svg = this.svg;
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    const topView = this.topView;
+    const elevation = topView ? Math.PI / 2 : (36 * Math.PI) / 180;
+    const width = 790;
+    const height = topView ? 520 : 440;
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    this.defs(svg);
+
+    const now = parseBoard(o.board);
+    const shown = o.preview ? parseBoard(o.preview) : now;
+    const targets = o.targets || new Set();
+    const selected = o.selected || [];
+    const lastMove = new Set(o.lastMove || []);
+    const locked = o.locked || new Set();
+    const marked = o.marked || new Set();
+    const changed = new Set();
+    if (o.preview) SITES.forEach((s) => now[s.index] !== shown[s.index] && changed.add(s.name));
+
+    // The tray and its sixteen hollows.
+    const main = el("g", { class: "main-view" }, svg);
+    const corners = [
+      [-0.62, -0.62],
+      [3.62, -0.62],
+      [3.62, 3.62],
+      [-0.62, 3.62],
+    ].map(([u, v]) => {
+      const s = Math.sin(elevation);
+      const c = Math.cos(elevation);
+      return `${CX + (u - 1.5) * D},${CY + (topView ? 0 : 0) - (v - 1.5) * D * s + 0.42 * D * c}`;
+    });
+    if (!topView) {
+      const front = corners.slice(0, 2).map((p) => p.split(",").map(Number));
+      el(
+        "polygon",
+        {
+          points: `${front[0][0]},${front[0][1]} ${front[1][0]},${front[1][1]} ${front[1][0]},${front[1][1] + 16} ${front[0][0]},${front[0][1] + 16}`,
+          class: "tray-edge",
+        },
+        main,
+      );
+    }
+    el("polygon", { points: corners.join(" "), class: "tray" }, main);
+    for (const site of SITES.slice(0, 16)) {
+      const p = this.project(site, elevation);
+      const sy = Math.sin(elevation);
+      el("ellipse", { cx: p.x, cy: p.y + 0.42 * D * Math.cos(elevation), rx: R * 0.72, ry: R * 0.72 * sy, class: "hollow" }, main);
+    }
+
+    // Balls, far ones first, so nearer and higher balls cover them as on the real board.
+    const order = SITES.map((s) => ({ s, p: this.project(s, elevation) })).sort(
+      (a, b) => b.p.depth - a.p.depth || a.s.level - b.s.level,
+    );
+    for (const { s, p } of order) {
+      const ch = shown[s.index];
+      const isTarget = targets.has(s.name);
+      if (ch === ".") {
+        const holds = s.level === 0 || below(s).every((t) => shown[t.index] !== ".");
+        if (isTarget && holds) this.ghost(main, s, p, o.ghostColor, "target");
+        else if (o.preview && now[s.index] !== ".") this.ghost(main, s, p, null, "vacated");
+        continue;
+      }
+      const g = el("g", { class: "ball-g", "data-site": s.name }, main);
+      el("circle", { cx: p.x, cy: p.y, r: R, fill: `url(#ball-${ch in PALETTE ? ch : "w"})`, class: `ball ball-${ch}` }, g);
+      if (s.level < 3) el("circle", { cx: p.x, cy: p.y, r: R, class: "shade", opacity: (3 - s.level) * 0.05 }, g);
+      if (isTarget) el("circle", { cx: p.x, cy: p.y, r: R - 2, class: "ring-target" }, g);
+      if (changed.has(s.name)) el("circle", { cx: p.x, cy: p.y, r: R - 2, class: "ring-dropped" }, g);
+      if (marked.has(s.name)) el("circle", { cx: p.x, cy: p.y, r: R - 3, class: "ring-marked" }, g);
+      this.badges(g, s, p, { selected, lastMove, locked, preview: !!o.preview });
+      this.hit(g, s, isTarget);
+    }
+    // Last-move marks on sites now empty (eaten candies), drawn on top.
+    for (const { s, p } of order) {
+      if (shown[s.index] === "." && lastMove.has(s.name) && !o.preview) {
+        el("circle", { cx: p.x, cy: p.y, r: 7, class: "last-empty" }, main);
+      }
+    }
+
+    this.levelStrip(svg, now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked });
+  }
+
+  defs(svg) {
+    const defs = el("defs", {}, svg);
+    for (const [name, [hi, mid, lo]] of Object.entries(PALETTE)) {
+      const g = el("radialGradient", { id: `ball-${name}`, cx: "38%", cy: "32%", r: "70%", fx: "32%", fy: "26%" }, defs);
+      el("stop", { offset: "0%", "stop-color": hi }, g);
+      el("stop", { offset: "55%", "stop-color": mid }, g);
+      el("stop", { offset: "100%", "stop-color": lo }, g);
+    }
+    const shadow = el("filter", { id: "soft", x: "-20%", y: "-20%", width: "140%", height: "140%" }, defs);
+    el("feDropShadow", { dx: 0, dy: 2, stdDeviation: 2, "flood-opacity": 0.35 }, shadow);
+  }
+
+  ghost(parent, s, p, color, kind) {
+    const g = el("g", { class: `ghost ghost-${kind}`, "data-site": s.name }, parent);
+    el("circle", { cx: p.x, cy: p.y, r: R - 3, class: "ghost-ball" }, g);
+    if (color && kind === "target") {
+      el("circle", { cx: p.x, cy: p.y, r: R - 3, fill: `url(#ball-${color})`, class: "ghost-fill" }, g);
+    }
+    if (kind === "target") this.hit(g, s, true);
+    return g;
+  }
+
+  badges(g, s, p, { selected, lastMove, locked, preview }) {
+    const k = selected.indexOf(s.name);
+    if (k >= 0 && !preview) {
+      el("circle", { cx: p.x, cy: p.y, r: R - 1, class: "ring-selected" }, g);
+      const b = el("g", { class: "order-badge" }, g);
+      el("circle", { cx: p.x + R * 0.55, cy: p.y - R * 0.55, r: 11 }, b);
+      const t = el("text", { x: p.x + R * 0.55, y: p.y - R * 0.55 + 4.5, "text-anchor": "middle" }, b);
+      t.textContent = String(k + 1);
+    }
+    if (lastMove.has(s.name) && !preview) el("circle", { cx: p.x, cy: p.y, r: 6, class: "last-dot" }, g);
+    if (locked.has(s.name)) this.lock(g, p.x - R * 0.5, p.y - R * 0.62);
+  }
+
+  lock(parent, x, y) {
+    const g = el("g", { class: "lock", transform: `translate(${x - 8},${y - 9})` }, parent);
+    el("circle", { cx: 8, cy: 10, r: 11, class: "lock-bg" }, g);
+    el("path", { d: "M4.5 9 V6.5 a3.5 3.5 0 0 1 7 0 V9", class: "lock-shackle" }, g);
+    el("rect", { x: 3, y: 9, width: 10, height: 8, rx: 1.5, class: "lock-body" }, g);
+  }
+
+  hit(g, s, isTarget) {
+    g.classList.add("site");
+    if (isTarget) g.classList.add("clickable");
+    g.setAttribute("data-site", s.name);
+    const title = el("title", {}, g);
+    title.textContent = s.name;
+    g.addEventListener("click", () => this.handlers.onClick && this.handlers.onClick(s.name));
+    g.addEventListener("mouseenter", () => this.handlers.onHover && this.handlers.onHover(s.name));
+    g.addEventListener("mouseleave", () => this.handlers.onHover && this.handlers.onHover(null));
+  }
+
+  /** The four levels side by side, small, every site clickable: nothing is hidden here. */
+  levelStrip(svg, now, { targets, selected, lastMove, locked, ghostColor, marked }) {
+    const strip = el("g", { class: "level-strip" }, svg);
+    const d = 27;
+    // Each level's box sits half a ball further in, as on the real board.
+    const origins = [
+      [548, 44],
+      [680, 44 + d / 2],
+      [548 + d / 2, 232],
+      [680 + d, 232 + d / 2],
+    ];
+    for (let level = 0; level < 4; level++) {
+      const n = LEVEL_SIZES[level];
+      const [bx, by] = origins[level];
+      const g = el("g", { class: "strip-level" }, strip);
+      el("rect", { x: bx - 5, y: by - 5, width: n * d + 10, height: n * d + 10, rx: 9, class: "strip-bg" }, g);
+      const caption = el("text", { x: bx + (n * d) / 2, y: by + n * d + 20, class: "strip-caption", "text-anchor": "middle" }, g);
+      caption.textContent = `level ${level}`;
+      for (let row = 0; row < n; row++) {
+        for (let col = 0; col < n; col++) {
+          const s = SITES[LEVEL_OFFSETS[level] + row * n + col];
+          const cx = bx + col * d + d / 2;
+          const cy = by + (n - 1 - row) * d + d / 2;
+          const ch = now[s.index];
+          const isTarget = targets.has(s.name);
+          const cell = el("g", { class: "strip-site", "data-site": s.name }, g);
+          if (ch === ".") {
+            el("circle", { cx, cy, r: d / 2 - 3, class: isTarget ? "strip-empty strip-target" : "strip-empty" }, cell);
+            if (isTarget && ghostColor) el("circle", { cx, cy, r: d / 2 - 6, fill: `url(#ball-${ghostColor})`, opacity: 0.55 }, cell);
+          } else {
+            el("circle", { cx, cy, r: d / 2 - 2, fill: `url(#ball-${ch in PALETTE ? ch : "w"})`, class: "strip-ball" }, cell);
+            if (isTarget) el("circle", { cx, cy, r: d / 2 - 3, class: "ring-target thin" }, cell);
+          }
+          if (marked.has(s.name)) el("circle", { cx, cy, r: d / 2 - 3, class: "ring-marked thin" }, cell);
+          const k = selected.indexOf(s.name);
+          if (k >= 0) {
+            el("circle", { cx, cy, r: d / 2 - 1, class: "ring-selected thin" }, cell);
+            const t = el("text", { x: cx, y: cy + 4, class: "strip-order", "text-anchor": "middle" }, cell);
+            t.textContent = String(k + 1);
+          }
+          if (lastMove.has(s.name)) el("circle", { cx, cy, r: 3.5, class: "last-dot" }, cell);
+          if (locked.has(s.name)) el("circle", { cx, cy, r: d / 2 - 6, class: "strip-lock" }, cell);
+          this.hit(cell, s, isTarget);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,369 @@
+// The game page: one websocket to the server, the pyramid, and the panel beside it.
+
+import { PyramidView, SITE_BY_NAME } from "./board.js";
+import { Picker, isSite, moveSites, tokens } from "./moves.js";
+import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute } from "./ui.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const token = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : null;
+
+const $ = (id) => document.getElementById(id);
+const view = new PyramidView($("board"), { onClick: onSiteClick, onHover: onSiteHover });
+
+let socket = null;
+let seat = null;
+let info = null;
+let frame = null;
+let picker = null;
+let hoverSite = null;
+let reconnectDelay = 500;
+let confirmMoves = localStorage.getItem("spheria.confirm") === "1";
+let sending = false;
+
+$("confirm-toggle").checked = confirmMoves;
+$("confirm-toggle").addEventListener("change", (e) => {
+  confirmMoves = e.target.checked;
+  localStorage.setItem("spheria.confirm", confirmMoves ? "1" : "0");
+  render();
+});
+const topToggle = $("top-toggle");
+topToggle.checked = localStorage.getItem("spheria.top") === "1";
+view.setTopView(topToggle.checked);
+topToggle.addEventListener("change", (e) => {
+  localStorage.setItem("spheria.top", e.target.checked ? "1" : "0");
+  view.setTopView(e.target.checked);
+});
+$("btn-play").addEventListener("click", () => submit());
+$("btn-back").addEventListener("click", () => {
+  if (!picker) return;
+  picker.back();
+  afterPick();
+});
+$("btn-clear").addEventListener("click", () => {
+  if (!picker) return;
+  picker.clear();
+  afterPick();
+});
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && picker) {
+    picker.clear();
+    afterPick();
+  } else if (e.key === "Backspace" && picker && !picker.empty && e.target === document.body) {
+    picker.back();
+    afterPick();
+  } else if (e.key === "Enter" && picker && picker.options().complete) {
+    submit();
+  }
+});
+
+function connect() {
+  setConnection("connecting");
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(gameId)}`);
+  socket.addEventListener("open", () => {
+    reconnectDelay = 500;
+    socket.send(JSON.stringify(token ? { type: "join", token } : { type: "join" }));
+  });
+  socket.addEventListener("message", (event) => onFrame(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    setConnection("offline");
+    if (frame && frame.terminal) return;
+    setTimeout(connect, reconnectDelay);
+    reconnectDelay = Math.min(reconnectDelay * 2, 8000);
+  });
+}
+
+function send(data) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(data));
+}
+
+function setConnection(state) {
+  const node = $("connection");
+  node.className = `connection ${state}`;
+  node.textContent = { connecting: "connecting…", online: "live", offline: "reconnecting…" }[state] || state;
+}
+
+function onFrame(data) {
+  if (data.type === "welcome") {
+    seat = data.seat;
+    info = data.game;
+    setConnection("online");
+    document.title = `${info.title} · Spheria`;
+    $("title").textContent = info.title;
+    $("options").textContent = describeOptions(info.options);
+    $("role").textContent = seat === null ? "Watching" : `You play ${info.players[seat].name}`;
+    $("links").hidden = false;
+    $("spectate-copy").replaceChildren(copyButton(absolute(`/game/${gameId}`), "Copy watch link"));
+  } else if (data.type === "state") {
+    const previous = frame;
+    frame = data;
+    if (!previous || previous.version !== frame.version || !picker || samePickerChanged(previous, frame)) {
+      picker = new Picker(info ? info.game : "", frame);
+      sending = false;
+    }
+    if (previous && previous.simultaneous && previous.version !== frame.version) reveal(frame.last_move);
+    render();
+  } else if (data.type === "preview") {
+    if (picker && data.version === frame.version) {
+      picker.preview = { text: data.move, ok: data.ok, board: data.board, error: data.error, completions: data.completions };
+      if (!data.ok && picker.mode === "set" && picker.selection.length > 1) showMessage(data.error, "warn");
+      if (picker.mode === "spinca" && !data.ok && (!data.completions || !data.completions.length)) {
+        showMessage(data.error || "no placement follows that relocation", "warn");
+        picker.back();
+      }
+      render();
+      if (picker.options().final && !confirmMoves) submit();
+    }
+  } else if (data.type === "error") {
+    sending = false;
+    if (data.code === "bad_token") $("role").textContent = "This invite link is not valid: watching";
+    if (data.code === "bad_token" && !info) send({ type: "join" });
+    showMessage(data.message, "error");
+    if (picker && data.code === "illegal_move") picker.clear();
+    render();
+  }
+}
+
+function samePickerChanged(a, b) {
+  return (a.legal_moves || []).join("|") !== (b.legal_moves || []).join("|");
+}
+
+function showMessage(text, kind = "info") {
+  const node = $("message");
+  node.textContent = text || "";
+  node.className = `message ${kind}`;
+  clearTimeout(showMessage.timer);
+  if (text) showMessage.timer = setTimeout(() => (node.textContent = ""), 6000);
+}
+
+function onSiteClick(name) {
+  if (!picker || sending) return;
+  if (!picker.pick(name)) {
+    if (frame && frame.legal_moves.length && picker.empty) showMessage(`${name} is not a move now`, "warn");
+    return;
+  }
+  afterPick();
+}
+
+function onWord(word) {
+  if (!picker || sending) return;
+  if (picker.pick(word)) afterPick();
+}
+
+function afterPick() {
+  showMessage("");
+  if (picker.wantsPreview()) send({ type: "preview", move: picker.text() });
+  render();
+  const o = picker.options();
+  if (o.final && !confirmMoves && !picker.wantsPreview()) submit();
+}
+
+function onSiteHover(name) {
+  hoverSite = name;
+  const node = $("hover");
+  node.textContent = name ? `site ${name}` : "";
+}
+
+function submit() {
+  if (!picker || sending) return;
+  const o = picker.options();
+  if (!o.complete) return;
+  sending = true;
+  send({ type: "move", move: picker.text(), version: frame.version });
+  render();
+}
+
+function ghostColor() {
+  if (!frame || !info || seat === null) return null;
+  const obs = frame.observation || {};
+  if (info.game === "special-cake") return obs.phase === "place" ? seatColors(info.game, info.options, 2)[seat] : null;
+  if (info.game === "spagyric") return null;
+  return seatColors(info.game, info.options, info.players.length)[seat];
+}
+
+function render() {
+  if (!frame || !info) return;
+  const obs = frame.observation || {};
+  const options = picker ? picker.options() : { sites: new Set(), words: new Set(), complete: false };
+  const myTurn = seat !== null && frame.legal_moves.length > 0 && !sending;
+  const preview = picker ? picker.previewBoard() : null;
+  const locked = new Set(obs.locked || []);
+  view.render({
+    board: frame.board,
+    targets: myTurn ? options.sites : new Set(),
+    selected: picker ? picker.selection.filter(isSite) : [],
+    lastMove: moveSites(frame.last_move),
+    locked,
+    preview,
+    ghostColor: ghostColor(),
+    marked: winningSites(obs),
+  });
+  renderPlayers();
+  renderStatus(obs);
+  renderPicker(options, myTurn);
+  renderHistory(obs);
+  renderResult();
+}
+
+function winningSites(obs) {
+  if (!frame.terminal || !obs.winning_line) return new Set();
+  return new Set(obs.winning_line);
+}
+
+function renderPlayers() {
+  const list = clear($("players"));
+  const colors = seatColors(info.game, info.options, frame.players.length);
+  for (const p of frame.players) {
+    const toMove = frame.to_move === p.seat || (frame.waiting_for || []).includes(p.seat);
+    const row = h(
+      "li",
+      { class: `player${toMove ? " to-move" : ""}${p.seat === seat ? " me" : ""}`, "data-seat": p.seat },
+      ballSwatch(colors[p.seat], 18),
+      h("span", { class: "name" }, p.name),
+      h("span", { class: "who" }, p.kind === "agent" ? `agent ${p.agent}` : p.seat === seat ? "you" : "human"),
+      h("span", { class: `dot ${p.connected ? "on" : "off"}`, title: p.connected ? "connected" : "not connected" }),
+    );
+    if (frame.simultaneous && frame.waiting_for && !frame.waiting_for.includes(p.seat)) {
+      row.appendChild(h("span", { class: "chosen" }, "chosen"));
+    }
+    list.appendChild(row);
+  }
+  const turn = $("turn");
+  if (frame.terminal) turn.textContent = "Game over";
+  else if (frame.simultaneous) turn.textContent = "Everyone chooses in secret";
+  else if (seat !== null && frame.to_move === seat) turn.textContent = "Your turn";
+  else turn.textContent = `${frame.players[frame.to_move] ? frame.players[frame.to_move].name : "?"} to play`;
+  turn.className = `turn${seat !== null && frame.legal_moves.length ? " mine" : ""}`;
+}
+
+function renderStatus(obs) {
+  const status = clear($("status"));
+  for (const line of frame.status || []) status.appendChild(h("div", { class: "status-line" }, line));
+  const scores = clear($("scores"));
+  if (Array.isArray(obs.scores) && obs.scores.length) {
+    const colors = seatColors(info.game, info.options, frame.players.length);
+    const sides = obs.scores.length;
+    const names = sides === 2 && frame.players.length === 4 ? ["White team", "Black team"] : frame.players.map((p) => p.name);
+    const sideColors = sides === 2 ? ["w", "b"] : colors;
+    const table = h(
+      "table",
+      { class: "scores" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), ...["S", "E", "N", "W"].map((f) => h("th", { title: "face" }, f)), h("th", {}, "sum"), h("th", { title: "inner pyramid marbles" }, "inner"))),
+      h(
+        "tbody",
+        {},
+        obs.scores.map((s, i) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, ballSwatch(sideColors[i], 12), " ", names[i] || `side ${i + 1}`),
+            ...(s.faces || []).map((f) => h("td", {}, String(f))),
+            h("td", { class: "total" }, String(s.total)),
+            h("td", {}, String(s.inner)),
+          ),
+        ),
+      ),
+    );
+    scores.appendChild(table);
+  }
+  const privateInfo = clear($("private"));
+  for (const [key, value] of Object.entries(obs)) {
+    if (["game", "spn", "current_player", "history", "player", "phase", "locked", "scores", "board", "winner", "winning_line"].includes(key)) continue;
+    privateInfo.appendChild(h("div", { class: "obs-line" }, h("b", {}, `${key.replace(/_/g, " ")}: `), formatValue(value)));
+  }
+}
+
+function formatValue(value) {
+  if (value === null || value === undefined) return "–";
+  if (typeof value !== "object") return String(value);
+  if (Array.isArray(value)) return value.map(formatValue).join(", ");
+  return Object.entries(value)
+    .map(([k, v]) => `${k} ${formatValue(v)}`)
+    .join(", ");
+}
+
+function renderPicker(options, myTurn) {
+  const panel = $("picker");
+  panel.hidden = !(seat !== null && !frame.terminal);
+  const words = clear($("words"));
+  const chosen = $("chosen");
+  if (frame.your_choice) {
+    chosen.hidden = false;
+    chosen.replaceChildren(h("span", {}, "Your secret choice: "), choiceChip(frame.your_choice), h("span", { class: "muted" }, " — waiting for the reveal"));
+  } else chosen.hidden = true;
+  if (!myTurn) {
+    $("selection").textContent = seat === null ? "" : frame.your_choice ? "" : sending ? "sending…" : "Waiting for the other side…";
+    $("btn-play").disabled = true;
+    $("btn-back").disabled = true;
+    $("btn-clear").disabled = true;
+    $("hint").textContent = "";
+    return;
+  }
+  for (const word of [...options.words].sort()) {
+    words.appendChild(h("button", { class: `choice choice-${word}`, type: "button", "data-word": word, onclick: () => onWord(word) }, choiceChip(word)));
+  }
+  const text = picker.text();
+  $("selection").textContent = picker.empty ? "Pick a highlighted site" + (options.words.size ? " or a choice" : "") : `Move: ${text}`;
+  $("btn-play").disabled = !options.complete;
+  $("btn-back").disabled = picker.empty;
+  $("btn-clear").disabled = picker.empty;
+  $("hint").textContent = frame.hint ? `Write ${frame.hint}.` : "";
+}
+
+const COLOR_WORDS = { w: "w", white: "w", b: "b", black: "b", r: "r", red: "r" };
+
+function choiceChip(word) {
+  const parts = tokens(word);
+  const span = h("span", { class: "chip" });
+  for (const part of parts.length ? parts : [word]) {
+    const color = COLOR_WORDS[part.toLowerCase()];
+    if (color) span.appendChild(ballSwatch(color, 16));
+    span.appendChild(h("span", {}, part));
+  }
+  return span;
+}
+
+function renderHistory(obs) {
+  const list = clear($("history"));
+  const history = Array.isArray(obs.history) ? obs.history : [];
+  history.forEach((entry, i) => list.appendChild(h("li", {}, h("span", { class: "ply" }, `${i + 1}.`), " ", entry)));
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderResult() {
+  const box = $("result");
+  if (!frame.terminal || !frame.result) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const mine = seat !== null && frame.result.winners.includes(seat);
+  const lost = seat !== null && frame.result.winners.length && !mine;
+  clear(box).append(
+    h("div", { class: `result-title${mine ? " won" : lost ? " lost" : ""}` }, mine ? "You win!" : lost ? "You lose" : "Game over"),
+    h("div", { class: "result-text" }, frame.result.text),
+    h(
+      "div",
+      { class: "result-links" },
+      h("a", { href: `/replay/${gameId}`, class: "button" }, "Replay"),
+      h("a", { href: `/api/games/${gameId}/record`, class: "button", download: `spheria-${gameId}.json` }, "Download record"),
+      h("a", { href: "/", class: "button" }, "New game"),
+    ),
+  );
+}
+
+function reveal(lastMove) {
+  if (!lastMove) return;
+  const box = $("reveal");
+  clear(box).append(h("div", { class: "reveal-title" }, "Revealed"), h("div", { class: "reveal-chips" }, choiceChip(lastMove)));
+  box.hidden = false;
+  box.classList.remove("show");
+  void box.offsetWidth;
+  box.classList.add("show");
+  clearTimeout(reveal.timer);
+  reveal.timer = setTimeout(() => (box.hidden = true), 2600);
+}
+
+void SITE_BY_NAME;
+void hoverSite;
+connect();

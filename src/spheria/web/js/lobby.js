@@ -1,0 +1,189 @@
+// The lobby: the new game form, games in play and finished games.
+
+import { h, clear, api, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+let catalog = null;
+let checkTimer = null;
+let seatNames = [];
+
+async function start() {
+  catalog = await api("/api/catalog");
+  const select = $("game");
+  for (const game of catalog.games) select.appendChild(h("option", { value: game.name }, game.title));
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted && catalog.games.some((g) => g.name === wanted)) select.value = wanted;
+  select.addEventListener("change", () => {
+    renderOptions();
+    check();
+  });
+  $("new-game").addEventListener("submit", create);
+  renderOptions();
+  await check();
+  await refreshGames();
+  setInterval(refreshGames, 5000);
+}
+
+function currentGame() {
+  return catalog.games.find((g) => g.name === $("game").value);
+}
+
+function renderOptions() {
+  const rows = clear($("option-rows"));
+  for (const option of currentGame().options) {
+    let input;
+    if (option.choices.length) {
+      input = h("select", { id: `opt-${option.name}`, name: option.name, "data-option": option.name });
+      if (option.default === null) input.appendChild(h("option", { value: "" }, "default"));
+      for (const choice of option.choices) input.appendChild(h("option", { value: choice }, choice));
+      if (option.default !== null) input.value = String(option.default);
+    } else if (option.kind === "bool") {
+      input = h("input", { type: "checkbox", id: `opt-${option.name}`, "data-option": option.name });
+      input.checked = !!option.default;
+    } else if (option.kind === "int") {
+      input = h("input", { type: "number", id: `opt-${option.name}`, "data-option": option.name, min: option.minimum ?? "", value: option.default ?? "" });
+    } else {
+      input = h("input", { type: "text", id: `opt-${option.name}`, "data-option": option.name, value: option.default ?? "" });
+    }
+    input.addEventListener("change", check);
+    rows.appendChild(h("div", { class: "form-row", title: option.help }, h("label", { for: input.id }, option.name.replace(/_/g, " ")), input));
+  }
+}
+
+function options() {
+  const out = {};
+  for (const input of document.querySelectorAll("[data-option]")) {
+    const name = input.getAttribute("data-option");
+    if (input.type === "checkbox") out[name] = input.checked;
+    else if (input.value !== "") out[name] = input.type === "number" ? Number(input.value) : input.value;
+  }
+  return out;
+}
+
+async function check() {
+  clearTimeout(checkTimer);
+  $("form-error").textContent = "";
+  try {
+    const result = await api("/api/check", { method: "POST", body: JSON.stringify({ game: $("game").value, options: options() }) });
+    seatNames = result.players;
+    renderSeats(result);
+    $("create").disabled = false;
+  } catch (error) {
+    $("form-error").textContent = error.message;
+    $("create").disabled = true;
+  }
+}
+
+function renderSeats(result) {
+  const rows = $("seat-rows");
+  const previous = [...rows.querySelectorAll("select.seat-kind")].map((s) => s.value);
+  const specs = [...rows.querySelectorAll("input.seat-agent")].map((s) => s.value);
+  clear(rows);
+  const colors = seatColors(result.game, result.options, result.players.length);
+  result.players.forEach((name, i) => {
+    const kind = h("select", { class: "seat-kind", "data-seat": i, "aria-label": `${name}: who plays` });
+    kind.appendChild(h("option", { value: "human" }, "Human (invite link)"));
+    for (const agent of catalog.agents) kind.appendChild(h("option", { value: `agent:${agent}` }, `Agent: ${agent}`));
+    kind.value = previous[i] || (i === 0 ? "human" : `agent:${catalog.agents.includes("mcts") ? "mcts" : catalog.agents[0]}`);
+    const spec = h("input", { type: "text", class: "seat-agent", "data-seat": i, placeholder: "agent options, e.g. time=1", value: specs[i] || "" });
+    const sync = () => (spec.hidden = kind.value === "human");
+    kind.addEventListener("change", sync);
+    sync();
+    rows.appendChild(h("div", { class: "seat-row" }, ballSwatch(colors[i], 18), h("span", { class: "seat-name" }, name), kind, h("span"), h("span"), spec));
+  });
+}
+
+function seats() {
+  const kinds = [...document.querySelectorAll("select.seat-kind")];
+  const specs = [...document.querySelectorAll("input.seat-agent")];
+  return kinds.map((kind, i) => {
+    if (kind.value === "human") return { kind: "human" };
+    const agent = kind.value.slice("agent:".length);
+    const extra = specs[i].value.trim();
+    return { kind: "agent", agent: extra ? `${agent}:${extra}` : agent };
+  });
+}
+
+async function create(event) {
+  event.preventDefault();
+  $("form-error").textContent = "";
+  $("create").disabled = true;
+  try {
+    const result = await api("/api/games", { method: "POST", body: JSON.stringify({ game: $("game").value, options: options(), seats: seats() }) });
+    saveInvites(result.id, result.seats);
+    showCreated(result);
+    refreshGames();
+  } catch (error) {
+    $("form-error").textContent = error.message;
+  } finally {
+    $("create").disabled = false;
+  }
+}
+
+function inviteRows(gameId, seatList) {
+  const rows = [];
+  for (const s of seatList) {
+    if (!s.invite) continue;
+    const url = absolute(s.invite);
+    rows.push(
+      h("div", { class: "invite", "data-seat": s.seat }, h("b", {}, s.name), h("code", { title: url }, url), copyButton(url), h("a", { href: s.invite, class: "button small open-seat" }, "Open")),
+    );
+  }
+  rows.push(h("div", { class: "invite" }, h("b", {}, "Watch"), h("code", {}, absolute(`/game/${gameId}`)), copyButton(absolute(`/game/${gameId}`))));
+  return rows;
+}
+
+function showCreated(result) {
+  const box = clear($("created"));
+  box.append(
+    h("h3", {}, "Game created"),
+    h("p", { class: "muted" }, "Each invite link is secret: send it only to the person who takes that seat. Links are kept in this browser."),
+    ...inviteRows(result.id, result.seats),
+  );
+}
+
+async function refreshGames() {
+  let data;
+  try {
+    data = await api("/api/games");
+  } catch {
+    return;
+  }
+  const invites = savedInvites();
+  const active = clear($("active-games").tBodies[0]);
+  const finished = clear($("finished-games").tBodies[0]);
+  let nActive = 0;
+  let nFinished = 0;
+  for (const game of data.games) {
+    const colors = seatColors(game.game, game.options, game.players.length);
+    const seatsCell = h(
+      "td",
+      { class: "seats" },
+      game.players.map((p) => h("span", {}, ballSwatch(colors[p.seat], 12), " ", p.name, " ", h("span", { class: "muted" }, p.kind === "agent" ? `(${p.agent})` : "(human)"))),
+    );
+    const title = h("td", {}, h("b", {}, game.title), h("div", { class: "muted" }, describeOptions(game.options)));
+    if (game.status === "finished") {
+      nFinished++;
+      finished.appendChild(
+        h(
+          "tr",
+          { "data-game": game.id },
+          title,
+          seatsCell,
+          h("td", {}, game.result ? game.result.text : ""),
+          h("td", {}, h("a", { href: `/replay/${game.id}`, class: "button small" }, "Replay"), " ", h("a", { href: `/api/games/${game.id}/record`, class: "button small", download: `spheria-${game.id}.json` }, "Record")),
+        ),
+      );
+    } else {
+      nActive++;
+      const mine = invites[game.id];
+      const links = h("td", {}, h("a", { href: `/game/${game.id}`, class: "button small" }, "Watch"));
+      if (mine) for (const s of mine) if (s.invite) links.append(" ", h("a", { href: s.invite, class: "button small" }, `Play ${s.name}`));
+      active.appendChild(h("tr", { "data-game": game.id }, title, seatsCell, h("td", { class: "muted" }, `${game.plies} moves`), links));
+    }
+  }
+  $("no-active").hidden = nActive > 0;
+  $("no-finished").hidden = nFinished > 0;
+}
+
+start().catch((error) => ($("form-error").textContent = `Could not reach the server: ${error.message}`));

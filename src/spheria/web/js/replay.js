@@ -1,0 +1,75 @@
+// The replay page: every position of a finished game, with step controls.
+
+import { PyramidView } from "./board.js";
+import { moveSites } from "./moves.js";
+import { h, clear, api, describeOptions, seatColors, ballSwatch } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const view = new PyramidView($("board"));
+let data = null;
+let index = 0;
+let timer = null;
+
+async function start() {
+  data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
+  $("title").textContent = data.game.title;
+  $("options").textContent = describeOptions(data.game.options);
+  $("download").href = `/api/games/${gameId}/record`;
+  $("download").setAttribute("download", `spheria-${gameId}.json`);
+  const slider = $("slider");
+  slider.max = String(data.steps.length - 1);
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  $("first").addEventListener("click", () => go(0));
+  $("prev").addEventListener("click", () => go(index - 1));
+  $("next").addEventListener("click", () => go(index + 1));
+  $("last").addEventListener("click", () => go(data.steps.length - 1));
+  $("play").addEventListener("click", toggle);
+  $("top-toggle").addEventListener("change", (e) => view.setTopView(e.target.checked));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowLeft") go(index - 1);
+    else if (e.key === "ArrowRight") go(index + 1);
+    else if (e.key === " ") {
+      e.preventDefault();
+      toggle();
+    }
+  });
+  const colors = seatColors(data.game.game, data.game.options, data.game.players.length);
+  const players = clear($("players"));
+  for (const p of data.game.players) players.appendChild(h("li", { class: "player" }, ballSwatch(colors[p.seat], 18), h("span", { class: "name" }, p.name), h("span", { class: "who" }, p.kind === "agent" ? `agent ${p.agent}` : "human")));
+  const history = clear($("history"));
+  data.moves.forEach((m, i) => history.appendChild(h("li", { "data-step": i + 1, onclick: () => go(i + 1) }, h("span", { class: "ply" }, `${i + 1}.`), " ", m)));
+  $("result").textContent = data.result ? data.result.text : "";
+  go(0);
+}
+
+function toggle() {
+  if (timer) {
+    clearInterval(timer);
+    timer = null;
+    $("play").textContent = "▶ play";
+    return;
+  }
+  if (index >= data.steps.length - 1) go(0);
+  $("play").textContent = "❚❚ pause";
+  timer = setInterval(() => {
+    if (index >= data.steps.length - 1) toggle();
+    else go(index + 1);
+  }, 700);
+}
+
+function go(i) {
+  index = Math.max(0, Math.min(data.steps.length - 1, i));
+  const step = data.steps[index];
+  $("slider").value = String(index);
+  $("step").textContent = `move ${index} of ${data.steps.length - 1}`;
+  const obs = step.observation || {};
+  view.render({ board: step.board, lastMove: moveSites(step.last_move), locked: new Set(obs.locked || []) });
+  const status = clear($("status"));
+  for (const line of step.status || []) status.appendChild(h("div", { class: "status-line" }, line));
+  for (const li of $("history").children) li.classList.toggle("current", Number(li.dataset.step) === index);
+  const current = $("history").querySelector(".current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+start().catch((error) => ($("status").textContent = `Could not load the replay: ${error.message}`));
