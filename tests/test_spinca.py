@@ -398,6 +398,7 @@ def test_spn_fields_and_errors() -> None:
         "wbr............./........./..../. 1 0z9": "locked sites",
         "................/........./..../. 1 0a1": "holds no marble",
         "w................/........./..../. 1 -": "level 0 of the board must have 16 sites",
+        "wbrwbr........../........./..../. 1 0a1,0b1,0c1,0d1,0a2": "at most 4 marbles are locked",
     }
     for text, message in errors.items():
         with pytest.raises(ValueError, match=re.escape(message)):

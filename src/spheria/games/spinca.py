@@ -48,9 +48,12 @@ Decisions where the rules are silent:
   it is accepted as input.
 
 Position notation (SPN) is ``<board> <player to move 1..N> <locked sites or ->``, e.g.
-``w.b............./........./..../. 3 0a1,0c1``. The player field is the seat
-that moves (on a finished temple, the seat that would be next); since each turn places one
-marble it must agree with the number of marbles on the board. A move is written as the
+``w.b............./........./..../. 3 0a1,0c1`` with three players: Red to move after Black
+moved the white marble to ``0a1`` and placed on ``0c1``. The player field is the seat that
+moves (on a finished temple, the seat that would be next); since each turn places one
+marble it must agree with the number of marbles on the board, and the colour counts must
+follow the turn order. The locks must sit on marbles, be at most four (one moved, two
+tumbled, one placed) and include a marble of the colour that played last. A move is written as the
 placement site (``1b2``), or as a relocation ``from-to`` then the placement site
 (``0a1-0b2 1b2``).
 
@@ -429,24 +432,19 @@ class Spinca(Game):
         return SpincaState(self, board, locked, None)
 
     def _parse_locks(self, text: str, board: Board, placed: int) -> int:
-        if text == "-":
-            locked = 0
-        else:
-            locked = 0
-            for name in text.split(","):
-                try:
-                    site = parse_site(name)
-                except ValueError as error:
-                    raise ValueError(f"locked sites: {error}") from None
-                if locked >> site & 1:
-                    raise ValueError(f"locked sites name {SITE_NAMES[site]} twice")
-                if not board.occupied >> site & 1:
-                    raise ValueError(f"{SITE_NAMES[site]} is locked but holds no marble")
-                locked |= 1 << site
+        locked = 0
+        for name in [] if text == "-" else text.split(","):
+            try:
+                site = parse_site(name)
+            except ValueError as error:
+                raise ValueError(f"locked sites: {error}") from None
+            if locked >> site & 1:
+                raise ValueError(f"locked sites name {SITE_NAMES[site]} twice")
+            if not board.occupied >> site & 1:
+                raise ValueError(f"{SITE_NAMES[site]} is locked but holds no marble")
+            locked |= 1 << site
         if placed == 0:
-            if locked:
-                raise ValueError("nothing is locked before the first placement")
-            return 0
+            return 0  # an empty board has nothing to lock (checked above)
         last_color = self.seat_color((placed - 1) % self.num_players)
         if not locked & board.masks[last_color]:
             raise ValueError(
