@@ -194,6 +194,14 @@ def test_agents_alone_play_a_whole_game(run: Any, variant: str) -> None:
     assert record.moves == spheria_moves and record.seed == 7
 
 
+def test_the_seat_count_of_a_game_comes_from_players(run: Any) -> None:
+    code, out, err = run(["play", "spinca", "--players", "random:seed=1,random:seed=2,random:seed=3", "--no-save"])
+    assert (code, err) == (0, "")
+    assert "Red (random:seed=3)" in out  # a third seat exists only with players=3
+    code, _, err = run(["play", "spinca", "--option", "players=2", "--players", "random,random,random"])
+    assert code == 1 and "3 seats" in err  # an explicit option wins over the count
+
+
 def test_no_save_writes_nothing(run: Any) -> None:
     code, _, _ = run(["play", "special-cake", "--players", "random,random", "--no-save"])
     assert code == 0

@@ -91,7 +91,7 @@ def test_seats_colours_and_marbles_per_seat() -> None:
     assert [four.seat_color(s) for s in range(4)] == [0, 1, 0, 1]  # a team shares a colour
     assert spheria.load_game("spinca", players="3").player_names() == ["White", "Black", "Red"]
     assert spheria.load_game("spinca").num_players == 2
-    with pytest.raises(ValueError, match="2, 3 or 4"):
+    with pytest.raises(ValueError, match="one of 2, 3, 4"):
         spheria.load_game("spinca", players=5)
 
 

@@ -61,8 +61,12 @@ def game_key(name: str) -> str:
     return "-".join(name.strip().lower().replace("_", " ").split())
 
 
-def make_game(name: str, variant: str | None = None, pairs: Sequence[str] = ()) -> Game:
-    """The game from the command line's name, ``--variant`` and ``--option`` pairs."""
+def make_game(name: str, variant: str | None = None, pairs: Sequence[str] = (), seat_count: int | None = None) -> Game:
+    """The game from the command line's name, ``--variant`` and ``--option`` pairs.
+
+    A game whose seat count is an option (``players``) takes it from ``--players`` when
+    ``--option players=N`` is not given, so ``--players human,random,random`` means three seats.
+    """
     try:
         options: dict[str, Any] = options_from_pairs(list(pairs))
     except ValueError as error:
@@ -74,9 +78,11 @@ def make_game(name: str, variant: str | None = None, pairs: Sequence[str] = ()) 
         options["variant"] = variant
     key = game_key(name)
     try:
-        game_class(key)
+        specs = game_class(key).option_specs
     except ValueError as error:
         raise CliError(str(error)) from None
+    if seat_count is not None and "players" not in options and any(o.name == "players" for o in specs):
+        options["players"] = seat_count
     try:
         return load_game(key, **options)
     except ValueError as error:
@@ -386,7 +392,7 @@ class PlaySession:
 
 
 def cmd_play(args: argparse.Namespace, term: Terminal) -> int:
-    game = make_game(args.game, args.variant, args.option or [])
+    game = make_game(args.game, args.variant, args.option or [], len(split_players(args.players)))
     specs, agents = make_players(args.players, game)
     save_path: Path | None = None
     if args.save is not None:

@@ -62,6 +62,8 @@ class Option:
                 raise ValueError(f"option {self.name!r} takes a whole number, not {value!r}") from None
             if self.minimum is not None and number < self.minimum:
                 raise ValueError(f"option {self.name!r} must be at least {self.minimum}, not {number}")
+            if self.choices and str(number) not in self.choices:
+                raise ValueError(f"option {self.name!r} must be one of {', '.join(self.choices)}; got {value!r}")
             return number
         text = str(value).strip().lower()
         if self.choices and text not in self.choices:

@@ -377,14 +377,10 @@ class Spinca(Game):
             "players",
             2,
             "2 (White, Black), 3 (White, Black, Red) or 4 (teams: White-A, Black-A, White-B, Black-B)",
+            choices=("2", "3", "4"),
             kind=int,
-            minimum=2,
         ),
     )
-
-    def _resolve_options(self) -> None:
-        if self.options["players"] not in SEAT_NAMES:
-            raise ValueError(f"option 'players' must be 2, 3 or 4, not {self.options['players']}")
 
     @property
     def num_players(self) -> int:
