@@ -8,7 +8,7 @@ agent everywhere.
 >>> make_agent("nobody")
 Traceback (most recent call last):
 ...
-ValueError: unknown agent 'nobody' (agents: random)
+ValueError: unknown agent 'nobody' (agents: alphabeta, greedy, mcts, random)
 """
 
 from __future__ import annotations
@@ -16,12 +16,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from spheria.agents.alphabeta import AlphaBetaAgent
 from spheria.agents.base import Agent
+from spheria.agents.greedy import GreedyAgent
+from spheria.agents.mcts import MCTSAgent
 from spheria.agents.random_agent import RandomAgent
 
 AgentFactory = Callable[..., Agent]
 
-_AGENTS: dict[str, AgentFactory] = {"random": RandomAgent}
+_AGENTS: dict[str, AgentFactory] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "mcts": MCTSAgent,
+    "alphabeta": AlphaBetaAgent,
+}
 
 
 def register_agent(name: str, factory: AgentFactory) -> None:

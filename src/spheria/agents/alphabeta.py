@@ -1,0 +1,207 @@
+"""Alpha-beta search: negamax with a transposition table and iterative deepening.
+
+Two-player perfect-information games only. Terminal positions score exactly (a win sooner
+scores higher, a loss later scores higher); at the horizon the game's evaluation from
+:mod:`spheria.agents.heuristics` stands in, scaled far below any win. The search deepens one
+ply at a time until the budget runs out, the maximum depth is reached, or a depth is searched
+without reaching the horizon anywhere (the answer is then exact). Each depth tries first the
+best move the transposition table remembers. A player who moves twice in a row (the end of
+the set-up in poisoned Special Cake) is handled: the sign flips only when the turn passes.
+
+Options (spec ``alphabeta:depth=6,seed=3``):
+
+* ``depth`` — the deepest iteration (plies); ``time`` — seconds per move. With both, whichever
+  comes first stops the search; with neither, ``time=1``. ``depth`` alone is deterministic.
+* ``seed`` — shuffles the root moves, so equal moves are chosen at random but reproducibly.
+
+>>> import spheria
+>>> state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
+>>> str(AlphaBetaAgent(depth=2, seed=1).choose(state, 0))
+'0d1'
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from spheria.agents.base import Agent
+from spheria.agents.heuristics import Evaluate, KeyFunction, knowledge_for, require_state, spn_key, zero_evaluation
+from spheria.agents.options import check_positive, check_seed
+from spheria.games.base import PlayerView, State
+
+#: The score of winning at once; a win ``k`` plies away scores ``WIN - k``.
+WIN = 1_000_000
+#: Scores beyond this are wins or losses.
+PROVEN = WIN - 10_000
+#: The evaluation's ``[-1, 1]`` maps to ``[-SCALE, SCALE]``, far below any proven score.
+SCALE = 10_000
+_INFINITY = 10 * WIN
+_MAX_DEPTH = 200
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class DepthReport:
+    """What one completed iteration found: its depth, score for the mover, move, nodes so far."""
+
+    depth: int
+    score: int
+    move: str
+    nodes: int
+    exact: bool
+
+
+def _from_child(score: int) -> int:
+    """A child's score seen one ply higher: proven results move one ply further away."""
+    if score > PROVEN:
+        return score - 1
+    if score < -PROVEN:
+        return score + 1
+    return score
+
+
+def _to_child(bound: int) -> int:
+    """A window bound handed down one ply (the inverse of :func:`_from_child`)."""
+    if bound > PROVEN:
+        return bound + 1
+    if bound < -PROVEN:
+        return bound - 1
+    return bound
+
+
+class AlphaBetaAgent(Agent):
+    """Negamax alpha-beta with a transposition table, iterative deepening and a per-game evaluation."""
+
+    def __init__(self, depth: int | None = None, time: float | None = None, seed: int | None = None) -> None:
+        self.depth = None if depth is None else check_positive("alphabeta", "depth", depth, int)
+        self.time = None if time is None else check_positive("alphabeta", "time", time, float)
+        if self.depth is None and self.time is None:
+            self.time = 1.0
+        self.seed = check_seed("alphabeta", seed)
+        parts = [] if self.depth is None else [f"depth={self.depth}"]
+        parts += [] if self.time is None else [f"time={self.time:g}"]
+        parts += [] if seed is None else [f"seed={seed}"]
+        self.name = "alphabeta:" + ",".join(parts)
+        self.rng = random.Random(seed)
+        self.reports: list[DepthReport] = []
+        self.nodes = 0
+        self._table: dict[Hashable, tuple[int, int, int, Any, bool]] = {}
+        self._approx = 0
+        self._deadline: float | None = None
+        self._key: KeyFunction = spn_key  # set per search from the game's knowledge
+        self._evaluate: Evaluate = zero_evaluation
+
+    def choose(self, view: PlayerView, player: int) -> Any:
+        state = require_state(view, player, "alphabeta")
+        if state.game.num_players != 2:
+            players = state.game.num_players
+            raise ValueError(f"alphabeta plays two-player games only; this {state.game.name} has {players} players")
+        knowledge = knowledge_for(state.game)
+        self._key, self._evaluate = knowledge.key, knowledge.evaluate
+        self._table = {}
+        self.reports = []
+        self.nodes = 0
+        work = state.clone()
+        moves = work.legal_moves()
+        self.rng.shuffle(moves)
+        if len(moves) == 1:
+            return moves[0]
+        start = time.perf_counter()
+        max_depth = self.depth or _MAX_DEPTH
+        best = moves[0]
+        for depth in range(1, max_depth + 1):
+            # The first iteration always completes, so there is always a searched answer.
+            self._deadline = None if self.time is None or depth == 1 else start + self.time
+            self._approx = 0
+            try:
+                score, best = self._root(work, moves, depth)
+            except _OutOfTime:
+                break
+            exact = self._approx == 0
+            self.reports.append(DepthReport(depth, score, str(best), self.nodes, exact))
+            moves.remove(best)
+            moves.insert(0, best)
+            if exact or abs(score) > PROVEN:
+                break
+            if self.time is not None and time.perf_counter() - start >= self.time:
+                break
+        return best
+
+    def value(self, state: State[Any], depth: int) -> int:
+        """The negamax score of ``state`` for the player to move, searched ``depth`` plies (for tests)."""
+        knowledge = knowledge_for(state.game)
+        self._key, self._evaluate = knowledge.key, knowledge.evaluate
+        self._table = {}
+        self._deadline = None
+        return self._negamax(state.clone(), depth, -_INFINITY, _INFINITY)
+
+    # -- search --------------------------------------------------------------------------
+
+    def _root(self, state: State[Any], moves: list[Any], depth: int) -> tuple[int, Any]:
+        player = state.current_player()
+        alpha = -_INFINITY
+        best = moves[0]
+        for move in moves:
+            score = self._child_score(state, move, player, depth, alpha, _INFINITY)
+            if score > alpha:
+                alpha, best = score, move
+        return alpha, best
+
+    def _child_score(self, state: State[Any], move: Any, player: int, depth: int, alpha: int, beta: int) -> int:
+        """The score for ``player`` of playing ``move`` in ``state``, searched ``depth - 1`` plies beyond."""
+        state.apply(move)
+        try:
+            if state.is_terminal():
+                result = state.returns()[player]
+                return WIN - 1 if result > 0 else -(WIN - 1) if result < 0 else 0
+            if state.current_player() == player:
+                return _from_child(self._negamax(state, depth - 1, _to_child(alpha), _to_child(beta)))
+            return _from_child(-self._negamax(state, depth - 1, -_to_child(beta), -_to_child(alpha)))
+        finally:
+            state.undo()
+
+    def _negamax(self, state: State[Any], depth: int, alpha: int, beta: int) -> int:
+        """The score of the non-terminal ``state`` for the player to move (fail-soft)."""
+        self.nodes += 1
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise _OutOfTime
+        key = self._key(state)
+        entry = self._table.get(key)
+        best_move = None
+        if entry is not None:
+            entry_depth, entry_score, flag, best_move, approx = entry
+            if entry_depth >= depth and (
+                flag == _EXACT or (flag == _LOWER and entry_score >= beta) or (flag == _UPPER and entry_score <= alpha)
+            ):
+                self._approx += approx
+                return entry_score
+        player = state.current_player()
+        if depth <= 0:
+            self._approx += 1
+            return round(self._evaluate(state, player) * SCALE)
+        approx_before = self._approx
+        moves = state.legal_moves()
+        if best_move is not None and best_move in moves:
+            moves.remove(best_move)
+            moves.insert(0, best_move)
+        original_alpha = alpha
+        best_score = -_INFINITY
+        for move in moves:
+            score = self._child_score(state, move, player, depth, alpha, beta)
+            if score > best_score:
+                best_score, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        flag = _UPPER if best_score <= original_alpha else _LOWER if best_score >= beta else _EXACT
+        self._table[key] = (depth, best_score, flag, best_move, self._approx > approx_before)
+        return best_score

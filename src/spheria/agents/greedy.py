@@ -1,0 +1,66 @@
+"""The greedy agent: look one move ahead, win if it can, never hand the opponent a win in one.
+
+For each legal move it judges the position the move leaves, in this order:
+
+1. the move wins at once — take it;
+2. the game goes on and the next player cannot win with their next move (or the move ends
+   the game in a draw) — rank by the game's evaluation (see :mod:`spheria.agents.heuristics`);
+3. the next player could then win at once — only if nothing better exists;
+4. the move loses at once (e.g. eating the last candy) — last resort.
+
+Ties are broken at random with the agent's own generator, so the same seed gives the same game.
+
+>>> import spheria
+>>> state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
+>>> str(GreedyAgent(seed=1).choose(state, 0))
+'0d1'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from spheria.agents.base import Agent
+from spheria.agents.heuristics import GameKnowledge, knowledge_for, require_state
+from spheria.agents.options import check_seed
+from spheria.games.base import PlayerView, State
+
+_WINS, _SAFE, _UNSAFE, _LOSES = 30.0, 20.0, 10.0, 0.0
+
+
+class GreedyAgent(Agent):
+    """One-ply search with the game's evaluation and a random tie-break."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = check_seed("greedy", seed)
+        self.name = "greedy" if seed is None else f"greedy:seed={seed}"
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView, player: int) -> Any:
+        state = require_state(view, player, "greedy")
+        knowledge = knowledge_for(state.game)
+        work = state.clone()
+        best: list[Any] = []
+        best_score = float("-inf")
+        for move in state.legal_moves():
+            work.apply(move)
+            score = round(self.score(work, player, knowledge), 9)
+            work.undo()
+            if score > best_score:
+                best, best_score = [move], score
+            elif score == best_score:
+                best.append(move)
+        return self.rng.choice(best)
+
+    @staticmethod
+    def score(state: State[Any], player: int, knowledge: GameKnowledge) -> float:
+        """How much ``player`` likes the position a move left: tier (30/20/10/0) plus evaluation."""
+        if state.is_terminal():
+            result = state.returns()[player]
+            return _WINS if result > 0 else _LOSES if result < 0 else _SAFE
+        value = knowledge.evaluate(state, player)
+        to_move = state.current_player()
+        if to_move >= 0 and to_move != player and knowledge.can_win_now(state):
+            return _UNSAFE + value
+        return _SAFE + value

@@ -1,0 +1,204 @@
+"""What the search agents know about each game: an evaluation, a cheap position key, a win test.
+
+Agents look a game up by name with :func:`knowledge_for`; a game nobody registered gets the
+generic fallback (evaluation 0, key ``to_spn()``, win test by trying every move), so every
+agent plays every perfect-information game, only less well.
+
+* ``evaluate(state, seat)`` — how good a non-terminal ``state`` looks for ``seat``, in
+  ``[-1, 1]`` (``+1`` a sure win). Used by ``greedy`` and at the horizon of ``alphabeta``.
+* ``key(state)`` — a hashable that identifies the position (with whose turn it is), for
+  transposition tables.
+* ``can_win_now(state)`` — whether the player to move has a move that wins at once.
+
+>>> import spheria
+>>> state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
+>>> knowledge_for(state.game).can_win_now(state)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from spheria.engine.board import SPAN_LINES
+from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, PlayerView, State
+from spheria.games.special_cake import EAT, POISONED, CakeState, eating_outcomes
+from spheria.games.spline import LINE_MASKS, SplineState
+
+Evaluate = Callable[[State[Any], int], float]
+KeyFunction = Callable[[State[Any]], Hashable]
+WinTest = Callable[[State[Any]], bool]
+
+
+def require_state(view: PlayerView, player: int, agent: str) -> State[Any]:
+    """The full state behind ``view``, checked: perfect information, ``player`` to move.
+
+    Raises ``ValueError`` naming the problem (a hidden-information view, a simultaneous node,
+    a finished game, or another seat to move).
+    """
+    if not isinstance(view, State) or not view.game.perfect_information:
+        raise ValueError(
+            f"{agent} searches the whole game tree, so it plays perfect-information games only; "
+            f"it was given {type(view).__name__}"
+        )
+    to_move = view.current_player()
+    if to_move == SIMULTANEOUS:
+        raise ValueError(f"{agent} cannot play a simultaneous move ({view.game.name}): use an agent made for them")
+    if to_move == TERMINAL:
+        raise ValueError("the game is over: there is no move to choose")
+    if to_move != player:
+        raise ValueError(f"seat {player} is not to move: seat {to_move} is")
+    return view
+
+
+def zero_evaluation(state: State[Any], seat: int) -> float:
+    """The fallback evaluation: no opinion."""
+    return 0.0
+
+
+def spn_key(state: State[Any]) -> Hashable:
+    """The fallback position key: the position notation."""
+    return state.to_spn()
+
+
+def try_every_move(state: State[Any]) -> bool:
+    """The fallback win test: play each move on a copy and look."""
+    player = state.current_player()
+    work = state.clone()
+    for move in state.legal_moves():
+        work.apply(move)
+        won = work.is_terminal() and work.returns()[player] > 0
+        work.undo()
+        if won:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class GameKnowledge:
+    evaluate: Evaluate = zero_evaluation
+    key: KeyFunction = spn_key
+    can_win_now: WinTest = try_every_move
+
+
+_KNOWLEDGE: dict[str, GameKnowledge] = {}
+
+
+def register_knowledge(game_name: str, knowledge: GameKnowledge) -> None:
+    _KNOWLEDGE[game_name] = knowledge
+
+
+def knowledge_for(game: Game) -> GameKnowledge:
+    """What the agents know about ``game``; the generic fallback for a game nobody registered."""
+    return _KNOWLEDGE.get(game.name, GameKnowledge())
+
+
+# -- Spline ------------------------------------------------------------------------------
+
+_LINE_SIZES = tuple(zip(LINE_MASKS, (len(line) for line in SPAN_LINES), strict=True))
+#: Weight of an open line (no enemy ball) by the number of balls it still misses.
+_OPEN_LINE_WEIGHT = (0.0, 1.0, 0.3, 0.1, 0.03)
+_SPLINE_SCALE = 3.0
+
+
+def spline_line_potential(white: int, black: int) -> float:
+    """White's open lines minus Black's, weighted by how close each is to complete."""
+    score = 0.0
+    for line, size in _LINE_SIZES:
+        w = white & line
+        b = black & line
+        if not b:
+            if w:
+                score += _OPEN_LINE_WEIGHT[size - w.bit_count()]
+        elif not w:
+            score -= _OPEN_LINE_WEIGHT[size - b.bit_count()]
+    return score
+
+
+def _spline_threat(mine: int, free: int) -> bool:
+    """Whether ``mine`` completes a line by filling one site of ``free``."""
+    for line in LINE_MASKS:
+        missing = line & ~mine
+        if missing & free and not missing & (missing - 1):
+            return True
+    return False
+
+
+def spline_evaluate(state: State[Any], seat: int) -> float:
+    """Line potential for ``seat``; close to ±1 when the player to move can complete a line now.
+
+    >>> import spheria
+    >>> state = spheria.load_game("spline").state_from_spn("ww..b.........../........./..../. 2")
+    >>> spline_evaluate(state, 0) > 0 > spline_evaluate(state, 1)
+    True
+    """
+    assert isinstance(state, SplineState)
+    white, black = state.masks()
+    to_move = state.current_player()
+    if to_move >= 0 and _spline_threat(white if to_move == 0 else black, state.placeable_mask()):
+        return 0.95 if to_move == seat else -0.95
+    value = math.tanh(spline_line_potential(white, black) / _SPLINE_SCALE) * 0.9
+    return value if seat == 0 else -value
+
+
+def spline_can_win_now(state: State[Any]) -> bool:
+    assert isinstance(state, SplineState)
+    white, black = state.masks()
+    to_move = state.current_player()
+    return to_move >= 0 and _spline_threat(white if to_move == 0 else black, state.placeable_mask())
+
+
+def spline_key(state: State[Any]) -> Hashable:
+    assert isinstance(state, SplineState)
+    return state.key()
+
+
+register_knowledge("spline", GameKnowledge(spline_evaluate, spline_key, spline_can_win_now))
+
+
+# -- Special Cake ------------------------------------------------------------------------
+
+
+def cake_evaluate(state: State[Any], seat: int) -> float:
+    """Parity of the candies left, trusted more as the cake shrinks.
+
+    If every turn ate one candy, the player to move with ``n`` candies left would eat the last
+    one exactly when ``n`` is odd: bad in mint and sugar (eating the last candy loses), good in
+    poisoned (there ``n`` counts the candies other than the cherry, and eating the last of
+    them wins). Lines break the parity, so the signal is weak on a big cake. 0 while building.
+    """
+    assert isinstance(state, CakeState)
+    if state.phase != EAT or state.is_terminal():
+        return 0.0
+    white, black, red = state.masks()
+    poisoned = state.game.variant == POISONED
+    n = (white | black).bit_count() if poisoned else (white | black | red).bit_count()
+    good_for_mover = (n % 2 == 1) if poisoned else (n % 2 == 0)
+    value = 0.5 * 6.0 / (6.0 + n)
+    if not good_for_mover:
+        value = -value
+    return value if seat == state.player else -value
+
+
+def cake_can_win_now(state: State[Any]) -> bool:
+    """Only a poisoned cake can be won by one move: eat every candy but the cherry at once.
+
+    In mint and sugar the move that ends the game eats the last candy, and loses.
+    """
+    assert isinstance(state, CakeState)
+    if state.game.variant != POISONED or state.phase != EAT or state.is_terminal():
+        return False
+    outcomes = eating_outcomes(state.masks(), state.game.variant, state.game.line_rule)
+    return any(not (white | black) for white, black, _ in outcomes)
+
+
+def cake_key(state: State[Any]) -> Hashable:
+    assert isinstance(state, CakeState)
+    white, black, red = state.masks()
+    return (white, black, red, state.player, state.phase)
+
+
+register_knowledge("special-cake", GameKnowledge(cake_evaluate, cake_key, cake_can_win_now))

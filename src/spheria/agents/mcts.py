@@ -1,0 +1,239 @@
+"""Monte Carlo tree search (UCT) with random rollouts, for any number of players.
+
+Each iteration walks down the tree by UCT, adds one node, plays random moves to the end and
+backs up ``state.returns()`` — one reward per seat — through the nodes it passed. At a node
+where seat ``p`` is to move the child maximising ``mean_p + c * sqrt(ln N / n)`` is followed,
+with rewards scaled from ``[-1, 1]`` to ``[0, 1]``, so each seat looks after its own reward:
+two-player, three-player and team games all work.
+
+Options (spec ``mcts:iterations=2000,c=1.4,seed=3``):
+
+* ``iterations`` — iterations per move; or ``time`` — seconds per move (default ``time=1``).
+  Give one of them, not both.
+* ``c`` — the exploration constant (default 1.4).
+* ``reuse`` — keep the matching subtree between moves (default 1; 0 to search afresh).
+* ``seed`` — the random generator's seed: with ``iterations`` the same seed gives the same game.
+
+The tree of the previous search is kept: asked again in a position that descends from its
+last root (the same game, a few moves on), the agent moves down to the matching node and
+carries its visits over. Perfect-information games only: the agent plays on copies of the
+state it is given, and refuses hidden-information views and simultaneous moves.
+
+>>> import spheria
+>>> state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
+>>> str(MCTSAgent(iterations=300, seed=1).choose(state, 0))
+'0d1'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from spheria.agents.base import Agent
+from spheria.agents.heuristics import require_state
+from spheria.agents.options import check_flag, check_positive, check_seed
+from spheria.games.base import SIMULTANEOUS, PlayerView, State
+
+
+class _Node:
+    """A position in the tree: reached by ``move``; ``player`` chooses among ``children``."""
+
+    __slots__ = ("children", "move", "parent", "player", "totals", "untried", "visits")
+
+    def __init__(self, move: Any, parent: _Node | None, player: int, untried: list[Any], players: int) -> None:
+        self.move = move
+        self.parent = parent
+        self.player = player
+        self.untried = untried
+        self.children: list[_Node] = []
+        self.visits = 0
+        self.totals = [0.0] * players
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """What the last ``choose`` did."""
+
+    iterations: int
+    reused_visits: int
+    root_visits: int
+    seconds: float
+
+    @property
+    def iterations_per_s(self) -> float:
+        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+
+class MCTSAgent(Agent):
+    """UCT with random rollouts, a reward per seat, and tree reuse between moves."""
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        time: float | None = None,
+        c: float = 1.4,
+        seed: int | None = None,
+        reuse: bool | int = True,
+    ) -> None:
+        if iterations is not None and time is not None:
+            raise ValueError("mcts takes iterations= or time=, not both")
+        self.iterations = None if iterations is None else check_positive("mcts", "iterations", iterations, int)
+        self.time = 1.0 if iterations is None and time is None else None
+        if time is not None:
+            self.time = check_positive("mcts", "time", time, float)
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
+            raise ValueError(f"mcts option c must be a number of at least 0, not {c!r}")
+        self.c = float(c)
+        self.seed = check_seed("mcts", seed)
+        self.reuse = check_flag("mcts", "reuse", reuse)
+        budget = f"iterations={self.iterations}" if self.iterations is not None else f"time={self.time:g}"
+        parts = [budget, f"c={self.c:g}"] + ([] if self.reuse else ["reuse=0"])
+        parts += [] if seed is None else [f"seed={seed}"]
+        self.name = "mcts:" + ",".join(parts)
+        self.rng = random.Random(seed)
+        self.last_stats: SearchStats | None = None
+        self._root: _Node | None = None
+        self._root_history: list[Any] = []
+        self._root_spn = ""
+        self._root_game = ""
+
+    def reset(self) -> None:
+        self._root = None
+        self._root_history = []
+        self._root_spn = ""
+        self._root_game = ""
+
+    # -- the public calls ----------------------------------------------------------------
+
+    def choose(self, view: PlayerView, player: int) -> Any:
+        state = require_state(view, player, "mcts")
+        root = self._reused_root(state) if self.reuse else None
+        reused = 0 if root is None else root.visits
+        if root is None:
+            root = _Node(None, None, player, state.legal_moves(), state.game.num_players)
+        start = time.perf_counter()
+        deadline = None if self.time is None else start + self.time
+        done = self._search(root, state, self.iterations, deadline)
+        self.last_stats = SearchStats(done, reused, root.visits, time.perf_counter() - start)
+        self._root = root
+        self._root_history = list(state.history)
+        self._root_spn = state.to_spn()
+        self._root_game = repr(state.game)
+        if not root.children:  # no iteration ran (a tiny time budget): any legal move
+            return root.untried[0]
+        p = root.player
+        best = max(root.children, key=lambda node: (node.visits, node.totals[p]))
+        return best.move
+
+    def root_values(self) -> list[float]:
+        """The mean return per seat over the last search's root visits (``[-1, 1]`` each)."""
+        if self._root is None or not self._root.visits:
+            raise ValueError("mcts has not searched yet")
+        return [total / self._root.visits for total in self._root.totals]
+
+    def root_children(self) -> dict[str, tuple[int, list[float]]]:
+        """For each move searched at the last root: its visits and mean return per seat."""
+        if self._root is None:
+            return {}
+        return {
+            str(child.move): (child.visits, [t / child.visits for t in child.totals]) for child in self._root.children
+        }
+
+    def tree_visits(self, moves: list[Any]) -> int:
+        """Visits of the kept node reached from the last root by ``moves`` (0 if the tree lacks it)."""
+        node = self._root
+        for move in moves:
+            if node is None:
+                return 0
+            node = next((child for child in node.children if child.move == move), None)
+        return 0 if node is None else node.visits
+
+    # -- the tree ------------------------------------------------------------------------
+
+    def _reused_root(self, state: State[Any]) -> _Node | None:
+        """The node of the kept tree that stands for ``state``, detached; ``None`` if there is none."""
+        old = self._root
+        if old is None or repr(state.game) != self._root_game:
+            return None
+        known = len(self._root_history)
+        history = state.history
+        if len(history) < known or history[:known] != self._root_history:
+            return None
+        probe = state.clone()
+        for _ in range(len(history) - known):
+            probe.undo()
+        if probe.to_spn() != self._root_spn:
+            return None
+        node: _Node | None = old
+        for move in history[known:]:
+            assert node is not None
+            node = next((child for child in node.children if child.move == move), None)
+            if node is None:
+                return None
+        assert node is not None
+        node.parent = None
+        return node
+
+    def _search(self, root: _Node, root_state: State[Any], iterations: int | None, deadline: float | None) -> int:
+        rand = self.rng.random
+        explore = 2.0 * self.c  # rewards in [-1, 1] count double against [0, 1]
+        players = len(root.totals)
+        seats = range(players)
+        log, sqrt, clock = math.log, math.sqrt, time.perf_counter
+        done = 0
+        while True:
+            if iterations is not None:
+                if done >= iterations:
+                    break
+            elif deadline is not None and clock() >= deadline:
+                break
+            state = root_state.clone()
+            node = root
+            # Selection: down through fully expanded nodes.
+            while not node.untried and node.children:
+                p = node.player
+                k = explore * sqrt(log(node.visits))
+                best = node
+                best_value = -1e300
+                for child in node.children:
+                    n = child.visits
+                    value = child.totals[p] / n + k / sqrt(n)
+                    if value > best_value:
+                        best_value, best = value, child
+                node = best
+                state.apply(node.move)
+            # Expansion: one untried move, picked at random.
+            untried = node.untried
+            if untried:
+                i = int(rand() * len(untried))
+                move = untried[i]
+                untried[i] = untried[-1]
+                untried.pop()
+                state.apply(move)
+                to_move = state.current_player()
+                if to_move == SIMULTANEOUS:
+                    raise ValueError(f"mcts cannot search simultaneous moves ({state.game.name})")
+                child = _Node(move, node, to_move, state.legal_moves() if to_move >= 0 else [], players)
+                node.children.append(child)
+                node = child
+            # Rollout: random moves to the end.
+            while not state.is_terminal():
+                moves = state.legal_moves()
+                if not moves:
+                    raise ValueError(f"mcts cannot search simultaneous moves ({state.game.name})")
+                state.apply(moves[int(rand() * len(moves))])
+            rewards = state.returns()
+            # Backup: every seat's reward on every node passed.
+            back: _Node | None = node
+            while back is not None:
+                back.visits += 1
+                totals = back.totals
+                for seat in seats:
+                    totals[seat] += rewards[seat]
+                back = back.parent
+            done += 1
+        return done
