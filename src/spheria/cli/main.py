@@ -24,6 +24,8 @@ from typing import Any, NoReturn
 from spheria import __version__
 from spheria.agents.base import Agent
 from spheria.agents.registry import agent_names, make_agent
+from spheria.cli import arena
+from spheria.cli.common import HUMAN, PROG, CliError, make_game, split_players
 from spheria.cli.terminal import Terminal
 from spheria.games.base import (
     SIMULTANEOUS,
@@ -32,78 +34,16 @@ from spheria.games.base import (
     Option,
     PlayerView,
     State,
-    game_class,
     game_names,
     load_game,
-    options_from_pairs,
 )
 from spheria.match import Turn, apply_turn, choose_moves
 from spheria.records.record import Record, RecordError
-
-HUMAN = "human"
-PROG = "spheria"
-
-
-class CliError(Exception):
-    """A problem to report in one line before exiting with status 1."""
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
-
-
-# -- choosing the game and the players -------------------------------------------------------
-
-
-def game_key(name: str) -> str:
-    """Accept ``Special Cake``, ``special_cake`` and ``special-cake`` alike."""
-    return "-".join(name.strip().lower().replace("_", " ").split())
-
-
-def make_game(name: str, variant: str | None = None, pairs: Sequence[str] = (), seat_count: int | None = None) -> Game:
-    """The game from the command line's name, ``--variant`` and ``--option`` pairs.
-
-    A game whose seat count is an option (``players``) takes it from ``--players`` when
-    ``--option players=N`` is not given, so ``--players human,random,random`` means three seats.
-    """
-    try:
-        options: dict[str, Any] = options_from_pairs(list(pairs))
-    except ValueError as error:
-        raise CliError(f"--option: {error}") from None
-    if variant is not None:
-        given = options.get("variant")
-        if given is not None and game_key(given) != game_key(variant):
-            raise CliError(f"--variant {variant} contradicts --option variant={given}")
-        options["variant"] = variant
-    key = game_key(name)
-    try:
-        specs = game_class(key).option_specs
-    except ValueError as error:
-        raise CliError(str(error)) from None
-    if seat_count is not None and "players" not in options and any(o.name == "players" for o in specs):
-        options["players"] = seat_count
-    try:
-        return load_game(key, **options)
-    except ValueError as error:
-        message = str(error)
-        raise CliError(message if message.startswith(key) else f"{key}: {message}") from None
-
-
-def split_players(text: str) -> list[str]:
-    """Split ``--players`` on commas, keeping an agent's own ``key=value`` options together.
-
-    >>> split_players("human,mcts:time=1,c=1.4")
-    ['human', 'mcts:time=1,c=1.4']
-    """
-    specs: list[str] = []
-    for piece in text.split(","):
-        piece = piece.strip()
-        if specs and "=" in piece and ":" not in piece and ":" in specs[-1]:
-            specs[-1] += "," + piece
-        else:
-            specs.append(piece)
-    return specs
 
 
 def make_players(text: str, game: Game) -> tuple[list[str], list[Agent | None]]:
@@ -530,6 +470,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     games = commands.add_parser("games", help="list the games and their options", description="List the games.")
     games.set_defaults(handler=cmd_games, no_color=False)
+
+    arena.add_parser(commands)
     return parser
 
 

@@ -1,0 +1,91 @@
+"""``spheria arena``: many games between agents, with a progress bar, a table and ratings."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from spheria.arena import BACKENDS, ArenaReport, GameResult, run_arena
+from spheria.cli.common import CliError, make_game, split_players
+from spheria.cli.terminal import Terminal
+
+
+def add_parser(commands: Any) -> None:
+    arena = commands.add_parser(
+        "arena",
+        help="play many games between agents and rate them",
+        description="Play many games between agents, seats rotated fairly, and rate the agents.",
+        epilog="example: spheria arena special-cake --variant sugar --agents mcts:time=0.2,random --games 100",
+    )
+    arena.add_argument("game", metavar="GAME", help="the game, e.g. special-cake (see 'spheria games')")
+    arena.add_argument("--variant", metavar="V", help="the game's variant: short for --option variant=V")
+    arena.add_argument("--option", metavar="K=V", action="append", help="a game option (repeatable)")
+    arena.add_argument("--agents", metavar="A,B", required=True, help="the agent specs, e.g. mcts:time=1,random")
+    arena.add_argument("--games", metavar="N", type=int, default=100, help="how many games (default 100)")
+    arena.add_argument("--workers", metavar="K", type=int, default=1, help="parallel worker processes (default 1)")
+    arena.add_argument("--seed", metavar="S", type=int, default=0, help="the arena seed: same seed, same games")
+    arena.add_argument("--json", action="store_true", help="print the results as JSON")
+    arena.add_argument("--records", metavar="DIR", help="save the record of every game in DIR")
+    arena.add_argument("--backend", choices=sorted(BACKENDS), default="local", help="where games run (default local)")
+    arena.add_argument("--no-color", action="store_true", help="no ANSI colours")
+    arena.set_defaults(handler=cmd_arena)
+
+
+def cmd_arena(args: argparse.Namespace, term: Terminal) -> int:
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    if args.workers < 1:
+        raise CliError("--workers must be at least 1")
+    agents = split_players(args.agents)
+    game = make_game(args.game, args.variant, args.option or [])
+    if "players" in game.options and not any(p.startswith("players=") for p in args.option or []):
+        game = make_game(args.game, args.variant, args.option or [], min(len(agents), 4))
+    progress = _Progress(args.games) if sys.stderr.isatty() else None
+    try:
+        report = run_arena(
+            game.name,
+            game.options,
+            agents,
+            args.games,
+            seed=args.seed,
+            workers=args.workers,
+            records_dir=Path(args.records) if args.records else None,
+            backend=args.backend,
+            on_result=progress.update if progress else None,
+        )
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    if progress:
+        progress.finish()
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        term.say(f"{game.title} {_options_text(game.options)}: {', '.join(agents)}")
+        term.say(report.table())
+    return 130 if report.interrupted else 0
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    return "(" + ", ".join(f"{k}={v}" for k, v in options.items()) + ")" if options else ""
+
+
+class _Progress:
+    """A one-line progress bar on stderr."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.start = time.monotonic()
+
+    def update(self, report: ArenaReport, result: GameResult) -> None:
+        done = len(report.results)
+        filled = int(30 * done / self.total)
+        rate = done / max(time.monotonic() - self.start, 1e-9)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} games, {rate:.1f}/s ")
+        sys.stderr.flush()
+
+    def finish(self) -> None:
+        sys.stderr.write("\n")

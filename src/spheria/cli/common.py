@@ -1,0 +1,68 @@
+"""What the ``spheria`` subcommands share: one-line errors and reading games and players."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from spheria.games.base import Game, game_class, load_game, options_from_pairs
+
+HUMAN = "human"
+PROG = "spheria"
+
+
+class CliError(Exception):
+    """A problem to report in one line before exiting with status 1."""
+
+
+# -- choosing the game and the players -------------------------------------------------------
+
+
+def game_key(name: str) -> str:
+    """Accept ``Special Cake``, ``special_cake`` and ``special-cake`` alike."""
+    return "-".join(name.strip().lower().replace("_", " ").split())
+
+
+def make_game(name: str, variant: str | None = None, pairs: Sequence[str] = (), seat_count: int | None = None) -> Game:
+    """The game from the command line's name, ``--variant`` and ``--option`` pairs.
+
+    A game whose seat count is an option (``players``) takes it from ``--players`` when
+    ``--option players=N`` is not given, so ``--players human,random,random`` means three seats.
+    """
+    try:
+        options: dict[str, Any] = options_from_pairs(list(pairs))
+    except ValueError as error:
+        raise CliError(f"--option: {error}") from None
+    if variant is not None:
+        given = options.get("variant")
+        if given is not None and game_key(given) != game_key(variant):
+            raise CliError(f"--variant {variant} contradicts --option variant={given}")
+        options["variant"] = variant
+    key = game_key(name)
+    try:
+        specs = game_class(key).option_specs
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    if seat_count is not None and "players" not in options and any(o.name == "players" for o in specs):
+        options["players"] = seat_count
+    try:
+        return load_game(key, **options)
+    except ValueError as error:
+        message = str(error)
+        raise CliError(message if message.startswith(key) else f"{key}: {message}") from None
+
+
+def split_players(text: str) -> list[str]:
+    """Split ``--players`` on commas, keeping an agent's own ``key=value`` options together.
+
+    >>> split_players("human,mcts:time=1,c=1.4")
+    ['human', 'mcts:time=1,c=1.4']
+    """
+    specs: list[str] = []
+    for piece in text.split(","):
+        piece = piece.strip()
+        if specs and "=" in piece and ":" not in piece and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs

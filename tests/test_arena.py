@@ -1,0 +1,121 @@
+"""The arena: fair seating, reproducible games, results, ratings, records and interruption."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spheria.arena import AgentRow, ArenaReport, GameResult, bradley_terry, run_arena, seatings
+from spheria.cli.main import main
+from spheria.records import Record
+
+
+def test_a_full_cycle_puts_every_agent_in_every_seat_equally() -> None:
+    cycle = seatings(["a", "b", "c"], 3)
+    assert len(cycle) == 6
+    for seat in range(3):
+        assert Counter(order[seat] for order in cycle) == {"a": 2, "b": 2, "c": 2}
+    pairs = seatings(["a", "b", "c"], 2)  # three agents in a two-seat game: every pair, both ways
+    assert sorted(pairs) == [("a", "b"), ("a", "c"), ("b", "a"), ("b", "c"), ("c", "a"), ("c", "b")]
+
+
+def test_seating_needs_enough_distinct_agents() -> None:
+    with pytest.raises(ValueError, match="3 seats but only 2 agents"):
+        seatings(["a", "b"], 3)
+    with pytest.raises(ValueError, match="each agent once"):
+        seatings(["random", "random"], 2)
+
+
+def test_the_same_seed_gives_the_same_games_in_one_process_or_two() -> None:
+    def outcome(workers: int, seed: int) -> list[tuple[tuple[str, ...], tuple[float, ...], int]]:
+        report = run_arena("spline", {}, ["random", "greedy"], games=6, seed=seed, workers=workers)
+        return [(r.seats, r.returns, r.moves) for r in report.results]
+
+    assert outcome(1, 5) == outcome(2, 5)
+    assert outcome(1, 5) != outcome(1, 6)  # the seed matters (move counts differ across 6 random games)
+
+
+def test_the_report_counts_every_game_for_both_agents_and_seats() -> None:
+    report = run_arena("special-cake", {"variant": "sugar"}, ["random", "greedy"], games=8, seed=2)
+    assert len(report.results) == 8 and not report.interrupted
+    for spec in ("random", "greedy"):
+        row = report.agents[spec]
+        assert row.games == 8
+        assert [seat.games for seat in report.by_seat[spec]] == [4, 4]  # alternating seats
+    # Special Cake has no draws: every game is a win for one and a loss for the other.
+    assert report.agents["random"].wins == report.agents["greedy"].losses
+    data = report.to_json()
+    assert data["games"] == 8 and set(data["agents"]) == {"random", "greedy"}
+
+
+def test_wilson_interval() -> None:
+    row = AgentRow(wins=10)
+    low, high = row.interval()
+    assert high == 1.0 and 0.72 < low < 0.73  # the textbook 95 % Wilson bound for 10/10
+    even = AgentRow(wins=50, losses=50)
+    low, high = even.interval()
+    assert even.score == 0.5 and abs((low + high) / 2 - 0.5) < 1e-9 and 0.40 < low < 0.41
+
+
+def test_bradley_terry_orders_by_results_and_averages_1500() -> None:
+    even = bradley_terry(["a", "b"], [("a", "b", 1.0), ("a", "b", 0.0)])
+    assert even["a"] == pytest.approx(even["b"]) == pytest.approx(1500)
+    chain = bradley_terry(["a", "b", "c"], [("a", "b", 1.0)] * 5 + [("b", "c", 1.0)] * 5)
+    assert chain["a"] > chain["b"] > chain["c"]
+    assert sum(chain.values()) / 3 == pytest.approx(1500)
+    draws = bradley_terry(["a", "b"], [("a", "b", 0.5)] * 10)
+    assert draws["a"] == pytest.approx(draws["b"])
+
+
+def test_ratings_come_from_the_games_played() -> None:
+    report = ArenaReport("spline", {}, ["x", "y"], 3)
+    for i in range(3):
+        report.add(
+            GameResult(i, ("x", "y") if i % 2 == 0 else ("y", "x"), (1.0, -1.0) if i % 2 == 0 else (-1.0, 1.0), 9)
+        )
+    ratings = report.ratings()
+    assert ratings["x"] > ratings["y"]  # x won all three, from both seats
+    assert report.agents["x"].wins == 3 and report.by_seat["x"][1].wins == 1
+
+
+def test_records_of_every_game_replay(tmp_path: Path) -> None:
+    report = run_arena("special-cake", {"variant": "mint"}, ["random", "greedy"], games=3, seed=4, records_dir=tmp_path)
+    files = sorted(tmp_path.glob("*.spheria.json"))
+    assert len(files) == 3
+    for path, result in zip(files, report.results, strict=True):
+        record = Record.load(path)
+        state = record.replay()  # replays through the rules, checking the result
+        assert tuple(state.returns()) == result.returns
+
+
+def test_an_interrupt_keeps_the_finished_games() -> None:
+    def stop_after_two(report: ArenaReport, result: GameResult) -> None:
+        if len(report.results) == 2:
+            raise KeyboardInterrupt
+
+    report = run_arena("spline", {}, ["random", "greedy"], games=10, seed=1, on_result=stop_after_two)
+    assert report.interrupted and len(report.results) == 2
+    assert sum(row.games for row in report.agents.values()) == 4
+    assert "interrupted" in report.table()
+
+
+def test_the_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(
+        ["arena", "spinca", "--agents", "random:seed=1,random:seed=2,random:seed=3", "--games", "3", "--json"]
+    )
+    out = capsys.readouterr().out
+    assert status == 0
+    data: dict[str, Any] = json.loads(out)
+    assert data["options"]["players"] == 3  # three agents make a three-seat Spinca
+    assert sum(a["wins"] for a in data["agents"].values()) >= 3  # every game has a winner or is a draw
+    assert data["games"] == 3
+
+
+def test_the_command_rejects_a_bad_agent(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["arena", "spline", "--agents", "random,nobody", "--games", "2"])
+    assert status == 1
+    assert "unknown agent 'nobody'" in capsys.readouterr().err
