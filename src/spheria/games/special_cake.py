@@ -341,7 +341,11 @@ class CakeState(State[CakeMove]):
             site = sites[0]
             if (ABOVE[site] & occupied).bit_count() >= 2:
                 raise IllegalMoveError(f"{SITE_NAMES[site]} is pinned: it holds up two or more candies")
-            raise IllegalMoveError("the cherry may be eaten only when it is the last candy")
+            if self.game.variant == POISONED and masks[2] >> site & 1:
+                raise IllegalMoveError("the cherry may be eaten only when it is the last candy")
+            # A legal eat whose position legal_moves() lists under another site (e.g. eating the
+            # top, or the ball under it of the same colour that it drops into).
+            return _eat(masks, occupied, site)[0]
         segment_mask = sum(BB_SITES[s] for s in sites)
         if segment_mask not in _SEGMENT_BY_MASK:
             raise IllegalMoveError(f"{move} is not a line: its candies must touch in one straight row")
