@@ -420,6 +420,7 @@ def test_spn_colours_and_counts():
         ("................/........./.../.", "level 2 .* 4 sites, found 3"),
         ("................/........./..../..", "level 3 .* 1 sites, found 2"),
         ("x.............../........./..../.", "'x'"),
+        ("W.............../........./..../.", "'W'"),  # SPN is lower case only
         ("................/w......../..../.", "1a1 floats"),
         ("wwwwwwwwwwww..../wwwwww.../..../r", "3a1 floats"),
         ("www.www.www...../ww.w...../w.../.", "2a1 floats"),

@@ -154,8 +154,9 @@ def test_two_ways_to_the_same_position_are_one_move():
     for text in ("3a1", "2b1", "2b2"):
         assert state.parse_move(text) == same[0]
         child = state.clone()
-        child.apply(CakeMove.parse(text))  # any way of writing it is playable
+        child.apply(CakeMove.parse(text))  # any way of writing it is playable ...
         assert child.board == target
+        assert child.history == [same[0]]  # ... and is recorded as the listed move
     # Eating 2a1 (w) instead lets the top's b into 2a1: a different position.
     play(state, "2a1")
     assert state.board != target
@@ -678,8 +679,11 @@ def test_spn_round_trip(variant: str, spn: str):
         ("sugar", "................/........./..../. 1 place", "sugar variant has no place phase"),
         ("poisoned", "wb.............w/........./..../. 2 eat", "exactly one cherry"),
         ("poisoned", "wb.............r/........./..../. 2 place", "cherry is placed only when"),
-        ("mint", "ww............../........./..../. 1 place", "2 mint and 0 liquorice placed"),
-        ("mint", "ww............../........./..../. 2 place", "2 mint and 0 liquorice placed"),
+        ("mint", "ww............../........./..../. 1 place", "2 mint and 0 liquorice placed: Mint places first"),
+        ("mint", "ww............../........./..../. 2 place", "2 mint and 0 liquorice placed: Mint places first"),
+        ("mint", "b.............../........./..../. 2 place", "0 mint and 1 liquorice placed: Mint places first"),
+        # The cherry starts on top and only drops, so nothing ever rests on it.
+        ("poisoned", "rw..bb........../w......../..../. 1 eat", "a candy rests on the cherry"),
         ("mint", "wb............../........./..../. 2 place", "so Mint is to place"),
         ("mint", "w.............../........./..../. 1 place", "so Liquorice is to place"),
         ("mint", "wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 place", "30 candies placed; the set-up ends at 30"),
@@ -786,3 +790,13 @@ def test_child_leaves_the_parent_alone():
     assert state.history == []
     assert child.history == [move]
     assert child.to_spn() != before
+
+
+def test_status_lines_say_who_eats_first_and_how_the_game_ended():
+    poisoned = spheria.load_game("special-cake", variant="poisoned")
+    full = poisoned.state_from_spn("wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/r 1 eat")
+    assert full.status_lines()[0] == "The cake is complete. The cherry is on top. Mint eats first."
+    alone = poisoned.state_from_spn("r.............../........./..../. 2 eat")
+    assert alone.status_lines() == ["Only the cherry is left: Liquorice must eat it. Mint wins."]
+    empty = spheria.load_game("special-cake").state_from_spn("................/........./..../. 1 eat")
+    assert empty.status_lines() == ["Liquorice ate the last candy. Mint wins."]

@@ -387,7 +387,7 @@ class Board:
             for i, ch in enumerate(row_text):
                 if ch == EMPTY_CHAR:
                     continue
-                color = COLOR_CHARS.find(ch.lower())
+                color = COLOR_CHARS.find(ch)
                 if color < 0:
                     raise ValueError(f"level {level} has {ch!r}; a site is one of 'w', 'b', 'r' or '.'")
                 board.place(LEVEL_OFFSETS[level] + i, color)

@@ -39,6 +39,7 @@ from typing import Any
 
 from spheria.engine.board import (
     ABOVE,
+    ALL_SITES,
     BB_SITES,
     COLOR_CHARS,
     NUM_SITES,
@@ -136,12 +137,11 @@ def eating_outcomes(masks: Masks, variant: str, line_rule: str) -> dict[Masks, t
     occupied = masks[0] | masks[1] | masks[2]
     found: dict[Masks, tuple[int, ...]] = {}
     cherry = variant == POISONED
-    lone_cherry_only = cherry and occupied == masks[2]
     for site in iter_sites(occupied):
         if (ABOVE[site] & occupied).bit_count() >= 2:
             continue
-        if cherry and masks[2] >> site & 1 and not lone_cherry_only:
-            continue
+        if cherry and masks[2] >> site & 1:
+            continue  # the cherry is eaten only when it stands alone, and then the game is over
         new_masks, _, _ = _eat(masks, occupied, site)
         found.setdefault(new_masks, (site,))
     for segment, segment_mask in zip(SEGMENTS, SEGMENT_MASKS, strict=True):
@@ -232,11 +232,17 @@ class SpecialCake(Game):
                 raise ValueError("the cherry is placed only when the set-up is over")
             if white + black >= self.placements:
                 raise ValueError(f"{white + black} candies placed; the set-up ends at {self.placements}")
+            if white - black not in (0, 1):
+                raise ValueError(f"{white} mint and {black} liquorice placed: Mint places first, then they alternate")
             if white - black != player:
                 to_move = "Mint" if white == black else "Liquorice"
                 raise ValueError(f"{white} mint and {black} liquorice placed, so {to_move} is to place")
-        elif self.variant == POISONED and red != 1:
-            raise ValueError("the poisoned cake has exactly one cherry ('r') while it is eaten")
+        elif self.variant == POISONED:
+            if red != 1:
+                raise ValueError("the poisoned cake has exactly one cherry ('r') while it is eaten")
+            cherry = board.masks[2].bit_length() - 1
+            if ABOVE[cherry] & board.occupied:
+                raise ValueError("a candy rests on the cherry: it starts on top and only ever drops")
 
 
 class CakeState(State[CakeMove]):
@@ -301,9 +307,11 @@ class CakeState(State[CakeMove]):
     # -- playing -----------------------------------------------------------------------
 
     def apply(self, move: CakeMove) -> None:
+        """Play a move; a line eaten in another legal order is recorded as its listed equivalent."""
         result = self._legal_outcomes().get(move)
         if result is None:
-            result = self._validate(move)
+            move = self._equivalent(self._validate(move))
+            result = self._outcomes[move]  # type: ignore[index]
         self._undo.append((self.masks(), self.player, self.phase))
         self.history.append(move)
         self._set(result)
@@ -377,11 +385,13 @@ class CakeState(State[CakeMove]):
         Any legal order is accepted and returned as the equivalent move of ``legal_moves()``.
         """
         move = CakeMove.parse(text)
-        outcomes = self._legal_outcomes()
-        if move in outcomes:
+        if move in self._legal_outcomes():
             return move
-        result = self._validate(move)
-        for legal, outcome in outcomes.items():
+        return self._equivalent(self._validate(move))
+
+    def _equivalent(self, result: Masks) -> CakeMove:
+        """The listed legal move that reaches ``result`` (a position a validated move reached)."""
+        for legal, outcome in self._legal_outcomes().items():
             if outcome == result:
                 return legal
         raise AssertionError("a validated move has no equivalent legal move")
@@ -390,6 +400,7 @@ class CakeState(State[CakeMove]):
         state = CakeState(self.game, self.board.copy(), self.player, self.phase, self.seed)
         state.history = list(self.history)
         state._undo = list(self._undo)
+        state._outcomes = self._outcomes  # never mutated, only replaced: safe to share
         return state
 
     # -- text --------------------------------------------------------------------------
@@ -404,12 +415,18 @@ class CakeState(State[CakeMove]):
         names = self.game.player_names()
         if self.is_terminal():
             winner = self.winners()[0]
-            return [f"{names[winner]} wins."]
+            if self.game.variant == POISONED:
+                return [f"Only the cherry is left: {names[self.player]} must eat it. {names[winner]} wins."]
+            return [f"{names[1 - winner]} ate the last candy. {names[winner]} wins."]
         counts = f"{self.board.count(0)} white, {self.board.count(1)} black, {self.board.count(2)} red"
         if self.phase == PLACE:
             color = "mint (w)" if self.player == 0 else "liquorice (b)"
             return [f"Set-up: {names[self.player]} places a {color} candy.", counts + " placed"]
-        return [f"{names[self.player]} to eat ({self.game.line_rule} lines).", counts + " left"]
+        lines = [f"{names[self.player]} to eat ({self.game.line_rule} lines).", counts + " left"]
+        if self.board.occupied == ALL_SITES:
+            cherry = " The cherry is on top." if self.game.variant == POISONED else ""
+            lines.insert(0, f"The cake is complete.{cherry} {names[0]} eats first.")
+        return lines
 
     def move_hint(self, player: int | None = None) -> str:
         if self.phase == PLACE:
