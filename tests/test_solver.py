@@ -8,7 +8,7 @@ from functools import cache
 import pytest
 
 import spheria
-from spheria.engine.board import LEVEL_SIZES, NUM_SITES, SEGMENTS, SITE_COORDS, parse_site
+from spheria.engine.board import ALL_SITES, LEVEL_SIZES, NUM_SITES, SEGMENTS, SITE_COORDS, TOP, parse_site
 from spheria.games.special_cake import CakeMove, CakeState, Masks, eating_outcomes
 from spheria.solver import (
     SYMMETRIES,
@@ -91,6 +91,8 @@ def test_compiled_moves_match_the_engine_along_playouts(variant: str, line_rule:
     positions = 0
     for seed in range(1, 5):
         for state in playout_positions(variant, line_rule, seed):
+            if state.is_terminal():
+                continue
             masks = state.masks()
             assert compiled_outcomes(masks, variant, line_rule) == set(eating_outcomes(masks, variant, line_rule))
             positions += 1
@@ -227,6 +229,18 @@ def test_best_moves_are_the_moves_to_lost_children(variant: str, line_rule: str)
     assert checked_wins >= 2
 
 
+def test_stop_at_first_gives_one_of_the_winning_moves() -> None:
+    for seed in range(1, 6):
+        state = playout_positions("mint", "mixed", seed, stop_at=15)[-1]
+        full = solve(state)
+        first = solve(state, stop_at_first=True)
+        assert first.value == full.value
+        if full.value > 0:
+            assert len(first.best_moves) == 1 and first.best_moves[0] in full.best_moves
+        else:
+            assert first.best_moves == full.best_moves == state.legal_moves()
+
+
 def test_full_sugar_cake_is_solved_with_its_winning_moves() -> None:
     state = cake("sugar", "any", 1)
     result = solve(state)
@@ -236,6 +250,10 @@ def test_full_sugar_cake_is_solved_with_its_winning_moves() -> None:
         child = state.child(move)
         assert isinstance(child, CakeState)
         assert position_value(child.masks(), "sugar", "any") == -1
+    # measured (docs/solver.md): the winning moves are exactly those that leave the cake without its apex
+    outcomes = eating_outcomes(state.masks(), "sugar", "any")
+    apex_gone = [CakeMove(order) for child, order in outcomes.items() if sum(child) == ALL_SITES & ~(1 << TOP)]
+    assert result.best_moves == apex_gone
 
 
 # -- (4) symmetric positions have the same value -------------------------------------------------

@@ -185,12 +185,20 @@ def compiled_outcomes(masks: Masks, variant: str, line_rule: str) -> set[Masks]:
         return set(_search(variant, line_rule).children(*masks))
 
 
-def solve(state: CakeState, *, time_limit: float | None = None, table_bits: int = DEFAULT_TABLE_BITS) -> SolveResult:
+def solve(
+    state: CakeState,
+    *,
+    time_limit: float | None = None,
+    stop_at_first: bool = False,
+    table_bits: int = DEFAULT_TABLE_BITS,
+) -> SolveResult:
     """Solve a Special Cake position in the eating phase exactly.
 
-    ``time_limit`` (seconds) bounds the whole solve: past it ``TimeoutError`` is raised (what
-    was proved stays in the table, so a second call resumes cheaply). Raises ``ValueError``
-    for a state that is not a Special Cake eating position.
+    ``best_moves`` lists every winning move in ``state.legal_moves()`` order, or with
+    ``stop_at_first`` only the first one found (cheaper: the other children need no proof).
+    A lost position lists every legal move. ``time_limit`` (seconds) bounds the whole solve:
+    past it ``TimeoutError`` is raised (what was proved stays in the table, so a second call
+    resumes cheaply). Raises ``ValueError`` for a state that is not a Special Cake eating position.
     """
     if not isinstance(state, CakeState) or not isinstance(state.game, _SpecialCake):
         raise ValueError(f"the solver solves Special Cake positions, not {type(state).__name__}")
@@ -215,13 +223,19 @@ def solve(state: CakeState, *, time_limit: float | None = None, table_bits: int 
         if value < 0:
             best = [CakeMove(order) for order in outcomes.values()]
         else:
-            best = []
-            for child, order in outcomes.items():
+            # Biggest eats first, as the compiled search orders them: the child it proved lost
+            # is then met early, and its value is already in the table.
+            children = sorted(outcomes, key=lambda child: (child[0] | child[1] | child[2]).bit_count())
+            winning = set()
+            for child in children:
                 child_value = _terminal_value(child, variant)
                 if child_value is None:
                     child_value = search.value(*child, time_limit=remaining())
                 if child_value < 0:
-                    best.append(CakeMove(order))
+                    winning.add(child)
+                    if stop_at_first:
+                        break
+            best = [CakeMove(order) for child, order in outcomes.items() if child in winning]
         positions = search.positions - before
     return SolveResult(value, best, positions, time.perf_counter() - start)
 

@@ -191,11 +191,10 @@ static void line_orders(uint32_t a, uint32_t b, const uint8_t *pos, int n, uint6
 static int generate(const Search *S, uint32_t a, uint32_t b, uint64_t *out) {
     uint32_t occ = a | b, red = a & b;
     int n = 0;
-    int lone_cherry = S->cherry && occ == red;
     for (uint32_t m = occ; m; m &= m - 1) {
         int s = __builtin_ctz(m);
         if (pinned(s, occ)) continue;
-        if (S->cherry && (red >> s & 1) && !lone_cherry) continue;
+        if (S->cherry && (red >> s & 1)) continue; /* eaten only alone, and then the game is over */
         uint8_t chain[MAX_SEG_LEN];
         int len = drop_chain(occ, s, chain);
         out[n++] = planes_code(shift_down(a, chain, len), shift_down(b, chain, len));
