@@ -370,7 +370,8 @@ def small_cakes() -> Iterator[State[Any]]:
         for site, colour in zip(sites, colours, strict=True):
             board.place(site, colour)
         for upper in range(16, 25):
-            if board.occupied & BELOW[upper] == BELOW[upper] and rng.random() < 0.7:
+            on_cherry = BELOW[upper] & board.masks[2] and variant == "poisoned"  # the cherry is never buried
+            if board.occupied & BELOW[upper] == BELOW[upper] and not on_cherry and rng.random() < 0.7:
                 board.place(upper, rng.choice((0, 1)))
         game = spheria.load_game("special-cake", variant=variant)
         yield game.state_from_spn(f"{board.spn()} {rng.choice('12')} eat")
