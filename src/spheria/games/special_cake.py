@@ -255,7 +255,8 @@ class CakeState(State[CakeMove]):
         self.phase = phase
         self.seed = seed
         self.history: list[CakeMove] = []
-        self._undo: list[tuple[Masks, int, str]] = []
+        # What undo restores: the position, and its legal moves so search need not redo them.
+        self._undo: list[tuple[Masks, int, str, dict[CakeMove, Masks] | None]] = []
         self._outcomes: dict[CakeMove, Masks] | None = None
 
     # -- queries -----------------------------------------------------------------------
@@ -312,7 +313,7 @@ class CakeState(State[CakeMove]):
         if result is None:
             move = self._equivalent(self._validate(move))
             result = self._outcomes[move]  # type: ignore[index]
-        self._undo.append((self.masks(), self.player, self.phase))
+        self._undo.append((self.masks(), self.player, self.phase, self._outcomes))
         self.history.append(move)
         self._set(result)
 
@@ -374,9 +375,9 @@ class CakeState(State[CakeMove]):
     def undo(self) -> CakeMove:
         if not self.history:
             raise IndexError("no move to undo")
-        masks, self.player, self.phase = self._undo.pop()
+        masks, self.player, self.phase, outcomes = self._undo.pop()
         self.board.masks[:] = masks
-        self._outcomes = None
+        self._outcomes = outcomes
         return self.history.pop()
 
     def parse_move(self, text: str, player: int | None = None) -> CakeMove:
