@@ -8,7 +8,7 @@ agent everywhere.
 >>> make_agent("nobody")
 Traceback (most recent call last):
 ...
-ValueError: unknown agent 'nobody' (agents: alphabeta, greedy, mcts, random)
+ValueError: unknown agent 'nobody' (agents: alphabeta, greedy, mcts, random, solver)
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from spheria.agents.base import Agent
 from spheria.agents.greedy import GreedyAgent
 from spheria.agents.mcts import MCTSAgent
 from spheria.agents.random_agent import RandomAgent
+from spheria.agents.solver_agent import SolverAgent
 
 AgentFactory = Callable[..., Agent]
 
@@ -29,6 +30,7 @@ _AGENTS: dict[str, AgentFactory] = {
     "greedy": GreedyAgent,
     "mcts": MCTSAgent,
     "alphabeta": AlphaBetaAgent,
+    "solver": SolverAgent,
 }
 
 

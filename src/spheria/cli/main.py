@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 from spheria import __version__
 from spheria.agents.base import Agent
 from spheria.agents.registry import agent_names, make_agent
-from spheria.cli import arena
+from spheria.cli import arena, solve
 from spheria.cli.common import HUMAN, PROG, CliError, make_game, split_players
 from spheria.cli.terminal import Terminal
 from spheria.games.base import (
@@ -472,6 +472,7 @@ def build_parser() -> argparse.ArgumentParser:
     games.set_defaults(handler=cmd_games, no_color=False)
 
     arena.add_parser(commands)
+    solve.add_parsers(commands)
     return parser
 
 

@@ -1,0 +1,71 @@
+"""The solver agent: perfect play in Special Cake's eating phase.
+
+In a won position it plays a winning move the exact solver proved; in a lost one it eats as
+little as it can (a random choice among the smallest eats), leaving a fallible opponent the
+most room to go wrong. The set-up phase is not solved: another agent (option ``setup``,
+default ``greedy``) builds the cake.
+
+``last_value`` holds the solver's verdict on the last eating position it was asked about
+(+1 won, -1 lost), so a test or the arena can check that it never loses a game it judged won.
+
+>>> import spheria
+>>> state = spheria.load_game("special-cake").state_from_spn("w.b............./........./..../. 1 eat")
+>>> agent = SolverAgent(seed=1)
+>>> str(agent.choose(state, 0)), agent.last_value
+('0a1', 1)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from spheria.agents.base import Agent
+from spheria.agents.heuristics import require_state
+from spheria.agents.options import check_positive, check_seed
+from spheria.games.base import PlayerView
+from spheria.games.special_cake import PLACE, CakeState
+
+SETUP_AGENTS = ("random", "greedy", "mcts")
+
+
+class SolverAgent(Agent):
+    """Exact in the eating phase; ``setup`` agent in the set-up; ``time`` caps a solve (seconds)."""
+
+    def __init__(self, seed: int | None = None, setup: str = "greedy", time: float | None = None) -> None:
+        from spheria.agents.registry import make_agent  # the registry imports this module
+
+        self.seed = check_seed("solver", seed)
+        if setup not in SETUP_AGENTS:
+            raise ValueError(f"solver option setup must be one of {', '.join(SETUP_AGENTS)}, not {setup!r}")
+        self.time = None if time is None else check_positive("solver", "time", time, float)
+        self.rng = random.Random(seed)
+        self.setup = make_agent(setup if seed is None else f"{setup}:seed={seed}")
+        parts = [f"seed={seed}"] if seed is not None else []
+        parts += [f"setup={setup}"] if setup != "greedy" else []
+        parts += [f"time={time}"] if time is not None else []
+        self.name = "solver" + (":" + ",".join(parts) if parts else "")
+        self.last_value: int | None = None
+
+    def choose(self, view: PlayerView, player: int) -> Any:
+        from spheria.solver import solve  # the compiled solver loads only when it is needed
+
+        state = require_state(view, player, "solver")
+        if not isinstance(state, CakeState):
+            raise ValueError(f"the solver plays Special Cake, not {state.game.name}")
+        if state.phase == PLACE:
+            return self.setup.choose(state, player)
+        try:
+            result = solve(state, time_limit=self.time, stop_at_first=True)
+        except TimeoutError:
+            self.last_value = None
+            return self.setup.choose(state, player)
+        self.last_value = result.value
+        if result.value > 0:
+            return result.best_moves[0]
+        smallest = min(len(move.sites) for move in result.best_moves)
+        return self.rng.choice([move for move in result.best_moves if len(move.sites) == smallest])
+
+    def reset(self) -> None:
+        self.last_value = None
+        self.setup.reset()

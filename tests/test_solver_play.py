@@ -1,0 +1,100 @@
+"""The solver as a player and on the command line: `solver` agent, `spheria solve`, `spheria analyse`."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+import spheria
+from spheria.agents.random_agent import RandomAgent
+from spheria.agents.registry import make_agent
+from spheria.agents.solver_agent import SolverAgent
+from spheria.cli.main import main
+from spheria.match import play
+from spheria.records import Record
+
+# Three candies in a row on level 0: w b w. Eating one leaves two, and whoever faces two
+# eats one (eating both as a line would eat the last candy) and leaves the last to the other:
+# so leaving two loses. Eating a mixed pair leaves one, which the opponent must eat: a win.
+# Eating all three eats the last candy: a loss. The winning moves are exactly the two pairs.
+ROW = "wbw............./........./..../. 1 eat"
+
+
+def test_solve_names_the_winning_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", ROW]) == 0
+    out = capsys.readouterr().out
+    assert "Mint to eat: won with perfect play." in out
+    assert "Winning moves (2): 0a1+0b1 0b1+0c1" in out
+
+
+def test_solve_json_and_a_lost_position(capsys: pytest.CaptureFixture[str]) -> None:
+    # Two apart candies (0a1 and 0d4 do not touch): the mover must eat one and leave the last
+    # to the opponent ... who then eats the last candy and loses. So two singles: won.
+    # One candy: the mover eats the last candy: lost, and the only move is listed.
+    assert main(["solve", "b..............w/........./..../. 2 eat", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["value"], sorted(data["best_moves"])) == (1, ["0a1", "0d4"])
+    assert main(["solve", "b.............../........./..../. 2 eat", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["value"], data["best_moves"], data["player_to_move"]) == (-1, ["0a1"], 2)
+
+
+def test_solve_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "wbw............./........./..../. 1"]) == 1
+    assert "SPN: Special Cake SPN has 3 fields" in capsys.readouterr().err
+    assert main(["solve", "w.............../........./..../. 2 place"]) == 1
+    assert "eating phase" in capsys.readouterr().err
+
+
+def test_analyse_marks_every_thrown_away_win(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=5)
+    play(state, [RandomAgent(seed=1), RandomAgent(seed=2)])
+    path = Record.from_state(state, ["random", "random"]).save(tmp_path / "game.spheria.json")
+    assert main(["analyse", str(path), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["positions"]
+    assert [row["move"] for row in rows] == list(range(1, len(state.history) + 1))  # sugar: all eating
+    for row, following in itertools.pairwise(rows):
+        # A move threw a win away exactly when the mover had won and the opponent has won next.
+        assert row["threw_away_win"] == (row["verdict"] == "won" and following["verdict"] == "won")
+        if row["verdict"] == "lost":
+            assert following["verdict"] == "won"  # every move from a lost position hands over a win
+    assert rows[-1]["verdict"] == "lost"  # eating the last candy: the last mover had lost
+
+
+def test_analyse_refuses_other_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = spheria.load_game("spline").new_initial_state()
+    play(state, [RandomAgent(seed=1), RandomAgent(seed=2)])
+    path = Record.from_state(state, ["random", "random"]).save(tmp_path / "spline.spheria.json")
+    assert main(["analyse", str(path)]) == 1
+    assert "analyses Special Cake games" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_solver_never_loses_a_position_it_judged_won(seed: int) -> None:
+    state = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=seed)
+    solver = SolverAgent(seed=seed)
+    judged_won = False
+
+    def watch(state: spheria.State[object], turn: object) -> None:
+        nonlocal judged_won
+        judged_won = judged_won or solver.last_value == 1
+
+    for solver_seat in (0, 1):
+        game = state.clone()
+        agents = [RandomAgent(seed=seed), RandomAgent(seed=seed)]
+        agents[solver_seat] = solver  # type: ignore[call-overload]
+        judged_won = False
+        returns = play(game, agents, on_move=watch)
+        if judged_won:
+            assert returns[solver_seat] == 1
+
+
+def test_solver_specs() -> None:
+    assert make_agent("solver:setup=random,seed=3").name == "solver:seed=3,setup=random"
+    with pytest.raises(ValueError, match="setup must be one of"):
+        make_agent("solver:setup=alphabeta")
+    with pytest.raises(ValueError, match="plays Special Cake"):
+        SolverAgent().choose(spheria.load_game("spline").new_initial_state(), 0)
