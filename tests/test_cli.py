@@ -15,7 +15,8 @@ import spheria
 from spheria.agents import registry
 from spheria.agents.base import Agent
 from spheria.agents.random_agent import RandomAgent
-from spheria.cli.main import main, split_players
+from spheria.cli.common import split_players
+from spheria.cli.main import main
 from spheria.cli.terminal import BALL_STYLES, Terminal, wants_color
 from spheria.games import base
 from spheria.games.base import PlayerView
