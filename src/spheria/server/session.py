@@ -305,6 +305,16 @@ class GameSession:
                 self.agent_tasks[seat.seat] = asyncio.create_task(self._agent_turn(seat))
 
     async def _agent_turn(self, seat: SeatRecord) -> None:
+        try:
+            await self._agent_move(seat)
+        finally:
+            # This task has ended: the agent may have to act again (its own move can hand it the next turn).
+            if self.agent_tasks.get(seat.seat) is asyncio.current_task():
+                del self.agent_tasks[seat.seat]
+            if not self.closed:
+                self.schedule_agents()
+
+    async def _agent_move(self, seat: SeatRecord) -> None:
         assert seat.agent is not None
         version = self.version
         job = AgentJob(
@@ -334,6 +344,10 @@ class GameSession:
             await self.submit(seat.seat, text, version)
         except GameError as error:
             log.warning("agent %s in game %s: %s", seat.agent, self.id, error.message)
+            if error.code == "illegal_move":  # a faulty agent: play a random legal move for it instead
+                moves = self.state.legal_moves(seat.seat)
+                if moves and self.version == version:
+                    await self.submit(seat.seat, str(random.choice(moves)), version)
 
 
 class SessionManager:
