@@ -266,6 +266,7 @@ def load_game(name: str, **options: Any) -> Game:
 def _load_builtin_games() -> None:
     # Imported here, not at the top: each game module imports this one and registers itself.
     from spheria.games import (
+        spagyric,  # noqa: F401
         special_cake,  # noqa: F401
         spinca,  # noqa: F401
         spline,  # noqa: F401

@@ -1,0 +1,873 @@
+"""Spagyric (White-Black-Red): secret reveals decide who places; make a group of exactly four.
+
+Two players each hold a hidden supply of white, black and red balls (option ``supply``,
+8 of each by default). White beats black, black beats red, red beats white.
+
+A turn is a run of *reveals*: both players choose a ball from their supply in secret and
+show them together (a ``SIMULTANEOUS`` node: ``state.legal_moves(seat)`` gives one seat's
+choosable colours, ``state.apply_joint([choice0, choice1])`` resolves it).
+
+* Same colour: both balls are *stunned* (set aside) and the turn goes on with a new reveal.
+* Different colours: the weaker ball goes into its owner's part of the bag of defeat and
+  leaves the game; the owner of the stronger ball places it on any site that can hold a ball
+  (``current_player()`` is that seat). The placement ends the turn: the stunned balls go back
+  to their owners' supplies.
+
+After a placement, the touching same-colour group holding the new ball decides: exactly 4
+balls and the placer wins; exactly 3, or 5 or more, and the placer loses. When a reveal is
+due and a player has no ball to choose (their supply is empty, stunned balls not counting),
+the game is a draw. Both players always hold the same number of balls (each reveal takes one
+ball from each), so both run out together.
+
+Sudden death: if a placement fills the pyramid without a result, each player gets a fresh
+white, black and red ball; reveals as above, the stronger ball wins the game, equal colours
+are stunned, and when all three colours are stunned the sudden death starts again. Under the
+touching rule no full pyramid is free of groups of three or more (at most 27 balls can stand
+without one), so the 30th ball always decides the game first and sudden death is never
+reached in play; it is implemented as the rules state it, and tested on positions built
+directly.
+
+Option ``memory`` (default ``True``, for people): observations list no earlier reveals.
+``False`` (for programs, which remember everything anyway): observations carry the history.
+
+Moves: a seat's choice is a :class:`Choice` written ``w``, ``b`` or ``r``; a resolved reveal
+is a :class:`Reveal` written with seat 1's colour first, ``w:b`` (``w:w`` is a stun); a
+placement is a :class:`Place` written as its site, ``0a1``. Records hold reveals and
+placements; ``apply_notation`` replays either kind.
+
+SPN has eight fields: the board, then ``phase seat supply1 supply2 stunned bag1 bag2``:
+
+* ``phase``: ``reveal``, ``place``, ``sudden`` or ``over``;
+* ``seat``: ``-`` at a reveal; at a placement the placer and the ball's colour (``1w``);
+  at the end the winner (``1``/``2``) or ``-`` for a draw;
+* ``supply1``, ``supply2``: each player's balls in hand as ``white,black,red`` counts;
+* ``stunned``: the stunned pairs as ``white,black,red`` counts (each stun sets aside one ball
+  of that colour from each player); in sudden death the colours stunned so far (0 or 1 each);
+* ``bag1``, ``bag2``: each player's balls in the bag of defeat as ``white,black,red``.
+
+>>> import spheria
+>>> state = spheria.load_game("spagyric").new_initial_state()
+>>> state.current_player() == spheria.SIMULTANEOUS
+True
+>>> state.apply_joint([Choice.parse("r"), Choice.parse("w")])  # red beats white
+>>> state.current_player(), state.placing
+(0, 2)
+>>> state.apply(state.parse_move("0b2"))
+>>> state.to_spn()
+'.....r........../........./..../. reveal - 8,8,7 7,8,8 0,0,0 0,0,0 1,0,0'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from spheria.engine.board import (
+    ABOVE,
+    ALL_SITES,
+    BB_SITES,
+    BLACK,
+    COLOR_CHARS,
+    COLOR_NAMES,
+    COLORS,
+    RED,
+    SITE_NAMES,
+    WHITE,
+    Board,
+    group_of,
+    groups,
+    iter_sites,
+    parse_site,
+    placeable,
+)
+from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, Option, State, register
+
+REVEAL, PLACE, SUDDEN, OVER = "reveal", "place", "sudden", "over"
+PHASES = (REVEAL, PLACE, SUDDEN, OVER)
+
+#: ``BEATS[c]``: the colour that ``c`` beats (white beats black, black beats red, red beats white).
+BEATS: tuple[int, int, int] = (BLACK, RED, WHITE)
+#: ``BEATEN_BY[c]``: the colour that beats ``c``.
+BEATEN_BY: tuple[int, int, int] = (RED, WHITE, BLACK)
+
+#: The group sizes that decide the game: exactly this many wins for the placer.
+WINNING_SIZE = 4
+
+_COLOR_WORDS = {"w": WHITE, "white": WHITE, "b": BLACK, "black": BLACK, "r": RED, "red": RED}
+
+Counts = list[int]
+
+
+def stronger(first: int, second: int) -> int | None:
+    """Which of two revealed colours wins: 0 (the first), 1 (the second) or ``None`` (same).
+
+    >>> stronger(WHITE, BLACK), stronger(WHITE, RED), stronger(RED, RED)
+    (0, 1, None)
+    """
+    if first == second:
+        return None
+    return 0 if BEATS[first] == second else 1
+
+
+def parse_color(text: str) -> int:
+    """A colour written ``w``/``b``/``r`` or ``white``/``black``/``red``; raises :class:`IllegalMoveError`."""
+    color = _COLOR_WORDS.get(text.strip().lower())
+    if color is None:
+        raise IllegalMoveError(f"{text.strip()!r} is not a colour: write w (white), b (black) or r (red)")
+    return color
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One seat's secret choice at a reveal.
+
+    >>> Choice.parse("Red"), str(Choice(WHITE))
+    (Choice(color=2), 'w')
+    """
+
+    color: int
+
+    def __str__(self) -> str:
+        return COLOR_CHARS[self.color]
+
+    @classmethod
+    def parse(cls, text: str) -> Choice:
+        return cls(parse_color(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Both choices of a reveal, seat 1's first; the record entry of a reveal.
+
+    >>> Reveal.parse("w:b")
+    Reveal(first=0, second=1)
+    >>> str(Reveal(RED, RED))
+    'r:r'
+    """
+
+    first: int
+    second: int
+
+    @property
+    def colors(self) -> tuple[int, int]:
+        return (self.first, self.second)
+
+    def __str__(self) -> str:
+        return f"{COLOR_CHARS[self.first]}:{COLOR_CHARS[self.second]}"
+
+    @classmethod
+    def parse(cls, text: str) -> Reveal:
+        parts = text.strip().split(":")
+        if len(parts) != 2:
+            raise IllegalMoveError(f"{text.strip()!r} is not a reveal: write both colours, seat 1's first, as in w:b")
+        return cls(parse_color(parts[0]), parse_color(parts[1]))
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """The winner of a reveal puts the winning ball on ``site``.
+
+    >>> str(Place.parse("1b2"))
+    '1b2'
+    """
+
+    site: int
+
+    def __str__(self) -> str:
+        return SITE_NAMES[self.site]
+
+    @classmethod
+    def parse(cls, text: str) -> Place:
+        try:
+            return cls(parse_site(text))
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+
+
+SpagyricMove = Choice | Reveal | Place
+
+
+class _Snapshot(NamedTuple):
+    masks: tuple[int, int, int]
+    supply: tuple[tuple[int, ...], ...]
+    stunned: tuple[int, ...]
+    bag: tuple[tuple[int, ...], ...]
+    phase: str
+    placer: int | None
+    placing: int | None
+    winner: int | None
+
+
+def _counts_text(counts: Counts) -> str:
+    return ",".join(str(n) for n in counts)
+
+
+def _counts_words(counts: Counts) -> str:
+    return ", ".join(f"{n} {COLOR_NAMES[c]}" for c, n in enumerate(counts))
+
+
+def _counts_dict(counts: Counts) -> dict[str, int]:
+    return {COLOR_CHARS[c]: counts[c] for c in COLORS}
+
+
+def deciding_groups(board: Board) -> list[tuple[int, int]]:
+    """Every same-colour touching group of 3 or more balls, as ``(colour, mask)``.
+
+    A position in play has none: the placement that made one ended the game.
+    """
+    found = []
+    for color in COLORS:
+        for group in groups(board.masks[color]):
+            if group.bit_count() >= 3:
+                found.append((color, group))
+    return found
+
+
+@register
+class Spagyric(Game):
+    name = "spagyric"
+    title = "Spagyric"
+    option_specs = (
+        Option("supply", 8, "balls of each colour in each player's supply", kind=int, minimum=1),
+        Option(
+            "memory",
+            True,
+            "true (for people): observations list no earlier reveals; false (for programs): they list them all",
+            kind=bool,
+        ),
+    )
+
+    @property
+    def supply(self) -> int:
+        return int(self.options["supply"])
+
+    @property
+    def memory(self) -> bool:
+        return bool(self.options["memory"])
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def perfect_information(self) -> bool:
+        return False
+
+    def player_names(self) -> list[str]:
+        return ["Player 1", "Player 2"]
+
+    def new_initial_state(self, seed: int | None = None) -> SpagyricState:
+        s = self.supply
+        return SpagyricState(self, Board(), supply=[[s, s, s], [s, s, s]], seed=seed)
+
+    # -- position notation -----------------------------------------------------------
+
+    def state_from_spn(self, text: str) -> SpagyricState:
+        """A state from SPN (see the module docstring); raises ``ValueError`` naming the problem."""
+        fields = text.split()
+        if len(fields) != 8:
+            raise ValueError(
+                "Spagyric SPN has 8 fields (board, phase, seat, supply 1, supply 2, stunned, bag 1, bag 2); "
+                f"found {len(fields)}"
+            )
+        board = Board.from_spn(fields[0])
+        phase = fields[1]
+        if phase not in PHASES:
+            raise ValueError(f"phase must be one of {', '.join(PHASES)}; not {phase!r}")
+        placer, placing, winner = self._parse_seat(phase, fields[2])
+        names = self.player_names()
+        supply = [
+            self._parse_counts(fields[3], f"{names[0]}'s supply"),
+            self._parse_counts(fields[4], f"{names[1]}'s supply"),
+        ]
+        stunned = self._parse_counts(fields[5], "the stunned balls")
+        bag = [self._parse_counts(fields[6], f"{names[0]}'s bag"), self._parse_counts(fields[7], f"{names[1]}'s bag")]
+        state = SpagyricState(
+            self, board, supply, stunned, bag, phase=phase, placer=placer, placing=placing, winner=winner
+        )
+        state.check_position()
+        return state
+
+    @staticmethod
+    def _parse_seat(phase: str, text: str) -> tuple[int | None, int | None, int | None]:
+        """``(placer, placing colour, winner)`` from the seat field."""
+        if phase in (REVEAL, SUDDEN):
+            if text != "-":
+                raise ValueError(f"in the {phase} phase the seat field is '-', not {text!r}")
+            return None, None, None
+        if phase == PLACE:
+            if len(text) != 2 or text[0] not in "12" or text[1] not in COLOR_CHARS:
+                raise ValueError(
+                    f"in the place phase the seat field names the placer and the ball, e.g. '1w'; not {text!r}"
+                )
+            return int(text[0]) - 1, COLOR_CHARS.index(text[1]), None
+        if text not in ("1", "2", "-"):
+            raise ValueError(f"in the over phase the seat field is the winner 1 or 2, or '-' for a draw; not {text!r}")
+        return None, None, None if text == "-" else int(text) - 1
+
+    def _parse_counts(self, text: str, what: str) -> Counts:
+        parts = text.split(",")
+        if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
+            raise ValueError(f"{what} must be three counts white,black,red such as 8,8,8; not {text!r}")
+        counts = [int(p) for p in parts]
+        for color, n in enumerate(counts):
+            if n > self.supply:
+                raise ValueError(
+                    f"{what} has {n} {COLOR_NAMES[color]} balls; "
+                    f"a player has only {self.supply} of each (option supply)"
+                )
+        return counts
+
+
+class SpagyricView:
+    """What one seat may decide from, built from ``observation(player)`` alone.
+
+    The view copies the observation through JSON, keeps no reference to the state, and
+    answers only for its own seat, so an agent handed it cannot peek at hidden data.
+    """
+
+    __slots__ = ("_observation", "player")
+
+    def __init__(self, observation: dict[str, Any]) -> None:
+        self._observation: dict[str, Any] = json.loads(json.dumps(observation))
+        self.player: int = int(self._observation["player"])
+
+    def current_player(self) -> int:
+        return int(self._observation["current_player"])
+
+    def legal_moves(self, player: int | None = None) -> list[SpagyricMove]:
+        """This seat's choosable colours at a reveal, or the legal sites at its placement."""
+        if player is None:
+            player = self.player
+        if player != self.player:
+            raise ValueError(f"this view is seat {self.player}'s; it cannot show seat {player}'s moves")
+        parse = Place.parse if self._observation["phase"] == PLACE else Choice.parse
+        return [parse(text) for text in self._observation["legal_moves"]]
+
+    def observation(self, player: int) -> dict[str, Any]:
+        if player != self.player:
+            raise ValueError(f"this view is seat {self.player}'s; it cannot show seat {player}'s observation")
+        result: dict[str, Any] = json.loads(json.dumps(self._observation))
+        return result
+
+    def board(self) -> Board:
+        return Board.from_spn(self._observation["board"])
+
+    def __str__(self) -> str:
+        return self.board().diagram()
+
+
+class SpagyricState(State[SpagyricMove]):
+    """The referee's full Spagyric position: board, supplies, stunned balls, bags, phase.
+
+    The constructor takes the fields as they are and checks nothing; positions from SPN are
+    checked by :meth:`check_position`.
+    """
+
+    def __init__(
+        self,
+        game: Spagyric,
+        board: Board,
+        supply: list[Counts],
+        stunned: Counts | None = None,
+        bag: list[Counts] | None = None,
+        *,
+        phase: str = REVEAL,
+        placer: int | None = None,
+        placing: int | None = None,
+        winner: int | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.game: Spagyric = game
+        self.board = board
+        self.supply: list[Counts] = [list(supply[0]), list(supply[1])]
+        self.stunned: Counts = list(stunned) if stunned is not None else [0, 0, 0]
+        self.bag: list[Counts] = [list(bag[0]), list(bag[1])] if bag is not None else [[0, 0, 0], [0, 0, 0]]
+        self.phase = phase
+        self.placer = placer
+        self.placing = placing
+        self.winner = winner
+        self.seed = seed
+        self.history: list[SpagyricMove] = []
+        self._undo: list[_Snapshot] = []
+
+    # -- queries -----------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase == PLACE:
+            assert self.placer is not None
+            return self.placer
+        return SIMULTANEOUS
+
+    def returns(self) -> list[float]:
+        if self.phase != OVER or self.winner is None:
+            return [0.0, 0.0]
+        return [1.0 if p == self.winner else -1.0 for p in range(2)]
+
+    def hand(self, player: int) -> Counts:
+        """The balls ``player`` may choose from now, by colour (stunned balls excluded).
+
+        In sudden death: the fresh white, black and red, less the colours stunned so far.
+        """
+        if self.phase == SUDDEN:
+            return [1 - n for n in self.stunned]
+        return list(self.supply[player])
+
+    def choosable(self, player: int) -> list[int]:
+        """The colours ``player`` may choose at a reveal (none outside a reveal)."""
+        if self.phase not in (REVEAL, SUDDEN):
+            return []
+        return [c for c, n in enumerate(self.hand(player)) if n > 0]
+
+    def legal_moves(self, player: int | None = None) -> list[SpagyricMove]:
+        """At a reveal: seat ``player``'s :class:`Choice` list, or every joint :class:`Reveal` if
+        ``player`` is ``None``. At a placement: the placer's :class:`Place` list. Else empty."""
+        if player is not None:
+            self._check_seat(player)
+        if self.phase in (REVEAL, SUDDEN):
+            if player is not None:
+                return [Choice(c) for c in self.choosable(player)]
+            return [Reveal(a, b) for a in self.choosable(0) for b in self.choosable(1)]
+        if self.phase == PLACE and player in (None, self.placer):
+            return [Place(s) for s in iter_sites(placeable(self.board.occupied))]
+        return []
+
+    def _check_seat(self, player: int) -> None:
+        if player not in (0, 1):
+            raise ValueError(f"Spagyric has seats 0 and 1, not {player!r}")
+
+    # -- playing -----------------------------------------------------------------------
+
+    def apply(self, move: SpagyricMove) -> None:
+        """Play a :class:`Reveal` (both seats' choices) or a :class:`Place`.
+
+        A lone :class:`Choice` is refused: the state never holds one seat's half of a reveal.
+        """
+        if isinstance(move, Reveal):
+            self._check_reveal(move)
+            self._push(move)
+            self._reveal(move)
+        elif isinstance(move, Place):
+            self._check_place(move)
+            self._push(move)
+            self._place(move.site)
+        elif isinstance(move, Choice):
+            raise IllegalMoveError("a reveal needs both players' choices: use apply_joint([choice1, choice2])")
+        else:
+            raise IllegalMoveError(f"{move!r} is not a Spagyric move")
+
+    def apply_joint(self, moves: Sequence[SpagyricMove]) -> None:
+        """Resolve a reveal with one :class:`Choice` per seat, in seat order."""
+        choices = list(moves)
+        if len(choices) != 2 or not isinstance(choices[0], Choice) or not isinstance(choices[1], Choice):
+            raise IllegalMoveError("a reveal takes exactly two choices, one per seat, such as [Choice(0), Choice(1)]")
+        self.apply(Reveal(choices[0].color, choices[1].color))
+
+    def _check_reveal(self, move: Reveal) -> None:
+        names = self.game.player_names()
+        if self.phase == OVER:
+            raise IllegalMoveError("the game is over")
+        if self.phase == PLACE:
+            assert self.placer is not None and self.placing is not None
+            raise IllegalMoveError(f"{names[self.placer]} must place the {COLOR_NAMES[self.placing]} ball first")
+        for seat, color in enumerate(move.colors):
+            if color not in COLORS:
+                raise IllegalMoveError(f"{color!r} is not a colour")
+            if color not in self.choosable(seat):
+                raise IllegalMoveError(f"{names[seat]} has {self._unchoosable(seat, color)}")
+
+    def _unchoosable(self, player: int, color: int) -> str:
+        """Why ``player`` cannot choose ``color``: a phrase to follow "has" or "have"."""
+        name = COLOR_NAMES[color]
+        if self.phase == SUDDEN:
+            return f"no {name} ball: {name} was stunned in this sudden death"
+        if self.stunned[color]:
+            return f"no {name} ball to choose: none left in the supply, and the stunned ones return after the turn"
+        return f"no {name} ball left"
+
+    def _check_place(self, move: Place) -> None:
+        if self.phase != PLACE:
+            raise IllegalMoveError(
+                "the game is over" if self.phase == OVER else "no ball to place: both players choose first"
+            )
+        if not 0 <= move.site < len(SITE_NAMES) or not placeable(self.board.occupied) >> move.site & 1:
+            raise IllegalMoveError(f"{move} cannot take a ball now (taken, or not resting on four balls)")
+
+    def _push(self, move: SpagyricMove) -> None:
+        self._undo.append(
+            _Snapshot(
+                self.board.key(),
+                (tuple(self.supply[0]), tuple(self.supply[1])),
+                tuple(self.stunned),
+                (tuple(self.bag[0]), tuple(self.bag[1])),
+                self.phase,
+                self.placer,
+                self.placing,
+                self.winner,
+            )
+        )
+        self.history.append(move)
+
+    def _reveal(self, move: Reveal) -> None:
+        first, second = move.colors
+        winner = stronger(first, second)
+        if self.phase == SUDDEN:
+            if winner is None:
+                self.stunned[first] = 1
+                if all(self.stunned):
+                    self.stunned = [0, 0, 0]  # all three stunned: the sudden death starts again
+            else:
+                self.stunned = [0, 0, 0]
+                self.phase, self.winner = OVER, winner
+            return
+        if winner is None:
+            self.supply[0][first] -= 1
+            self.supply[1][second] -= 1
+            self.stunned[first] += 1
+            if not any(self.supply[0]) or not any(self.supply[1]):
+                self.phase = OVER  # a player has nothing to choose: draw
+            return
+        loser = 1 - winner
+        won, lost = move.colors[winner], move.colors[loser]
+        self.supply[winner][won] -= 1
+        self.supply[loser][lost] -= 1
+        self.bag[loser][lost] += 1
+        self.phase, self.placer, self.placing = PLACE, winner, won
+
+    def _place(self, site: int) -> None:
+        placer, color = self.placer, self.placing
+        assert placer is not None and color is not None
+        self.board.place(site, color)
+        size = group_of(self.board.masks[color], site).bit_count()
+        for seat in (0, 1):  # the turn ends: stunned balls go back to their owners
+            for c in COLORS:
+                self.supply[seat][c] += self.stunned[c]
+        self.stunned = [0, 0, 0]
+        self.placer = self.placing = None
+        if size == WINNING_SIZE:
+            self.phase, self.winner = OVER, placer
+        elif size >= 3:
+            self.phase, self.winner = OVER, 1 - placer
+        elif self.board.occupied == ALL_SITES:
+            self.phase = SUDDEN
+        elif not any(self.supply[0]) or not any(self.supply[1]):
+            self.phase = OVER
+        else:
+            self.phase = REVEAL
+
+    def undo(self) -> SpagyricMove:
+        if not self.history:
+            raise IndexError("no move to undo")
+        snap = self._undo.pop()
+        self.board.masks[:] = snap.masks
+        self.supply = [list(snap.supply[0]), list(snap.supply[1])]
+        self.stunned = list(snap.stunned)
+        self.bag = [list(snap.bag[0]), list(snap.bag[1])]
+        self.phase, self.placer, self.placing, self.winner = snap.phase, snap.placer, snap.placing, snap.winner
+        return self.history.pop()
+
+    def parse_move(self, text: str, player: int | None = None) -> SpagyricMove:
+        """The legal move written as ``text``.
+
+        At a reveal: with ``player`` given, that seat's colour (``w``, ``b``, ``r``); without,
+        both colours as ``w:b`` (seat 1's first). At a placement: a site such as ``0a1``.
+        """
+        if player is not None:
+            self._check_seat(player)
+        names = self.game.player_names()
+        if self.phase == OVER:
+            raise IllegalMoveError("the game is over")
+        if self.phase == PLACE:
+            assert self.placer is not None
+            if player is not None and player != self.placer:
+                raise IllegalMoveError(f"it is {names[self.placer]}'s placement; wait for the next reveal")
+            place = Place.parse(text)
+            self._check_place(place)
+            return place
+        if player is None:
+            if ":" not in text:
+                raise IllegalMoveError("at a reveal write both players' colours, seat 1's first, as in w:b")
+            reveal = Reveal.parse(text)
+            self._check_reveal(reveal)
+            return reveal
+        if ":" in text:
+            raise IllegalMoveError("write only your own colour: w, b or r")
+        choice = Choice.parse(text)
+        if choice.color not in self.choosable(player):
+            raise IllegalMoveError(f"you have {self._unchoosable(player, choice.color)}")
+        return choice
+
+    def clone(self) -> SpagyricState:
+        state = SpagyricState(
+            self.game,
+            self.board.copy(),
+            self.supply,
+            self.stunned,
+            self.bag,
+            phase=self.phase,
+            placer=self.placer,
+            placing=self.placing,
+            winner=self.winner,
+            seed=self.seed,
+        )
+        state.history = list(self.history)
+        state._undo = list(self._undo)
+        return state
+
+    # -- hidden information ----------------------------------------------------------------
+
+    def to_decide(self) -> list[int]:
+        """The seats whose decision is pending: both at a reveal, the placer at a placement."""
+        if self.phase in (REVEAL, SUDDEN):
+            return [0, 1]
+        if self.phase == PLACE:
+            assert self.placer is not None
+            return [self.placer]
+        return []
+
+    def public_observation(self) -> dict[str, Any]:
+        """What anyone may see, spectators included, as JSON-ready data.
+
+        Keys: ``game``, ``player`` (``None``), ``supply_per_color``, ``memory``, ``board``
+        (board SPN), ``phase``, ``current_player``, ``to_decide`` (seats whose decision is
+        pending), ``placer`` and ``placing`` (the revealed ball to be placed, or ``None``),
+        ``stunned`` (stunned pairs by colour: both players saw them revealed), ``supplies``
+        (each seat's number of balls in hand), ``returns``; and ``history`` (every reveal and
+        placement so far) only when option ``memory`` is false.
+        """
+        view: dict[str, Any] = {
+            "game": self.game.name,
+            "player": None,
+            "supply_per_color": self.game.supply,
+            "memory": self.game.memory,
+            "board": self.board.spn(),
+            "phase": self.phase,
+            "current_player": self.current_player(),
+            "to_decide": self.to_decide(),
+            "placer": self.placer,
+            "placing": None if self.placing is None else COLOR_CHARS[self.placing],
+            "stunned": _counts_dict(self.stunned),
+            "supplies": [sum(self.hand(0)), sum(self.hand(1))],
+            "returns": self.returns(),
+        }
+        if not self.game.memory:
+            view["history"] = self.history_notation()
+        return view
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see, as JSON-ready data: :meth:`public_observation` with
+        ``player`` set, plus ``supply`` (this player's own balls in hand by colour),
+        ``opponent_supply`` (the opponent's number of balls in hand) and ``legal_moves``
+        (this player's, as text). Never a choice in progress, a bag, or the opponent's
+        supply by colour.
+        """
+        self._check_seat(player)
+        view = self.public_observation()
+        del view["supplies"]
+        view["player"] = player
+        view["supply"] = _counts_dict(self.hand(player))
+        view["opponent_supply"] = sum(self.hand(1 - player))
+        view["legal_moves"] = [str(m) for m in self.legal_moves(player)]
+        return view
+
+    def view(self, player: int) -> SpagyricView:
+        """An agent's view: built from ``observation(player)`` only."""
+        return SpagyricView(self.observation(player))
+
+    # -- text --------------------------------------------------------------------------
+
+    def to_spn(self) -> str:
+        if self.phase == PLACE:
+            assert self.placer is not None and self.placing is not None
+            seat = f"{self.placer + 1}{COLOR_CHARS[self.placing]}"
+        elif self.phase == OVER and self.winner is not None:
+            seat = str(self.winner + 1)
+        else:
+            seat = "-"
+        return " ".join(
+            [
+                self.board.spn(),
+                self.phase,
+                seat,
+                _counts_text(self.supply[0]),
+                _counts_text(self.supply[1]),
+                _counts_text(self.stunned),
+                _counts_text(self.bag[0]),
+                _counts_text(self.bag[1]),
+            ]
+        )
+
+    def __str__(self) -> str:
+        return self.board.diagram()
+
+    def status_lines(self, player: int | None = None) -> list[str]:
+        """The phase, stunned balls, supplies and result, showing only what ``player`` may know."""
+        if player is not None:
+            self._check_seat(player)
+        names = self.game.player_names()
+        lines = []
+        if self.phase == OVER:
+            lines.append(self._result_line())
+        elif self.phase == REVEAL:
+            lines.append("Reveal: both players choose a ball in secret (white beats black beats red beats white).")
+        elif self.phase == SUDDEN:
+            lines.append("Sudden death: both players choose white, black or red in secret; the stronger ball wins.")
+        else:
+            assert self.placer is not None and self.placing is not None
+            color, beaten = COLOR_NAMES[self.placing], COLOR_NAMES[BEATS[self.placing]]
+            lines.append(f"{names[self.placer]} won the reveal ({color} beats {beaten}) and places the {color} ball.")
+        if any(self.stunned):
+            stunned = ", ".join(f"{n} {COLOR_NAMES[c]}" for c, n in enumerate(self.stunned) if n)
+            until = "the sudden death restarts" if self.phase == SUDDEN else "the turn ends"
+            lines.append(f"Stunned until {until}, from each player: {stunned}.")
+        if player is not None:
+            lines.append(f"Your supply: {_counts_words(self.hand(player))}.")
+            lines.append(f"{names[1 - player]} holds {sum(self.hand(1 - player))} balls.")
+        else:
+            lines.append(f"{names[0]} holds {sum(self.hand(0))} balls, {names[1]} {sum(self.hand(1))}.")
+        lines.append(f"Balls on the pyramid: {self.board.count()}.")
+        if not self.game.memory:
+            reveals = [str(m) for m in self.history if isinstance(m, Reveal)]
+            if reveals:
+                lines.append("Reveals so far: " + " ".join(reveals) + ".")
+        return lines
+
+    def _result_line(self) -> str:
+        names = self.game.player_names()
+        if self.winner is None:
+            return "Draw: a player has no ball left to choose."
+        deciding = deciding_groups(self.board)
+        if not deciding:
+            return f"{names[self.winner]} wins the sudden death."
+        color, group = deciding[0]
+        size = group.bit_count()
+        maker = self.winner if size == WINNING_SIZE else 1 - self.winner
+        return f"{names[self.winner]} wins: {names[maker]} made a group of {size} {COLOR_NAMES[color]} balls."
+
+    def move_hint(self, player: int | None = None) -> str:
+        names = self.game.player_names()
+        if self.phase == OVER:
+            return "the game is over"
+        if self.phase == PLACE:
+            assert self.placer is not None
+            if player is not None and player != self.placer:
+                return f"{names[self.placer]} is placing; nothing to choose now"
+            return "a site such as 0a1 (level, file, rank)"
+        if player is None:
+            return "both colours, seat 1's first, such as w:b"
+        colors = ", ".join(f"{COLOR_CHARS[c]} ({COLOR_NAMES[c]})" for c in self.choosable(player))
+        return f"a colour you hold: {colors}"
+
+    # -- checking a position -------------------------------------------------------------
+
+    def won(self, player: int, color: int) -> int:
+        """How many of ``player``'s ``color`` balls won a reveal (on the pyramid or about to be
+        placed): each beat one ball of the opponent's into the bag."""
+        return self.bag[1 - player][BEATS[color]]
+
+    def check_position(self) -> None:
+        """Raise ``ValueError`` naming the first reason this position cannot arise in play."""
+        names = self.game.player_names()
+        s = self.game.supply
+        full = self.board.occupied == ALL_SITES
+        if self.phase == SUDDEN:
+            if any(n > 1 for n in self.stunned) or all(self.stunned):
+                raise ValueError("in sudden death each colour is stunned at most once, and never all three at once")
+            accounted_stunned = [0, 0, 0]  # the sudden-death balls are not part of the supplies
+        else:
+            accounted_stunned = self.stunned
+        for p in (0, 1):
+            for c in COLORS:
+                total = self.supply[p][c] + accounted_stunned[c] + self.bag[p][c] + self.won(p, c)
+                if total != s:
+                    raise ValueError(
+                        f"{names[p]}'s {COLOR_NAMES[c]} balls add up to {total}, not {s}: "
+                        f"{self.supply[p][c]} in the supply + {accounted_stunned[c]} stunned "
+                        f"+ {self.bag[p][c]} in the bag + {self.won(p, c)} that won "
+                        f"(one per {COLOR_NAMES[BEATS[c]]} ball of {names[1 - p]}'s in the bag)"
+                    )
+        for c in COLORS:
+            in_play = self.board.count(c) + (1 if self.phase == PLACE and self.placing == c else 0)
+            beaten = self.bag[0][BEATS[c]] + self.bag[1][BEATS[c]]
+            if in_play != beaten:
+                raise ValueError(
+                    f"{in_play} {COLOR_NAMES[c]} balls are in play (placed or to place) but the bags hold "
+                    f"{beaten} {COLOR_NAMES[BEATS[c]]}: each {COLOR_NAMES[c]} ball in play beat one "
+                    f"{COLOR_NAMES[BEATS[c]]} ball into the bag"
+                )
+        if self.phase == PLACE:
+            assert self.placer is not None and self.placing is not None
+            if self.won(self.placer, self.placing) < 1:
+                raise ValueError(
+                    f"{names[self.placer]} cannot be placing a {COLOR_NAMES[self.placing]} ball: "
+                    f"{names[1 - self.placer]}'s bag holds no {COLOR_NAMES[BEATS[self.placing]]} ball "
+                    "for it to have beaten"
+                )
+        deciding = deciding_groups(self.board)
+        if self.phase != OVER:
+            if deciding:
+                color, group = deciding[0]
+                raise ValueError(
+                    f"a group of {group.bit_count()} {COLOR_NAMES[color]} balls ({_sites(group)}) is on the "
+                    "pyramid: the placement that made it ended the game"
+                )
+            if self.phase == SUDDEN and not full:
+                raise ValueError("sudden death happens only on a full pyramid")
+            if self.phase != SUDDEN and full:
+                raise ValueError("the pyramid is full: play goes to sudden death (phase sudden)")
+            if self.phase == REVEAL and (not any(self.supply[0]) or not any(self.supply[1])):
+                raise ValueError("a player has no ball to choose, so the game is over as a draw (phase over, seat -)")
+            return
+        if self.winner is None:
+            if deciding:
+                raise ValueError("a group of 3 or more is on the pyramid: that game ended with a winner, not a draw")
+            if full:
+                raise ValueError("a full pyramid goes to sudden death, not a draw")
+            if any(self.supply[0]) and any(self.supply[1]):
+                raise ValueError("a draw needs a player with no ball left to choose")
+            return
+        if any(self.stunned):
+            raise ValueError("a game won by a placement or a sudden death has no stunned balls: they went back")
+        if not deciding:
+            if not full:
+                raise ValueError(
+                    f"{names[self.winner]} cannot have won: no group of 3 or more on the pyramid, and it is not full"
+                )
+            return  # won the sudden death
+        if len(deciding) > 1:
+            raise ValueError("two groups of 3 or more are on the pyramid: the game ended when the first was made")
+        self._check_last_placement(*deciding[0])
+
+    def _check_last_placement(self, color: int, group: int) -> None:
+        """The one deciding group must come from a last placement by the right player."""
+        assert self.winner is not None
+        names = self.game.player_names()
+        size = group.bit_count()
+        maker = self.winner if size == WINNING_SIZE else 1 - self.winner
+        occupied = self.board.occupied
+        if self.won(maker, color) < 1:
+            raise ValueError(
+                f"a group of {size} {COLOR_NAMES[color]} balls means {names[maker]} placed one last, but "
+                f"{names[maker]} has won no reveal with {COLOR_NAMES[color]}"
+            )
+        for site in iter_sites(group):
+            if ABOVE[site] & occupied:
+                continue  # a ball rests on it, so it was not placed last
+            rest = group & ~BB_SITES[site]
+            if all(g.bit_count() <= 2 for g in groups(rest)):
+                return
+        raise ValueError(
+            f"no single last ball could have made the group of {size} {COLOR_NAMES[color]} balls ({_sites(group)}): "
+            "before it every group had at most 2 balls"
+        )
+
+
+def _sites(mask: int) -> str:
+    return " ".join(SITE_NAMES[s] for s in iter_sites(mask))
