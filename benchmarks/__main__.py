@@ -7,7 +7,8 @@ import json
 import platform
 import sys
 
-from benchmarks.special_cake import sugar_random_playouts
+from benchmarks.games import random_games
+from benchmarks.solver import solver_small_positions, solver_sugar_cake
 from benchmarks.spline import spline_mcts_iterations, spline_random_moves
 
 
@@ -15,10 +16,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per benchmark (default 3)")
     args = parser.parse_args(argv)
+    seconds = args.seconds
     rows = [
-        sugar_random_playouts(args.seconds),
-        spline_random_moves(args.seconds),
-        spline_mcts_iterations(args.seconds),
+        spline_random_moves(seconds),
+        spline_mcts_iterations(seconds),
+        random_games("special-cake", seconds, variant="sugar"),
+        random_games("special-cake", seconds, variant="mint"),
+        solver_sugar_cake(),
+        solver_small_positions(),
+        random_games("spinca", seconds, players=2),
+        random_games("spinca", seconds, players=3),
+        random_games("spagyric", seconds),
     ]
     table = {"python": platform.python_version(), "machine": platform.machine(), "results": rows}
     json.dump(table, sys.stdout, indent=2)
