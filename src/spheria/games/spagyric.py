@@ -588,6 +588,12 @@ class SpagyricState(State[SpagyricMove]):
             assert self.placer is not None
             if player is not None and player != self.placer:
                 raise IllegalMoveError(f"it is {names[self.placer]}'s placement; wait for the next reveal")
+            if ":" in text or text.strip().lower() in _COLOR_WORDS:
+                assert self.placing is not None
+                raise IllegalMoveError(
+                    f"{names[self.placer]} must place the {COLOR_NAMES[self.placing]} ball first: "
+                    "name a site such as 0a1"
+                )
             place = Place.parse(text)
             self._check_place(place)
             return place
@@ -744,7 +750,8 @@ class SpagyricState(State[SpagyricMove]):
         if self.winner is None:
             return "Draw: a player has no ball left to choose."
         deciding = deciding_groups(self.board)
-        if not deciding:
+        won_by_reveal = bool(self.history) and isinstance(self.history[-1], Reveal)
+        if won_by_reveal or not deciding:  # only a sudden-death reveal wins outright
             return f"{names[self.winner]} wins the sudden death."
         color, group = deciding[0]
         size = group.bit_count()
