@@ -469,7 +469,7 @@ def test_moves_are_written_and_read_back() -> None:
     with pytest.raises(IllegalMoveError, match="exactly two choices"):
         state.apply_joint([Choice(0)])
     assert state.move_hint(0) == "a colour you hold: w (white), b (black), r (red)"
-    assert state.move_hint(None) == "both colours, seat 1's first, such as w:b"
+    assert state.move_hint(None) == "both colours, Player 1's first, such as w:b"
     reveal(state, "b", "r")
     assert state.parse_move("0c3", 0) == Place(parse_site("0c3"))
     with pytest.raises(IllegalMoveError, match="must place the black ball first"):

@@ -16,8 +16,9 @@ choosable colours, ``state.apply_joint([choice0, choice1])`` resolves it).
 After a placement, the touching same-colour group holding the new ball decides: exactly 4
 balls and the placer wins; exactly 3, or 5 or more, and the placer loses. When a reveal is
 due and a player has no ball to choose (their supply is empty, stunned balls not counting),
-the game is a draw. Both players always hold the same number of balls (each reveal takes one
-ball from each), so both run out together.
+the game is a draw; after a stun the stunned balls then stay aside. Both players always hold
+the same number of balls (each reveal takes one ball from each), so both run out together.
+After a placement the checks run in this order: the group, a full pyramid, empty supplies.
 
 Sudden death: if a placement fills the pyramid without a result, each player gets a fresh
 white, black and red ball; reveals as above, the stronger ball wins the game, equal colours
@@ -30,9 +31,17 @@ directly.
 Option ``memory`` (default ``True``, for people): observations list no earlier reveals.
 ``False`` (for programs, which remember everything anyway): observations carry the history.
 
+Hidden information: ``observation(player)`` shows the pyramid, the player's own supply by
+colour, the opponent's number of balls, the stunned balls, whose decision is pending, the
+ball being placed and, with ``memory=False``, the history; ``view(player)`` is a
+:class:`SpagyricView` built from that alone. Never a choice in progress (the state never holds
+half a reveal), a bag, or the opponent's supply by colour — though a player can count the
+latter from the pyramid and their own supply, since every ball in play beat one ball of the
+colour it beats. What no counting shows is which player lost which balls.
+
 Moves: a seat's choice is a :class:`Choice` written ``w``, ``b`` or ``r``; a resolved reveal
-is a :class:`Reveal` written with seat 1's colour first, ``w:b`` (``w:w`` is a stun); a
-placement is a :class:`Place` written as its site, ``0a1``. Records hold reveals and
+is a :class:`Reveal` written with Player 1's (seat 0's) colour first, ``w:b`` (``w:w`` is a
+stun); a placement is a :class:`Place` written as its site, ``0a1``. Records hold reveals and
 placements; ``apply_notation`` replays either kind.
 
 SPN has eight fields: the board, then ``phase seat supply1 supply2 stunned bag1 bag2``:
@@ -92,7 +101,7 @@ BEATS: tuple[int, int, int] = (BLACK, RED, WHITE)
 #: ``BEATEN_BY[c]``: the colour that beats ``c``.
 BEATEN_BY: tuple[int, int, int] = (RED, WHITE, BLACK)
 
-#: The group sizes that decide the game: exactly this many wins for the placer.
+#: A placement that makes a group of exactly this many balls wins; 3, or 5 or more, loses.
 WINNING_SIZE = 4
 
 _COLOR_WORDS = {"w": WHITE, "white": WHITE, "b": BLACK, "black": BLACK, "r": RED, "red": RED}
@@ -139,7 +148,7 @@ class Choice:
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
-    """Both choices of a reveal, seat 1's first; the record entry of a reveal.
+    """Both choices of a reveal, Player 1's first; the record entry of a reveal.
 
     >>> Reveal.parse("w:b")
     Reveal(first=0, second=1)
@@ -161,7 +170,7 @@ class Reveal:
     def parse(cls, text: str) -> Reveal:
         parts = text.strip().split(":")
         if len(parts) != 2:
-            raise IllegalMoveError(f"{text.strip()!r} is not a reveal: write both colours, seat 1's first, as in w:b")
+            raise IllegalMoveError(f"{text.strip()!r} is not a reveal: write both colours, Player 1's first, as in w:b")
         return cls(parse_color(parts[0]), parse_color(parts[1]))
 
 
@@ -577,7 +586,7 @@ class SpagyricState(State[SpagyricMove]):
         """The legal move written as ``text``.
 
         At a reveal: with ``player`` given, that seat's colour (``w``, ``b``, ``r``); without,
-        both colours as ``w:b`` (seat 1's first). At a placement: a site such as ``0a1``.
+        both colours as ``w:b`` (Player 1's first). At a placement: a site such as ``0a1``.
         """
         if player is not None:
             self._check_seat(player)
@@ -599,7 +608,7 @@ class SpagyricState(State[SpagyricMove]):
             return place
         if player is None:
             if ":" not in text:
-                raise IllegalMoveError("at a reveal write both players' colours, seat 1's first, as in w:b")
+                raise IllegalMoveError("at a reveal write both players' colours, Player 1's first, as in w:b")
             reveal = Reveal.parse(text)
             self._check_reveal(reveal)
             return reveal
@@ -768,7 +777,7 @@ class SpagyricState(State[SpagyricMove]):
                 return f"{names[self.placer]} is placing; nothing to choose now"
             return "a site such as 0a1 (level, file, rank)"
         if player is None:
-            return "both colours, seat 1's first, such as w:b"
+            return "both colours, Player 1's first, such as w:b"
         colors = ", ".join(f"{COLOR_CHARS[c]} ({COLOR_NAMES[c]})" for c in self.choosable(player))
         return f"a colour you hold: {colors}"
 
