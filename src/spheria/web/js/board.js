@@ -22,7 +22,7 @@ export const SITE_BY_NAME = new Map(SITES.map((s) => [s.name, s]));
 
 /** The balls below a site (the four it rests on). */
 export function below(site) {
-  const s = typeof site === "string" ? SITE_BY_NAME.get(site) : SITES[site];
+  const s = typeof site === "string" ? SITE_BY_NAME.get(site) : typeof site === "number" ? SITES[site] : site;
   if (s.level === 0) return [];
   const n = LEVEL_SIZES[s.level - 1];
   const base = LEVEL_OFFSETS[s.level - 1];
@@ -180,7 +180,7 @@ export class PyramidView {
       }
     }
 
-    this.levelStrip(svg, now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked });
+    this.levelStrip(svg, o.stripBoard ? parseBoard(o.stripBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked });
   }
 
   defs(svg) {

@@ -1,6 +1,6 @@
 // The game page: one websocket to the server, the pyramid, and the panel beside it.
 
-import { PyramidView, SITE_BY_NAME } from "./board.js";
+import { PyramidView } from "./board.js";
 import { Picker, isSite, moveSites, tokens } from "./moves.js";
 import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute } from "./ui.js";
 
@@ -15,10 +15,11 @@ let seat = null;
 let info = null;
 let frame = null;
 let picker = null;
-let hoverSite = null;
 let reconnectDelay = 500;
 let confirmMoves = localStorage.getItem("spheria.confirm") === "1";
 let sending = false;
+let badToken = false;
+let previewing = false;
 
 $("confirm-toggle").checked = confirmMoves;
 $("confirm-toggle").addEventListener("change", (e) => {
@@ -91,7 +92,7 @@ function onFrame(data) {
     document.title = `${info.title} · Spheria`;
     $("title").textContent = info.title;
     $("options").textContent = describeOptions(info.options);
-    $("role").textContent = seat === null ? "Watching" : `You play ${info.players[seat].name}`;
+    $("role").textContent = badToken ? "This invite link is not valid: watching" : seat === null ? "Watching" : `You play ${info.players[seat].name}`;
     $("links").hidden = false;
     $("spectate-copy").replaceChildren(copyButton(absolute(`/game/${gameId}`), "Copy watch link"));
   } else if (data.type === "state") {
@@ -101,9 +102,10 @@ function onFrame(data) {
       picker = new Picker(info ? info.game : "", frame);
       sending = false;
     }
-    if (previous && previous.simultaneous && previous.version !== frame.version) reveal(frame.last_move);
+    if (previous && previous.simultaneous && previous.version !== frame.version) reveal(previous, frame);
     render();
   } else if (data.type === "preview") {
+    previewing = false;
     if (picker && data.version === frame.version) {
       picker.preview = { text: data.move, ok: data.ok, board: data.board, error: data.error, completions: data.completions };
       if (!data.ok && picker.mode === "set" && picker.selection.length > 1) showMessage(data.error, "warn");
@@ -116,8 +118,9 @@ function onFrame(data) {
     }
   } else if (data.type === "error") {
     sending = false;
-    if (data.code === "bad_token") $("role").textContent = "This invite link is not valid: watching";
+    if (data.code === "bad_token") badToken = true;
     if (data.code === "bad_token" && !info) send({ type: "join" });
+    previewing = false;
     showMessage(data.message, "error");
     if (picker && data.code === "illegal_move") picker.clear();
     render();
@@ -152,14 +155,16 @@ function onWord(word) {
 
 function afterPick() {
   showMessage("");
-  if (picker.wantsPreview()) send({ type: "preview", move: picker.text() });
+  if (picker.wantsPreview()) {
+    previewing = true;
+    send({ type: "preview", move: picker.text() });
+  }
   render();
   const o = picker.options();
   if (o.final && !confirmMoves && !picker.wantsPreview()) submit();
 }
 
 function onSiteHover(name) {
-  hoverSite = name;
   const node = $("hover");
   node.textContent = name ? `site ${name}` : "";
 }
@@ -177,7 +182,7 @@ function ghostColor() {
   if (!frame || !info || seat === null) return null;
   const obs = frame.observation || {};
   if (info.game === "special-cake") return obs.phase === "place" ? seatColors(info.game, info.options, 2)[seat] : null;
-  if (info.game === "spagyric") return null;
+  if (info.game === "spagyric") return obs.phase === "place" && obs.placer === seat ? obs.placing : null;
   return seatColors(info.game, info.options, info.players.length)[seat];
 }
 
@@ -188,6 +193,11 @@ function render() {
   const myTurn = seat !== null && frame.legal_moves.length > 0 && !sending;
   const preview = picker ? picker.previewBoard() : null;
   const locked = new Set(obs.locked || []);
+  // State for people who script the page (and the browser tests): what it shows now.
+  document.body.dataset.version = `${frame.version}${frame.your_choice ? "c" : ""}`;
+  document.body.dataset.mode = picker ? picker.mode : "";
+  document.body.dataset.previewing = previewing ? "1" : "0";
+  document.body.dataset.selection = picker ? String(picker.selection.length) : "0";
   view.render({
     board: frame.board,
     targets: myTurn ? options.sites : new Set(),
@@ -195,6 +205,7 @@ function render() {
     lastMove: moveSites(frame.last_move),
     locked,
     preview,
+    stripBoard: picker && picker.mode === "spinca" ? preview : null,
     ghostColor: ghostColor(),
     marked: winningSites(obs),
   });
@@ -238,7 +249,10 @@ function renderPlayers() {
 
 function renderStatus(obs) {
   const status = clear($("status"));
-  for (const line of frame.status || []) status.appendChild(h("div", { class: "status-line" }, line));
+  for (const line of frame.status || []) {
+    if (Array.isArray(obs.scores) && /^(Faces|Smallest group)/.test(line)) break; // the table below shows them
+    status.appendChild(h("div", { class: "status-line" }, line));
+  }
   const scores = clear($("scores"));
   if (Array.isArray(obs.scores) && obs.scores.length) {
     const colors = seatColors(info.game, info.options, frame.players.length);
@@ -267,19 +281,29 @@ function renderStatus(obs) {
     scores.appendChild(table);
   }
   const privateInfo = clear($("private"));
-  for (const [key, value] of Object.entries(obs)) {
-    if (["game", "spn", "current_player", "history", "player", "phase", "locked", "scores", "board", "winner", "winning_line"].includes(key)) continue;
-    privateInfo.appendChild(h("div", { class: "obs-line" }, h("b", {}, `${key.replace(/_/g, " ")}: `), formatValue(value)));
+  if (obs.supply && typeof obs.supply === "object") {
+    privateInfo.appendChild(h("div", { class: "supply-title" }, "Your balls in hand"));
+    privateInfo.appendChild(supplyRow(obs.supply, "supply-mine"));
+  }
+  if (typeof obs.opponent_supply === "number") {
+    const other = frame.players.find((p) => p.seat !== seat);
+    privateInfo.appendChild(h("div", { class: "muted" }, `${other ? other.name : "Opponent"} holds ${obs.opponent_supply} balls (colours hidden)`));
+  }
+  if (Array.isArray(obs.supplies)) {
+    obs.supplies.forEach((n, i) => privateInfo.appendChild(h("div", { class: "muted" }, `${frame.players[i].name} holds ${n} balls`)));
+  }
+  if (obs.stunned && Object.values(obs.stunned).some((n) => n > 0)) {
+    privateInfo.appendChild(h("div", { class: "supply-title" }, "Stunned this turn"));
+    privateInfo.appendChild(supplyRow(obs.stunned, "supply-stunned"));
   }
 }
 
-function formatValue(value) {
-  if (value === null || value === undefined) return "–";
-  if (typeof value !== "object") return String(value);
-  if (Array.isArray(value)) return value.map(formatValue).join(", ");
-  return Object.entries(value)
-    .map(([k, v]) => `${k} ${formatValue(v)}`)
-    .join(", ");
+function supplyRow(counts, cls) {
+  const row = h("div", { class: `supply ${cls}` });
+  for (const color of ["w", "b", "r"]) {
+    row.appendChild(h("span", { class: "supply-item", "data-color": color }, ballSwatch(color, 22), h("b", {}, String(counts[color] ?? 0))));
+  }
+  return row;
 }
 
 function renderPicker(options, myTurn) {
@@ -303,7 +327,9 @@ function renderPicker(options, myTurn) {
     words.appendChild(h("button", { class: `choice choice-${word}`, type: "button", "data-word": word, onclick: () => onWord(word) }, choiceChip(word)));
   }
   const text = picker.text();
-  $("selection").textContent = picker.empty ? "Pick a highlighted site" + (options.words.size ? " or a choice" : "") : `Move: ${text}`;
+  const prompt = options.words.size && !options.sites.size ? "Choose a ball in secret" : "Pick a highlighted site";
+  $("selection").textContent = picker.empty ? prompt : `Move: ${text}`;
+  $("picker").classList.toggle("choosing", options.words.size > 0 && !options.sites.size);
   $("btn-play").disabled = !options.complete;
   $("btn-back").disabled = picker.empty;
   $("btn-clear").disabled = picker.empty;
@@ -311,14 +337,16 @@ function renderPicker(options, myTurn) {
 }
 
 const COLOR_WORDS = { w: "w", white: "w", b: "b", black: "b", r: "r", red: "r" };
+const COLOR_LABELS = { w: "white", b: "black", r: "red" };
+const BEATS = { w: "b", b: "r", r: "w" };
 
 function choiceChip(word) {
   const parts = tokens(word);
   const span = h("span", { class: "chip" });
   for (const part of parts.length ? parts : [word]) {
     const color = COLOR_WORDS[part.toLowerCase()];
-    if (color) span.appendChild(ballSwatch(color, 16));
-    span.appendChild(h("span", {}, part));
+    if (color) span.appendChild(ballSwatch(color, 20));
+    span.appendChild(h("span", {}, color && part.length === 1 ? COLOR_LABELS[color] : part));
   }
   return span;
 }
@@ -352,10 +380,33 @@ function renderResult() {
   );
 }
 
-function reveal(lastMove) {
-  if (!lastMove) return;
+function reveal(previous, now) {
+  // What was revealed: from the game's public record of the reveal when it is shown, otherwise
+  // from what the reveal did (Spagyric: the placer's ball beat the other; equal balls are stunned).
+  const before = previous.observation || {};
+  const after = now.observation || {};
+  const names = now.players.map((p) => p.name);
+  const shown = [];
+  if (after.phase === "place" && after.placing && after.placer !== null && after.placer !== undefined) {
+    shown[after.placer] = after.placing;
+    shown[1 - after.placer] = BEATS[after.placing];
+  } else if (after.stunned && before.stunned) {
+    const color = ["w", "b", "r"].find((c) => (after.stunned[c] || 0) > (before.stunned[c] || 0));
+    if (color) shown.push(color, color);
+  }
+  if (shown.length !== 2 && now.last_move) shown.push(...tokens(now.last_move).slice(0, 2).map((t) => COLOR_WORDS[t] || t));
+  if (shown.length !== 2) return;
   const box = $("reveal");
-  clear(box).append(h("div", { class: "reveal-title" }, "Revealed"), h("div", { class: "reveal-chips" }, choiceChip(lastMove)));
+  const verdict = shown[0] === shown[1] ? "Same colour: both balls are stunned" : `${COLOR_LABELS[after.placing] || ""} wins the reveal`;
+  clear(box).append(
+    h("div", { class: "reveal-title" }, "Reveal"),
+    h(
+      "div",
+      { class: "reveal-chips" },
+      shown.map((color, i) => h("div", { class: "reveal-seat" }, h("span", { class: `reveal-ball swatch swatch-${color}` }), h("div", { class: "muted" }, names[i]))),
+    ),
+    h("div", { class: "reveal-verdict" }, verdict),
+  );
   box.hidden = false;
   box.classList.remove("show");
   void box.offsetWidth;
@@ -364,6 +415,4 @@ function reveal(lastMove) {
   reveal.timer = setTimeout(() => (box.hidden = true), 2600);
 }
 
-void SITE_BY_NAME;
-void hoverSite;
 connect();

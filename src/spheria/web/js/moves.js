@@ -88,6 +88,7 @@ export class Picker {
         return { sites, words, complete: false, final: false };
       }
       if (s.length === 1) {
+        if (this.exactListed()) return { sites, words, complete: true, final: true }; // a placement alone
         for (const m of this.candidates()) if (m.tokens.length > 1) sites.add(m.tokens[1]);
         for (const t of relocationTargets(this.board, s[0])) sites.add(t);
         return { sites, words, complete: false, final: false };

@@ -1,0 +1,278 @@
+"""End-to-end: the real server in its own process, driven through Debian's headless Chromium.
+
+Every game (each Special Cake variant, Spagyric, Spinca for 2, 3 and 4, Spline) is created
+from the lobby form and played to the end by clicks against agent seats; two browser contexts
+play each other in real time; the replay page steps through a finished game. A screenshot of
+each game is saved under ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+TIMEOUT = 20_000  # ms: how long one step may wait for the page (a turn, a reveal)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``spheria serve`` in a subprocess on a free loopback port, agents in a process pool."""
+    port = free_port()
+    db = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
+    log = (tmp_path_factory.getbasetemp() / "server.log").open("w")
+    command = [sys.executable, "-m", "spheria.server", "--port", str(port), "--db", str(db)]
+    process = subprocess.Popen([*command, "--agent-delay", "0.05"], stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(base + "/api/catalog", timeout=1)
+            break
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError("the server did not start") from None
+            time.sleep(0.1)
+    yield base
+    process.terminate()
+    process.wait(timeout=20)
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not os.path.exists(CHROMIUM):
+        raise RuntimeError(f"{CHROMIUM} is missing: scripts/test installs Debian's chromium")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 820})
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    page.on("console", on_console)
+    yield page
+    context.close()
+    assert errors == [], errors
+
+
+def screenshot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def create_from_lobby(page: Page, server: str, game: str, options: dict[str, str], humans: int = 1) -> list[str]:
+    """Fill in the lobby form; seats after the first ``humans`` are random agents. Returns the invites."""
+    page.goto(server + "/")
+    page.select_option("#game", game)
+    for name, value in options.items():
+        page.select_option(f"#opt-{name}", value)
+    page.wait_for_function("() => document.querySelectorAll('select.seat-kind').length > 0")
+    if "players" in options:
+        count = int(options["players"])
+        page.wait_for_function(f"() => document.querySelectorAll('select.seat-kind').length === {count}")
+    kinds = page.locator("select.seat-kind")
+    for i in range(kinds.count()):
+        kinds.nth(i).select_option("human" if i < humans else "agent:random")
+    page.click("#create")
+    page.wait_for_selector("#created .invite a.open-seat")
+    links = page.locator("#created a.open-seat")
+    return [str(links.nth(i).get_attribute("href")) for i in range(links.count())]
+
+
+def wait_turn(page: Page) -> bool:
+    """Wait until it is this page's turn (True) or the game is over (False)."""
+    page.wait_for_selector(".turn.mine, #result:not([hidden])")
+    return page.locator("#result:not([hidden])").count() == 0
+
+
+def click_random(page: Page, selector: str, rng: random.Random) -> bool:
+    items = page.locator(selector)
+    count = items.count()
+    if not count:
+        return False
+    items.nth(rng.randrange(count)).click()
+    return True
+
+
+def wait_moved(page: Page, before: str) -> None:
+    """Wait until the page has taken the move in (the version it shows changes) or the game ends."""
+    page.wait_for_function(
+        "(before) => document.body.dataset.version !== before || !document.getElementById('result').hidden",
+        arg=before,
+    )
+
+
+def play_turn(page: Page, rng: random.Random, relocate: bool = False) -> None:
+    """Make one legal move by clicks, as a person would."""
+    version = str(page.evaluate("document.body.dataset.version"))
+    mode = str(page.evaluate("document.body.dataset.mode"))
+    if page.locator("#words button.choice").count():
+        click_random(page, "#words button.choice", rng)  # a secret colour
+    elif mode == "set":  # Special Cake eating: candies one by one until the preview says it is a move
+        for _ in range(6):
+            if not click_random(page, ".strip-site.clickable", rng):
+                page.click("#btn-clear")
+                continue
+            page.wait_for_function("() => document.body.dataset.previewing === '0'")
+            if page.locator("#btn-play:not([disabled])").count():
+                page.click("#btn-play")
+                break
+        else:
+            page.click("#btn-clear")
+            return play_turn(page, rng)
+    elif mode == "spinca" and relocate and page.locator(".strip-site.clickable:has(.strip-ball)").count():
+        click_random(page, ".strip-site.clickable:has(.strip-ball)", rng)  # a free marble
+        if not click_random(page, ".strip-site.clickable:has(.strip-empty)", rng):  # where it goes
+            page.click("#btn-clear")
+            return play_turn(page, rng)
+        page.wait_for_function("() => document.body.dataset.previewing === '0'")
+        if page.evaluate("document.body.dataset.selection") != "2" or not click_random(
+            page, ".strip-site.clickable:has(.strip-empty)", rng
+        ):  # then the placement
+            page.click("#btn-clear")
+            return play_turn(page, rng)
+    else:
+        assert click_random(page, ".strip-site.clickable:has(.strip-empty)", rng)
+    wait_moved(page, version)
+
+
+def play_to_the_end(page: Page, rng: random.Random, shot: str, shot_after: int = 6) -> str:
+    moves = 0
+    while wait_turn(page):
+        play_turn(page, rng, relocate=moves % 3 == 1)
+        moves += 1
+        if moves == shot_after:
+            page.wait_for_timeout(300)
+            screenshot(page, shot)
+    page.wait_for_selector("#result .result-title")
+    if moves < shot_after:
+        screenshot(page, shot)
+    screenshot(page, shot + "-end")
+    return page.inner_text("#result .result-text")
+
+
+GAMES = [
+    ("special-cake", {"variant": "mint"}, "special-cake-mint"),
+    ("special-cake", {"variant": "sugar"}, "special-cake-sugar"),
+    ("special-cake", {"variant": "poisoned"}, "special-cake-poisoned"),
+    ("spagyric", {}, "spagyric"),
+    ("spinca", {"players": "2"}, "spinca-2"),
+    ("spinca", {"players": "3"}, "spinca-3"),
+    ("spinca", {"players": "4"}, "spinca-4"),
+    ("spline", {}, "spline"),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "name"), GAMES, ids=[g[2] for g in GAMES])
+def test_a_whole_game_through_the_ui_against_agents(
+    page: Page, server: str, game: str, options: dict[str, str], name: str
+) -> None:
+    invites = create_from_lobby(page, server, game, options)
+    page.goto(server + invites[0])
+    page.wait_for_selector("#players li.player")
+    assert "You play" in page.inner_text("#role")
+    try:
+        result = play_to_the_end(page, random.Random(name), name)
+    except Exception:
+        screenshot(page, name + "-failure")
+        raise
+    assert result
+    # The record downloads and the replay steps through the game.
+    game_id = invites[0].split("/")[2].split("#")[0]
+    record = page.request.get(f"{server}/api/games/{game_id}/record")
+    assert record.ok and record.json()["game"] == game
+    page.click("#result a:has-text('Replay')")
+    page.wait_for_selector("#history li")
+    total = page.locator("#history li").count()
+    assert page.inner_text("#step") == f"move 0 of {total}"
+    page.click("#next")
+    page.click("#next")
+    assert page.inner_text("#step") == f"move 2 of {total}"
+    page.click("#last")
+    assert page.inner_text("#step") == f"move {total} of {total}"
+    if name == "special-cake-mint":
+        screenshot(page, "replay")
+
+
+def test_two_people_play_each_other_in_real_time(browser: Browser, server: str) -> None:
+    lobby = browser.new_page()
+    lobby.set_default_timeout(TIMEOUT)
+    invites = create_from_lobby(lobby, server, "spline", {}, humans=2)
+    screenshot(lobby, "lobby")
+    lobby.close()
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 820}) for _ in range(2)]
+    pages = []
+    for context, invite in zip(contexts, invites, strict=True):
+        context.set_default_timeout(TIMEOUT)
+        p = context.new_page()
+        p.goto(server + invite)
+        pages.append(p)
+    for p in pages:
+        p.wait_for_selector("#players li.player .dot.on >> nth=1")  # both seats are connected
+    rng = random.Random(7)
+    moves = 0
+    while True:
+        mover = pages[moves % 2]
+        other = pages[1 - moves % 2]
+        if not wait_turn(mover):
+            break
+        version = str(mover.evaluate("document.body.dataset.version"))
+        site = mover.locator(".strip-site.clickable:has(.strip-empty)")
+        target = site.nth(rng.randrange(site.count()))
+        name = str(target.get_attribute("data-site"))
+        target.click()
+        wait_moved(mover, version)
+        # The other browser sees the move at once, without reloading: marked as the last move.
+        other.wait_for_selector(f".strip-site[data-site='{name}'] .last-dot")
+        moves += 1
+    texts = [p.inner_text("#result .result-title") for p in pages]
+    assert sorted(texts) == ["You lose", "You win!"]
+    screenshot(pages[0], "spline-two-players")
+    for context in contexts:
+        context.close()
+
+
+def test_a_wrong_invite_token_watches_instead(page: Page, server: str) -> None:
+    invites = create_from_lobby(page, server, "spline", {}, humans=2)
+    page.goto(server + invites[0].split("#")[0] + "#not-a-real-token")
+    page.wait_for_selector("#players li.player")
+    assert "not valid" in page.inner_text("#role")
+    assert page.locator(".strip-site.clickable").count() == 0
