@@ -39,6 +39,7 @@ from spheria.games.base import (
 )
 from spheria.match import Turn, apply_turn, choose_moves
 from spheria.records.record import Record, RecordError
+from spheria.server import command as serve_command
 
 
 class _Parser(argparse.ArgumentParser):
@@ -473,6 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena.add_parser(commands)
     solve.add_parsers(commands)
+    serve_command.add_parser(commands)
     return parser
 
 
