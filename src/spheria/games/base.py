@@ -231,6 +231,12 @@ class State(ABC, Generic[M]):
             "player": player,
         }
 
+    def public_observation(self) -> dict[str, Any]:
+        """What a spectator may see: nothing private to any seat. Perfect information: everything."""
+        view = self.observation(0)
+        view["player"] = None
+        return view
+
 
 _REGISTRY: dict[str, type[Game]] = {}
 

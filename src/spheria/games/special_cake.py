@@ -34,6 +34,7 @@ that receives the candy.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,9 +81,12 @@ class CakeMove:
 
     @classmethod
     def parse(cls, text: str) -> CakeMove:
-        parts = [p for p in text.strip().replace(",", "+").replace(" ", "+").split("+") if p]
-        if not parts:
+        """Sites joined by ``+`` (a comma or spaces also separate them)."""
+        if not re.sub(r"[\s+,]", "", text):
             raise IllegalMoveError("empty move: name a site such as 0a1, or a line such as 0a1+0b1")
+        parts = re.split(r"\s*[+,]\s*|\s+", text.strip())
+        if "" in parts:
+            raise IllegalMoveError(f"{text.strip()!r} has an empty place between its sites")
         try:
             sites = tuple(parse_site(p) for p in parts)
         except ValueError as error:
