@@ -1,0 +1,196 @@
+"""Load benchmark of the server (not a test): K concurrent games driven over websockets on loopback.
+
+``python -m benchmarks.load --games K --seconds S [--game spline] [--option k=v]``
+
+Starts ``spheria serve`` in a subprocess on a free loopback port with a fresh SQLite file (or
+uses ``--url``, which must be a loopback address), creates K games with two human seats, and
+plays each with two websocket clients that answer with random legal moves: agent against agent,
+every move going through the server (parse, rules, storage, frames to both seats). A finished
+game is replaced by a new one until the time is up. Bounded in time (``--seconds``) and count
+(``--max-games``). Reports moves per second and the latency of a move: from sending it to
+receiving the new position on the mover's socket (p50, p95, max).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ipaddress
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from websockets.asyncio.client import ClientConnection, connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def check_loopback(url: str) -> None:
+    host = urlparse(url).hostname or ""
+    if host == "localhost":
+        return
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return
+    except ValueError:
+        pass
+    raise SystemExit(f"refusing {url}: the load benchmark only targets loopback addresses")
+
+
+def post(base: str, path: str, data: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        base + path, data=json.dumps(data).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        result: dict[str, Any] = json.load(response)
+        return result
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.games = 0
+        self.errors = 0
+
+
+async def next_state(ws: ClientConnection, version: int) -> dict[str, Any]:
+    while True:
+        frame = json.loads(await ws.recv())
+        if frame["type"] == "error":
+            raise RuntimeError(frame["message"])
+        if frame["type"] == "state" and frame["version"] >= version:
+            return dict(frame)
+
+
+async def play_game(base: str, game: str, options: dict[str, str], stats: Stats, deadline: float, seed: int) -> None:
+    rng = random.Random(seed)
+    created = await asyncio.to_thread(
+        post, base, "/api/games", {"game": game, "options": options, "seats": [{"kind": "human"}] * 2}
+    )
+    ws_base = base.replace("http", "ws", 1)
+    tokens = [seat["invite"].split("#", 1)[1] for seat in created["seats"]]
+    async with (
+        connect(f"{ws_base}/ws/{created['id']}") as first,
+        connect(f"{ws_base}/ws/{created['id']}") as second,
+    ):
+        sockets = [first, second]
+        for ws, token in zip(sockets, tokens, strict=True):
+            await ws.send(json.dumps({"type": "join", "token": token}))
+        frames = [await next_state(ws, 0) for ws in sockets]
+        version = frames[0]["version"]
+        while time.monotonic() < deadline:
+            if frames[0]["terminal"]:
+                stats.games += 1
+                return
+            movers = [seat for seat in (0, 1) if frames[seat]["legal_moves"]]
+            if not movers:
+                raise RuntimeError("no seat has a move")
+            started = time.perf_counter()
+            for seat in movers:
+                move = rng.choice(frames[seat]["legal_moves"])
+                await sockets[seat].send(json.dumps({"type": "move", "move": move, "version": version}))
+            version += 1
+            last = movers[-1]
+            reply = await next_state(sockets[last], version)
+            stats.latencies.append(time.perf_counter() - started)
+            other = await next_state(sockets[1 - last], version)
+            frames = [reply, other] if last == 0 else [other, reply]
+            version = frames[0]["version"]
+
+
+async def worker(
+    base: str, game: str, options: dict[str, str], stats: Stats, deadline: float, budget: list[int]
+) -> None:
+    while time.monotonic() < deadline and budget[0] > 0:
+        budget[0] -= 1
+        try:
+            await play_game(base, game, options, stats, deadline, seed=budget[0])
+        except (RuntimeError, OSError) as error:
+            stats.errors += 1
+            print(f"game failed: {error}", file=sys.stderr)
+
+
+async def run(base: str, games: int, seconds: float, game: str, options: dict[str, str], max_games: int) -> Stats:
+    stats = Stats()
+    deadline = time.monotonic() + seconds
+    budget = [max_games]
+    await asyncio.gather(*(worker(base, game, options, stats, deadline, budget) for _ in range(games)))
+    return stats
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=8, help="concurrent games (default 8)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long to play (default 20)")
+    parser.add_argument("--game", default="spline", help="the game (default spline)")
+    parser.add_argument("--option", action="append", default=[], metavar="K=V", help="a game option (repeatable)")
+    parser.add_argument("--max-games", type=int, default=10_000, help="stop after this many games (default 10000)")
+    parser.add_argument("--url", help="a running server on loopback (default: start one)")
+    args = parser.parse_args(argv)
+    options = dict(pair.split("=", 1) for pair in args.option)
+    server: subprocess.Popen[bytes] | None = None
+    folder = tempfile.TemporaryDirectory()
+    if args.url:
+        check_loopback(args.url)
+        base = args.url.rstrip("/")
+    else:
+        port = free_port()
+        db = Path(folder.name) / "load.sqlite3"
+        command = [sys.executable, "-m", "spheria.server", "--port", str(port), "--db", str(db), "--agent-delay", "0"]
+        server = subprocess.Popen([*command], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(base + "/api/catalog", timeout=1)
+                break
+            time.sleep(0.1)
+    try:
+        started = time.monotonic()
+        stats = asyncio.run(run(base, args.games, args.seconds, args.game, options, args.max_games))
+        elapsed = time.monotonic() - started
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=20)
+        folder.cleanup()
+    moves = len(stats.latencies)
+    report = {
+        "game": args.game,
+        "options": options,
+        "concurrent_games": args.games,
+        "seconds": round(elapsed, 2),
+        "games_finished": stats.games,
+        "moves": moves,
+        "moves_per_second": round(moves / elapsed, 1) if elapsed else 0.0,
+        "latency_ms_p50": round(1000 * statistics.median(stats.latencies), 2) if moves else None,
+        "latency_ms_p95": round(1000 * percentile(stats.latencies, 0.95), 2) if moves else None,
+        "latency_ms_max": round(1000 * max(stats.latencies), 2) if moves else None,
+        "errors": stats.errors,
+    }
+    print(json.dumps(report, indent=2))
+    return 0 if stats.errors == 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
