@@ -122,7 +122,7 @@ def test_two_humans_play_to_the_end_then_the_record_replays(run: Any, tmp_path: 
     assert "Special Cake (variant=mint, line_rule=mixed)\nMint vs Liquorice\n" in out
     assert "Commands:\n  moves   list the legal moves" in out
     assert "There is no move to take back yet." in out
-    assert "16 legal moves: 0a1  0b1  0c1  0d1  0a2" in out
+    assert "16 legal moves: 0a1, 0b1, 0c1, 0d1, 0a2" in out
     assert "'garbage' is not a site name" in out
     assert "1a1 cannot take a candy now (taken, or not on four candies)." in out
     assert "Type 'moves' to list the legal moves" in out  # after the second mistake in a row
@@ -517,3 +517,15 @@ def test_ctrl_c_in_a_game_offers_to_save(monkeypatch: pytest.MonkeyPatch, capsys
     assert main(["play", "special-cake", "--players", "human,human", "--save", "h.json"]) == 130
     assert capsys.readouterr().err == "spheria: interrupted\n"
     assert not Path("h.json").exists()
+
+
+def test_moves_with_spaces_stay_whole_in_the_listing(run: Any) -> None:
+    typed = ["0a1", "moves", "quit", "n"]  # after two marbles, a turn may move one: "0a1-0b1 0c1"
+    code, out, _ = run(["play", "spinca", "--players", "human,random:seed=1"], typed)
+    assert code == 0
+    listing = out[out.index("legal moves: ") + len("legal moves: ") :]
+    lines = listing[: listing.index("White>")].strip().splitlines()
+    assert len(lines) > 1 and all(line.endswith(",") for line in lines[:-1])  # breaks only after commas
+    moves = " ".join(line.strip() for line in lines).split(", ")
+    assert any("-" in move for move in moves)
+    assert all(re.fullmatch(r"(\d[a-d]\d-\d[a-d]\d )?\d[a-d]\d", move) for move in moves)

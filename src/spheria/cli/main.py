@@ -285,8 +285,18 @@ class PlaySession:
 
     def list_moves(self, seat: int) -> None:
         moves = [str(m) for m in self.state.legal_moves(seat)]
-        text = f"{len(moves)} legal move{'s' if len(moves) != 1 else ''}: " + "  ".join(moves)
-        self.term.say(textwrap.fill(text, width=100, subsequent_indent="  ", break_on_hyphens=False))
+        text = f"{len(moves)} legal move{'s' if len(moves) != 1 else ''}: " + ", ".join(moves)
+        # Break only after a comma, so a move written with a space (a Spinca turn) stays whole.
+        lines, line = [], ""
+        for part in text.split(", "):
+            piece = part if not line else ", " + part
+            if line and len(line) + len(piece) > 100:
+                lines.append(line + ",")
+                line = "  " + part
+            else:
+                line += piece
+        lines.append(line)
+        self.term.say("\n".join(lines))
 
     def undo(self) -> None:
         entry = self.state.history_notation()[-1]
