@@ -119,7 +119,11 @@ export class PyramidView {
     const locked = o.locked || new Set();
     const marked = o.marked || new Set();
     const changed = new Set();
-    if (o.preview) SITES.forEach((s) => now[s.index] !== shown[s.index] && changed.add(s.name));
+    if (o.preview) {
+      // Balls that moved: a site whose colour changed, or an eaten site that a ball dropped into.
+      SITES.forEach((s) => now[s.index] !== shown[s.index] && shown[s.index] !== "." && changed.add(s.name));
+      selected.forEach((name) => shown[SITE_BY_NAME.get(name).index] !== "." && changed.add(name));
+    }
 
     // The tray and its sixteen hollows.
     const main = el("g", { class: "main-view" }, svg);
@@ -180,6 +184,11 @@ export class PyramidView {
       }
     }
 
+    if (o.preview) {
+      const label = el("text", { x: 24, y: 34, class: "preview-label" }, svg);
+      label.textContent = "preview: the cake after this move (dropped balls ringed)";
+      if (o.stripBoard) label.textContent = "preview: the temple after the relocation";
+    }
     this.levelStrip(svg, o.stripBoard ? parseBoard(o.stripBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked });
   }
 
