@@ -17,6 +17,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
@@ -33,6 +34,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+#: Console errors a test expects, by page (a server stopped on purpose: failed reconnections).
+EXPECTED_ERRORS: dict[int, tuple[str, ...]] = {}
 TIMEOUT = 20_000  # ms: how long one step may wait for the page (a turn, a reveal)
 
 
@@ -42,27 +45,34 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``spheria serve`` in a subprocess on a free loopback port, agents in a process pool."""
-    port = free_port()
-    db = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
-    log = (tmp_path_factory.getbasetemp() / "server.log").open("w")
+def start_server(port: int, db: Path, log: IO[str]) -> subprocess.Popen[bytes]:
+    """``spheria serve`` in a subprocess on a loopback port, agents in a process pool; waits until it answers."""
     command = [sys.executable, "-m", "spheria.server", "--port", str(port), "--db", str(db)]
     process = subprocess.Popen([*command, "--agent-delay", "0.05"], stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
-            urllib.request.urlopen(base + "/api/catalog", timeout=1)
-            break
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/catalog", timeout=1)
+            return process
         except OSError:
             if process.poll() is not None:
                 raise RuntimeError("the server did not start") from None
             time.sleep(0.1)
-    yield base
+    raise RuntimeError("the server did not answer")
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
     process.terminate()
     process.wait(timeout=20)
-    log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    db = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
+    with (tmp_path_factory.getbasetemp() / "server.log").open("w") as log:
+        process = start_server(port, db, log)
+        yield f"http://127.0.0.1:{port}"
+        stop_server(process)
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +100,8 @@ def page(browser: Browser) -> Iterator[Page]:
     page.on("console", on_console)
     yield page
     context.close()
-    assert errors == [], errors
+    expected = EXPECTED_ERRORS.pop(id(page), ())
+    assert [e for e in errors if not any(words in e for words in expected)] == [], errors
 
 
 def screenshot(page: Page, name: str) -> None:
@@ -276,3 +287,33 @@ def test_a_wrong_invite_token_watches_instead(page: Page, server: str) -> None:
     page.wait_for_selector("#players li.player")
     assert "not valid" in page.inner_text("#role")
     assert page.locator(".strip-site.clickable").count() == 0
+
+
+def test_a_game_survives_a_server_restart_and_the_page_resumes_it(page: Page, tmp_path: Path) -> None:
+    """Play, stop the server, start it again on the same database: the open page reconnects and finishes."""
+    port = free_port()
+    db = tmp_path / "restart.sqlite3"
+    base = f"http://127.0.0.1:{port}"
+    with (tmp_path / "server.log").open("w") as log:
+        process = start_server(port, db, log)
+        try:
+            invites = create_from_lobby(page, base, "special-cake", {"variant": "poisoned"})
+            page.goto(base + invites[0])
+            rng = random.Random(5)
+            for _ in range(4):
+                assert wait_turn(page)
+                play_turn(page, rng)
+            assert wait_turn(page)
+            before = page.locator("#history li").count()
+            assert before >= 8
+            EXPECTED_ERRORS[id(page)] = ("WebSocket connection to", "ERR_CONNECTION_REFUSED")
+            stop_server(process)
+            page.wait_for_selector(".connection.offline")
+            process = start_server(port, db, log)
+            page.wait_for_selector(".connection.online")
+            assert page.locator("#history li").count() == before
+            result = play_to_the_end(page, rng, "restart")
+            assert result
+            assert page.locator("#history li").count() > before
+        finally:
+            stop_server(process)
