@@ -82,12 +82,16 @@ class Client:
         self.queue.put_nowait(frame)
 
     async def pump(self) -> None:
-        """Send queued frames in order until told to stop."""
+        """Send queued frames in order until told to stop (or the connection is gone)."""
         while True:
             frame = await self.queue.get()
             if frame is None:
                 return
-            await self.send(frame)
+            try:
+                await self.send(frame)
+            except Exception:  # the socket closed under us: stop quietly, the handler cleans up
+                self.dropped = True
+                return
 
 
 class GameSession:
@@ -175,6 +179,9 @@ class GameSession:
             self.clients.discard(client)
             if not self.closed:
                 self.broadcast()
+        if not self.clients and self.state.is_terminal():
+            # A finished game nobody watches leaves memory; storage keeps it for replays.
+            self.manager.sessions.pop(self.id, None)
 
     # -- playing ---------------------------------------------------------------------------
 
