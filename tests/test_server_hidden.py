@@ -13,12 +13,13 @@ import random
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from starlette.testclient import TestClient, WebSocketTestSession
 
 import spheria
 from spheria.games.base import SIMULTANEOUS
+from spheria.server.views import public_observation
 from tests.test_server import (  # noqa: F401  (client and make_client are fixtures)
     HUMAN,
     RANDOM,
@@ -196,3 +197,34 @@ def test_spagyric_against_an_agent_seat_to_the_end(client: TestClient) -> None: 
             state = receive(ws, newer_than(state["version"]))
     assert state["result"] is not None
     assert client.get(f"/api/games/{created['id']}/record").status_code == 200
+
+
+class WithoutPublicView:
+    """A hidden-information state whose game offers no public observation of its own."""
+
+    def __init__(self, state: Any) -> None:
+        self._state = state
+        self.game = state.game
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return dict(self._state.observation(player))
+
+    def current_player(self) -> int:
+        return int(self._state.current_player())
+
+    def history_notation(self) -> list[str]:
+        return list(self._state.history_notation())
+
+
+def test_spectators_of_a_game_without_a_public_view_see_only_the_board_turn_and_moves() -> None:
+    state = spheria.load_game("spagyric").new_initial_state(3)
+    state.apply_joint([state.parse_move("r", 0), state.parse_move("w", 1)])
+    state.apply(state.parse_move("0b2"))
+    shown = public_observation(cast(Any, WithoutPublicView(state)))
+    assert shown == {
+        "game": "spagyric",
+        "board": state.observation(0)["board"],
+        "current_player": state.current_player(),
+        "history": state.history_notation(),
+        "player": None,
+    }
