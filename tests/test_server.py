@@ -24,6 +24,7 @@ from spheria.agents.base import Agent
 from spheria.engine.board import SITE_NAMES
 from spheria.games.base import PlayerView
 from spheria.records import Record
+from spheria.server import app as app_module
 from spheria.server.app import create_app
 from spheria.server.protocol import MAX_FRAME
 
@@ -506,3 +507,20 @@ def test_an_agent_game_left_running_is_finished_after_a_restart(make_client: Mak
         assert state["version"] >= 2
         final = play_out(ws, 1, state, random.Random(1))
     assert final["terminal"]
+
+
+def test_a_flood_of_frames_is_rate_limited_and_the_connection_stays_up(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app_module, "_clock", lambda: 1000.0)  # time stands still: no allowance is earned
+    created = create(client, "spline", [HUMAN, HUMAN])
+    with client.websocket_connect(f"/ws/{created['id']}") as ws:
+        join(ws, token_of(created, 0))  # one frame of the burst
+        for _ in range(app_module.RATE_BURST + 4):
+            ws.send_json({"type": "ping"})
+        replies = [receive(ws, lambda f: f["type"] != "state") for _ in range(app_module.RATE_BURST + 4)]
+        assert replies.count({"type": "pong"}) == app_module.RATE_BURST - 1
+        assert {r.get("code") for r in replies if r["type"] == "error"} == {"rate_limited"}
+        monkeypatch.setattr(app_module, "_clock", lambda: 1010.0)  # ten seconds later: allowed again
+        ws.send_json({"type": "ping"})
+        assert receive(ws, lambda f: f["type"] != "state") == {"type": "pong"}

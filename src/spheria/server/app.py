@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
 from importlib import resources
@@ -48,6 +49,10 @@ from spheria.server.views import public_frame, result_of
 log = logging.getLogger("spheria.server")
 
 MAX_BODY = 16384
+#: Frames a connection may send in a burst, and how many more it earns each second.
+RATE_BURST = 60
+RATE_PER_SECOND = 20.0
+_clock = time.monotonic
 WEB_DIR = Path(str(resources.files("spheria") / "web"))
 
 SECURITY_HEADERS = {
@@ -327,11 +332,20 @@ def create_app(
         def reply(frame: dict[str, Any]) -> None:
             (client or direct).push(frame)
 
+        allowance, last = float(RATE_BURST), _clock()
+
         try:
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                now = _clock()
+                allowance = min(float(RATE_BURST), allowance + (now - last) * RATE_PER_SECOND)
+                last = now
+                if allowance < 1:
+                    reply(error_frame("rate_limited", "too many frames: slow down"))
+                    continue
+                allowance -= 1
                 text = message.get("text")
                 if text is None:
                     reply(error_frame("bad_frame", "send JSON text frames"))
