@@ -157,7 +157,19 @@ def main(argv: list[str] | None = None) -> int:
     else:
         port = free_port()
         db = Path(folder.name) / "load.sqlite3"
-        command = [sys.executable, "-m", "spheria.server", "--port", str(port), "--db", str(db), "--agent-delay", "0"]
+        command = [
+            sys.executable,
+            "-m",
+            "spheria.server",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--agent-delay",
+            "0",
+            "--frame-rate",
+            "0",
+        ]
         server = subprocess.Popen([*command], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         for _ in range(200):

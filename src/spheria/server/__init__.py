@@ -26,6 +26,7 @@ def serve(
     agent_pool: str = "process",
     agent_workers: int | None = None,
     agent_delay: float = 0.3,
+    frame_rate: float = 50.0,
     log_level: str = "info",
 ) -> None:
     """Run the server until interrupted. ``db`` is the SQLite file that keeps the games."""
@@ -35,6 +36,6 @@ def serve(
         raise SystemExit("the server needs its extra: pip install -e '.[server]'") from None
     from spheria.server.app import create_app as build
 
-    app = build(db, agent_pool=agent_pool, agent_workers=agent_workers, agent_delay=agent_delay)
+    app = build(db, agent_pool=agent_pool, agent_workers=agent_workers, agent_delay=agent_delay, frame_rate=frame_rate)
     print(f"Spheria: open http://{host}:{port}/ in a browser (games kept in {db})", flush=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 20, ws_ping_interval=20)

@@ -49,9 +49,8 @@ from spheria.server.views import public_frame, result_of
 log = logging.getLogger("spheria.server")
 
 MAX_BODY = 16384
-#: Frames a connection may send in a burst, and how many more it earns each second.
-RATE_BURST = 60
-RATE_PER_SECOND = 20.0
+#: Frames a connection may send per second by default (a burst of twice as many is allowed).
+FRAME_RATE = 50.0
 _clock = time.monotonic
 WEB_DIR = Path(str(resources.files("spheria") / "web"))
 
@@ -146,8 +145,13 @@ def create_app(
     agent_pool: str = "process",
     agent_workers: int | None = None,
     agent_delay: float = 0.3,
+    frame_rate: float = FRAME_RATE,
 ) -> Starlette:
-    """The server as an ASGI app. ``db`` is the SQLite file (``:memory:`` for a throwaway store)."""
+    """The server as an ASGI app. ``db`` is the SQLite file (``:memory:`` for a throwaway store).
+
+    ``frame_rate``: frames per second a connection may send (bursts of twice as many); 0 for no limit.
+    """
+    burst = max(2 * frame_rate, 10.0)
     own_executor = executor is None
     store = storage if storage is not None else SQLiteStorage(db)
     pool = executor if executor is not None else make_executor(agent_pool, agent_workers)
@@ -332,7 +336,7 @@ def create_app(
         def reply(frame: dict[str, Any]) -> None:
             (client or direct).push(frame)
 
-        allowance, last = float(RATE_BURST), _clock()
+        allowance, last = burst, _clock()
 
         try:
             while True:
@@ -340,9 +344,9 @@ def create_app(
                 if message["type"] == "websocket.disconnect":
                     break
                 now = _clock()
-                allowance = min(float(RATE_BURST), allowance + (now - last) * RATE_PER_SECOND)
+                allowance = min(burst, allowance + (now - last) * frame_rate)
                 last = now
-                if allowance < 1:
+                if frame_rate > 0 and allowance < 1:
                     reply(error_frame("rate_limited", "too many frames: slow down"))
                     continue
                 allowance -= 1
@@ -420,4 +424,5 @@ def create_app(
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.manager = manager
+    app.state.frame_burst = int(burst)
     return app

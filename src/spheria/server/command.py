@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agent-delay", type=float, default=0.3, help="least seconds an agent takes per move, so people can follow"
     )
+    parser.add_argument(
+        "--frame-rate", type=float, default=50.0, help="frames per second a connection may send (0: no limit)"
+    )
 
 
 def add_parser(commands: Any) -> None:
@@ -44,5 +47,6 @@ def run(args: argparse.Namespace) -> int:
         agent_pool=args.agent_pool,
         agent_workers=args.agent_workers,
         agent_delay=args.agent_delay,
+        frame_rate=args.frame_rate,
     )
     return 0
