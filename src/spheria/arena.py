@@ -14,6 +14,7 @@ so each agent sits in each seat equally often over a full cycle.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import math
 import random
@@ -263,6 +264,33 @@ def local_backend(jobs: list[GameJob], workers: int, keep_records: bool) -> Iter
 
 
 BACKENDS: dict[str, Backend] = {"local": local_backend}
+#: Backends in optional modules (extras), imported the first time they are asked for; each registers itself.
+LAZY_BACKENDS: dict[str, tuple[str, str]] = {"ray": ("spheria.integrations.ray_backend", "ray")}
+
+
+def backend_names() -> list[str]:
+    """Every backend name, loaded or not."""
+    return sorted(set(BACKENDS) | set(LAZY_BACKENDS))
+
+
+def get_backend(name: str) -> Backend:
+    """The backend called ``name``, importing its module if it lives in an extra.
+
+    >>> get_backend("local") is local_backend
+    True
+    """
+    if name not in BACKENDS and name in LAZY_BACKENDS:
+        module, extra = LAZY_BACKENDS[name]
+        try:
+            importlib.import_module(module)
+        except ImportError as error:
+            raise ValueError(
+                f"the {name!r} backend needs the {extra} extra: pip install 'spheria[{extra}]' ({error})"
+            ) from None
+    run = BACKENDS.get(name)
+    if run is None:
+        raise ValueError(f"unknown backend {name!r} (backends: {', '.join(backend_names())})")
+    return run
 
 
 def run_arena(
@@ -273,17 +301,18 @@ def run_arena(
     seed: int = 0,
     workers: int = 1,
     records_dir: Path | None = None,
-    backend: str = "local",
+    backend: str | Backend = "local",
     on_result: Callable[[ArenaReport, GameResult], None] | None = None,
 ) -> ArenaReport:
-    """Play ``games`` games and return the report. Ctrl-C stops early and keeps what finished."""
+    """Play ``games`` games and return the report. Ctrl-C stops early and keeps what finished.
+
+    ``backend`` is a backend's name (see :func:`backend_names`) or a :data:`Backend` itself.
+    """
+    run = backend if callable(backend) else get_backend(backend)
     for spec in agents:
         make_agent(spec)  # a bad spec fails here, not in a worker
     jobs = make_jobs(game, options, agents, games, seed)
     report = ArenaReport(game, dict(load_game(game, **options).options), list(agents), games)
-    run = BACKENDS.get(backend)
-    if run is None:
-        raise ValueError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     if records_dir is not None:
         records_dir.mkdir(parents=True, exist_ok=True)
     try:

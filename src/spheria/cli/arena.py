@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from spheria.arena import BACKENDS, ArenaReport, GameResult, run_arena
+from spheria.arena import ArenaReport, Backend, GameResult, backend_names, get_backend, run_arena
 from spheria.cli.common import CliError, make_game, split_players
 from spheria.cli.terminal import Terminal
 
@@ -30,7 +32,17 @@ def add_parser(commands: Any) -> None:
     arena.add_argument("--seed", metavar="S", type=int, default=0, help="the arena seed: same seed, same games")
     arena.add_argument("--json", action="store_true", help="print the results as JSON")
     arena.add_argument("--records", metavar="DIR", help="save the record of every game in DIR")
-    arena.add_argument("--backend", choices=sorted(BACKENDS), default="local", help="where games run (default local)")
+    arena.add_argument(
+        "--backend",
+        choices=backend_names(),
+        default="local",
+        help="where games run: local processes (default) or ray (needs the ray extra)",
+    )
+    arena.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="with --backend ray: the Ray cluster to join (default: a local Ray with --workers CPUs)",
+    )
     arena.add_argument("--no-color", action="store_true", help="no ANSI colours")
     arena.set_defaults(handler=cmd_arena)
 
@@ -44,6 +56,15 @@ def cmd_arena(args: argparse.Namespace, term: Terminal) -> int:
     game = make_game(args.game, args.variant, args.option or [])
     if "players" in game.options and not any(p.startswith("players=") for p in args.option or []):
         game = make_game(args.game, args.variant, args.option or [], min(len(agents), 4))
+    backend: str | Backend = args.backend
+    if args.address is not None:
+        if args.backend != "ray":
+            raise CliError("--address names a Ray cluster: use it with --backend ray")
+        try:
+            ray_backend: Callable[..., Iterator[GameResult]] = get_backend("ray")
+            backend = functools.partial(ray_backend, address=args.address)
+        except ValueError as error:
+            raise CliError(str(error)) from None
     progress = _Progress(args.games) if sys.stderr.isatty() else None
     try:
         report = run_arena(
@@ -54,7 +75,7 @@ def cmd_arena(args: argparse.Namespace, term: Terminal) -> int:
             seed=args.seed,
             workers=args.workers,
             records_dir=Path(args.records) if args.records else None,
-            backend=args.backend,
+            backend=backend,
             on_result=progress.update if progress else None,
         )
     except ValueError as error:
