@@ -245,6 +245,7 @@ function renderPlayers() {
   else if (seat !== null && frame.to_move === seat) turn.textContent = "Your turn";
   else turn.textContent = `${frame.players[frame.to_move] ? frame.players[frame.to_move].name : "?"} to play`;
   turn.className = `turn${seat !== null && frame.legal_moves.length ? " mine" : ""}`;
+  if (frame.last_move && !frame.terminal) turn.appendChild(h("div", { class: "last-move" }, `last move: ${frame.last_move}`));
 }
 
 function renderStatus(obs) {
@@ -353,6 +354,8 @@ function choiceChip(word) {
 
 function renderHistory(obs) {
   const list = clear($("history"));
+  // Spagyric's memory rule: people are shown no list of earlier reveals.
+  document.querySelector(".history-box").hidden = !Array.isArray(obs.history);
   const history = Array.isArray(obs.history) ? obs.history : [];
   history.forEach((entry, i) => list.appendChild(h("li", {}, h("span", { class: "ply" }, `${i + 1}.`), " ", entry)));
   list.scrollTop = list.scrollHeight;
