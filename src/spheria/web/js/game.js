@@ -217,8 +217,9 @@ function render() {
 }
 
 function winningSites(obs) {
-  if (!frame.terminal || !obs.winning_line) return new Set();
-  return new Set(obs.winning_line);
+  // A result that names sites (Spline: the winning line) has them outlined.
+  if (!frame.terminal) return new Set();
+  return new Set(obs.winning_line || moveSites(frame.result ? frame.result.text : ""));
 }
 
 function renderPlayers() {
