@@ -26,7 +26,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from spheria.agents.registry import make_agent
+from spheria.agents.registry import make_agent, parse_spec
 from spheria.games.base import SIMULTANEOUS, Game, IllegalMoveError, State, load_game
 from spheria.server.agents import AgentJob, choose_move, rebuild
 from spheria.server.storage import AGENT, FINISHED, HUMAN, GameRecord, SeatRecord, Storage
@@ -39,6 +39,8 @@ T = TypeVar("T")
 #: Most frames a client may have waiting to be sent before it is dropped as too slow.
 CLIENT_QUEUE_LIMIT = 256
 MAX_AGENT_SPEC = 120
+#: The longest time per move an agent seat may be given (its spec's ``time=``).
+MAX_AGENT_SECONDS = 60
 
 
 class GameError(Exception):
@@ -401,6 +403,11 @@ class SessionManager:
                 if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_AGENT_SPEC:
                     raise GameError("bad_seats", f"seat {index + 1}: an agent seat needs a spec such as 'random'")
                 try:
+                    _, params = parse_spec(spec)
+                    for key in ("time", "seconds"):
+                        value = params.get(key)
+                        if isinstance(value, int | float) and value > MAX_AGENT_SECONDS:
+                            raise ValueError(f"an agent may think at most {MAX_AGENT_SECONDS} s a move")
                     make_agent(spec)
                 except ValueError as error:
                     raise GameError("bad_seats", f"seat {index + 1}: {error}") from None
