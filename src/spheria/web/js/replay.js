@@ -29,6 +29,8 @@ async function start() {
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowLeft") go(index - 1);
     else if (e.key === "ArrowRight") go(index + 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(data.steps.length - 1);
     else if (e.key === " ") {
       e.preventDefault();
       toggle();
@@ -39,7 +41,6 @@ async function start() {
   for (const p of data.game.players) players.appendChild(h("li", { class: "player" }, ballSwatch(colors[p.seat], 18), h("span", { class: "name" }, p.name), h("span", { class: "who" }, p.kind === "agent" ? `agent ${p.agent}` : "human")));
   const history = clear($("history"));
   data.moves.forEach((m, i) => history.appendChild(h("li", { "data-step": i + 1, onclick: () => go(i + 1) }, h("span", { class: "ply" }, `${i + 1}.`), " ", m)));
-  $("result").textContent = data.result ? data.result.text : "";
   go(0);
 }
 
