@@ -325,7 +325,7 @@ def test_preview_lists_the_placements_that_complete_a_spinca_relocation(client: 
             ws.send_json({"type": "move", "move": move})
             state_at(white, version + 1)
         state = state_at(black, 3)
-        black.send_json({"type": "preview", "move": "0a1-0a2"})
+        black.send_json({"type": "preview", "move": "0a1-0a2", "complete": True})
         preview = receive(black, lambda f: f["type"] == "preview")
         assert not preview["ok"]
         sites = {c["site"] for c in preview["completions"]}

@@ -391,7 +391,7 @@ def create_app(
                     if kind == "move":
                         await session.submit(client.seat, frame["move"], frame.get("version"))
                     elif kind == "preview":
-                        client.push(await session.preview(client.seat, frame["move"]))
+                        client.push(await session.preview(client.seat, frame["move"], frame.get("complete", False)))
                 except GameError as error:
                     client.push(error_frame(error.code, error.message))
                 except Exception:  # a fault in the rules or the store must not take the connection down

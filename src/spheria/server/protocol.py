@@ -6,6 +6,7 @@ Client → server (JSON text frames, at most :data:`MAX_FRAME` bytes)::
     {"type": "join", "token": "<invite>"}     take the seat the invite token belongs to
     {"type": "move", "move": "0a1+0b1", "version": 12}    play (version: optional guard)
     {"type": "preview", "move": "0a1+0b1"}    the board a candidate move would leave
+    {"type": "preview", "move": "0a1-0b2", "complete": true}   ... or the sites that complete it
     {"type": "ping"}
 
 Server → client::
@@ -39,7 +40,7 @@ MAX_TEXT = 400
 _SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
     "join": {"token": (str, False)},
     "move": {"move": (str, True), "version": (int, False)},
-    "preview": {"move": (str, True)},
+    "preview": {"move": (str, True), "complete": (bool, False)},
     "ping": {},
 }
 
@@ -73,7 +74,7 @@ def parse_frame(text: str) -> dict[str, Any]:
                 raise ProtocolError(f"field {name!r} is required in a {kind!r} frame")
             continue
         value = data[name]
-        if not isinstance(value, kind_of) or isinstance(value, bool):
+        if not isinstance(value, kind_of) or (isinstance(value, bool) and kind_of is not bool):
             raise ProtocolError(f"field {name!r} must be a {kind_of.__name__}")
         if isinstance(value, str) and len(value) > MAX_TEXT:
             raise ProtocolError(f"field {name!r} is too long")

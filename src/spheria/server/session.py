@@ -256,8 +256,9 @@ class GameSession:
         self.record.moves.extend(entries)
         self.version += 1
 
-    async def preview(self, seat: int, text: str) -> dict[str, Any]:
-        """The board a candidate move of ``seat`` would leave, or why it is not a move (with completions).
+    async def preview(self, seat: int, text: str, complete: bool = False) -> dict[str, Any]:
+        """The board a candidate move of ``seat`` would leave, or why it is not a move (and, if
+        ``complete``, the sites that would complete it, with the boards they leave).
 
         Only for the seat to move at an ordinary node; the answer goes to that seat's client alone.
         """
@@ -269,7 +270,8 @@ class GameSession:
             try:
                 move = state.parse_move(text, seat)
             except (IllegalMoveError, ValueError) as error:
-                frame.update(ok=False, error=str(error), completions=self._completions(text, seat))
+                completions = self._completions(text, seat) if complete else []
+                frame.update(ok=False, error=str(error), completions=completions)
                 return frame
             child = state.child(move)
             frame.update(ok=True, canonical=str(move), board=board_of(child.observation(seat)))

@@ -157,7 +157,7 @@ function afterPick() {
   showMessage("");
   if (picker.wantsPreview()) {
     previewing = true;
-    send({ type: "preview", move: picker.text() });
+    send({ type: "preview", move: picker.text(), complete: picker.mode === "spinca" });
   }
   render();
   const o = picker.options();
