@@ -20,6 +20,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 import spheria
 from spheria.games.base import SIMULTANEOUS
 from spheria.server.views import public_observation
+from tests.test_match import SecretNumbers
 from tests.test_server import (  # noqa: F401  (client and make_client are fixtures)
     HUMAN,
     RANDOM,
@@ -214,6 +215,14 @@ class WithoutPublicView:
 
     def history_notation(self) -> list[str]:
         return list(self._state.history_notation())
+
+
+def test_a_hidden_game_that_keeps_the_generic_public_view_shows_spectators_no_seat_s_card() -> None:
+    state = SecretNumbers(rounds=1).new_initial_state(5)
+    assert not state.game.perfect_information
+    shown = public_observation(state)
+    assert "card" not in shown and shown["player"] is None
+    assert shown["history"] == [] and shown["current_player"] == state.current_player()
 
 
 def test_spectators_of_a_game_without_a_public_view_see_only_the_board_turn_and_moves() -> None:

@@ -33,10 +33,14 @@ def board_of(observation: dict[str, Any]) -> str:
 
 
 def public_observation(state: State[Any]) -> dict[str, Any]:
-    """What anyone may see: no seat's hidden data."""
-    own = getattr(state, "public_observation", None)
-    if callable(own):
-        result = own()
+    """What anyone may see: no seat's hidden data.
+
+    A hidden-information game's own ``public_observation`` is used only when the game defines it:
+    the generic one shows seat 0's observation, right only under perfect information.
+    """
+    own = getattr(type(state), "public_observation", None)
+    if own is not None and own is not getattr(State, "public_observation", None):
+        result = state.public_observation()
         assert isinstance(result, dict)
         return result
     if state.game.perfect_information:
