@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from spheria.engine.board import ADJACENT, COLOR_CHARS, NUM_SITES, SEGMENTS, SITE_NAMES, TOP, Board, iter_sites
-from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, State
+from spheria.games.base import Game, IllegalMoveError, State
 
 #: The board block: planes empty, white, black, red, each over the 30 sites.
 BOARD_PLANES = 4
@@ -482,19 +482,3 @@ def codec_for(game: Game) -> Codec:
         return _CODECS[game.name](game)
     except KeyError:
         raise ValueError(f"no action encoding for {game.name!r} (games: {', '.join(sorted(_CODECS))})") from None
-
-
-def is_decision_node(state: State[Any]) -> bool:
-    """Whether some seat decides now (a seat to move, or a simultaneous node)."""
-    player = state.current_player()
-    return player >= 0 or player == SIMULTANEOUS
-
-
-def deciding_seats(state: State[Any]) -> list[int]:
-    """The seats that choose now: the one to move, every seat at a simultaneous node, none at the end."""
-    player = state.current_player()
-    if player == TERMINAL:
-        return []
-    if player == SIMULTANEOUS:
-        return list(range(state.game.num_players))
-    return [player]
