@@ -232,10 +232,23 @@ class State(ABC, Generic[M]):
         }
 
     def public_observation(self) -> dict[str, Any]:
-        """What a spectator may see: nothing private to any seat. Perfect information: everything."""
-        view = self.observation(0)
-        view["player"] = None
-        return view
+        """What a spectator may see: nothing private to any seat.
+
+        Perfect information: everything. Otherwise only what is public by construction — the
+        board (SPN's first field), whose turn it is and the moves played — unless the game
+        overrides this with a richer public view.
+        """
+        if self.game.perfect_information:
+            view = self.observation(0)
+            view["player"] = None
+            return view
+        return {
+            "game": self.game.name,
+            "board": self.to_spn().split()[0],
+            "current_player": self.current_player(),
+            "history": self.history_notation(),
+            "player": None,
+        }
 
 
 _REGISTRY: dict[str, type[Game]] = {}

@@ -30,10 +30,8 @@ def serve(
     log_level: str = "info",
 ) -> None:
     """Run the server until interrupted. ``db`` is the SQLite file that keeps the games."""
-    try:
-        import uvicorn
-    except ImportError:  # pragma: no cover - depends on the install
-        raise SystemExit("the server needs its extra: pip install -e '.[server]'") from None
+    import uvicorn
+
     from spheria.server.app import create_app as build
 
     app = build(db, agent_pool=agent_pool, agent_workers=agent_workers, agent_delay=agent_delay, frame_rate=frame_rate)

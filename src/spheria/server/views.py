@@ -5,10 +5,10 @@ Everything the server sends about a game goes through :func:`seat_frame` or
 
 * a seat gets ``state.observation(seat)``, its own legal moves as text, ``status_lines(seat)``
   and, at a simultaneous node, its own pending choice — never another seat's;
-* a spectator gets :func:`public_observation`: the game's own public view when it offers one
-  (``state.public_observation()``), the full observation in a perfect-information game, and
-  otherwise only what is public by construction (the board, whose turn it is and the record of
-  resolved moves), never a seat's observation.
+* a spectator gets ``state.public_observation()``: everything in a perfect-information game;
+  in a hidden-information game the game's own public view, or by default only what is public
+  by construction (the board, whose turn it is and the resolved moves), never a seat's
+  observation.
 """
 
 from __future__ import annotations
@@ -33,29 +33,8 @@ def board_of(observation: dict[str, Any]) -> str:
 
 
 def public_observation(state: State[Any]) -> dict[str, Any]:
-    """What anyone may see: no seat's hidden data.
-
-    A hidden-information game's own ``public_observation`` is used only when the game defines it:
-    the generic one shows seat 0's observation, right only under perfect information.
-    """
-    own = getattr(type(state), "public_observation", None)
-    if own is not None and own is not getattr(State, "public_observation", None):
-        result = state.public_observation()
-        assert isinstance(result, dict)
-        return result
-    if state.game.perfect_information:
-        view = state.observation(0)
-        view["player"] = None
-        return view
-    # A hidden-information game with no public view of its own: show only what the game makes
-    # public by construction. The board is the balls on the pyramid, seen by everyone.
-    return {
-        "game": state.game.name,
-        "board": board_of(state.observation(0)),
-        "current_player": state.current_player(),
-        "history": state.history_notation(),
-        "player": None,
-    }
+    """What anyone may see: no seat's hidden data (the game's own :meth:`State.public_observation`)."""
+    return state.public_observation()
 
 
 def last_move(history: list[str]) -> str | None:
