@@ -1,0 +1,303 @@
+"""The set-up planner: builds a Special Cake (mint, poisoned) for the eating phase.
+
+Mint eats first. Liquorice wants the set-up to end in a cake the first eater loses; Mint
+wants one the first eater wins (most random cakes are: see docs/agents.md). The planner plays
+either seat:
+
+* **Near the end** — ``exact`` placements left or fewer — it searches every way the set-up
+  can finish. Each distinct complete cake is solved exactly by :mod:`spheria.solver`. Sibling
+  cakes (the same cake but for the last few candies) share most of their eating positions and
+  the solver's table persists between calls, so after the first one they cost a tenth of a
+  second or so. A position is scored by two numbers, compared in order:
+
+  1. the **guaranteed** score: plain minimax, the planner taking its best move and the opponent
+     the worst one for it (1 if the planner can force a cake it wants, else 0);
+  2. the **expected** score if the opponent places at random from there on (the planner still
+     choosing its best), which tells moves apart when minimax cannot — when no finish can be
+     forced, it steers towards the finishes an opponent who may go wrong would leave.
+
+  Cakes are solved one below each legal move in turn until the move's time budget (``time``
+  seconds) runs out; a cake not solved yet counts as wanted with the base rate
+  (:data:`BASE_LOSS_RATE`: how often random set-up play builds a first-eater loss). What the
+  solver proved stays in its table and what the planner solved in :attr:`PlannerAgent.solved`,
+  so the next move goes on where this one stopped.
+* **Earlier** it places at random: see docs/agents.md for why (losses are rare among random
+  cakes, so a learned evaluation of early set-ups had nothing to learn from in the data
+  that could be labelled).
+
+In the eating phase it hands the position to another agent (option ``eat``, default
+``solver``: perfect eating).
+
+With a budget that lets the exact search finish, the same ``seed`` gives the same moves; when
+``time`` binds, moves depend on the machine's speed.
+
+>>> import spheria
+>>> game = spheria.load_game("special-cake", variant="mint")
+>>> state = game.new_initial_state()
+>>> PlannerAgent(seed=1).choose(state, 0) in state.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time as _time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from spheria.agents.base import Agent
+from spheria.agents.heuristics import require_state
+from spheria.agents.options import check_positive, check_seed
+from spheria.engine.board import TOP, iter_sites, placeable
+from spheria.games.base import PlayerView
+from spheria.games.special_cake import MINT, PLACE, POISONED, CakeMove, CakeState, Masks
+
+#: Agents the planner may hand the eating phase to.
+EAT_AGENTS = ("solver", "greedy", "mcts", "alphabeta", "random")
+
+#: Placements left at which the exact search starts, by variant (poisoned cakes cost more to solve).
+DEFAULT_EXACT = {MINT: 9, POISONED: 6}
+
+#: How often uniformly random set-up play builds a cake the first eater loses, measured with
+#: ``benchmarks/label_cakes.py`` (see docs/agents.md); the chance given to a cake not solved yet.
+BASE_LOSS_RATE = {MINT: 0.03, POISONED: 0.1}
+
+
+def set_up_children(masks: Masks, mover: int) -> Iterator[Masks]:
+    """The masks after each placement of ``mover``'s colour, in site order (set-up only)."""
+    white, black, red = masks
+    for site in iter_sites(placeable(white | black | red)):
+        bit = 1 << site
+        yield (white | bit, black, red) if mover == 0 else (white, black | bit, red)
+
+
+def finished(masks: Masks, variant: str) -> Masks:
+    """The cake once the last placement is made: the cherry goes on top in poisoned."""
+    return (masks[0], masks[1], 1 << TOP) if variant == POISONED else masks
+
+
+def placed(masks: Masks) -> int:
+    """Candies placed by the players (the cherry not counted)."""
+    return (masks[0] | masks[1]).bit_count()
+
+
+def complete_cakes(masks: Masks, mover: int, placements: int, variant: str) -> list[Masks]:
+    """Every distinct complete cake the set-up can end in from ``masks``, ``mover`` to place next."""
+    seen: set[Masks] = set()
+    found: dict[Masks, None] = {}
+
+    def walk(position: Masks, to_move: int) -> None:
+        if position in seen:
+            return
+        seen.add(position)
+        if placed(position) == placements:
+            found.setdefault(finished(position, variant), None)
+            return
+        for child in set_up_children(position, to_move):
+            walk(child, 1 - to_move)
+
+    walk(masks, mover)
+    return list(found)
+
+
+def random_finish(masks: Masks, mover: int, placements: int, variant: str, rng: random.Random) -> Masks:
+    """The complete cake that uniformly random placements from ``masks`` (``mover`` next) build."""
+    while placed(masks) < placements:
+        children = list(set_up_children(masks, mover))
+        masks = children[int(rng.random() * len(children))]
+        mover = 1 - mover
+    return finished(masks, variant)
+
+
+@dataclass
+class _Budget:
+    """What one set-up move may still spend: wall time, and cakes to solve if limited."""
+
+    deadline: float
+    solves_left: int | None
+
+    def remaining(self) -> float:
+        """Seconds left for the next solve; 0 when the time or the solves are spent."""
+        if self.solves_left is not None and self.solves_left <= 0:
+            return 0.0
+        return max(self.deadline - _time.perf_counter(), 0.0)
+
+
+@dataclass(frozen=True)
+class Score:
+    """What a set-up position is worth to the planner: forced first, then against random play."""
+
+    guaranteed: float
+    expected: float
+
+    def key(self) -> tuple[float, float]:
+        return (round(self.guaranteed, 9), round(self.expected, 9))
+
+
+class PlannerAgent(Agent):
+    """Plans the Special Cake set-up so the eating phase starts in a cake its seat wants.
+
+    Options: ``time`` (seconds per set-up move, default 3), ``exact`` (placements left at
+    which the exact search starts; default 9 in mint, 6 in poisoned), ``solves`` (at most this
+    many cakes solved per set-up move, default no limit but ``time``: a budget that does not
+    depend on the machine's load), ``eat`` (the agent for the eating phase, default
+    ``solver``), ``seed``.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        time: float = 3.0,
+        exact: int | None = None,
+        solves: int | None = None,
+        eat: str = "solver",
+    ) -> None:
+        self.seed = check_seed("planner", seed)
+        self.time = check_positive("planner", "time", time, float)
+        self.exact = None if exact is None else check_positive("planner", "exact", exact, int)
+        self.solves = None if solves is None else check_positive("planner", "solves", solves, int)
+        if eat not in EAT_AGENTS:
+            raise ValueError(f"planner option eat must be one of {', '.join(EAT_AGENTS)}, not {eat!r}")
+        self.eat = eat
+        self.rng = random.Random(seed)
+        self._eater: Agent | None = None
+        #: The solved value (+1 the first eater wins, -1 loses) of every complete cake solved so far.
+        self.solved: dict[Masks, int] = {}
+        #: How the last set-up move was chosen: method, cakes below the position, unsolved, score.
+        self.last_report: dict[str, Any] = {}
+        parts = [f"seed={seed}"] if seed is not None else []
+        parts += [f"time={self.time:g}"] if self.time != 3.0 else []
+        parts += [f"exact={self.exact}"] if self.exact is not None else []
+        parts += [f"solves={self.solves}"] if self.solves is not None else []
+        parts += [f"eat={eat}"] if eat != "solver" else []
+        self.name = "planner" + (":" + ",".join(parts) if parts else "")
+
+    def reset(self) -> None:
+        self.solved.clear()
+        self.last_report = {}
+        if self._eater is not None:
+            self._eater.reset()
+
+    @staticmethod
+    def wanted(value: int, player: int) -> bool:
+        """Whether a cake of solved ``value`` (+1: the first eater, Mint, wins) is what ``player`` wants."""
+        return (value > 0) == (player == 0)
+
+    # -- the public call -----------------------------------------------------------------
+
+    def choose(self, view: PlayerView, player: int) -> Any:
+        state = require_state(view, player, "planner")
+        if not isinstance(state, CakeState) or state.game.variant not in DEFAULT_EXACT:
+            raise ValueError("the planner plays the set-up of Special Cake's mint and poisoned variants")
+        if state.phase != PLACE:
+            return self._eating_agent().choose(state, player)
+        budget = _Budget(_time.perf_counter() + self.time, self.solves)
+        moves = state.legal_moves()
+        left = state.game.placements - placed(state.masks())
+        exact = DEFAULT_EXACT[state.game.variant] if self.exact is None else self.exact
+        if len(moves) == 1:
+            self.last_report = {"method": "forced"}
+            return moves[0]
+        if left > exact:
+            move = self.rng.choice(moves)
+            self.last_report = {"method": "random"}
+            if left - 1 <= exact + 2:
+                self._warm_up(state, move, budget)
+            return move
+        return self._exact_move(state, player, budget)
+
+    def _warm_up(self, state: CakeState, move: CakeMove, budget: _Budget) -> None:
+        """Spend the move's budget solving random finishes of the set-up after ``move``.
+
+        Just before the exact search starts, the cakes it will meet share their base with these,
+        so the solver's table is warm when it matters (the first cake from an empty table is by
+        far the dearest: seconds, against tenths of a second for its siblings).
+        """
+        from spheria.solver import position_value
+
+        variant, placements = state.game.variant, state.game.placements
+        masks = next(
+            child
+            for child, m in zip(set_up_children(state.masks(), state.player), state.legal_moves(), strict=True)
+            if m == move
+        )
+        rng = random.Random(f"{self.seed}-{masks}")  # apart from self.rng: the budget must not change later moves
+        warmed = 0
+        while (remaining := budget.remaining()) > 0:
+            cake = random_finish(masks, 1 - state.player, placements, variant, rng)
+            budget.solves_left = None if budget.solves_left is None else budget.solves_left - 1
+            try:
+                self.solved[cake] = position_value(cake, variant, state.game.line_rule, time_limit=remaining)
+            except TimeoutError:
+                break
+            warmed += 1
+        self.last_report["warmed"] = warmed
+
+    def _eating_agent(self) -> Agent:
+        if self._eater is None:
+            from spheria.agents.registry import make_agent  # the registry imports this module
+
+            self._eater = make_agent(self.eat if self.seed is None else f"{self.eat}:seed={self.seed}")
+        return self._eater
+
+    # -- near the end: every finish, solved ----------------------------------------------
+
+    def _exact_move(self, state: CakeState, player: int, budget: _Budget) -> CakeMove:
+        from spheria.solver import position_value  # the compiled solver loads only when needed
+
+        variant, line_rule, placements = state.game.variant, state.game.line_rule, state.game.placements
+        children = list(set_up_children(state.masks(), state.player))
+        # One cake below each move in turn, so that when the budget runs out every move has
+        # about as many of its cakes solved as the others.
+        groups = [complete_cakes(child, 1 - state.player, placements, variant) for child in children]
+        order = list(dict.fromkeys(cake for row in itertools.zip_longest(*groups) for cake in row if cake))
+        unsolved = 0
+        for cake in order:
+            if cake in self.solved:
+                continue
+            remaining = budget.remaining()
+            if remaining <= 0:
+                unsolved += 1
+                continue
+            budget.solves_left = None if budget.solves_left is None else budget.solves_left - 1
+            try:
+                self.solved[cake] = position_value(cake, variant, line_rule, time_limit=remaining)
+            except TimeoutError:
+                unsolved += 1
+        memo: dict[Masks, Score] = {}
+        keys = [self._score(child, 1 - state.player, player, state, memo).key() for child in children]
+        best_key = max(keys)
+        best = [move for move, key in zip(state.legal_moves(), keys, strict=True) if key == best_key]
+        self.last_report = {
+            "method": "exact",
+            "cakes": len(order),
+            "unsolved": unsolved,
+            "guaranteed": best_key[0],
+            "expected": best_key[1],
+        }
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def _score(self, masks: Masks, mover: int, player: int, state: CakeState, memo: dict[Masks, Score]) -> Score:
+        """The score for ``player`` of the set-up ``masks``, ``mover`` to place next."""
+        score = memo.get(masks)
+        if score is not None:
+            return score
+        variant = state.game.variant
+        if placed(masks) == state.game.placements:
+            value = self.solved.get(finished(masks, variant))
+            if value is None:
+                lost = BASE_LOSS_RATE[variant]
+                chance = lost if player == 1 else 1.0 - lost
+            else:
+                chance = 1.0 if self.wanted(value, player) else 0.0
+            score = Score(chance, chance)
+        else:
+            scores = [self._score(child, 1 - mover, player, state, memo) for child in set_up_children(masks, mover)]
+            if mover == player:
+                score = max(scores, key=Score.key)
+            else:
+                score = Score(min(s.guaranteed for s in scores), sum(s.expected for s in scores) / len(scores))
+        memo[masks] = score
+        return score
