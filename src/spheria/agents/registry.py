@@ -8,7 +8,7 @@ agent everywhere.
 >>> make_agent("nobody")
 Traceback (most recent call last):
 ...
-ValueError: unknown agent 'nobody' (agents: alphabeta, greedy, mcts, random, solver)
+ValueError: unknown agent 'nobody' (agents: alphabeta, greedy, mcts, planner, random, solver)
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from spheria.agents.alphabeta import AlphaBetaAgent
 from spheria.agents.base import Agent
 from spheria.agents.greedy import GreedyAgent
 from spheria.agents.mcts import MCTSAgent
+from spheria.agents.planner import PlannerAgent
 from spheria.agents.random_agent import RandomAgent
 from spheria.agents.solver_agent import SolverAgent
 
@@ -31,6 +32,7 @@ _AGENTS: dict[str, AgentFactory] = {
     "mcts": MCTSAgent,
     "alphabeta": AlphaBetaAgent,
     "solver": SolverAgent,
+    "planner": PlannerAgent,
 }
 
 

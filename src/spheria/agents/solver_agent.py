@@ -3,7 +3,8 @@
 In a won position it plays a winning move the exact solver proved; in a lost one it eats as
 little as it can (a random choice among the smallest eats), leaving a fallible opponent the
 most room to go wrong. The set-up phase is not solved: another agent (option ``setup``,
-default ``greedy``) builds the cake.
+default ``greedy``) builds the cake; ``setup=planner`` plans it for the eating phase with the
+solver's help (see :mod:`spheria.agents.planner`).
 
 ``last_value`` holds the solver's verdict on the last eating position it was asked about
 (+1 won, -1 lost), so a test or the arena can check that it never loses a game it judged won.
@@ -26,7 +27,7 @@ from spheria.agents.options import check_positive, check_seed
 from spheria.games.base import PlayerView
 from spheria.games.special_cake import PLACE, CakeState
 
-SETUP_AGENTS = ("random", "greedy", "mcts")
+SETUP_AGENTS = ("random", "greedy", "mcts", "planner")
 
 
 class SolverAgent(Agent):
