@@ -51,7 +51,7 @@ def test_a_local_ray_with_two_cpus_plays_the_same_games_as_local_processes(tmp_p
 def ray_cluster() -> Iterator[str]:
     """A Ray cluster with 2 CPUs, started by another process; yields its address."""
     script = (
-        "import sys, ray; ray.init(num_cpus=2, include_dashboard=False); "
+        "import sys, ray; ray.init(num_cpus=2, include_dashboard=False, _node_ip_address='127.0.0.1'); "
         "print(ray.get_runtime_context().gcs_address, flush=True); sys.stdin.read(); ray.shutdown()"
     )
     process = subprocess.Popen(
