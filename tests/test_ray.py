@@ -47,11 +47,18 @@ def test_a_local_ray_with_two_cpus_plays_the_same_games_as_local_processes(tmp_p
     assert [r.moves for r in other.results] != [r.moves for r in local.results]
 
 
+@pytest.fixture(autouse=True)
+def _loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ray binds to the machine's network address so other nodes can reach it; these tests'
+    # clusters live on this machine alone, so keep every Ray process on loopback.
+    monkeypatch.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+
+
 @pytest.fixture
 def ray_cluster() -> Iterator[str]:
     """A Ray cluster with 2 CPUs, started by another process; yields its address."""
     script = (
-        "import sys, ray; ray.init(num_cpus=2, include_dashboard=False, _node_ip_address='127.0.0.1'); "
+        "import sys, ray; ray.init(num_cpus=2, include_dashboard=False); "
         "print(ray.get_runtime_context().gcs_address, flush=True); sys.stdin.read(); ray.shutdown()"
     )
     process = subprocess.Popen(

@@ -40,8 +40,7 @@ def ray_backend(
         if address:
             ray.init(address=address, **options)
         else:
-            # A local Ray of our own stays on loopback rather than the machine's network address.
-            ray.init(num_cpus=max(1, workers), _node_ip_address="127.0.0.1", **options)
+            ray.init(num_cpus=max(1, workers), **options)
         started = True
     pending: dict[Any, int] = {}
     try:
