@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 LEVELS = 4
 LEVEL_SIZES = (4, 3, 2, 1)
@@ -190,6 +190,26 @@ SPAN_LINES: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+# The 8 symmetries of the square as maps of (row, col) on an n x n level; the identity first.
+_SQUARE_MAPS: tuple[Callable[[int, int, int], tuple[int, int]], ...] = (
+    lambda r, c, n: (r, c),
+    lambda r, c, n: (c, n - 1 - r),
+    lambda r, c, n: (n - 1 - r, n - 1 - c),
+    lambda r, c, n: (n - 1 - c, r),
+    lambda r, c, n: (r, n - 1 - c),
+    lambda r, c, n: (n - 1 - r, c),
+    lambda r, c, n: (c, r),
+    lambda r, c, n: (n - 1 - c, n - 1 - r),
+)
+
+#: The 8 symmetries of the pyramid as site permutations: ``SYMMETRIES[k][site]`` is the image.
+#: Each applies the same symmetry of the square to every level; the identity comes first.
+SYMMETRIES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(site_index(level, *square(row, col, LEVEL_SIZES[level])) for level, row, col in SITE_COORDS)
+    for square in _SQUARE_MAPS
+)
+
+
 def iter_sites(mask: int) -> Iterator[int]:
     """The sites of a mask, lowest first."""
     while mask:
@@ -245,17 +265,21 @@ def shift_down(mask: int, chain: tuple[int, ...]) -> int:
     return result
 
 
-def group_of(mask: int, site: int) -> int:
-    """The connected group (by touching) of ``mask`` that contains ``site``."""
-    group = 1 << site
-    frontier = group
+def _flood(mask: int, seed: int, touching: tuple[int, ...]) -> int:
+    """The sites of ``mask`` connected to the ``seed`` bits under ``touching``."""
+    group = frontier = seed
     while frontier:
         grown = 0
         for s in iter_sites(frontier):
-            grown |= TOUCHING[s]
+            grown |= touching[s]
         frontier = grown & mask & ~group
         group |= frontier
     return group
+
+
+def group_of(mask: int, site: int) -> int:
+    """The connected group (by touching) of ``mask`` that contains ``site``."""
+    return _flood(mask, 1 << site, TOUCHING)
 
 
 def groups(mask: int, touching: tuple[int, ...] = TOUCHING) -> list[int]:
@@ -263,15 +287,7 @@ def groups(mask: int, touching: tuple[int, ...] = TOUCHING) -> list[int]:
     result = []
     rest = mask
     while rest:
-        seed = rest & -rest
-        group = seed
-        frontier = seed
-        while frontier:
-            grown = 0
-            for s in iter_sites(frontier):
-                grown |= touching[s]
-            frontier = grown & mask & ~group
-            group |= frontier
+        group = _flood(mask, rest & -rest, touching)
         result.append(group)
         rest &= ~group
     return result

@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from spheria.engine.board import ABOVE, ALL_SITES, LEVEL_SIZES, NUM_SITES, SEGMENTS, SITE_COORDS, drop_chain, site_index
+from spheria.engine.board import ABOVE, ALL_SITES, NUM_SITES, SEGMENTS, SYMMETRIES, drop_chain
 from spheria.games.base import Game
 from spheria.games.special_cake import ANY, EAT, MINT, MIXED, POISONED, SAME, SUGAR, CakeMove, CakeState, Masks
 from spheria.games.special_cake import SpecialCake as _SpecialCake
@@ -49,33 +48,6 @@ DEFAULT_TABLE_BITS = 26
 
 _VARIANT_CODES = {MINT: 0, SUGAR: 1, POISONED: 2}
 _RULE_CODES = {MIXED: 0, ANY: 1, SAME: 2}
-
-_SquareMap = Callable[[int, int, int], tuple[int, int]]
-
-# The 8 symmetries of the square as maps of (row, col) on an n x n level; the identity first.
-_SQUARE_MAPS: tuple[_SquareMap, ...] = (
-    lambda r, c, n: (r, c),
-    lambda r, c, n: (c, n - 1 - r),
-    lambda r, c, n: (n - 1 - r, n - 1 - c),
-    lambda r, c, n: (n - 1 - c, r),
-    lambda r, c, n: (r, n - 1 - c),
-    lambda r, c, n: (n - 1 - r, c),
-    lambda r, c, n: (c, r),
-    lambda r, c, n: (n - 1 - c, n - 1 - r),
-)
-
-
-def _site_permutation(square_map: _SquareMap) -> tuple[int, ...]:
-    image = []
-    for level, row, col in SITE_COORDS:
-        n = LEVEL_SIZES[level]
-        image.append(site_index(level, *square_map(row, col, n)))
-    return tuple(image)
-
-
-#: The 8 symmetries of the pyramid as site permutations: ``SYMMETRIES[k][site]`` is the image.
-#: Each applies the same symmetry of the square to every level; the identity comes first.
-SYMMETRIES: tuple[tuple[int, ...], ...] = tuple(_site_permutation(m) for m in _SQUARE_MAPS)
 
 
 def transform(masks: Masks, symmetry: int) -> Masks:
