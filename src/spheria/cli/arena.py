@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from spheria.arena import ArenaReport, Backend, GameResult, backend_names, get_backend, run_arena
-from spheria.cli.common import CliError, make_game, split_players
+from spheria.cli.common import CliError, add_color_option, add_game_options, make_game, split_players
 from spheria.cli.terminal import Terminal
 
 
@@ -24,8 +24,7 @@ def add_parser(commands: Any) -> None:
         epilog="example: spheria arena special-cake --variant sugar --agents mcts:time=0.2,random --games 100",
     )
     arena.add_argument("game", metavar="GAME", help="the game, e.g. special-cake (see 'spheria games')")
-    arena.add_argument("--variant", metavar="V", help="the game's variant: short for --option variant=V")
-    arena.add_argument("--option", metavar="K=V", action="append", help="a game option (repeatable)")
+    add_game_options(arena)
     arena.add_argument("--agents", metavar="A,B", required=True, help="the agent specs, e.g. mcts:time=1,random")
     arena.add_argument("--games", metavar="N", type=int, default=100, help="how many games (default 100)")
     arena.add_argument("--workers", metavar="K", type=int, default=1, help="parallel worker processes (default 1)")
@@ -43,7 +42,7 @@ def add_parser(commands: Any) -> None:
         metavar="ADDR",
         help="with --backend ray: the Ray cluster to join (default: a local Ray with --workers CPUs)",
     )
-    arena.add_argument("--no-color", action="store_true", help="no ANSI colours")
+    add_color_option(arena)
     arena.set_defaults(handler=cmd_arena)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 from typing import Any
 
@@ -66,3 +67,15 @@ def split_players(text: str) -> list[str]:
         else:
             specs.append(piece)
     return specs
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """``--variant`` and ``--option``: how every subcommand that makes a game takes its options."""
+    parser.add_argument("--variant", metavar="V", help="the game's variant: short for --option variant=V")
+    parser.add_argument(
+        "--option", metavar="K=V", action="append", help="a game option, e.g. line_rule=any (repeatable)"
+    )
+
+
+def add_color_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-color", action="store_true", help="no ANSI colours (also: NO_COLOR=1)")

@@ -25,7 +25,7 @@ from spheria import __version__
 from spheria.agents.base import Agent
 from spheria.agents.registry import agent_names, make_agent
 from spheria.cli import arena, solve
-from spheria.cli.common import HUMAN, PROG, CliError, make_game, split_players
+from spheria.cli.common import HUMAN, PROG, CliError, add_color_option, add_game_options, make_game, split_players
 from spheria.cli.terminal import Terminal
 from spheria.games.base import (
     SIMULTANEOUS,
@@ -456,8 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a game in the terminal", description="Play a game in the terminal.")
     play.add_argument("game", metavar="GAME", help="the game, e.g. special-cake (see 'spheria games')")
-    play.add_argument("--variant", metavar="V", help="the game's variant: short for --option variant=V")
-    play.add_argument("--option", metavar="K=V", action="append", help="a game option, e.g. line_rule=any (repeatable)")
+    add_game_options(play)
     play.add_argument(
         "--players",
         metavar="P1,P2",
@@ -470,13 +469,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--save", metavar="FILE", help="where to save the record (default: GAME-DATE-TIME.spheria.json)"
     )
     saving.add_argument("--no-save", action="store_true", help="do not save a record")
-    play.add_argument("--no-color", action="store_true", help="no ANSI colours (also: NO_COLOR=1)")
+    add_color_option(play)
     play.set_defaults(handler=cmd_play)
 
     replay = commands.add_parser("replay", help="show a recorded game move by move", description="Replay a record.")
     replay.add_argument("file", metavar="FILE", help="a .spheria.json record")
     replay.add_argument("--step", action="store_true", help="wait for Enter before each move")
-    replay.add_argument("--no-color", action="store_true", help="no ANSI colours (also: NO_COLOR=1)")
+    add_color_option(replay)
     replay.set_defaults(handler=cmd_replay)
 
     games = commands.add_parser("games", help="list the games and their options", description="List the games.")

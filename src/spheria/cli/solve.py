@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from spheria.cli.common import CliError, make_game
+from spheria.cli.common import CliError, add_color_option, add_game_options, make_game
 from spheria.cli.terminal import Terminal
 from spheria.games.special_cake import EAT, CakeState
 from spheria.records.record import Record, RecordError
@@ -21,12 +21,11 @@ def add_parsers(commands: Any) -> None:
         epilog='example: spheria solve "wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat" --variant mint',
     )
     solve.add_argument("spn", metavar="SPN", help="the position, e.g. 'w.b............./........./..../. 1 eat'")
-    solve.add_argument("--variant", metavar="V", help="mint (default), sugar or poisoned")
-    solve.add_argument("--option", metavar="K=V", action="append", help="a game option, e.g. line_rule=any")
+    add_game_options(solve)
     solve.add_argument("--time-limit", metavar="S", type=float, help="give up after S seconds")
     solve.add_argument("--first", action="store_true", help="stop at the first winning move (faster)")
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
-    solve.add_argument("--no-color", action="store_true", help="no ANSI colours")
+    add_color_option(solve)
     solve.set_defaults(handler=cmd_solve)
 
     analyse = commands.add_parser(
@@ -39,7 +38,7 @@ def add_parsers(commands: Any) -> None:
     analyse.add_argument("file", metavar="RECORD", help="a .spheria.json record of a Special Cake game")
     analyse.add_argument("--time-limit", metavar="S", type=float, help="give up on a position after S seconds")
     analyse.add_argument("--json", action="store_true", help="print the analysis as JSON")
-    analyse.add_argument("--no-color", action="store_true", help="no ANSI colours")
+    add_color_option(analyse)
     analyse.set_defaults(handler=cmd_analyse)
 
 
