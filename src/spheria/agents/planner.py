@@ -40,6 +40,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import time as _time
@@ -209,14 +210,17 @@ class PlannerAgent(Agent):
         return self._exact_move(state, player, budget)
 
     def _warm_up(self, state: CakeState, move: CakeMove, budget: _Budget) -> None:
-        """Spend the move's budget solving random finishes of the set-up after ``move``.
+        """Solve one random finish of the set-up after ``move``, within the move's budget.
 
-        Just before the exact search starts, the cakes it will meet share their base with these,
-        so the solver's table is warm when it matters (the first cake from an empty table is by
-        far the dearest: seconds, against tenths of a second for its siblings).
+        Just before the exact search starts, the cakes it will meet share their base with this
+        one, so the solver's table is warm when it matters: the first cake from an empty table
+        is by far the dearest (seconds, against tenths of a second for its siblings).
         """
         from spheria.solver import position_value
 
+        remaining = budget.remaining()
+        if remaining <= 0:
+            return
         variant, placements = state.game.variant, state.game.placements
         masks = next(
             child
@@ -224,16 +228,10 @@ class PlannerAgent(Agent):
             if m == move
         )
         rng = random.Random(f"{self.seed}-{masks}")  # apart from self.rng: the budget must not change later moves
-        warmed = 0
-        while (remaining := budget.remaining()) > 0:
-            cake = random_finish(masks, 1 - state.player, placements, variant, rng)
-            budget.solves_left = None if budget.solves_left is None else budget.solves_left - 1
-            try:
-                self.solved[cake] = position_value(cake, variant, state.game.line_rule, time_limit=remaining)
-            except TimeoutError:
-                break
-            warmed += 1
-        self.last_report["warmed"] = warmed
+        cake = random_finish(masks, 1 - state.player, placements, variant, rng)
+        with contextlib.suppress(TimeoutError):  # what was proved stays in the solver's table
+            self.solved[cake] = position_value(cake, variant, state.game.line_rule, time_limit=remaining)
+        self.last_report["warmed"] = cake in self.solved
 
     def _eating_agent(self) -> Agent:
         if self._eater is None:
