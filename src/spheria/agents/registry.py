@@ -8,7 +8,7 @@ agent everywhere.
 >>> make_agent("nobody")
 Traceback (most recent call last):
 ...
-ValueError: unknown agent 'nobody' (agents: alphabeta, greedy, mcts, planner, random, solver)
+ValueError: unknown agent 'nobody' (agents: alphabeta, fixed, greedy, mcts, planner, random, solver, spagyric)
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from spheria.agents.mcts import MCTSAgent
 from spheria.agents.planner import PlannerAgent
 from spheria.agents.random_agent import RandomAgent
 from spheria.agents.solver_agent import SolverAgent
+from spheria.agents.spagyric_agent import FixedColorAgent, SpagyricAgent
 
 AgentFactory = Callable[..., Agent]
 
@@ -33,6 +34,8 @@ _AGENTS: dict[str, AgentFactory] = {
     "alphabeta": AlphaBetaAgent,
     "solver": SolverAgent,
     "planner": PlannerAgent,
+    "spagyric": SpagyricAgent,
+    "fixed": FixedColorAgent,
 }
 
 
