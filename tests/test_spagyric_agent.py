@@ -495,10 +495,12 @@ def test_placements_take_a_four_and_avoid_threes_and_fives() -> None:
         assert five.is_terminal() and five.winners() == [1]
         five.undo()
     for seed in range(3):
-        for agent in (SpagyricAgent(iterations=100, exact=0, seed=seed), SpagyricAgent(iterations=100, seed=seed)):
+        searched, solved_exactly = SpagyricAgent(iterations=100, exact=0, seed=seed), SpagyricAgent(exact=4, seed=seed)
+        for agent in (searched, solved_exactly):
             policy = agent.policy(five.view(0))
             assert policy and not {move.site for move in policy if isinstance(move, Place)} & losing
             assert sum(policy.values()) == pytest.approx(1)
+        assert solved_exactly.last_exact and not searched.last_exact
 
 
 def test_the_agent_treats_symmetric_positions_alike() -> None:
@@ -629,4 +631,6 @@ def test_the_agent_beats_simple_choosers_with_seats_swapped(opponent: str) -> No
     row = report.agents[spec]
     assert row.games == 16
     assert [seat.games for seat in report.by_seat[spec]] == [8, 8]
-    assert row.score >= 0.8, report.table()
+    # Measured: 16-0 against random and fixed w and b, 14-2 against fixed r (Wilson 95 % lower
+    # bounds 0.81 and 0.64). Asserted: more than half the points, at 95 % confidence.
+    assert row.score >= 0.75 and row.interval()[0] > 0.5, report.table()

@@ -87,6 +87,7 @@ from spheria.games.spagyric import (
     parse_color,
 )
 from spheria.solver.spagyric import (
+    TOLERANCE,
     Position,
     SolveLimitError,
     SpagyricSolver,
@@ -361,16 +362,22 @@ class SpagyricAgent(Agent):
         return tuple(p / total for p in kept)
 
     def _solve(self, position: Position, rng: random.Random) -> dict[SpagyricMove, float] | None:
-        """The exact solver's strategy if the position is small enough, else ``None``."""
+        """The exact solver's strategy if the position is small enough, else ``None``.
+
+        At a placement: a best site among the safe ones (a site that loses at once is worth -1,
+        so no safe site is worth less), so the agent never hands over a game it could prolong.
+        """
         if position.phase != SUDDEN and held(position) > self.exact:
             return None
         try:
-            policy = self._bounded(lambda: self.solver.policy(position, 0))
+            if position.phase != PLACE:
+                return self._bounded(lambda: self.solver.policy(position, 0))
+            values = self._bounded(lambda: self.solver.placement_values(position))
         except SolveLimitError:
             return None
-        if position.phase == PLACE:
-            return {rng.choice(sorted(policy, key=str)): 1.0}
-        return policy
+        _, safe, _ = sorted_sites(position)
+        best = max(values[site] for site in safe)  # the agent (seat 0) places: high is good
+        return {Place(rng.choice([site for site in safe if values[site] >= best - TOLERANCE])): 1.0}
 
     def _bounded(self, solve: Callable[[], _T]) -> _T:
         """Run ``solve`` with the solver's table allowed to grow by :data:`SOLVE_STATES` reveals."""
