@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import platform
 import random
 import sys
@@ -96,13 +97,27 @@ def baseline(variant: str, count: int, labels: list[Path]) -> list[dict[str, Any
     return rows
 
 
+def fisher_greater(a: int, n: int, b: int, m: int) -> float:
+    """One-sided Fisher exact test: the chance of ``a`` or more successes in ``n`` tries when ``a``
+    of ``n`` and ``b`` of ``m`` come from one rate (how surprising the planner's ``a``/``n`` is
+    against random's ``b``/``m``).
+
+    >>> round(fisher_greater(3, 3, 0, 3), 3)
+    0.05
+    """
+    total, successes = n + m, a + b
+    denominator = math.comb(total, n)
+    tail = sum(math.comb(successes, k) * math.comb(total - successes, n - k) for k in range(a, min(n, successes) + 1))
+    return tail / denominator
+
+
 def _rate(wanted: int, total: int) -> dict[str, Any]:
     return {"wanted": wanted, "games": total, "percent": round(100.0 * wanted / total, 1) if total else None}
 
 
 def summarise(runs: list[dict[str, Any]], base: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     table: dict[str, Any] = {}
-    for variant in VARIANTS:
+    for variant in base:
         rows = base.get(variant, [])
         losses = sum(r["value"] < 0 for r in rows)
         entry: dict[str, Any] = {
@@ -115,8 +130,13 @@ def summarise(runs: list[dict[str, Any]], base: dict[str, list[dict[str, Any]]])
         }
         for seat, side in SIDES.items():
             mine = [r for r in runs if r["variant"] == variant and r["seat"] == seat]
+            wanted = sum(r["wanted"] for r in mine)
+            random_wanted = losses if seat == 1 else len(rows) - losses
             entry[f"planner_as_{side}"] = {
-                **_rate(sum(r["wanted"] for r in mine), len(mine)),
+                **_rate(wanted, len(mine)),
+                "p_value_vs_random": round(fisher_greater(wanted, len(mine), random_wanted, len(rows)), 4)
+                if mine and rows
+                else None,
                 "median_setup_seconds": sorted(r["setup_seconds"] for r in mine)[len(mine) // 2] if mine else None,
                 "longest_move_seconds": max((r["longest_move_seconds"] for r in mine), default=None),
             }
