@@ -31,7 +31,7 @@ Sudden death (a full pyramid) is a symmetric game and is worth 0; it needs more 
 placements, so it never arises with ``supply`` 9 or less.
 
 With ``supply=1`` no colour can have three balls in play, so every game is a draw. ``supply=2``
-is the smallest real game (the full solve visits some 27 000 canonical reveals; a few seconds).
+is the smallest real game (24 572 canonical reveals and 15 879 placements; about 3 seconds).
 At the start both seats are alike, so the value is 0 for every supply; what the solver measures
 is the value of every other position and how far a strategy falls short of it:
 :func:`exploitability` plays a best responder against a policy exactly.
@@ -100,13 +100,17 @@ __all__ = [
     "RevealSolution",
     "SolveLimitError",
     "SpagyricSolver",
+    "Symmetry",
     "canonical",
+    "choosable",
     "exploitability",
     "fixed_color_policy",
     "game_value",
     "group_possible",
     "initial_position",
     "place_result",
+    "placement_sites",
+    "placement_size",
     "position_of",
     "position_value",
     "reveal_result",
