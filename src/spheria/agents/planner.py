@@ -16,14 +16,17 @@ either seat:
      choosing its best), which tells moves apart when minimax cannot — when no finish can be
      forced, it steers towards the finishes an opponent who may go wrong would leave.
 
-  Cakes are solved one below each legal move in turn until the move's time budget (``time``
-  seconds) runs out; a cake not solved yet counts as wanted with the base rate
-  (:data:`BASE_LOSS_RATE`: how often random set-up play builds a first-eater loss). What the
-  solver proved stays in its table and what the planner solved in :attr:`PlannerAgent.solved`,
-  so the next move goes on where this one stopped.
-* **Earlier** it places at random: see docs/agents.md for why (losses are rare among random
-  cakes, so a learned evaluation of early set-ups had nothing to learn from in the data
-  that could be labelled).
+  Cakes are solved one below each legal move in turn until the move's budget runs out
+  (``time`` seconds, and at most ``solves`` cakes if that option is given); a cake not solved
+  yet counts as wanted with the base rate (:data:`BASE_LOSS_RATE`: how often random set-up
+  play builds a first-eater loss). What the solver proved stays in its table and what the
+  planner solved in :attr:`PlannerAgent.solved`, so the next move goes on where this one
+  stopped.
+* **Earlier** it places at random — see docs/agents.md for why: first-eater losses are rare
+  among random cakes (about 2 % in mint), too rare for an evaluation of early set-ups to be
+  learned from the cakes that could be labelled. On its moves in the three placements before
+  the exact search it also solves one random finish, so that the solver's table is warm when
+  the search starts.
 
 In the eating phase it hands the position to another agent (option ``eat``, default
 ``solver``: perfect eating).
