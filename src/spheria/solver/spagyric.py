@@ -64,15 +64,13 @@ from typing import NamedTuple
 from spheria.engine.board import (
     ALL_SITES,
     COLORS,
-    LEVEL_SIZES,
     NUM_SITES,
-    SITE_COORDS,
+    SYMMETRIES,
     TOUCHING,
     Board,
     group_of,
     iter_sites,
     placeable,
-    site_index,
 )
 from spheria.games.base import load_game
 from spheria.games.spagyric import (
@@ -348,24 +346,8 @@ def _group_possible(in_play: Sequence[int], h0: Counts, h1: Counts, st: Counts) 
 # -- symmetry ------------------------------------------------------------------------------------
 
 
-def _square_maps() -> list[Callable[[int, int, int], tuple[int, int]]]:
-    return [
-        lambda r, c, n: (r, c),
-        lambda r, c, n: (c, n - 1 - r),
-        lambda r, c, n: (n - 1 - r, n - 1 - c),
-        lambda r, c, n: (n - 1 - c, r),
-        lambda r, c, n: (r, n - 1 - c),
-        lambda r, c, n: (n - 1 - r, c),
-        lambda r, c, n: (c, r),
-        lambda r, c, n: (n - 1 - c, n - 1 - r),
-    ]
-
-
 #: The 8 symmetries of the pyramid as site permutations (the identity first): ``site -> image``.
-SITE_MAPS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(site_index(level, *m(row, col, LEVEL_SIZES[level])) for level, row, col in SITE_COORDS)
-    for m in _square_maps()
-)
+SITE_MAPS: tuple[tuple[int, ...], ...] = SYMMETRIES
 _SITE_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(1 << t for t in perm) for perm in SITE_MAPS)
 _INVERSE_MAPS: tuple[tuple[int, ...], ...] = tuple(tuple(perm.index(t) for t in range(NUM_SITES)) for perm in SITE_MAPS)
 
