@@ -63,7 +63,7 @@ PLACE, EAT = "place", "eat"
 
 Masks = tuple[int, int, int]
 
-_SEGMENT_BY_MASK = dict(zip(SEGMENT_MASKS, SEGMENTS, strict=True))
+_SEGMENT_MASK_SET = frozenset(SEGMENT_MASKS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,7 +360,7 @@ class CakeState(State[CakeMove]):
             # top, or the ball under it of the same colour that it drops into).
             return _eat(masks, occupied, site)[0]
         segment_mask = sum(BB_SITES[s] for s in sites)
-        if segment_mask not in _SEGMENT_BY_MASK:
+        if segment_mask not in _SEGMENT_MASK_SET:
             raise IllegalMoveError(f"{move} is not a line: its candies must touch in one straight row")
         if not _line_colors_ok(masks, segment_mask, self.game.line_rule, self.game.variant == POISONED):
             rule = {MIXED: "two or more colours", SAME: "one colour only", ANY: "any colours"}[self.game.line_rule]
