@@ -151,6 +151,16 @@ def wait_moved(page: Page, before: str) -> None:
     )
 
 
+def submitted(page: Page, before: str) -> bool:
+    """Whether the page has sent its move already (or taken it in)."""
+    return bool(
+        page.evaluate(
+            "(before) => document.body.dataset.sending === '1' || document.body.dataset.version !== before",
+            before,
+        )
+    )
+
+
 def play_turn(page: Page, rng: random.Random, relocate: bool = False) -> None:
     """Make one legal move by clicks, as a person would."""
     version = str(page.evaluate("document.body.dataset.version"))
@@ -163,6 +173,8 @@ def play_turn(page: Page, rng: random.Random, relocate: bool = False) -> None:
                 page.click("#btn-clear")
                 continue
             page.wait_for_function("() => document.body.dataset.previewing === '0'")
+            if submitted(page, version):  # a move nothing can extend is sent without asking
+                break
             if page.locator("#btn-play:not([disabled])").count():
                 page.click("#btn-play")
                 break

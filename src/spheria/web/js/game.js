@@ -198,6 +198,7 @@ function render() {
   document.body.dataset.mode = picker ? picker.mode : "";
   document.body.dataset.previewing = previewing ? "1" : "0";
   document.body.dataset.selection = picker ? String(picker.selection.length) : "0";
+  document.body.dataset.sending = sending ? "1" : "0";
   view.render({
     board: frame.board,
     targets: myTurn ? options.sites : new Set(),
