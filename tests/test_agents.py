@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 
 import spheria
+from spheria.agents import heuristics
 from spheria.agents.alphabeta import PROVEN, AlphaBetaAgent
 from spheria.agents.base import Agent
 from spheria.agents.greedy import GreedyAgent
-from spheria.agents.heuristics import cake_can_win_now, cake_evaluate, knowledge_for
+from spheria.agents.heuristics import GameKnowledge, cake_can_win_now, cake_evaluate, knowledge_for
 from spheria.agents.mcts import MCTSAgent
 from spheria.agents.random_agent import RandomAgent
 from spheria.agents.registry import agent_names, make_agent
@@ -291,6 +292,7 @@ def test_the_registry_knows_every_agent() -> None:
         ("mcts:iterations=10,time=1", "mcts takes iterations= or time=, not both"),
         ("mcts:c=-1", "mcts option c must be a number of at least 0, not -1"),
         ("mcts:reuse=maybe", "mcts option reuse must be 1 or 0, not 'maybe'"),
+        ("mcts:rollout=smart", "mcts option rollout must be one of game, random, not 'smart'"),
         ("mcts:speed=3", "bad options for agent 'mcts': .*'speed'"),
         ("alphabeta:depth=deep", "alphabeta option depth must be a whole number, not 'deep'"),
         ("alphabeta:time=0", "alphabeta option time must be more than 0, not 0"),
@@ -506,3 +508,26 @@ def test_mcts_reward_vectors_in_three_player_spinca() -> None:
     values = agent.root_values()
     assert len(values) == 3 and all(-1.0 <= v <= 1.0 for v in values)
     assert agent.last_stats is not None and agent.last_stats.root_visits == 40
+
+
+def test_mcts_rolls_out_with_the_games_own_playout_unless_told_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A playout that always says seat 2 wins: the game's playout decides every non-terminal leaf.
+    calls: list[int] = []
+
+    def seat_two_wins(state: State[Any], rand: Any) -> list[float]:
+        calls.append(len(state.history))
+        return [-1.0, 1.0]
+
+    monkeypatch.setitem(heuristics._KNOWLEDGE, Takeaway.name, GameKnowledge(playout=seat_two_wins))
+    game = Takeaway(pile=20)
+    with_playout = MCTSAgent(iterations=200, seed=1)
+    with_playout.choose(game.new_initial_state(), 0)
+    assert calls and all(plies >= 1 for plies in calls)  # leaves only, never the root itself
+    assert with_playout.root_values() == pytest.approx([-1.0, 1.0])  # no leaf was terminal 20 tokens deep
+    calls.clear()
+    plain = MCTSAgent(iterations=200, seed=1, rollout="random")
+    assert plain.name == "mcts:iterations=200,c=1.4,rollout=random,seed=1"
+    plain.choose(game.new_initial_state(), 0)
+    assert calls == []
+    values = plain.root_values()
+    assert values[0] == pytest.approx(-values[1]) and abs(values[0]) < 1.0  # real games: both seats win some

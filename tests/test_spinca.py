@@ -609,7 +609,7 @@ def test_every_tie_break() -> None:
 def test_draw_returns_zero_for_everyone(monkeypatch: pytest.MonkeyPatch) -> None:
     # A draw cannot happen on a complete temple (5 inner sites never split evenly), so fake the rule.
     state = position(TEMPLE_A, players=4)
-    monkeypatch.setattr(SpincaState, "result", lambda self: ([], "a draw"))
+    monkeypatch.setattr("spheria.games.spinca.decide", lambda totals, inner: ([], "a draw"))
     assert state.returns() == [0.0, 0.0, 0.0, 0.0]
     assert state.winners() == []
     assert state.status_lines()[0] == "Draw (a draw)."

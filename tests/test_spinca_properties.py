@@ -13,8 +13,19 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from spheria.agents.heuristics import spinca_random_fill
 from spheria.engine.board import BELOW, SITE_COORDS, TOP, Board, placeable, unstable_sites
-from spheria.games.spinca import PLACEMENTS, Spinca, SpincaState, seat_quotas, temple_placeable
+from spheria.games.spinca import (
+    PLACEMENTS,
+    TEMPLE,
+    Spinca,
+    SpincaState,
+    expected_counts,
+    face_sum,
+    score_color,
+    seat_quotas,
+    temple_placeable,
+)
 
 Outcome = tuple[str, frozenset[int]]
 
@@ -179,3 +190,32 @@ def test_undo_child_clone_spn_and_notation_agree_with_apply(players: int, seed: 
         state.undo()
         assert state.to_spn() == spn
     assert state.history == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(mask=st.integers(0, TEMPLE))
+def test_the_fast_face_sum_is_the_score_total(mask: int) -> None:
+    mask &= TEMPLE
+    assert face_sum(mask) == score_color(mask).total
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32 - 1), plies=st.integers(0, PLACEMENTS))
+def test_the_playout_fill_completes_the_temple_by_the_turn_order(players: int, seed: int, plies: int) -> None:
+    state = random_state(players, seed, plies)
+    before = state.masks()
+    filled = spinca_random_fill(before, state.placed, players, random.Random(seed).random)
+    occupied = filled[0] | filled[1] | filled[2]
+    assert occupied == TEMPLE and unstable_sites(occupied) == 0
+    assert all(filled[c] & before[c] == before[c] for c in range(3))  # nothing already placed moves
+    assert tuple(m.bit_count() for m in filled) == expected_counts(players, PLACEMENTS)
+    assert not filled[0] & filled[1] and not filled[0] & filled[2] and not filled[1] & filled[2]
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32 - 1))
+def test_returns_follow_the_decided_winners(players: int, seed: int) -> None:
+    state = random_state(players, seed, PLACEMENTS)
+    winners, _ = state.result()
+    expected = [1.0 if state.game.seat_color(seat) in winners else -1.0 for seat in range(players)]
+    assert state.returns() == (expected if winners else [0.0] * players)

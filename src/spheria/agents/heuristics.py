@@ -9,6 +9,9 @@ agent plays every perfect-information game, only less well.
 * ``key(state)`` — a hashable that identifies the position (with whose turn it is), for
   transposition tables.
 * ``can_win_now(state)`` — whether the player to move has a move that wins at once.
+* ``playout(state, rand)`` — plays ``state`` (a scratch copy it may change) to the end by a
+  cheap policy of the game's own and returns each seat's reward; ``None`` when uniformly
+  random legal moves are the best cheap policy there is. ``mcts`` rolls out with it.
 
 >>> import spheria
 >>> state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
@@ -26,11 +29,13 @@ from typing import Any
 from spheria.engine.board import SPAN_LINES
 from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, PlayerView, State
 from spheria.games.special_cake import EAT, POISONED, CakeState, eating_outcomes
+from spheria.games.spinca import PLACEMENTS, SEAT_COLORS, Masks, SpincaState, temple_placeable, temple_returns
 from spheria.games.spline import LINE_MASKS, SplineState
 
 Evaluate = Callable[[State[Any], int], float]
 KeyFunction = Callable[[State[Any]], Hashable]
 WinTest = Callable[[State[Any]], bool]
+Playout = Callable[[State[Any], Callable[[], float]], list[float]]
 
 
 def require_state(view: PlayerView, player: int, agent: str) -> State[Any]:
@@ -82,6 +87,7 @@ class GameKnowledge:
     evaluate: Evaluate = zero_evaluation
     key: KeyFunction = spn_key
     can_win_now: WinTest = try_every_move
+    playout: Playout | None = None
 
 
 _KNOWLEDGE: dict[str, GameKnowledge] = {}
@@ -202,3 +208,44 @@ def cake_key(state: State[Any]) -> Hashable:
 
 
 register_knowledge("special-cake", GameKnowledge(cake_evaluate, cake_key, cake_can_win_now))
+
+
+# -- Spinca ------------------------------------------------------------------------------
+
+
+def spinca_playout(state: State[Any], rand: Callable[[], float]) -> list[float]:
+    """Fill the rest of the temple with marbles placed on random free sites, in turn order.
+
+    The playout never relocates. Listing a Spinca turn's relocations costs about as much as
+    the rest of an MCTS iteration together, and a relocation shifts one marble by one site,
+    while the placements decide which colour covers which part of each face. Playing out on
+    the bare masks is some 20 times faster than random legal turns, so a search of a second
+    sees that many more finished temples.
+
+    >>> import random, spheria
+    >>> state = spheria.load_game("spinca", players=3).new_initial_state()
+    >>> rewards = spinca_playout(state, random.Random(1).random)
+    >>> sorted(rewards) in ([-1.0, -1.0, 1.0], [0.0, 0.0, 0.0])
+    True
+    """
+    assert isinstance(state, SpincaState)
+    players = state.game.num_players
+    return temple_returns(spinca_random_fill(state.masks(), state.placed, players, rand), players)
+
+
+def spinca_random_fill(masks: Masks, placed: int, players: int, rand: Callable[[], float]) -> Masks:
+    """The temple completed from ``masks`` (after ``placed`` turns) by random placements in turn order."""
+    colors = SEAT_COLORS[players]
+    filled = list(masks)
+    occupied = masks[0] | masks[1] | masks[2]
+    for turn in range(placed, PLACEMENTS):
+        free = temple_placeable(occupied)
+        for _ in range(int(rand() * free.bit_count())):
+            free &= free - 1
+        site = free & -free
+        filled[colors[turn % players]] |= site
+        occupied |= site
+    return (filled[0], filled[1], filled[2])
+
+
+register_knowledge("spinca", GameKnowledge(playout=spinca_playout))

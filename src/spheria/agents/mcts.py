@@ -1,10 +1,11 @@
 """Monte Carlo tree search (UCT) with random rollouts, for any number of players.
 
-Each iteration walks down the tree by UCT, adds one node, plays random moves to the end and
-backs up ``state.returns()`` — one reward per seat — through the nodes it passed. At a node
-where seat ``p`` is to move the child maximising ``mean_p + c * sqrt(ln N / n)`` is followed,
-with rewards scaled from ``[-1, 1]`` to ``[0, 1]``, so each seat looks after its own reward:
-two-player, three-player and team games all work.
+Each iteration walks down the tree by UCT, adds one node, plays random moves to the end (or
+the game's own cheap playout, see ``rollout``) and backs up ``state.returns()`` — one reward
+per seat — through the nodes it passed. At a node where seat ``p`` is to move the child
+maximising ``mean_p + c * sqrt(ln N / n)`` is followed, with rewards scaled from ``[-1, 1]``
+to ``[0, 1]``, so each seat looks after its own reward: two-player, three-player and team
+games all work.
 
 Options (spec ``mcts:iterations=2000,c=1.4,seed=3``):
 
@@ -12,6 +13,9 @@ Options (spec ``mcts:iterations=2000,c=1.4,seed=3``):
   Give one of them, not both.
 * ``c`` — the exploration constant (default 1.4).
 * ``reuse`` — keep the matching subtree between moves (default 1; 0 to search afresh).
+* ``rollout`` — ``game`` (default) rolls out with the game's own fast playout where
+  :mod:`spheria.agents.heuristics` registers one (Spinca: random placements without
+  relocations), else uniformly random legal moves; ``random`` always uses the latter.
 * ``seed`` — the random generator's seed: with ``iterations`` the same seed gives the same game.
 
 The tree of the previous search is kept: asked again in a position that descends from its
@@ -34,17 +38,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from spheria.agents.base import Agent
-from spheria.agents.heuristics import require_state
+from spheria.agents.heuristics import Playout, knowledge_for, require_state
 from spheria.agents.options import check_flag, check_positive, check_seed
 from spheria.games.base import SIMULTANEOUS, PlayerView, State
 
+#: The values of the ``rollout`` option.
+ROLLOUTS = ("game", "random")
+
 
 class _Node:
-    """A position in the tree: reached by ``move``; ``player`` chooses among ``children``."""
+    """A position in the tree: reached by ``move``; ``player`` chooses among ``children``.
+
+    ``untried`` is ``None`` until the search first passes through the node: a leaf that is
+    only rolled out from never pays for listing its moves.
+    """
 
     __slots__ = ("children", "move", "parent", "player", "totals", "untried", "visits")
 
-    def __init__(self, move: Any, parent: _Node | None, player: int, untried: list[Any], players: int) -> None:
+    def __init__(self, move: Any, parent: _Node | None, player: int, untried: list[Any] | None, players: int) -> None:
         self.move = move
         self.parent = parent
         self.player = player
@@ -78,6 +89,7 @@ class MCTSAgent(Agent):
         c: float = 1.4,
         seed: int | None = None,
         reuse: bool | int = True,
+        rollout: str = "game",
     ) -> None:
         if iterations is not None and time is not None:
             raise ValueError("mcts takes iterations= or time=, not both")
@@ -90,8 +102,12 @@ class MCTSAgent(Agent):
         self.c = float(c)
         self.seed = check_seed("mcts", seed)
         self.reuse = check_flag("mcts", "reuse", reuse)
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"mcts option rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+        self.rollout = rollout
         budget = f"iterations={self.iterations}" if self.iterations is not None else f"time={self.time:g}"
         parts = [budget, f"c={self.c:g}"] + ([] if self.reuse else ["reuse=0"])
+        parts += [] if rollout == "game" else [f"rollout={rollout}"]
         parts += [] if seed is None else [f"seed={seed}"]
         self.name = "mcts:" + ",".join(parts)
         self.rng = random.Random(seed)
@@ -117,14 +133,15 @@ class MCTSAgent(Agent):
             root = _Node(None, None, player, state.legal_moves(), state.game.num_players)
         start = time.perf_counter()
         deadline = None if self.time is None else start + self.time
-        done = self._search(root, state, self.iterations, deadline)
+        playout = knowledge_for(state.game).playout if self.rollout == "game" else None
+        done = self._search(root, state, self.iterations, deadline, playout)
         self.last_stats = SearchStats(done, reused, root.visits, time.perf_counter() - start)
         self._root = root
         self._root_history = list(state.history)
         self._root_spn = state.to_spn()
         self._root_game = repr(state.game)
         if not root.children:  # no iteration ran (a tiny time budget): any legal move
-            return root.untried[0]
+            return state.legal_moves()[0]
         p = root.player
         best = max(root.children, key=lambda node: (node.visits, node.totals[p]))
         return best.move
@@ -178,7 +195,14 @@ class MCTSAgent(Agent):
         node.parent = None
         return node
 
-    def _search(self, root: _Node, root_state: State[Any], iterations: int | None, deadline: float | None) -> int:
+    def _search(
+        self,
+        root: _Node,
+        root_state: State[Any],
+        iterations: int | None,
+        deadline: float | None,
+        playout: Playout | None,
+    ) -> int:
         rand = self.rng.random
         explore = 2.0 * self.c  # rewards in [-1, 1] count double against [0, 1]
         players = len(root.totals)
@@ -194,7 +218,11 @@ class MCTSAgent(Agent):
             state = root_state.clone()
             node = root
             # Selection: down through fully expanded nodes.
-            while not node.untried and node.children:
+            while True:
+                if node.untried is None:
+                    node.untried = state.legal_moves() if node.player >= 0 else []
+                if node.untried or not node.children:
+                    break
                 p = node.player
                 k = explore * sqrt(log(node.visits))
                 best = node
@@ -217,16 +245,19 @@ class MCTSAgent(Agent):
                 to_move = state.current_player()
                 if to_move == SIMULTANEOUS:
                     raise ValueError(f"mcts cannot search simultaneous moves ({state.game.name})")
-                child = _Node(move, node, to_move, state.legal_moves() if to_move >= 0 else [], players)
+                child = _Node(move, node, to_move, None, players)
                 node.children.append(child)
                 node = child
             # Rollout: random moves to the end.
-            while not state.is_terminal():
-                moves = state.legal_moves()
-                if not moves:
-                    raise ValueError(f"mcts cannot search simultaneous moves ({state.game.name})")
-                state.apply(moves[int(rand() * len(moves))])
-            rewards = state.returns()
+            if playout is not None and not state.is_terminal():
+                rewards = playout(state, rand)
+            else:
+                while not state.is_terminal():
+                    moves = state.legal_moves()
+                    if not moves:
+                        raise ValueError(f"mcts cannot search simultaneous moves ({state.game.name})")
+                    state.apply(moves[int(rand() * len(moves))])
+                rewards = state.returns()
             # Backup: every seat's reward on every node passed.
             back: _Node | None = node
             while back is not None:

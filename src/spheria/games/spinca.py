@@ -246,6 +246,40 @@ def decide(totals: Sequence[int], inner: Sequence[int]) -> tuple[list[int], str]
     return [], "tie on the faces and in the inner pyramid: a draw"
 
 
+#: Per face, the smallest group size of each of its 512 sub-masks, filled in as met.
+_SMALLEST: tuple[dict[int, int], ...] = tuple({0: 0} for _ in FACES)
+
+
+def face_sum(mask: int) -> int:
+    """A side's face sum (``score_color(mask).total``) without listing its groups.
+
+    >>> face_sum(0b11)  # 0a1 and 0b1: 2 on the south face, 1 on the west
+    3
+    """
+    total = 0
+    for face, smallest in enumerate(_SMALLEST):
+        part = mask & FACES[face]
+        size = smallest.get(part)
+        if size is None:
+            size = smallest[part] = min(g.bit_count() for g in face_groups(part, face))
+        total += size
+    return total
+
+
+def temple_returns(masks: Masks, players: int) -> list[float]:
+    """Each seat's reward on a complete temple: +1 for the winning side's seats, -1 for the
+    others, 0 for everyone on a draw.
+
+    >>> temple_returns((0, 0, 0), 3)  # nobody scores anything: a three-way tie throughout
+    [0.0, 0.0, 0.0]
+    """
+    sides = range(len(SIDE_NAMES[players]))
+    winners, _ = decide([face_sum(masks[c]) for c in sides], [(masks[c] & INNER).bit_count() for c in sides])
+    if not winners:
+        return [0.0] * players
+    return [1.0 if SEAT_COLORS[players][seat] in winners else -1.0 for seat in range(players)]
+
+
 def _bits(sites: Sequence[int]) -> int:
     mask = 0
     for s in sites:
@@ -504,13 +538,9 @@ class SpincaState(State[SpincaMove]):
         return decide([s.total for s in sides], [s.inner for s in sides])
 
     def returns(self) -> list[float]:
-        players = self.game.num_players
         if not self.is_terminal():
-            return [0.0] * players
-        winners, _ = self.result()
-        if not winners:
-            return [0.0] * players
-        return [1.0 if self.game.seat_color(seat) in winners else -1.0 for seat in range(players)]
+            return [0.0] * self.game.num_players
+        return temple_returns(self.masks(), self.game.num_players)
 
     def _legal_outcomes(self) -> dict[int, SpincaMove]:
         if self._outcomes is None:
