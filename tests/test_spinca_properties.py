@@ -207,7 +207,8 @@ def test_the_playout_fill_completes_the_temple_by_the_turn_order(players: int, s
     filled = spinca_random_fill(before, state.placed, players, random.Random(seed).random)
     occupied = filled[0] | filled[1] | filled[2]
     assert occupied == TEMPLE and unstable_sites(occupied) == 0
-    assert all(filled[c] & before[c] == before[c] for c in range(3))  # nothing already placed moves
+    relocated = sum((before[c] & ~filled[c]).bit_count() for c in range(3))
+    assert relocated <= PLACEMENTS - state.placed  # at most one marble moved a turn
     assert tuple(m.bit_count() for m in filled) == expected_counts(players, PLACEMENTS)
     assert not filled[0] & filled[1] and not filled[0] & filled[2] and not filled[1] & filled[2]
 

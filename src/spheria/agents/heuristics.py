@@ -26,7 +26,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from spheria.engine.board import SPAN_LINES
+from spheria.engine.board import ADJACENT, BELOW, SPAN_LINES
 from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, PlayerView, State
 from spheria.games.special_cake import EAT, POISONED, CakeState, eating_outcomes
 from spheria.games.spinca import PLACEMENTS, SEAT_COLORS, Masks, SpincaState, temple_placeable, temple_returns
@@ -214,13 +214,11 @@ register_knowledge("special-cake", GameKnowledge(cake_evaluate, cake_key, cake_c
 
 
 def spinca_playout(state: State[Any], rand: Callable[[], float]) -> list[float]:
-    """Fill the rest of the temple with marbles placed on random free sites, in turn order.
+    """Finish the temple by cheap random turns (:func:`spinca_random_fill`) and score it.
 
-    The playout never relocates. Listing a Spinca turn's relocations costs about as much as
-    the rest of an MCTS iteration together, and a relocation shifts one marble by one site,
-    while the placements decide which colour covers which part of each face. Playing out on
-    the bare masks is some 20 times faster than random legal turns, so a search of a second
-    sees that many more finished temples.
+    Listing a Spinca turn's legal relocations costs about as much as the rest of an MCTS
+    iteration together, so the playout does not list them: it works on the bare masks, and
+    a search of the same length sees 4 to 7 times as many finished temples in mid-game.
 
     >>> import random, spheria
     >>> state = spheria.load_game("spinca", players=3).new_initial_state()
@@ -233,19 +231,51 @@ def spinca_playout(state: State[Any], rand: Callable[[], float]) -> list[float]:
     return temple_returns(spinca_random_fill(state.masks(), state.placed, players, rand), players)
 
 
+#: How often a uniformly random legal turn relocates a marble (measured over random 2- and
+#: 3-player games: 76 %).
+RANDOM_TURN_RELOCATES = 0.76
+
+
 def spinca_random_fill(masks: Masks, placed: int, players: int, rand: Callable[[], float]) -> Masks:
-    """The temple completed from ``masks`` (after ``placed`` turns) by random placements in turn order."""
+    """The temple completed from ``masks`` (after ``placed`` turns) by cheap random turns.
+
+    Like a random player, a turn first relocates a marble as often as a uniformly random legal
+    turn does (:data:`RANDOM_TURN_RELOCATES`), then places on a random free site. To stay cheap
+    it moves only marbles that hold nothing up (so nothing tumbles) and ignores locks.
+    """
     colors = SEAT_COLORS[players]
     filled = list(masks)
     occupied = masks[0] | masks[1] | masks[2]
     for turn in range(placed, PLACEMENTS):
-        free = temple_placeable(occupied)
-        for _ in range(int(rand() * free.bit_count())):
-            free &= free - 1
-        site = free & -free
+        if occupied and rand() < RANDOM_TURN_RELOCATES:
+            source = _random_bit(occupied & ~_holding(occupied), rand)
+            target = _random_bit(ADJACENT[source.bit_length() - 1] & temple_placeable(occupied ^ source), rand)
+            if target:
+                color = 0 if filled[0] & source else 1 if filled[1] & source else 2
+                filled[color] ^= source | target
+                occupied ^= source | target
+        site = _random_bit(temple_placeable(occupied), rand)
         filled[colors[turn % players]] |= site
         occupied |= site
     return (filled[0], filled[1], filled[2])
+
+
+def _random_bit(mask: int, rand: Callable[[], float]) -> int:
+    """One set bit of ``mask`` chosen uniformly (0 for an empty mask)."""
+    for _ in range(int(rand() * mask.bit_count())):
+        mask &= mask - 1
+    return mask & -mask
+
+
+def _holding(occupied: int) -> int:
+    """The marbles that hold up another one."""
+    held = 0
+    upper = occupied >> 16
+    while upper:
+        low = upper & -upper
+        held |= BELOW[low.bit_length() + 15]
+        upper ^= low
+    return held
 
 
 register_knowledge("spinca", GameKnowledge(playout=spinca_playout))

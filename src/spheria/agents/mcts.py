@@ -14,8 +14,8 @@ Options (spec ``mcts:iterations=2000,c=1.4,seed=3``):
 * ``c`` — the exploration constant (default 1.4).
 * ``reuse`` — keep the matching subtree between moves (default 1; 0 to search afresh).
 * ``rollout`` — ``game`` (default) rolls out with the game's own fast playout where
-  :mod:`spheria.agents.heuristics` registers one (Spinca: random placements without
-  relocations), else uniformly random legal moves; ``random`` always uses the latter.
+  :mod:`spheria.agents.heuristics` registers one (Spinca: cheap random turns on the
+  bare masks), else uniformly random legal moves; ``random`` always uses the latter.
 * ``seed`` — the random generator's seed: with ``iterations`` the same seed gives the same game.
 
 The tree of the previous search is kept: asked again in a position that descends from its
