@@ -8,8 +8,9 @@ import platform
 import sys
 
 from benchmarks.games import random_games
+from benchmarks.mcts import mcts_iterations
 from benchmarks.solver import solver_small_positions, solver_sugar_cake
-from benchmarks.spline import spline_mcts_iterations, spline_random_moves
+from benchmarks.spline import spline_random_moves
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,13 +20,15 @@ def main(argv: list[str] | None = None) -> int:
     seconds = args.seconds
     rows = [
         spline_random_moves(seconds),
-        spline_mcts_iterations(seconds),
+        mcts_iterations("spline", seconds),
         random_games("special-cake", seconds, variant="sugar"),
         random_games("special-cake", seconds, variant="mint"),
         solver_sugar_cake(),
         solver_small_positions(),
         random_games("spinca", seconds, players=2),
         random_games("spinca", seconds, players=3),
+        mcts_iterations("spinca", seconds, plies=8, players=3),
+        mcts_iterations("spinca", seconds, plies=8, rollout="random", players=3),
         random_games("spagyric", seconds),
     ]
     table = {"python": platform.python_version(), "machine": platform.machine(), "results": rows}

@@ -1,4 +1,4 @@
-"""Spline speed through the public API: random moves per second, MCTS iterations per second."""
+"""Spline speed through the public API: random moves per second."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import time
 from typing import Any
 
 import spheria
-from spheria.agents.mcts import MCTSAgent
 
 
 def spline_random_moves(seconds: float = 3.0, seed: int = 0) -> dict[str, Any]:
@@ -29,20 +28,4 @@ def spline_random_moves(seconds: float = 3.0, seed: int = 0) -> dict[str, Any]:
         "playouts_per_s": round(games / elapsed, 1),
         "plies_per_playout": round(plies / games, 2),
         "seconds": round(elapsed, 2),
-    }
-
-
-def spline_mcts_iterations(seconds: float = 3.0, seed: int = 0) -> dict[str, Any]:
-    """One MCTS search (``c=1.4``, random rollouts) from the empty board for ``seconds``."""
-    state = spheria.load_game("spline").new_initial_state()
-    agent = MCTSAgent(time=seconds, seed=seed)
-    move = agent.choose(state, 0)
-    stats = agent.last_stats
-    assert stats is not None
-    return {
-        "name": "spline mcts from the empty board",
-        "iterations_per_s": round(stats.iterations_per_s, 1),
-        "iterations": stats.iterations,
-        "move": str(move),
-        "seconds": round(stats.seconds, 2),
     }
