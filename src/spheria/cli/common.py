@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,6 +15,31 @@ PROG = "spheria"
 
 class CliError(Exception):
     """A problem to report in one line before exiting with status 1."""
+
+
+# Bidirectional overrides and isolates reorder what follows them on screen.
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def printable(text: object) -> str:
+    r"""``text`` made safe to print: control characters written as escapes such as ``\x1b``.
+
+    Everything the command line prints that came from outside (a record, an agent spec, a
+    file name, what was typed, an error message quoting any of these) goes through this, so
+    a record cannot move the cursor, clear the screen, retitle the window or ring the bell.
+
+    >>> print(printable("random:seed=\x1b]0;pwned\x07\r"))
+    random:seed=\x1b]0;pwned\x07\r
+    >>> printable("Mint (you) é")
+    'Mint (you) é'
+    """
+    return "".join(_escape_char(char) for char in str(text))
+
+
+def _escape_char(char: str) -> str:
+    if char in _BIDI_CONTROLS or unicodedata.category(char) == "Cc":
+        return repr(char)[1:-1]  # '\x1b', '\r', '\u202e'
+    return char
 
 
 # -- choosing the game and the players -------------------------------------------------------

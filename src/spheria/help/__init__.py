@@ -18,6 +18,8 @@ The API (stable; the terminal's ``help rules`` and the browser's "How to play" p
     carries ``spn`` (the position, in the game's notation with its default options) and
     ``move`` (the move shown being played from it, or ``None``); ``after_spn`` is the
     position after that move. Its ``text`` draws the position, the move and the result.
+``render_block(block, width=78) -> str``
+    One block as ``howto`` writes it (for an interface that styles headings or pictures).
 
 The English texts live in :mod:`spheria.help.texts` as data; nothing here holds prose.
 """
@@ -125,23 +127,24 @@ def howto(game_name: str, width: int = 78) -> str:
     previous = ""
     for block in howto_blocks(game_name):
         if block.kind == "item" and previous == "item":  # a list stays one paragraph
-            parts[-1] += "\n" + _wrap_item(block.text, width)
-        elif block.kind == "heading":
-            parts.append(f"{block.text}\n{'-' * len(block.text)}")
-        elif block.kind == "paragraph":
-            parts.append(textwrap.fill(block.text, width))
-        elif block.kind == "item":
-            parts.append(_wrap_item(block.text, width))
+            parts[-1] += "\n" + render_block(block, width)
         else:
-            parts.append(block.text)
+            parts.append(render_block(block, width))
         previous = block.kind
     return "\n\n".join(parts) + "\n"
 
 
-def _wrap_item(text: str, width: int) -> str:
-    marker = _ITEM.match(text)
-    indent = " " * (len(marker.group(1)) if marker else 2)
-    return textwrap.fill(text, width, subsequent_indent=indent)
+def render_block(block: HelpBlock, width: int = 78) -> str:
+    """One block as plain text: a heading underlined, prose wrapped to ``width``, pictures as drawn."""
+    if block.kind == "heading":
+        return f"{block.text}\n{'-' * len(block.text)}"
+    if block.kind == "paragraph":
+        return textwrap.fill(block.text, width)
+    if block.kind == "item":
+        marker = _ITEM.match(block.text)
+        indent = " " * (len(marker.group(1)) if marker else 2)
+        return textwrap.fill(block.text, width, subsequent_indent=indent)
+    return block.text
 
 
-__all__ = ["HELP_GAMES", "HelpBlock", "help_key", "howto", "howto_blocks"]
+__all__ = ["HELP_GAMES", "HelpBlock", "help_key", "howto", "howto_blocks", "render_block"]
