@@ -522,7 +522,7 @@ def test_a_move_typed_another_way_is_shown_as_recorded(run: Any) -> None:
     rest = first_moves(state)
     code, out, _ = run(["play", "special-cake", "--players", "human,human", "--no-save"], [*typed, other, *rest])
     assert code == 0
-    assert f"Move 31: Mint plays {entry}  (same as {other})\n" in out
+    assert f"Move 31: Mint plays {entry}  (you typed {other}: the same result)\n" in out
 
 
 def _legal(state: spheria.State[Any], text: str) -> bool:
@@ -632,10 +632,17 @@ def test_a_relocation_typed_as_recorded_has_no_same_as(run: Any) -> None:
     typed = ["0a1", "0d4", "0a1-0b1 0c1", "0a1-0a2 0b2", "quit"]
     code, out, _ = run(["play", "spinca", "--players", "human,human", "--no-save"], typed)
     assert code == 1
-    assert "Move 3: White plays 0a1-0b1 0c1\n" in out
+    assert "Move 3: White plays 0a1-0b1 0c1\n" in out and "you typed" not in out
     assert "Move 4: Black plays" not in out  # 0a1 was just placed by White: locked for Black
     code, out, _ = run(["play", "spinca", "--players", "human,human", "--no-save"], ["0a1", "0d4", "0a1-0a2 0b1"])
-    assert "Move 3: White plays 0a1-0b1 0a2  (same as 0a1-0a2 0b1)\n" in out
+    assert "Move 3: White plays 0a1-0b1 0a2  (you typed 0a1-0a2 0b1: the same result)\n" in out
+
+
+def test_a_reveal_says_what_it_decided(run: Any) -> None:
+    code, out, _ = run(["play", "spagyric", "--players", "human,fixed:color=b", "--no-save"], ["w", "0a1", "quit"])
+    assert code == 1
+    assert "Move 1, revealed: Player 1 (you) w, Player 2 (fixed:color=b) b  ->  w:b\n" in out
+    assert "->  w:b\nPlayer 1 won the reveal (white beats black) and places the white ball.\n" in out
 
 
 def test_replay_words_a_reveal(run: Any, tmp_path: Path) -> None:

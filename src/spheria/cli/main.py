@@ -39,6 +39,7 @@ from spheria.cli.common import (
 from spheria.cli.terminal import Terminal
 from spheria.games.base import (
     SIMULTANEOUS,
+    TERMINAL,
     Game,
     IllegalMoveError,
     Option,
@@ -287,6 +288,8 @@ class PlaySession:
                 msg.REVEAL_CHOICE.format(label=self.label(p), move=printable(m)) for p, m in enumerate(turn.moves)
             )
             term.say(msg.REVEALED.format(number=turn.number, choices=choices, entry=entry))
+            if self.state.current_player() not in (SIMULTANEOUS, TERMINAL):
+                term.say(self.state.status_lines(None)[0])  # what the reveal decided, e.g. who places
             return
         typed = self._typed.get(turn.player, "")
         same = ""
@@ -319,6 +322,8 @@ class PlaySession:
                 term.say(msg.MOVE_HERE.format(hint=state.move_hint(seat)))
             elif command in ("help rules", "rules"):
                 self.show_rules()
+                self.draw(seat)  # the rules scrolled the position away
+                term.say(term.dim(msg.ENTER_MOVE.format(hint=state.move_hint(seat))))
             elif command == "moves":
                 self.list_moves(seat)
             elif command == "undo":
