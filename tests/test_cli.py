@@ -639,10 +639,13 @@ def test_a_relocation_typed_as_recorded_has_no_same_as(run: Any) -> None:
 
 
 def test_a_reveal_says_what_it_decided(run: Any) -> None:
-    code, out, _ = run(["play", "spagyric", "--players", "human,fixed:color=b", "--no-save"], ["w", "0a1", "quit"])
+    code, out, _ = run(["play", "spagyric", "--players", "human,fixed:color=w", "--no-save"], ["r", "quit"])
     assert code == 1
-    assert "Move 1, revealed: Player 1 (you) w, Player 2 (fixed:color=b) b  ->  w:b\n" in out
-    assert "->  w:b\nPlayer 1 won the reveal (white beats black) and places the white ball.\n" in out
+    assert "Move 1, revealed: Player 1 (you) r, Player 2 (fixed:color=w) w  ->  r:w\n" in out
+    assert out.count("Player 1 won the reveal (red beats white) and places the red ball.\n") == 1  # at the prompt
+    code, out, _ = run(["play", "spagyric", "--players", "fixed:color=b,human", "--no-save"], ["r", "quit"])
+    assert "->  b:r\nPlayer 1 won the reveal (black beats red) and places the black ball.\nMove 2: " in out
+    assert out.count("won the reveal") == 1  # said once; Player 2's prompt for the next reveal follows
 
 
 def test_replay_words_a_reveal(run: Any, tmp_path: Path) -> None:

@@ -288,7 +288,8 @@ class PlaySession:
                 msg.REVEAL_CHOICE.format(label=self.label(p), move=printable(m)) for p, m in enumerate(turn.moves)
             )
             term.say(msg.REVEALED.format(number=turn.number, choices=choices, entry=entry))
-            if self.state.current_player() not in (SIMULTANEOUS, TERMINAL):
+            next_seat = self.state.current_player()
+            if next_seat not in (SIMULTANEOUS, TERMINAL, *self.humans):  # a human's prompt shows it anyway
                 term.say(self.state.status_lines(None)[0])  # what the reveal decided, e.g. who places
             return
         typed = self._typed.get(turn.player, "")
