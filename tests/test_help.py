@@ -3,6 +3,7 @@ move is legal and does what the text says, and the text reads back as the engine
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -155,3 +156,5 @@ def test_texts_are_data_in_one_place() -> None:
     assert set(HOWTO) == set(HELP_GAMES)
     for text in HOWTO.values():
         assert text.startswith("# ")
+        words = set(re.findall(r"[a-z]+", text.lower()))
+        assert not words & {"type", "click", "tap", "press"}  # read in the terminal and on the page alike

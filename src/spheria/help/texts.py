@@ -1,5 +1,8 @@
 """The "How to play" texts, in English, one per game: people's words, kept apart from logic.
 
+The texts are read in the terminal and in the browser alike, so they never say "type" or
+"click": a move is described by how it is written.
+
 Each text is light markup read by :mod:`spheria.help`:
 
 - ``# Title`` starts a section;
@@ -33,9 +36,9 @@ A candy on level 1 or higher rests on four candies below it: 1a1 rests on 0a1, 0
 # Building the cake
 In the mint variant (the default) Mint (white) and Liquorice (black) take turns, Mint first,
 each placing one candy of their own colour on any site that can take one, until all 30 sites
-are full. Type the site, for example 1b2. In poisoned, Liquorice places one candy fewer and
-the red cherry goes on the top site. In sugar the cake is built at random and eating starts
-at once.
+are full. A placement is written as its site, for example 1b2. In poisoned, Liquorice
+places one candy fewer and the red cherry goes on the top site. In sugar the cake is built
+at random and eating starts at once.
 
 # Eating
 Mint eats first. On your turn you eat either one candy or a line of candies.
@@ -72,7 +75,8 @@ eats one candy and Liquorice must eat the last.
 
 [[play wb............../........./..../. 1 eat | 0a1]]
 
-Type 'moves' during a game to list every legal move.
+A move is written as the candy's site (0a1) or as the line's sites in the order eaten
+(1a1+1c1+1b1).
 """
 
 SPAGYRIC = """\
@@ -83,7 +87,7 @@ Make a group of exactly four balls of one colour to win; a group of three, or of
 more, loses.
 
 # Reveals
-White beats black, black beats red, red beats white. Both players choose a colour (type w, b
+White beats black, black beats red, red beats white. Both players choose a colour (written w, b
 or r); Spheria shows both at once. The record writes a reveal as both colours, Player 1's
 first.
 
@@ -138,7 +142,8 @@ and Black 14; with three, White, Black and Red place 10, 10 and 9. The game ends
    level (diagonal neighbours count) that can take a marble.
 2. Then you must place a marble of your colour on any site that can take one.
 
-Type a placement (1b2), or the move and then the placement (0b2-0a1 1b2).
+A turn is written as the placement (1b2), or as the move and then the placement
+(0b2-0a1 1b2).
 
 A marble is free when it is not locked, does not hold up two or more marbles (pinned), and
 moving it would not make a locked marble tumble. When a moved marble held up exactly one
