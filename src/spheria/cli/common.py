@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from spheria.cli import messages as msg
 from spheria.games.base import Game, game_class, load_game, options_from_pairs
 
 HUMAN = "human"
@@ -59,11 +60,11 @@ def make_game(name: str, variant: str | None = None, pairs: Sequence[str] = (), 
     try:
         options: dict[str, Any] = options_from_pairs(list(pairs))
     except ValueError as error:
-        raise CliError(f"--option: {error}") from None
+        raise CliError(msg.OPTION_ERROR.format(error=error)) from None
     if variant is not None:
         given = options.get("variant")
         if given is not None and game_key(given) != game_key(variant):
-            raise CliError(f"--variant {variant} contradicts --option variant={given}")
+            raise CliError(msg.VARIANT_CONTRADICTS.format(variant=variant, given=given))
         options["variant"] = variant
     key = game_key(name)
     try:
@@ -76,7 +77,7 @@ def make_game(name: str, variant: str | None = None, pairs: Sequence[str] = (), 
         return load_game(key, **options)
     except ValueError as error:
         message = str(error)
-        raise CliError(message if message.startswith(key) else f"{key}: {message}") from None
+        raise CliError(message if message.startswith(key) else msg.GAME_ERROR.format(game=key, error=message)) from None
 
 
 def split_players(text: str) -> list[str]:

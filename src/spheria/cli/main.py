@@ -693,18 +693,18 @@ def main(argv: list[str] | None = None) -> int:
         _fail(f"{where}{error.strerror or error}")
     except KeyboardInterrupt:
         term.say()
-        print(f"{PROG}: interrupted", file=sys.stderr)
+        print(msg.INTERRUPTED.format(prog=PROG), file=sys.stderr)
         return 130
     except Exception as error:  # a bug: one line, unless the developer asks for the traceback
         if os.environ.get("SPHERIA_DEBUG"):
             raise
-        _fail(f"internal error: {type(error).__name__}: {error} (set SPHERIA_DEBUG=1 for the traceback)")
+        _fail(msg.INTERNAL_ERROR.format(kind=type(error).__name__, error=error))
         return 2
     return 1
 
 
 def _fail(message: str) -> None:
-    print(f"{PROG}: error: {printable(message)}", file=sys.stderr)
+    print(msg.ERROR.format(prog=PROG, message=printable(message)), file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

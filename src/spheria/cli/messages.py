@@ -1,4 +1,6 @@
-"""Every sentence ``spheria play`` and ``spheria replay`` show, in one table for translation.
+"""Every sentence ``spheria play`` and ``spheria replay`` show, and the one-line errors every
+subcommand shares, in one table for translation (the ``games``, ``arena``, ``solve`` and
+``serve`` subcommands keep their own for now).
 
 Each entry is a ``str.format`` template; the names in braces are filled in by the code. Text
 from outside (agent specs, record fields, what the user typed, file names) reaches a template
@@ -6,6 +8,15 @@ only through :func:`spheria.cli.common.printable`.
 """
 
 from __future__ import annotations
+
+# -- every subcommand (cli/common.py, main) --------------------------------------------------------
+ERROR = "{prog}: error: {message}"
+INTERRUPTED = "{prog}: interrupted"
+INTERNAL_ERROR = "internal error: {kind}: {error} (set SPHERIA_DEBUG=1 for the traceback)"
+OPTION_ERROR = "--option: {error}"
+VARIANT_CONTRADICTS = "--variant {variant} contradicts --option variant={given}"
+GAME_ERROR = "{game}: {error}"
+SCREEN_CLEARED = "screen cleared"
 
 # -- starting a game ----------------------------------------------------------------------------
 PLAYERS_COUNT = "--players names {given} but {game} has {seats} ({names}); e.g. --players {example}"
