@@ -590,7 +590,7 @@ def test_resign_ends_the_game_and_the_record_says_who(run: Any, tmp_path: Path) 
     assert out.count("Liquorice, resign and lose this game? [y/N]") == 1  # "n": play goes on
     assert out.count("Mint, resign and lose this game? [y/N]") == 1
     assert "Move 2: Liquorice plays 0b1" in out and "Move 3:" not in out
-    assert "Mint resigns.\n" in out and "Liquorice resigns." not in out
+    assert "Mint resigns: Liquorice wins.\n" in out and "Liquorice resigns" not in out
     record = Record.load(save)
     assert record.moves == ["0a1", "0b1"] and record.resigned == 0 and record.result is None
 
@@ -604,7 +604,9 @@ def test_resign_ends_the_game_and_the_record_says_who(run: Any, tmp_path: Path) 
 def test_resign_against_an_agent_says_you_lose(run: Any) -> None:
     code, out, _ = run(["play", "spline", "--no-save"], ["0a1", "resign", "y"])
     assert code == 0
-    assert out.endswith("White resigns.\nYou lose.\n")
+    assert out.endswith("White resigns: Black wins.\nYou lose.\n")
+    code, out, _ = run(["play", "spinca", "--option", "players=3", "--no-save"], ["0a1", "resign", "y"])
+    assert code == 0 and out.endswith("White resigns.\nYou lose.\n")
 
 
 def test_help_rules_shows_how_to_play_with_pictures(run: Any) -> None:

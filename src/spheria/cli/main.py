@@ -426,7 +426,10 @@ class PlaySession:
         term, state = self.term, self.state
         self.draw(None)
         if resigned is not None:
-            term.say(msg.RESIGNED.format(name=self.names[resigned]))
+            if self.game.num_players == 2:
+                term.say(msg.RESIGNED_TO.format(name=self.names[resigned], winner=self.names[1 - resigned]))
+            else:
+                term.say(msg.RESIGNED.format(name=self.names[resigned]))
             if len(self.humans) == 1 and resigned == self.humans[0]:
                 term.say(msg.YOU_LOSE)
         else:
