@@ -11,6 +11,7 @@ import pytest
 import spheria
 from spheria.engine.board import SITE_NAMES, Board, parse_diagram, parse_site
 from spheria.games.base import game_names
+from spheria.games.spinca import FACE_NAMES
 from spheria.help import HELP_GAMES, HelpBlock, howto, howto_blocks
 from spheria.help.texts import HOWTO
 
@@ -128,6 +129,14 @@ def test_spinca_lock_example_locks_what_moved_tumbled_and_was_placed() -> None:
     assert (block.after_spn or "").split()[2] == "0a1,0b2,1b2"
     _, marks = parse_diagram(drawn_boards(block)[1])
     assert sorted(SITE_NAMES[s] for s, m in marks.items() if m == "+") == ["0a1", "0b2", "1b2"]
+
+
+def test_spinca_face_example_scores_as_the_text_says() -> None:
+    (block,) = [b for b in positions("spinca") if b.move is None]
+    state = state_of("spinca", block.spn or "")
+    white = state.side_scores()[0]  # type: ignore[attr-defined]
+    assert FACE_NAMES[0] == "south" and sorted(white.groups[0]) == [1, 2] and white.faces[0] == 1
+    assert FACE_NAMES[2] == "north" and white.faces[2] == 0
 
 
 def test_spline_example_wins_with_a_row() -> None:

@@ -165,6 +165,11 @@ are connected when they are side by side in a row of that face or one rests on t
 score for a face is the size of your smallest group there (0 if you have no marble on it); your
 total is the sum over the four faces. Groups of 1, 1 and 3 on a face score 1.
 
+On the south face below, White has a group of two (0a1 0b1) and a single marble (0d1), so
+White scores 1 there; White has no marble on the north face, which scores 0.
+
+[[board wwbw........b.../........./..../. 2 0d1]]
+
 The highest total wins. With two sides, a tie goes to the side with more marbles in the inner
 pyramid (0b2 0c2 0b3 0c3 and 1b2). With three players, if two tie for the highest total the
 third player wins. Spheria shows every side's scores during the game.
