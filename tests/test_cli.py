@@ -6,16 +6,19 @@ import io
 import json
 import re
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import spheria
 from spheria.agents import registry
 from spheria.agents.base import Agent
 from spheria.agents.random_agent import RandomAgent
-from spheria.cli.common import split_players
+from spheria.cli.common import printable, split_players
 from spheria.cli.main import main
 from spheria.cli.terminal import BALL_STYLES, Terminal, wants_color
 from spheria.games import base
@@ -730,3 +733,12 @@ def test_analyse_escapes_a_record_entry(run: Any, tmp_path: Path) -> None:
     code, out, err = run(["analyse", str(path)])
     assert code == 0 and not CONTROL.search(out + err)
     assert "\\r" in out
+
+
+@given(st.text())
+def test_printable_leaves_no_control_character_and_keeps_the_rest(text: str) -> None:
+    shown = printable(text)
+    assert not CONTROL.search(shown) and "\n" not in shown and "\t" not in shown
+    bidi = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    if not any(unicodedata.category(c) == "Cc" or c in bidi for c in text):
+        assert shown == text
