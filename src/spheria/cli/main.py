@@ -361,8 +361,11 @@ class PlaySession:
     def show_rules(self) -> None:
         """``help rules``: how to play this game, its pictures coloured like the board."""
         term = self.term
+        previous = ""
         for block in howto_blocks(self.game.name):
-            term.say()
+            if previous != "heading" and not block.kind == previous == "item":  # a list stays together
+                term.say()
+            previous = block.kind
             if block.kind == "heading":
                 term.say(term.bold(block.text))
             elif block.kind == "position":
