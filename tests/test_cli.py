@@ -742,3 +742,15 @@ def test_printable_leaves_no_control_character_and_keeps_the_rest(text: str) -> 
     bidi = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
     if not any(unicodedata.category(c) == "Cc" or c in bidi for c in text):
         assert shown == text
+
+
+def test_an_illegal_secret_choice_of_an_agent_is_reported(run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Liar(Agent):
+        name = "liar"
+
+        def choose(self, view: PlayerView, player: int) -> Any:
+            return "x"
+
+    monkeypatch.setitem(registry._AGENTS, "liar", Liar)
+    code, _, err = run(["play", "spagyric", "--players", "random:seed=1,liar", "--no-save"])
+    assert code == 1 and err.startswith("spheria: error: an agent failed: illegal move: ") and "(liar) chose x" in err

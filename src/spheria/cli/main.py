@@ -423,6 +423,8 @@ class PlaySession:
         detail = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
         if self.state.history and self.save_enabled:
             self.save(self.save_path or default_record_path(self.game), resumable=True)
+        if failure.seat < 0:  # a joint move: the error names the seats
+            raise CliError(msg.AN_AGENT_FAILED.format(error=detail))
         raise CliError(msg.AGENT_FAILED.format(label=self.label(failure.seat), error=detail))
 
     def finish(self, resigned: int | None = None) -> int:
