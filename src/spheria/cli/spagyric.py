@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from spheria.agents.registry import make_agent
-from spheria.cli.common import PROG, CliError
+from spheria.cli.common import PROG, CliError, add_color_option
 from spheria.cli.terminal import Terminal
 from spheria.solver.spagyric import SpagyricSolver, exploitability, initial_position
 
@@ -28,6 +28,7 @@ def add_parser(commands: Any) -> None:
         epilog="example: spheria spagyric-solve --supply 2 --agent spagyric:iterations=200",
     )
     _add_arguments(parser)
+    add_color_option(parser)
     parser.set_defaults(handler=cmd_spagyric_solve)
 
 
