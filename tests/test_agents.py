@@ -286,19 +286,31 @@ def test_the_registry_knows_every_agent() -> None:
 @pytest.mark.parametrize(
     ("spec", "problem"),
     [
-        ("mcts:iterations=0", "mcts option iterations must be more than 0, not 0"),
-        ("mcts:iterations=1.5", "mcts option iterations must be a whole number, not 1.5"),
-        ("mcts:time=soon", "mcts option time must be a number, not 'soon'"),
+        ("mcts:iterations=0", "mcts option iterations must be a whole number from 1 to 1000000, not 0"),
+        ("mcts:iterations=1.5", "mcts option iterations must be a whole number from 1 to 1000000, not 1.5"),
+        ("mcts:iterations=1000000000000", "iterations must be a whole number from 1 to 1000000, not 1000000000000"),
+        ("mcts:time=soon", "mcts option time must be a number of seconds from 0.01 to 600, not 'soon'"),
+        ("mcts:time=nan", "mcts option time must be a number of seconds from 0.01 to 600, not nan"),
+        ("mcts:time=inf", "mcts option time must be a number of seconds from 0.01 to 600, not inf"),
+        ("mcts:time=601", "mcts option time must be a number of seconds from 0.01 to 600, not 601"),
         ("mcts:iterations=10,time=1", "mcts takes iterations= or time=, not both"),
-        ("mcts:c=-1", "mcts option c must be a number of at least 0, not -1"),
-        ("mcts:reuse=maybe", "mcts option reuse must be 1 or 0, not 'maybe'"),
+        ("mcts:c=-1", "mcts option c must be a number from 0 to 10, not -1"),
+        ("mcts:reuse=maybe", r"mcts option reuse must be 1 or 0 \(true or false\), not 'maybe'"),
         ("mcts:rollout=smart", "mcts option rollout must be one of game, random, not 'smart'"),
-        ("mcts:speed=3", "bad options for agent 'mcts': .*'speed'"),
-        ("alphabeta:depth=deep", "alphabeta option depth must be a whole number, not 'deep'"),
-        ("alphabeta:time=0", "alphabeta option time must be more than 0, not 0"),
-        ("greedy:seed=abc", "greedy option seed must be a whole number, not 'abc'"),
-        ("greedy:depth=2", "bad options for agent 'greedy': .*'depth'"),
+        ("mcts:speed=3", r"mcts has no option 'speed' \(options: iterations, time, c, reuse, rollout, seed\)"),
+        ("mcts:tim=1", r"mcts has no option 'tim' \(options: iterations, time, c, reuse, rollout, seed\)"),
+        ("alphabeta:depth=deep", "alphabeta option depth must be a whole number from 1 to 50, not 'deep'"),
+        ("alphabeta:depth=99", "alphabeta option depth must be a whole number from 1 to 50, not 99"),
+        ("alphabeta:time=0", "alphabeta option time must be a number of seconds from 0.01 to 600, not 0"),
+        ("greedy:seed=abc", "greedy option seed must be a whole number from 0 to 4294967295, not 'abc'"),
+        ("random:seed=abc", "random option seed must be a whole number from 0 to 4294967295, not 'abc'"),
+        ("random:seed=2.5", "random option seed must be a whole number from 0 to 4294967295, not 2.5"),
+        ("random:seed=1,seed=2", "agent option 'seed' is given twice"),
+        ("random:seed=\x1b]0;owned\x07", r"holds a control character \(\\x1b\)"),
+        ("greedy:depth=2", r"greedy has no option 'depth' \(options: seed\)"),
         ("mcts:iterations", "agent option 'iterations' in 'mcts:iterations' must be written key=value"),
+        ("", "the agent spec is empty"),
+        ("mcts:" + "c=1," * 60, "characters long; the most is 200"),
     ],
 )
 def test_bad_specs_are_refused_naming_the_problem(spec: str, problem: str) -> None:
@@ -308,7 +320,7 @@ def test_bad_specs_are_refused_naming_the_problem(spec: str, problem: str) -> No
 
 @pytest.mark.parametrize("agent", [GreedyAgent(), MCTSAgent(iterations=5), AlphaBetaAgent(depth=1)])
 def test_search_agents_refuse_what_they_cannot_search(agent: Agent) -> None:
-    with pytest.raises(ValueError, match="perfect-information games only; it was given HiddenView"):
+    with pytest.raises(ValueError, match="perfect-information games only; it was given a view of a game with hidden"):
         agent.choose(HiddenView(), 0)
     reveal = RevealState(Takeaway(), 5, 0)
     with pytest.raises(ValueError, match="cannot play a simultaneous move"):
