@@ -318,6 +318,59 @@ def test_bad_specs_are_refused_naming_the_problem(spec: str, problem: str) -> No
         make_agent(spec)
 
 
+def test_no_error_message_carries_a_control_character() -> None:
+    for spec in ("random:seed=\x1b[2J", "\x1b]0;title\x07", "mcts:c=\u202e1", "fixed:color=\x9b31m"):
+        with pytest.raises(ValueError) as refused:
+            make_agent(spec)
+        assert str(refused.value).isprintable()
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "random",
+        "random:seed=7",
+        "greedy:seed=0",
+        "mcts:iterations=300,c=0.5,reuse=0,rollout=random,seed=4",
+        "mcts:time=2.5",
+        "alphabeta:depth=3,time=0.25,seed=1",
+        "planner:time=1,exact=4,solves=9,eat=mcts",
+        "solver:setup=random,time=2",
+        "fixed:color=red",
+    ],
+)
+def test_an_agents_name_is_a_spec_for_the_same_agent(spec: str) -> None:
+    agent = make_agent(spec)
+    again = make_agent(agent.name)
+    assert again.name == agent.name
+    assert type(again) is type(agent)
+
+
+def test_the_caller_caps_thinking_time() -> None:
+    with pytest.raises(ValueError, match=r"mcts option time must be a number of seconds from 0\.01 to 10, not 11"):
+        make_agent("mcts:time=11", max_time=10)
+    with pytest.raises(ValueError, match=r"planner option time must be a number of seconds from 0\.01 to 2, not 3"):
+        make_agent("planner:time=3", max_time=2)
+    with pytest.raises(ValueError, match="the longest an agent may think must be"):
+        make_agent("random", max_time=float("nan"))
+    assert make_agent("mcts:time=10", max_time=10).max_seconds_per_move() == 10
+    assert make_agent("planner", max_time=2).name == "planner:time=2"  # the default budget shrinks to the cap
+    # Searches bounded by iterations or depth are bounded by the cap as well.
+    assert make_agent("mcts:iterations=1000", max_time=4).max_seconds_per_move() == 4
+    assert make_agent("alphabeta:depth=5", max_time=3).max_seconds_per_move() == 3
+    assert make_agent("solver:setup=mcts", max_time=5).max_seconds_per_move() == 5
+    assert make_agent("mcts").max_seconds_per_move() == 1
+    assert make_agent("random").max_seconds_per_move() == make_agent("greedy").max_seconds_per_move() == 0
+
+
+def test_an_iteration_budget_stops_at_the_time_cap() -> None:
+    agent = make_agent("mcts:iterations=1000000,seed=1", max_time=0.05)
+    assert isinstance(agent, MCTSAgent)
+    move = agent.choose(SPLINE.new_initial_state(), 0)
+    assert move in SPLINE.new_initial_state().legal_moves()
+    assert agent.last_stats is not None and 0 < agent.last_stats.iterations < 1_000_000
+
+
 @pytest.mark.parametrize("agent", [GreedyAgent(), MCTSAgent(iterations=5), AlphaBetaAgent(depth=1)])
 def test_search_agents_refuse_what_they_cannot_search(agent: Agent) -> None:
     with pytest.raises(ValueError, match="perfect-information games only; it was given a view of a game with hidden"):
