@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from spheria.agents.base import Agent
-from spheria.agents.registry import check_fit
 from spheria.games.base import SIMULTANEOUS, IllegalMoveError, State
 
 
@@ -93,7 +92,10 @@ def step(state: State[Any], agents: Sequence[Agent]) -> Turn:
 def check_agents(state: State[Any], agents: Sequence[Agent]) -> None:
     """Refuse, before any move, the wrong number of agents or an agent that cannot play the game."""
     _check_seats(state, agents)
-    check_fit(state.game, agents)
+    if not all(agent.fits(state.game) for agent in agents):
+        from spheria.agents.registry import check_fit  # every agent's module: only to name the ones that fit
+
+        check_fit(state.game, agents)
 
 
 def play(state: State[Any], agents: Sequence[Agent], on_move: OnMove | None = None) -> list[float]:
