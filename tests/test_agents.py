@@ -22,7 +22,7 @@ from spheria.agents.greedy import GreedyAgent
 from spheria.agents.heuristics import GameKnowledge, cake_can_win_now, cake_evaluate, knowledge_for
 from spheria.agents.mcts import MCTSAgent
 from spheria.agents.random_agent import RandomAgent
-from spheria.agents.registry import agent_names, make_agent
+from spheria.agents.registry import agent_names, describe_options, make_agent
 from spheria.engine.board import BELOW, Board, parse_diagram
 from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, Option, State
 
@@ -361,6 +361,18 @@ def test_the_caller_caps_thinking_time() -> None:
     assert make_agent("solver:setup=mcts", max_time=5).max_seconds_per_move() == 5
     assert make_agent("mcts").max_seconds_per_move() == 1
     assert make_agent("random").max_seconds_per_move() == make_agent("greedy").max_seconds_per_move() == 0
+
+
+def test_options_describe_their_ranges_for_help_texts() -> None:
+    described = {name: kind for name, kind, _ in describe_options("mcts", max_time=10)}
+    assert described == {
+        "iterations": "1 to 1000000",
+        "time": "0.01 to 10",
+        "c": "0 to 10",
+        "reuse": "1 or 0",
+        "rollout": "game, random",
+        "seed": "0 to 4294967295",
+    }
 
 
 def test_an_iteration_budget_stops_at_the_time_cap() -> None:
