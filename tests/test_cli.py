@@ -732,7 +732,7 @@ def test_analyse_escapes_a_record_entry(run: Any, tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     code, out, err = run(["analyse", str(path)])
     assert code == 0 and not CONTROL.search(out + err)
-    assert "\\r" in out
+    assert f"   1. {state.history[0]} " in out  # the move in Spheria's notation, not the entry's raw text
 
 
 @given(st.text())

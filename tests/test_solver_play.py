@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 
@@ -54,22 +53,30 @@ def test_analyse_marks_every_thrown_away_win(tmp_path: Path, capsys: pytest.Capt
     play(state, [RandomAgent(seed=1), RandomAgent(seed=2)])
     path = Record.from_state(state, ["random", "random"]).save(tmp_path / "game.spheria.json")
     assert main(["analyse", str(path), "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)["positions"]
-    assert [row["move"] for row in rows] == list(range(1, len(state.history) + 1))  # sugar: all eating
-    for row, following in itertools.pairwise(rows):
+    data = json.loads(capsys.readouterr().out)
+    rows = data["moves"]
+    assert [row["number"] for row in rows] == list(range(1, len(state.history) + 1))  # sugar: all eating
+    won = [row["values_before"][row["seat"]] > 0 for row in rows]
+    for row, following, had_won, next_won in zip(rows, rows[1:], won, won[1:], strict=False):
+        assert row["status"] == "exact" and following["seat"] == 1 - row["seat"]
         # A move threw a win away exactly when the mover had won and the opponent has won next.
-        assert row["threw_away_win"] == (row["verdict"] == "won" and following["verdict"] == "won")
-        if row["verdict"] == "lost":
-            assert following["verdict"] == "won"  # every move from a lost position hands over a win
-    assert rows[-1]["verdict"] == "lost"  # eating the last candy: the last mover had lost
+        assert row["threw_away_win"] == (had_won and next_won)
+        if not had_won:
+            assert next_won  # every move from a lost position hands over a win
+    assert not won[-1]  # eating the last candy: the last mover had lost
+    assert data["threw_away_win"] == [row["number"] for row in rows if row["threw_away_win"]]
 
 
-def test_analyse_refuses_other_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_analyse_gives_engine_win_rates_for_other_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     state = spheria.load_game("spline").new_initial_state()
     play(state, [RandomAgent(seed=1), RandomAgent(seed=2)])
     path = Record.from_state(state, ["random", "random"]).save(tmp_path / "spline.spheria.json")
-    assert main(["analyse", str(path)]) == 1
-    assert "analyses Special Cake games" in capsys.readouterr().err
+    assert main(["analyse", str(path), "--iterations", "50", "--time", "30", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [row["move"] for row in data["moves"]] == [str(move) for move in state.history]
+    assert {row["status"] for row in data["moves"]} == {"estimate"}
+    assert len(data["evaluation"]) == len(state.history) + 1
+    assert all(row["before"]["iterations"] == 50 for row in data["moves"])
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 
 from spheria import __version__
 from spheria.agents.base import Agent
-from spheria.agents.registry import agent_names, agents_for, check_spec, game_words
+from spheria.agents.registry import agent_names, agents_for, check_spec
 from spheria.cli import arena, solve
 from spheria.cli import messages as msg
 from spheria.cli.common import (

@@ -9,16 +9,19 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from spheria.cli import analysis_messages as text
+from spheria.cli import messages as msg
 from spheria.cli import spagyric
-from spheria.cli.common import CliError, add_color_option, add_game_options, make_game, printable
+from spheria.cli.common import PROG, CliError, add_color_option, add_game_options, make_game, printable
 from spheria.cli.terminal import Terminal
-from spheria.games.special_cake import EAT, CakeState
+from spheria.games.special_cake import CakeState
 from spheria.records.record import Record, RecordError
 from spheria.solver import SolveProgress
 
 # What the progress line and --verbose say (one place, for translation).
 PROGRESS_TEXT = "{positions:,} positions searched, {seconds:.1f} s; analysing {move} ({index}/{moves})"
 ANALYSE_PROGRESS_TEXT = "record move {number}/{total}: "
+ANALYSIS_PROGRESS_TEXT = "{method}: {count:,} searched, {seconds:.1f} s"
 BACKEND_TEXT = "solver backend: {backend} ({about})"
 BACKEND_ABOUT = {
     "compiled": "the compiled C search",
@@ -56,6 +59,21 @@ class ProgressLine:
         self.stream.flush()
         self._shown = True
 
+    def analysis_update(self, progress: Any) -> None:
+        """The same line for :func:`spheria.analysis.analyse`'s reports."""
+        now = time.monotonic()
+        if not self.active or now - self._last < self.interval:
+            return
+        self._last = now
+        count = progress.positions if progress.iterations is None else progress.iterations
+        self.stream.write(
+            "\r\x1b[K"
+            + self.prefix
+            + ANALYSIS_PROGRESS_TEXT.format(method=progress.method, count=count or 0, seconds=progress.seconds)
+        )
+        self.stream.flush()
+        self._shown = True
+
     def clear(self) -> None:
         """Erase the line (before the results are printed)."""
         if self._shown:
@@ -83,6 +101,7 @@ def add_parsers(commands: Any) -> None:
     add_game_options(solve)
     solve.add_argument("--time-limit", metavar="S", type=float, help="give up after S seconds")
     solve.add_argument("--first", action="store_true", help="stop at the first winning move (faster)")
+    solve.add_argument("--all", action="store_true", help="list the value of every legal move")
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     solve.add_argument("--verbose", action="store_true", help="also say which solver backend runs")
     add_color_option(solve)
@@ -91,12 +110,22 @@ def add_parsers(commands: Any) -> None:
     analyse = commands.add_parser(
         "analyse",
         aliases=["analyze"],
-        help="find where a Special Cake game was won and lost",
-        description="For each eating position of a recorded Special Cake game: the solver's verdict, "
-        "and the moves that threw a win away.",
+        help="analyse a recorded game or one position of any game",
+        description="A record: each move's verdict before and after, the Special Cake eating moves that "
+        "threw a win away and the moves where the engine's win rate fell most. A position (--game, "
+        "--position): the verdict and the value or win rate of every legal move.",
+        epilog="example: spheria analyse --game spline --position 'www.bbb........./........./..../. 1' --json",
     )
-    analyse.add_argument("file", metavar="RECORD", help="a .spheria.json record of a Special Cake game")
-    analyse.add_argument("--time-limit", metavar="S", type=float, help="give up on a position after S seconds")
+    analyse.add_argument("file", metavar="RECORD", nargs="?", help="a .spheria.json record of a game")
+    analyse.add_argument("--game", metavar="GAME", help="the game of --position")
+    add_game_options(analyse)
+    analyse.add_argument("--position", metavar="SPN", help="analyse this position (with --game)")
+    analyse.add_argument("--seat", metavar="N", type=int, help="Spagyric: analyse player N's view (1 or 2)")
+    analyse.add_argument(
+        "--time", "--time-limit", dest="time", metavar="S", type=float, help="seconds per position (default 1)"
+    )
+    analyse.add_argument("--iterations", metavar="N", type=int, help="MCTS iterations per position (repeatable)")
+    analyse.add_argument("--seed", metavar="N", type=int, default=0, help="the searches' random seed (default 0)")
     analyse.add_argument("--json", action="store_true", help="print the analysis as JSON")
     add_color_option(analyse)
     analyse.set_defaults(handler=cmd_analyse)
@@ -118,6 +147,8 @@ def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
         raise CliError(f"SPN: {error}") from None
     if not isinstance(state, CakeState):
         raise CliError("the solver solves Special Cake positions")
+    if args.all:
+        return _solve_all(args, term, state)
     line = ProgressLine()
     try:
         result = solve(state, time_limit=args.time_limit, stop_at_first=args.first, progress=line.update)
@@ -157,60 +188,169 @@ def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
     return 0
 
 
-def _judge(
-    solve: Any, number: int, entry: str, before: CakeState, after: Any, limit: float | None, line: ProgressLine
-) -> dict[str, Any]:
-    """The solver's verdict on the position before a move, and whether the move threw a win away."""
-    row: dict[str, Any] = {"move": number, "player": before.player + 1, "played": entry}
-    try:
-        result = solve(before, time_limit=limit, stop_at_first=True, progress=line.update)
-        child = solve(after, time_limit=limit, progress=line.update)
-    except TimeoutError:
-        return {**row, "verdict": None, "threw_away_win": False, "a_winning_move": None}
-    return {
-        **row,
-        "verdict": _verdict(result.value),
-        "threw_away_win": result.value > 0 and child.value > 0,
-        "a_winning_move": str(result.best_moves[0]) if result.value > 0 else None,
-    }
+def _say_error(text: str) -> int:
+    """A bad argument: one line on stderr, exit status 2 (as argparse does), nothing on stdout."""
+    print(msg.ERROR.format(prog=PROG, message=printable(text)), file=sys.stderr)
+    return 2
 
 
-def cmd_analyse(args: argparse.Namespace, term: Terminal) -> int:
-    from spheria.solver import solve
+def _solve_all(args: argparse.Namespace, term: Terminal, state: CakeState) -> int:
+    """``spheria solve --all``: the value of every legal move, by :func:`spheria.analysis.analyse`."""
+    from spheria.analysis import UNSOLVED, analyse
 
     line = ProgressLine()
     try:
-        record = Record.load(Path(args.file))
-        if record.game != "special-cake":
-            raise CliError(f"the solver analyses Special Cake games; this record is {record.game}")
-        state = record.initial_state()
-        rows: list[dict[str, Any]] = []
-        for number, entry in enumerate(record.moves, 1):
-            before = state.clone()
-            try:
-                state.apply_notation(entry)
-            except ValueError as error:
-                raise RecordError(f"move {number} ({entry!r}): {error}", number) from None
-            if isinstance(before, CakeState) and before.phase == EAT:
-                line.prefix = ANALYSE_PROGRESS_TEXT.format(number=number, total=len(record.moves))
-                rows.append(_judge(solve, number, entry, before, state, args.time_limit, line))
-    except RecordError as error:
-        raise CliError(f"{args.file}: {error}") from None
+        result = analyse(state, time=args.time_limit, progress=line.analysis_update)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    finally:
+        line.clear()
+    if result.status == UNSOLVED:
+        raise CliError(text.NO_RESULT.format(time=args.time_limit))
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+        return 0
+    _show_position(term, state, result)
+    return 0
+
+
+def cmd_analyse(args: argparse.Namespace, term: Terminal) -> int:
+    if args.file is not None and args.position is not None:
+        return _say_error(text.BOTH_INPUTS)
+    if args.position is not None:
+        return _analyse_position(args, term)
+    if args.file is None:
+        return _say_error(text.NEED_GAME if args.game is not None else text.NEED_INPUT)
+    return _analyse_record(args, term)
+
+
+def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
+    from spheria.analysis import analyse
+
+    if args.game is None:
+        return _say_error(text.NEED_GAME)
+    try:
+        game = make_game(args.game, args.variant, args.option or [])
+    except CliError as error:
+        return _say_error(str(error))
+    try:
+        state = game.state_from_spn(args.position)
+    except ValueError as error:
+        return _say_error(text.POSITION_ERROR.format(error=error))
+    seat = None
+    if args.seat is not None:
+        if not 1 <= args.seat <= game.num_players:
+            return _say_error(text.SEAT_ERROR.format(error=f"1 to {game.num_players}, not {args.seat}"))
+        seat = args.seat - 1
+    line = ProgressLine()
+    try:
+        result = analyse(
+            state,
+            time=args.time or 1.0,
+            progress=line.analysis_update,
+            seat=seat,
+            iterations=args.iterations,
+            seed=args.seed,
+        )
+    except ValueError as error:
+        return _say_error(text.ANALYSIS_ERROR.format(error=error))
     finally:
         line.clear()
     if args.json:
-        print(json.dumps({"record": args.file, "positions": rows}, indent=2))
+        print(json.dumps(result.to_json(), indent=2))
+        return 0
+    _show_position(term, state, result)
+    return 0
+
+
+def _cell(value: float | None, form: str) -> str:
+    return "-" if value is None else format(value, form)
+
+
+def _show_position(term: Terminal, state: Any, result: Any) -> None:
+    from spheria.analysis import EXACT, OVER
+
+    names = state.game.player_names()
+    term.say(str(state))
+    term.say(term.dim(text.STATUS[result.status].format(method=text.METHOD[result.method])))
+    if result.status == OVER:
+        for seat, value in enumerate(result.values or []):
+            term.say(text.RESULT_LINE.format(name=names[seat], value=value))
+        return
+    name = names[result.seat] if result.seat is not None else ""
+    if result.status == EXACT and result.verdict is not None:
+        term.say((text.VERDICT_WON if result.verdict > 0 else text.VERDICT_LOST).format(name=name))
+    elif result.value is not None:
+        term.say(text.VALUE_LINE.format(name=name, value=result.value, rate=result.win_rate))
+    columns = ["move", "value", "rate"]
+    columns += ["visits"] if any(m.visits is not None for m in result.moves) else []
+    columns += ["probability"] if any(m.probability is not None for m in result.moves) else []
+    term.say(_columns(columns, text.MOVE_COLUMNS))
+    for move in result.moves:
+        cells = {
+            "move": move.move,
+            "value": _cell(move.value, "+.2f"),
+            "rate": _cell(move.win_rate, ".0%"),
+            "visits": "-" if move.visits is None else str(move.visits),
+            "probability": _cell(move.probability, ".3f"),
+        }
+        term.say(_columns(columns, cells))
+    if result.best_moves:
+        term.say(text.BEST_MOVES.format(moves=" ".join(result.best_moves)))
+    if result.principal_variation:
+        term.say(text.PRINCIPAL_VARIATION.format(moves=" ".join(result.principal_variation)))
+    searched = [text.SEARCHED_SECONDS.format(seconds=result.seconds)]
+    if result.iterations is not None:
+        searched.insert(0, text.SEARCHED_ITERATIONS.format(count=result.iterations))
+    if result.positions is not None:
+        searched.insert(0, text.SEARCHED_POSITIONS.format(count=result.positions))
+    term.say(term.dim(", ".join(searched)))
+
+
+def _columns(columns: list[str], cells: dict[str, str]) -> str:
+    return " ".join(format(cells[name], text.COLUMN_FORMAT[name]) for name in columns)
+
+
+def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
+    from spheria.analysis import analyse_game
+
+    line = ProgressLine()
+
+    def step(number: int, total: int) -> None:
+        line.prefix = ANALYSE_PROGRESS_TEXT.format(number=number, total=total)
+
+    try:
+        record = Record.load(Path(args.file))
+        result = analyse_game(record, time=args.time or 1.0, progress=step, iterations=args.iterations, seed=args.seed)
+    except (RecordError, ValueError) as error:
+        raise CliError(f"{printable(args.file)}: {error}") from None
+    finally:
+        line.clear()
+    if args.json:
+        print(json.dumps({"record": args.file, **result.to_json()}, indent=2))
         return 0
     names = record.load_game().player_names()
-    for row in rows:
-        if row["verdict"] is None:
-            term.say(f"{row['move']:4d}. {printable(row['played']):<22} (no verdict within the time limit)")
-            continue
-        who = names[row["player"] - 1]
-        note = f"{who} had {row['verdict']}"
-        if row["threw_away_win"]:
-            note += f"; threw the win away (winning was {row['a_winning_move']})"
-        term.say(f"{row['move']:4d}. {printable(row['played']):<22} {note}")
-    mistakes = sum(1 for row in rows if row.get("threw_away_win"))
-    term.say(f"{len(rows)} eating moves analysed; {mistakes} threw a win away.")
+    drops = set(result.largest_drops)
+    for row in result.moves:
+        term.say(text.RECORD_ROW.format(number=row.number, move=printable(row.move), note=_row_note(row, names, drops)))
+    term.say(text.RECORD_SUMMARY.format(moves=len(result.moves), threw=len(result.threw_away_win)))
+    if result.largest_drops:
+        term.say(text.LARGEST_DROPS.format(moves=", ".join(str(n) for n in result.largest_drops)))
     return 0
+
+
+def _row_note(row: Any, names: list[str], drops: set[int]) -> str:
+    before, after = row.before, row.after
+    seat = row.seat
+    if seat is None or before.values is None or after.values is None:
+        return text.ROW_UNKNOWN
+    if before.exact and after.exact:
+        verdict = text.WORD_WON if before.values[seat] > 0 else text.WORD_LOST
+        note = text.ROW_EXACT.format(name=names[seat], verdict=verdict)
+        if row.threw_away_win and before.best_moves:
+            note += text.THREW_AWAY.format(move=before.best_moves[0])
+        return note
+    note = text.ROW_ESTIMATE.format(
+        name=names[seat], before=(before.values[seat] + 1) / 2, after=(after.values[seat] + 1) / 2
+    )
+    return note + (text.DROPPED if row.number in drops else "")

@@ -1,0 +1,15 @@
+"""Every sentence :mod:`spheria.analysis` raises, in one table for translation.
+
+Each entry is a ``str.format`` template. Machine-readable output (``Analysis.to_json()``) never
+holds these: it uses the stable codes of :mod:`spheria.analysis` (``exact``, ``estimate``, ...).
+"""
+
+from __future__ import annotations
+
+NOT_A_STATE = "analysis needs a game state or a Spagyric seat's view, not {kind}"
+SEAT_NEEDED = "{game} hides information: analyse one seat's view (seat=0 or seat=1), or the finished game"
+BAD_SEAT = "{game} has seats 0 to {last}, not {seat!r}"
+BAD_TIME = "time must be a number of seconds above 0, not {time!r}"
+BAD_ITERATIONS = "iterations must be a whole number of at least 1, not {iterations!r}"
+NO_MOVES = "a game record or a list of its positions is needed, not {kind}"
+NOT_CONSECUTIVE = "position {number} does not follow the one before it by one move"

@@ -1,0 +1,445 @@
+"""``spheria.analysis``: exact answers where a solver reaches, seeded estimates elsewhere, hidden
+information kept hidden, JSON in Spheria's notation."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import spheria
+from spheria import analysis
+from spheria.agents.spagyric_agent import held
+from spheria.analysis import ESTIMATE, EXACT, OVER, Analysis, Progress, analyse, analyse_game
+from spheria.games.base import SIMULTANEOUS
+from spheria.games.spagyric import REVEAL, SpagyricState
+from spheria.games.special_cake import EAT, CakeState
+from spheria.records import Record
+from spheria.solver import solve
+from spheria.solver.spagyric import SpagyricSolver, position_of
+
+# Special Cake, mint, eating: three candies in a row on level 0 (w b w on 0a1 0b1 0c1):
+#
+#   1 w b w .
+#     a b c d
+#
+# Eating one leaves two (whoever faces two must leave one: a loss for the eater of one); eating
+# a pair leaves one, which the opponent must eat (the last candy loses): a win; eating all
+# three eats the last candy: a loss. So exactly the two pairs win.
+ROW = "wbw............./........./..../. 1 eat"
+# Two candies that do not touch (0a1 and 0d4): either single leaves one to the opponent: won.
+APART = "b..............w/........./..../. 2 eat"
+# One candy: the mover eats the last one: lost, one move.
+LAST = "b.............../........./..../. 2 eat"
+# Spline: White has 0a1 0b1 0c1; 0d1 makes the row of four and wins at once.
+#
+#   2 b b b .
+#   1 w w w .
+#     a b c d
+SPLINE_WIN_IN_ONE = "www.bbb........./........./..../. 1"
+
+JSON_KEYS = {
+    "game",
+    "options",
+    "position",
+    "seat",
+    "phase",
+    "method",
+    "status",
+    "verdict",
+    "value",
+    "win_rate",
+    "values",
+    "best_moves",
+    "principal_variation",
+    "moves",
+    "iterations",
+    "positions",
+    "seconds",
+}
+MOVE_KEYS = {"move", "value", "win_rate", "visits", "probability"}
+
+
+def mint() -> spheria.Game:
+    return spheria.load_game("special-cake", variant="mint")
+
+
+def cake(spn: str, variant: str = "mint") -> CakeState:
+    state = spheria.load_game("special-cake", variant=variant).state_from_spn(spn)
+    assert isinstance(state, CakeState)
+    return state
+
+
+def child_values(state: CakeState) -> dict[str, float]:
+    """Each move's value for the mover, from the solver's verdict on the position it leaves."""
+    return {state.notation(m): -float(solve(state.child(m)).value) for m in state.legal_moves()}  # type: ignore[arg-type]
+
+
+# -- Special Cake, eating: exact ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spn", "verdict", "winning"),
+    [(ROW, 1, {"0a1+0b1", "0b1+0c1"}), (APART, 1, {"0a1", "0d4"}), (LAST, -1, set())],
+)
+def test_eating_positions_whose_answer_is_known(spn: str, verdict: int, winning: set[str]) -> None:
+    state = cake(spn)
+    result = analyse(state)
+    assert (result.status, result.method, result.verdict, result.seat) == (EXACT, "solver", verdict, state.player)
+    assert {m.move for m in result.moves} == {state.notation(m) for m in state.legal_moves()}
+    assert {m.move for m in result.moves if m.value == 1.0} == winning
+    assert result.values == [float(verdict), -float(verdict)] if state.player == 0 else [-float(verdict), verdict]
+
+
+def random_eating_positions(count: int, candies: int, variant: str) -> Iterator[CakeState]:
+    rng = random.Random(7)
+    for seed in range(count):
+        state = spheria.load_game("special-cake", variant=variant).new_initial_state(seed=seed)
+        assert isinstance(state, CakeState)
+        while not state.is_terminal() and (state.phase != EAT or bin(sum(state.masks())).count("1") > candies):
+            state.apply(rng.choice(state.legal_moves()))
+        if not state.is_terminal():
+            yield state
+
+
+@pytest.mark.parametrize("variant", ["sugar", "poisoned"])
+def test_every_move_value_agrees_with_solving_the_position_it_leaves(variant: str) -> None:
+    checked = 0
+    for state in random_eating_positions(6, 9, variant):
+        result = analyse(state, time=None)
+        assert {m.move: m.value for m in result.moves} == child_values(state)
+        assert result.verdict == max(int(m.value or 0) for m in result.moves)
+        checked += 1
+    assert checked >= 3
+
+
+def test_eating_analyses_are_cached_per_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    analysis.clear_cache()
+    state = cake(ROW)
+    first = analyse(state)
+
+    def no_solver(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the solver ran again")
+
+    monkeypatch.setattr("spheria.solver.solve", no_solver)
+    again = analyse(cake(ROW))
+    assert again.to_json(timing=False) == first.to_json(timing=False)
+    with pytest.raises(AssertionError):
+        analyse(cake(APART))  # another position is solved afresh
+
+
+def test_the_solver_reports_progress() -> None:
+    analysis.clear_cache()
+    reports: list[Progress] = []
+    analyse(cake(ROW), progress=reports.append)
+    assert reports and all(r.method == "solver" and r.positions is not None for r in reports)
+
+
+def test_a_finished_game_is_over() -> None:
+    state = cake(LAST)
+    state.apply(state.legal_moves()[0])
+    result = analyse(state)
+    assert (result.status, result.values, result.moves) == (OVER, state.returns(), [])
+
+
+# -- Special Cake, set-up -----------------------------------------------------------------------
+
+
+def first_eater_wins(state: CakeState) -> int:
+    """+1 if Mint (the first eater) wins with perfect play, by the engine's moves and the solver."""
+    if state.phase == EAT:
+        return solve(state).value
+    values = [first_eater_wins(state.child(m)) for m in state.legal_moves()]  # type: ignore[arg-type]
+    return max(values) if state.player == 0 else min(values)
+
+
+def set_up_with(left: int, seed: int) -> CakeState:
+    """A mint set-up with ``left`` placements to go, reached by random placements."""
+    rng = random.Random(seed)
+    state = mint().new_initial_state(seed=seed)
+    assert isinstance(state, CakeState)
+    while state.game.placements - bin(state.masks()[0] | state.masks()[1]).count("1") > left:
+        state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+def fake_cake_value(masks: tuple[int, int, int], *args: Any, **kwargs: Any) -> int:
+    """A stand-in for the solver's verdict on a complete cake: any fixed function of the cake."""
+    return 1 if hash(masks) % 3 else -1
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_last_placements_are_a_minimax_over_every_finish(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The set-up search with a stand-in for the (slow) full-cake solve, checked against a
+    # minimax over the engine's own moves: its placements, its finished cakes.
+    monkeypatch.setattr("spheria.solver.position_value", fake_cake_value)
+    state = set_up_with(3, seed)
+
+    def first_eater_wins(state: CakeState) -> int:
+        if state.phase == EAT:
+            return fake_cake_value(state.masks())
+        values = [first_eater_wins(state.child(m)) for m in state.legal_moves()]  # type: ignore[arg-type]
+        return max(values) if state.player == 0 else min(values)
+
+    result = analyse(state, time=None)
+    assert (result.status, result.method) == (EXACT, "planner")
+    sign = 1 if state.player == 0 else -1
+    expected = {state.notation(m): float(sign * first_eater_wins(state.child(m))) for m in state.legal_moves()}  # type: ignore[arg-type]
+    assert {m.move: m.value for m in result.moves} == expected
+    assert result.verdict == max(expected.values())
+    assert set(result.best_moves) == {move for move, value in expected.items() if value == result.verdict}
+
+
+@pytest.mark.compiled_speed
+def test_the_last_placement_is_solved_exactly() -> None:
+    state = set_up_with(1, 3)
+    result = analyse(state, time=None)
+    assert (result.status, result.method) == (EXACT, "planner")
+    sign = 1 if state.player == 0 else -1
+    expected = {state.notation(m): float(sign * solve(state.child(m)).value) for m in state.legal_moves()}  # type: ignore[arg-type]
+    assert {m.move: m.value for m in result.moves} == expected
+
+
+def test_an_early_set_up_is_an_estimate() -> None:
+    state = mint().new_initial_state(seed=1)
+    result = analyse(state, time=120, iterations=40, seed=2)
+    assert (result.status, result.method, result.iterations, result.verdict) == (ESTIMATE, "mcts", 40, None)
+    assert sum(m.visits or 0 for m in result.moves) == 40
+
+
+# -- Spline and Spinca: MCTS --------------------------------------------------------------------
+
+
+def test_a_spline_win_in_one_has_the_top_win_rate() -> None:
+    state = spheria.load_game("spline").state_from_spn(SPLINE_WIN_IN_ONE)
+    winning = state.child(state.parse_move("0d1"))
+    assert winning.is_terminal() and winning.returns()[0] == 1  # the position is what the diagram says
+    reports: list[Progress] = []
+    result = analyse(state, time=60, iterations=600, seed=1, progress=reports.append)
+    assert (result.status, result.method, result.iterations) == (ESTIMATE, "mcts", 600)
+    top = max(result.moves, key=lambda m: m.win_rate or 0.0)
+    assert top.move == "0d1" and top.win_rate == 1.0
+    assert result.best_moves == ["0d1"] and result.principal_variation[0] == "0d1"
+    assert [r.iterations for r in reports] == [250, 500, 600]
+    assert reports[-1].partial is not None and reports[-1].partial.to_json(timing=False) == result.to_json(timing=False)
+
+
+def test_the_same_seed_and_iterations_give_the_same_answer() -> None:
+    state = spheria.load_game("spline").state_from_spn(SPLINE_WIN_IN_ONE)
+    first = analyse(state, time=60, iterations=300, seed=4)
+    assert analyse(state, time=60, iterations=300, seed=4).to_json(timing=False) == first.to_json(timing=False)
+
+
+def test_spinca_lists_every_move_with_its_visits() -> None:
+    state = spheria.load_game("spinca").new_initial_state(seed=1)
+    rng = random.Random(1)
+    for _ in range(6):
+        state.apply(rng.choice(state.legal_moves()))
+    result = analyse(state, time=60, iterations=200, seed=1)
+    assert sorted(m.move for m in result.moves) == sorted(state.notation(m) for m in state.legal_moves())
+    assert sum(m.visits or 0 for m in result.moves) == 200
+    assert result.values is not None and len(result.values) == state.game.num_players
+    visits = [m.visits or 0 for m in result.moves]
+    assert visits == sorted(visits, reverse=True)
+
+
+# -- Spagyric: one seat's view -------------------------------------------------------------------
+
+
+def random_spagyric(seed: int, supply: int) -> Iterator[SpagyricState]:
+    rng = random.Random(seed)
+    state = spheria.load_game("spagyric", supply=supply).new_initial_state(seed=seed)
+    assert isinstance(state, SpagyricState)
+    while not state.is_terminal():
+        yield state
+        if state.current_player() == SIMULTANEOUS:
+            state.apply_joint([rng.choice(state.legal_moves(p)) for p in (0, 1)])
+        else:
+            state.apply(rng.choice(state.legal_moves()))
+
+
+def bag_twin(state: SpagyricState) -> SpagyricState | None:
+    """The position with one ball of each colour moved from one seat's bag to the other's:
+    the same for both seats' views, different in what the rules hide."""
+    fields = state.to_spn().split()
+    bags = [[int(n) for n in fields[6].split(",")], [int(n) for n in fields[7].split(",")]]
+    for gainer in (0, 1):
+        moved = [[n + (1 if seat == gainer else -1) for n in bags[seat]] for seat in (0, 1)]
+        if min(moved[0] + moved[1]) < 0:
+            continue
+        try:
+            twin = state.game.state_from_spn(" ".join([*fields[:6], *(",".join(map(str, b)) for b in moved)]))
+        except ValueError:
+            continue
+        assert isinstance(twin, SpagyricState)
+        return twin
+    return None
+
+
+def reveals(supply: int, exact: bool) -> Iterator[SpagyricState]:
+    """Reveals of random games: those the exact solver reaches (``exact``) or those it does not."""
+    for seed in range(300):
+        for state in random_spagyric(seed, supply):
+            if state.phase == REVEAL and (held(position_of(state)) <= analysis.SPAGYRIC_HELD) == exact:
+                yield state.clone()
+
+
+def twins(supply: int, exact: bool, wanted: int) -> list[tuple[SpagyricState, SpagyricState]]:
+    found = []
+    for state in reveals(supply, exact):
+        twin = bag_twin(state)
+        if twin is not None:
+            found.append((state, twin))
+        if len(found) == wanted:
+            return found
+    raise AssertionError("no twins found")
+
+
+@pytest.mark.parametrize(("supply", "status"), [(2, EXACT), (3, EXACT), (8, ESTIMATE)])
+def test_spagyric_twins_differing_in_hidden_data_get_byte_identical_analyses(supply: int, status: str) -> None:
+    for state, twin in twins(supply, status == EXACT, 3):
+        assert state.to_spn() != twin.to_spn()
+        for seat in (0, 1):
+            one = analyse(state, seat=seat, time=60, iterations=200, seed=5)
+            other = analyse(twin, seat=seat, time=60, iterations=200, seed=5)
+            assert one.status == status
+            assert json.dumps(one.to_json(timing=False)) == json.dumps(other.to_json(timing=False))
+            by_view = analyse(state.view(seat), time=60, iterations=200, seed=5)
+            assert json.dumps(by_view.to_json(timing=False)) == json.dumps(one.to_json(timing=False))
+
+
+@pytest.mark.parametrize("supply", [1, 2])
+def test_spagyric_exact_values_are_the_solvers(supply: int) -> None:
+    solver = SpagyricSolver()
+    for state in itertools.islice(reveals(supply, exact=True), 4):
+        solution = solver.solve_reveal(position_of(state))
+        for seat in (0, 1):
+            result = analyse(state, seat=seat)
+            sign = 1.0 if seat == 0 else -1.0
+            assert result.value == pytest.approx(sign * solution.value)
+            assert sum(m.probability or 0.0 for m in result.moves) == pytest.approx(1.0)
+            for move in result.moves:  # a colour played with weight is worth the game's value
+                if (move.probability or 0.0) > 1e-9:
+                    assert move.value == pytest.approx(result.value)
+                else:
+                    assert (move.value or 0.0) <= (result.value or 0.0) + 1e-9
+
+
+def test_a_live_spagyric_game_needs_a_seat() -> None:
+    state = spheria.load_game("spagyric", supply=1).new_initial_state(seed=1)
+    with pytest.raises(ValueError, match="seat"):
+        analyse(state)
+    with pytest.raises(ValueError, match="seats 0 to 1"):
+        analyse(state, seat=2)
+
+
+# -- JSON and notation ---------------------------------------------------------------------------
+
+
+def positions_of_every_game() -> list[tuple[spheria.State[Any], int | None]]:
+    spagyric = spheria.load_game("spagyric", supply=1).new_initial_state(seed=2)
+    spinca = spheria.load_game("spinca").new_initial_state(seed=2)
+    return [
+        (cake(ROW), None),
+        (mint().new_initial_state(seed=2), None),
+        (spheria.load_game("spline").state_from_spn(SPLINE_WIN_IN_ONE), None),
+        (spinca, None),
+        (spagyric, 0),
+        (spagyric, 1),
+    ]
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_json_lists_every_legal_move_in_notation_that_parses_back(index: int) -> None:
+    state, seat = positions_of_every_game()[index]
+    result = analyse(state, seat=seat, time=60, iterations=100, seed=1)
+    data = json.loads(json.dumps(result.to_json()))
+    assert set(data) == JSON_KEYS and all(set(m) == MOVE_KEYS for m in data["moves"])
+    legal = state.legal_moves(seat) if seat is not None else state.legal_moves()
+    listed = [state.parse_move(m["move"], seat) for m in data["moves"]]
+    assert sorted(map(str, listed)) == sorted(map(str, legal))
+    for line in (data["best_moves"], data["principal_variation"][:1]):
+        assert all(state.parse_move(text, seat) in legal for text in line)
+    assert data["game"] == state.game.name and data["seat"] == (state.current_player() if seat is None else seat)
+
+
+def test_bad_arguments_are_refused() -> None:
+    state = cake(ROW)
+    for time in (0, -1, float("inf"), True, "1"):
+        with pytest.raises(ValueError, match="time"):
+            analyse(state, time=time)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="iterations"):
+        analyse(state, iterations=0)
+    with pytest.raises(ValueError, match="game state"):
+        analyse("w.b 1 eat")  # type: ignore[arg-type]
+
+
+# -- a whole game ----------------------------------------------------------------------------------
+
+
+def test_a_sugar_game_marks_exactly_the_moves_that_threw_a_win_away() -> None:
+    from spheria.agents.random_agent import RandomAgent
+    from spheria.match import play
+
+    state = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=5)
+    play(state, [RandomAgent(seed=1), RandomAgent(seed=2)])
+    result = analyse_game(Record.from_state(state, ["random", "random"]), time=None)
+    replay = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=5)
+    assert len(result.moves) == len(state.history) and len(result.evaluation) == len(state.history) + 1
+    expected = []
+    for number, move in enumerate(state.history, 1):
+        assert isinstance(replay, CakeState)
+        before = solve(replay).value
+        replay.apply(move)
+        after = solve(replay).value if not replay.is_terminal() else -1
+        if before > 0 and after > 0:  # the opponent now to move wins: the mover threw it away
+            expected.append(number)
+    assert result.threw_away_win == expected
+    row = result.moves[0]
+    assert row.before.exact and row.move == state.notation(state.history[0])
+
+
+def test_a_spline_game_has_an_evaluation_series_and_its_largest_drops() -> None:
+    state = spheria.load_game("spline").state_from_spn(SPLINE_WIN_IN_ONE)
+    state.apply(state.parse_move("0d2"))  # White misses the win...
+    state.apply(state.parse_move("0d1"))  # ...and Black takes the square White needed
+    result = analyse_game(state, time=60, iterations=400, seed=3)
+    assert [m.move for m in result.moves] == ["0d2", "0d1"]
+    assert len(result.evaluation) == 3 and all(v is not None for v in result.evaluation)
+    assert result.moves[0].drop is not None and result.moves[0].drop > 0.2  # a certain win let go
+    assert 1 in result.largest_drops
+    data = json.loads(json.dumps(result.to_json(timing=False)))
+    assert set(data) == {"game", "options", "moves", "threw_away_win", "largest_drops", "evaluation"}
+
+
+def test_a_finished_spagyric_game_is_analysed_from_the_full_record() -> None:
+    states = [s.clone() for s in random_spagyric(4, 1)]
+    last = states[-1].clone()
+    move = last.legal_moves()[0]
+    last.apply(move)
+    states.append(last)
+    result = analyse_game(states)
+    assert len(result.moves) == len(states) - 1
+    reveals = [m for m in result.moves if m.seat is None]
+    assert reveals and all(m.before.status == EXACT for m in result.moves)
+    assert result.evaluation[-1] == last.returns()[0]
+
+
+def test_positions_that_do_not_follow_each_other_are_refused() -> None:
+    state = spheria.load_game("spline").state_from_spn(SPLINE_WIN_IN_ONE)
+    with pytest.raises(ValueError, match="position 2"):
+        analyse_game([state, state.clone()])
+    with pytest.raises(ValueError, match="record"):
+        analyse_game(42)  # type: ignore[arg-type]
+
+
+def test_analysis_is_a_frozen_value() -> None:
+    result = analyse(cake(ROW))
+    assert isinstance(result, Analysis)
+    assert result.move("0a1+0b1").value == 1.0
+    with pytest.raises(KeyError):
+        result.move("0d4")
