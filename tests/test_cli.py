@@ -754,3 +754,81 @@ def test_an_illegal_secret_choice_of_an_agent_is_reported(run: Any, monkeypatch:
     monkeypatch.setitem(registry._AGENTS, "liar", Liar)
     code, _, err = run(["play", "spagyric", "--players", "random:seed=1,liar", "--no-save"])
     assert code == 1 and err.startswith("spheria: error: an agent failed: illegal move: ") and "(liar) chose x" in err
+
+
+# -- spheria analyse --position, spheria solve --all -----------------------------------------------
+
+# (game, options, SPN or None for the start, --seat, the analysis' status)
+ANALYSE_POSITIONS: list[tuple[str, dict[str, str], str | None, int | None, str]] = [
+    ("special-cake", {"variant": "mint"}, "wbw............./........./..../. 1 eat", None, "exact"),
+    ("special-cake", {"variant": "mint"}, "w.............../........./..../. 2 place", None, "estimate"),
+    ("spline", {}, "www.bbb........./........./..../. 1", None, "estimate"),
+    ("spinca", {"players": "3"}, None, None, "estimate"),
+    ("spagyric", {"supply": "1"}, None, 2, "exact"),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "spn", "seat", "status"), ANALYSE_POSITIONS)
+def test_analyse_position_json_lists_every_legal_move(
+    run: Any, game: str, options: dict[str, str], spn: str | None, seat: int | None, status: str
+) -> None:
+    loaded = spheria.load_game(game, **options)
+    state = loaded.state_from_spn(spn) if spn else loaded.new_initial_state(seed=1)
+    flags = [word for key, value in options.items() for word in ("--option", f"{key}={value}")]
+    argv = ["analyse", "--game", game, *flags, "--position", state.to_spn(), "--iterations", "40", "--json"]
+    argv += ["--time", "60"] + ([] if seat is None else ["--seat", str(seat)])
+    code, out, err = run(argv)
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert (data["game"], data["status"]) == (game, status)
+    player = None if seat is None else seat - 1
+    legal = state.legal_moves(player) if player is not None else state.legal_moves()
+    listed = [state.parse_move(row["move"], player) for row in data["moves"]]
+    assert sorted(map(str, listed)) == sorted(map(str, legal))
+    assert all(row["value"] is not None or row["probability"] is not None for row in data["moves"])
+
+
+def test_analyse_position_shows_the_table_and_the_best_move(run: Any) -> None:
+    argv = ["analyse", "--game", "spline", "--position", "www.bbb........./........./..../. 1"]
+    code, out, err = run([*argv, "--iterations", "300", "--time", "60", "--seed", "1", "--no-color"])
+    assert code == 0 and err == ""
+    assert "estimate (MCTS)" in out and "Best: 0d1" in out and "300 iterations" in out
+    assert out.splitlines()[-1].endswith(" s")
+
+
+def test_solve_all_lists_the_value_of_every_move(run: Any) -> None:
+    code, out, err = run(["solve", "wbw............./........./..../. 1 eat", "--all", "--json"])
+    assert code == 0
+    values = {row["move"]: row["value"] for row in json.loads(out)["moves"]}
+    assert values == {"0a1": -1, "0b1": -1, "0c1": -1, "0a1+0b1": 1, "0b1+0c1": 1, "0a1+0b1+0c1": -1}
+    code, out, err = run(["solve", "wbw............./........./..../. 1 eat", "--all", "--no-color"])
+    assert (code, err) == (0, "") and "Mint to move: wins with perfect play" in out
+    assert re.search(r"^0a1\+0b1\s+\+1\.00\s+100%$", out, re.MULTILINE)
+
+
+@pytest.mark.parametrize(
+    ("argv", "problem"),
+    [
+        (["--game", "chess", "--position", "x"], "unknown game 'chess'"),
+        (["--game", "spline", "--position", "www 1 2 3"], "--position: "),
+        (["--game", "spline", "--option", "size=9", "--position", "................/........./..../. 1"], "size"),
+        (["--game", "special-cake", "--variant", "toffee", "--position", "x"], "toffee"),
+        (["--position", "................/........./..../. 1"], "--position needs --game"),
+        ([], "give a RECORD, or --game GAME --position SPN"),
+        (["r.json", "--game", "spline", "--position", "x"], "not both"),
+        (
+            [
+                "--game",
+                "spagyric",
+                "--position",
+                "................/........./..../. reveal - 8,8,8 8,8,8 0,0,0 0,0,0 0,0,0",
+            ],
+            "seat",
+        ),
+        (["--game", "spline", "--seat", "3", "--position", "................/........./..../. 1"], "--seat"),
+    ],
+)
+def test_analyse_refuses_bad_input_with_status_2(run: Any, argv: list[str], problem: str) -> None:
+    code, out, err = run(["analyse", *argv])
+    assert (code, out) == (2, "")
+    assert problem in err and err.count("\n") == 1 and err.startswith("spheria: error: ")
