@@ -11,9 +11,12 @@ NEED_INPUT = "give a RECORD, or --game GAME --position SPN"
 BOTH_INPUTS = "give a RECORD or --position, not both"
 NEED_GAME = "--position needs --game"
 POSITION_ERROR = "--position: {error}"
-SEAT_ERROR = "--seat: {error}"
+SEAT_ERROR = "--seat: a player from 1 to {last}, not {seat}"
 ANALYSIS_ERROR = "{error}"
 NO_RESULT = "no result within {time} s"
+
+# -- the live progress line (on a terminal's stderr) ----------------------------------------------
+PROGRESS = "{method}: {count:,} searched, {seconds:.1f} s"
 
 # -- one position -------------------------------------------------------------------------------
 STATUS = {
@@ -53,7 +56,3 @@ THREW_AWAY = "; threw the win away (winning was {move})"
 DROPPED = "; a large drop"
 RECORD_SUMMARY = "{moves} moves analysed; {threw} threw a win away."
 LARGEST_DROPS = "Largest drops in win rate: moves {moves}."
-
-# -- solve --all --------------------------------------------------------------------------------
-EVERY_MOVE = "Every move ({count}): {moves}"
-MOVE_VALUE = "{move} {verdict}"

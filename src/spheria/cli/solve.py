@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from spheria.cli import analysis_messages as text
+from spheria.cli import analysis_messages as say
 from spheria.cli import messages as msg
 from spheria.cli import spagyric
 from spheria.cli.common import PROG, CliError, add_color_option, add_game_options, make_game, printable
@@ -21,7 +21,6 @@ from spheria.solver import SolveProgress
 # What the progress line and --verbose say (one place, for translation).
 PROGRESS_TEXT = "{positions:,} positions searched, {seconds:.1f} s; analysing {move} ({index}/{moves})"
 ANALYSE_PROGRESS_TEXT = "record move {number}/{total}: "
-ANALYSIS_PROGRESS_TEXT = "{method}: {count:,} searched, {seconds:.1f} s"
 BACKEND_TEXT = "solver backend: {backend} ({about})"
 BACKEND_ABOUT = {
     "compiled": "the compiled C search",
@@ -69,7 +68,7 @@ class ProgressLine:
         self.stream.write(
             "\r\x1b[K"
             + self.prefix
-            + ANALYSIS_PROGRESS_TEXT.format(method=progress.method, count=count or 0, seconds=progress.seconds)
+            + say.PROGRESS.format(method=progress.method, count=count or 0, seconds=progress.seconds)
         )
         self.stream.flush()
         self._shown = True
@@ -206,7 +205,7 @@ def _solve_all(args: argparse.Namespace, term: Terminal, state: CakeState) -> in
     finally:
         line.clear()
     if result.status == UNSOLVED:
-        raise CliError(text.NO_RESULT.format(time=args.time_limit))
+        raise CliError(say.NO_RESULT.format(time=args.time_limit))
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
         return 0
@@ -216,11 +215,11 @@ def _solve_all(args: argparse.Namespace, term: Terminal, state: CakeState) -> in
 
 def cmd_analyse(args: argparse.Namespace, term: Terminal) -> int:
     if args.file is not None and args.position is not None:
-        return _say_error(text.BOTH_INPUTS)
+        return _say_error(say.BOTH_INPUTS)
     if args.position is not None:
         return _analyse_position(args, term)
     if args.file is None:
-        return _say_error(text.NEED_GAME if args.game is not None else text.NEED_INPUT)
+        return _say_error(say.NEED_GAME if args.game is not None else say.NEED_INPUT)
     return _analyse_record(args, term)
 
 
@@ -228,7 +227,7 @@ def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.analysis import analyse
 
     if args.game is None:
-        return _say_error(text.NEED_GAME)
+        return _say_error(say.NEED_GAME)
     try:
         game = make_game(args.game, args.variant, args.option or [])
     except CliError as error:
@@ -236,11 +235,11 @@ def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
     try:
         state = game.state_from_spn(args.position)
     except ValueError as error:
-        return _say_error(text.POSITION_ERROR.format(error=error))
+        return _say_error(say.POSITION_ERROR.format(error=error))
     seat = None
     if args.seat is not None:
         if not 1 <= args.seat <= game.num_players:
-            return _say_error(text.SEAT_ERROR.format(error=f"1 to {game.num_players}, not {args.seat}"))
+            return _say_error(say.SEAT_ERROR.format(last=game.num_players, seat=args.seat))
         seat = args.seat - 1
     line = ProgressLine()
     try:
@@ -253,7 +252,7 @@ def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
             seed=args.seed,
         )
     except ValueError as error:
-        return _say_error(text.ANALYSIS_ERROR.format(error=error))
+        return _say_error(say.ANALYSIS_ERROR.format(error=error))
     finally:
         line.clear()
     if args.json:
@@ -272,20 +271,20 @@ def _show_position(term: Terminal, state: Any, result: Any) -> None:
 
     names = state.game.player_names()
     term.say(str(state))
-    term.say(term.dim(text.STATUS[result.status].format(method=text.METHOD[result.method])))
+    term.say(term.dim(say.STATUS[result.status].format(method=say.METHOD[result.method])))
     if result.status == OVER:
         for seat, value in enumerate(result.values or []):
-            term.say(text.RESULT_LINE.format(name=names[seat], value=value))
+            term.say(say.RESULT_LINE.format(name=names[seat], value=value))
         return
     name = names[result.seat] if result.seat is not None else ""
     if result.status == EXACT and result.verdict is not None:
-        term.say((text.VERDICT_WON if result.verdict > 0 else text.VERDICT_LOST).format(name=name))
+        term.say((say.VERDICT_WON if result.verdict > 0 else say.VERDICT_LOST).format(name=name))
     elif result.value is not None:
-        term.say(text.VALUE_LINE.format(name=name, value=result.value, rate=result.win_rate))
+        term.say(say.VALUE_LINE.format(name=name, value=result.value, rate=result.win_rate))
     columns = ["move", "value", "rate"]
     columns += ["visits"] if any(m.visits is not None for m in result.moves) else []
     columns += ["probability"] if any(m.probability is not None for m in result.moves) else []
-    term.say(_columns(columns, text.MOVE_COLUMNS))
+    term.say(_columns(columns, say.MOVE_COLUMNS))
     for move in result.moves:
         cells = {
             "move": move.move,
@@ -296,19 +295,19 @@ def _show_position(term: Terminal, state: Any, result: Any) -> None:
         }
         term.say(_columns(columns, cells))
     if result.best_moves:
-        term.say(text.BEST_MOVES.format(moves=" ".join(result.best_moves)))
+        term.say(say.BEST_MOVES.format(moves=" ".join(result.best_moves)))
     if result.principal_variation:
-        term.say(text.PRINCIPAL_VARIATION.format(moves=" ".join(result.principal_variation)))
-    searched = [text.SEARCHED_SECONDS.format(seconds=result.seconds)]
+        term.say(say.PRINCIPAL_VARIATION.format(moves=" ".join(result.principal_variation)))
+    searched = [say.SEARCHED_SECONDS.format(seconds=result.seconds)]
     if result.iterations is not None:
-        searched.insert(0, text.SEARCHED_ITERATIONS.format(count=result.iterations))
+        searched.insert(0, say.SEARCHED_ITERATIONS.format(count=result.iterations))
     if result.positions is not None:
-        searched.insert(0, text.SEARCHED_POSITIONS.format(count=result.positions))
+        searched.insert(0, say.SEARCHED_POSITIONS.format(count=result.positions))
     term.say(term.dim(", ".join(searched)))
 
 
 def _columns(columns: list[str], cells: dict[str, str]) -> str:
-    return " ".join(format(cells[name], text.COLUMN_FORMAT[name]) for name in columns)
+    return " ".join(format(cells[name], say.COLUMN_FORMAT[name]) for name in columns)
 
 
 def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
@@ -332,10 +331,10 @@ def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
     names = record.load_game().player_names()
     drops = set(result.largest_drops)
     for row in result.moves:
-        term.say(text.RECORD_ROW.format(number=row.number, move=printable(row.move), note=_row_note(row, names, drops)))
-    term.say(text.RECORD_SUMMARY.format(moves=len(result.moves), threw=len(result.threw_away_win)))
+        term.say(say.RECORD_ROW.format(number=row.number, move=printable(row.move), note=_row_note(row, names, drops)))
+    term.say(say.RECORD_SUMMARY.format(moves=len(result.moves), threw=len(result.threw_away_win)))
     if result.largest_drops:
-        term.say(text.LARGEST_DROPS.format(moves=", ".join(str(n) for n in result.largest_drops)))
+        term.say(say.LARGEST_DROPS.format(moves=", ".join(str(n) for n in result.largest_drops)))
     return 0
 
 
@@ -343,14 +342,14 @@ def _row_note(row: Any, names: list[str], drops: set[int]) -> str:
     before, after = row.before, row.after
     seat = row.seat
     if seat is None or before.values is None or after.values is None:
-        return text.ROW_UNKNOWN
+        return say.ROW_UNKNOWN
     if before.exact and after.exact:
-        verdict = text.WORD_WON if before.values[seat] > 0 else text.WORD_LOST
-        note = text.ROW_EXACT.format(name=names[seat], verdict=verdict)
+        verdict = say.WORD_WON if before.values[seat] > 0 else say.WORD_LOST
+        note = say.ROW_EXACT.format(name=names[seat], verdict=verdict)
         if row.threw_away_win and before.best_moves:
-            note += text.THREW_AWAY.format(move=before.best_moves[0])
+            note += say.THREW_AWAY.format(move=before.best_moves[0])
         return note
-    note = text.ROW_ESTIMATE.format(
+    note = say.ROW_ESTIMATE.format(
         name=names[seat], before=(before.values[seat] + 1) / 2, after=(after.values[seat] + 1) / 2
     )
-    return note + (text.DROPPED if row.number in drops else "")
+    return note + (say.DROPPED if row.number in drops else "")
