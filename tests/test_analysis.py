@@ -3,10 +3,12 @@ information kept hidden, JSON in Spheria's notation."""
 
 from __future__ import annotations
 
+import doctest
 import itertools
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -443,3 +445,9 @@ def test_analysis_is_a_frozen_value() -> None:
     assert result.move("0a1+0b1").value == 1.0
     with pytest.raises(KeyError):
         result.move("0d4")
+
+
+def test_the_examples_in_docs_analysis_md_run() -> None:
+    path = Path(__file__).resolve().parent.parent / "docs" / "analysis.md"
+    result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 10 and result.failed == 0

@@ -298,7 +298,7 @@ def _base(state: State[Any], seat: int | None, method: str, status: str) -> Anal
 
 def _two(value: float, seat: int) -> list[float]:
     """Both seats' values of a two-seat zero-sum game, from ``seat``'s ``value``."""
-    return [value, -value] if seat == 0 else [-value, value]
+    return [value + 0.0, -value + 0.0] if seat == 0 else [-value + 0.0, value + 0.0]
 
 
 def _over(state: State[Any]) -> Analysis:
@@ -527,16 +527,16 @@ def _spagyric(
     try:
         if position.phase == PLACE:
             if position.placer != seat:
-                value = sign * solver.value(position)
+                value = _signed(sign, solver.value(position))
                 return replace(base, value=value, values=_two(value, seat), seconds=budget.elapsed())
             sites = solver.placement_values(position)
-            moves = [MoveValue(SITE_NAMES[site], sign * v) for site, v in sites.items()]
+            moves = [MoveValue(SITE_NAMES[site], _signed(sign, v)) for site, v in sites.items()]
             value = max(m.value or 0.0 for m in moves)
         else:
             solution = solver.solve_reveal(position)
-            value = sign * solution.value
+            value = _signed(sign, solution.value)
             moves = [
-                MoveValue(str(Choice(color)), sign * _against(solution, seat, index), probability=probability)
+                MoveValue(str(Choice(color)), _signed(sign, _against(solution, seat, index)), probability=probability)
                 for index, (color, probability) in enumerate(
                     zip(solution.colors[seat], solution.strategies[seat], strict=True)
                 )
@@ -555,6 +555,11 @@ def _spagyric(
         positions=solver.states,
         seconds=budget.elapsed(),
     )
+
+
+def _signed(sign: float, value: float) -> float:
+    """``value`` for seat 0 as a value for the seat of ``sign`` (no ``-0.0``)."""
+    return sign * value + 0.0
 
 
 def _against(solution: Any, seat: int, index: int) -> float:
