@@ -196,6 +196,15 @@ def test_the_last_placements_are_a_minimax_over_every_finish(seed: int, monkeypa
     assert set(result.best_moves) == {move for move, value in expected.items() if value == result.verdict}
 
 
+def test_a_set_up_search_that_runs_out_of_time_gives_way_to_an_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
+    def out_of_time(*args: Any, **kwargs: Any) -> int:
+        raise TimeoutError
+
+    monkeypatch.setattr("spheria.solver.position_value", out_of_time)
+    result = analyse(set_up_with(2, 3), time=60, iterations=30, seed=1)
+    assert (result.status, result.method, result.iterations) == (ESTIMATE, "mcts", 30)
+
+
 @pytest.mark.compiled_speed
 def test_the_last_placement_is_solved_exactly() -> None:
     state = set_up_with(1, 3)

@@ -79,6 +79,8 @@ SOLVER, PLANNER, MCTS, SPAGYRIC_SOLVER, SPAGYRIC_AGENT, RESULT = (
 
 #: The time an estimate takes when ``analyse`` is given no time.
 DEFAULT_TIME = 1.0
+#: The share of the time the exact set-up search may take before the estimate takes over.
+EXACT_SHARE = 2 / 3
 #: MCTS iterations between two progress reports.
 MCTS_CHUNK = 250
 #: The exact Spagyric solver is tried once each seat holds at most this many balls (in hand
@@ -358,7 +360,10 @@ def _set_up(state: Any, budget: _Budget) -> Analysis:
     variant = state.game.variant
     left = state.game.placements - placed(state.masks())
     if variant in DEFAULT_EXACT and left <= DEFAULT_EXACT[variant]:
-        exact = _set_up_exact(state, budget)
+        # The exact search may take EXACT_SHARE of the time; if it does not finish, the
+        # estimate has the rest.
+        share = None if budget.time is None else budget.time * EXACT_SHARE
+        exact = _set_up_exact(state, replace(budget, time=share))
         if exact is not None:
             return exact
     return _mcts(state, budget)
@@ -684,13 +689,16 @@ def analyse_game(
     *,
     iterations: int | None = None,
     seed: int | None = 0,
+    search_progress: ProgressCallback | None = None,
 ) -> GameAnalysis:
     """Analyse every move of a game: a :class:`Record`, a state with its history, or the
     positions of a game in order (each one move after the one before).
 
     ``time`` is per position. Spagyric is analysed from the full record (both seats' secrets:
     the game is over, or the caller holds the referee's state). ``progress(number, total)`` is
-    called before each move. Raises ``ValueError`` (a :class:`RecordError` for a bad record).
+    called before each move, ``search_progress`` as each position's search runs (as
+    :func:`analyse`'s ``progress``). Raises ``ValueError`` (a :class:`RecordError` for a bad
+    record).
     """
     states = _positions(record_or_states)
     if not states:
@@ -700,7 +708,7 @@ def analyse_game(
 
     def at(index: int) -> Analysis:
         if index not in cache:
-            cache[index] = _full(states[index], time, iterations, seed)
+            cache[index] = _full(states[index], _Budget(time, iterations, seed, search_progress))
         return cache[index]
 
     rows = []
@@ -719,18 +727,16 @@ def analyse_game(
     return GameAnalysis(game.name, dict(game.options), rows, evaluation)
 
 
-def _full(state: State[Any], time: float | None, iterations: int | None, seed: int | None) -> Analysis:
+def _full(state: State[Any], budget: _Budget) -> Analysis:
     """The analysis of a position of a recorded game, hidden information included."""
     from spheria.games.spagyric import SpagyricState
 
     if not isinstance(state, SpagyricState) or state.is_terminal():
-        return analyse(state, time, iterations=iterations, seed=seed)
+        return analyse(state, budget.time, budget.progress, iterations=budget.iterations, seed=budget.seed)
     from spheria.solver.spagyric import position_of
 
     base = replace(_base(state, 0, SPAGYRIC_SOLVER, EXACT), options=dict(state.game.options))
-    return _spagyric(
-        position_of(state), 0, base, lambda: state.view(0), state.game.supply, _Budget(time, iterations, seed, None)
-    )
+    return _spagyric(position_of(state), 0, base, lambda: state.view(0), state.game.supply, budget)
 
 
 def _positions(given: Record | State[Any] | Sequence[State[Any]]) -> list[State[Any]]:

@@ -320,7 +320,14 @@ def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
 
     try:
         record = Record.load(Path(args.file))
-        result = analyse_game(record, time=args.time or 1.0, progress=step, iterations=args.iterations, seed=args.seed)
+        result = analyse_game(
+            record,
+            time=args.time or 1.0,
+            progress=step,
+            iterations=args.iterations,
+            seed=args.seed,
+            search_progress=line.analysis_update,
+        )
     except (RecordError, ValueError) as error:
         raise CliError(f"{printable(args.file)}: {error}") from None
     finally:
