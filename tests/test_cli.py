@@ -826,6 +826,9 @@ def test_solve_all_lists_the_value_of_every_move(run: Any) -> None:
             "seat",
         ),
         (["--game", "spline", "--seat", "3", "--position", "................/........./..../. 1"], "--seat"),
+        (["--game", "spline", "--time", "0", "--position", "................/........./..../. 1"], "--time"),
+        (["--game", "spline", "--iterations", "0", "--position", "................/........./..../. 1"], "--iter"),
+        (["game.spheria.json", "--time", "-1"], "--time"),
     ],
 )
 def test_analyse_refuses_bad_input_with_status_2(run: Any, argv: list[str], problem: str) -> None:

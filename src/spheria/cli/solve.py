@@ -187,6 +187,10 @@ def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
     return 0
 
 
+#: Seconds per position when ``--time`` is not given.
+DEFAULT_TIME = 1.0
+
+
 def _say_error(text: str) -> int:
     """A bad argument: one line on stderr, exit status 2 (as argparse does), nothing on stdout."""
     print(msg.ERROR.format(prog=PROG, message=printable(text)), file=sys.stderr)
@@ -214,6 +218,10 @@ def _solve_all(args: argparse.Namespace, term: Terminal, state: CakeState) -> in
 
 
 def cmd_analyse(args: argparse.Namespace, term: Terminal) -> int:
+    if args.time is not None and not 0 < args.time < float("inf"):
+        return _say_error(say.TIME_ERROR.format(time=args.time))
+    if args.iterations is not None and args.iterations < 1:
+        return _say_error(say.ITERATIONS_ERROR.format(iterations=args.iterations))
     if args.file is not None and args.position is not None:
         return _say_error(say.BOTH_INPUTS)
     if args.position is not None:
@@ -241,11 +249,13 @@ def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
         if not 1 <= args.seat <= game.num_players:
             return _say_error(say.SEAT_ERROR.format(last=game.num_players, seat=args.seat))
         seat = args.seat - 1
+    elif not game.perfect_information and not state.is_terminal():
+        return _say_error(say.SEAT_NEEDED.format(game=game.name, last=game.num_players))
     line = ProgressLine()
     try:
         result = analyse(
             state,
-            time=args.time or 1.0,
+            time=DEFAULT_TIME if args.time is None else args.time,
             progress=line.analysis_update,
             seat=seat,
             iterations=args.iterations,
@@ -322,7 +332,7 @@ def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
         record = Record.load(Path(args.file))
         result = analyse_game(
             record,
-            time=args.time or 1.0,
+            time=DEFAULT_TIME if args.time is None else args.time,
             progress=step,
             iterations=args.iterations,
             seed=args.seed,
