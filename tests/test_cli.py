@@ -835,3 +835,20 @@ def test_analyse_refuses_bad_input_with_status_2(run: Any, argv: list[str], prob
     code, out, err = run(["analyse", *argv])
     assert (code, out) == (2, "")
     assert problem in err and err.count("\n") == 1 and err.startswith("spheria: error: ")
+
+
+def test_analyse_a_spagyric_record_from_the_full_record(run: Any, tmp_path: Path) -> None:
+    from spheria.agents.random_agent import RandomAgent
+    from spheria.match import play
+
+    state = spheria.load_game("spagyric", supply=1).new_initial_state(seed=3)
+    play(state, [RandomAgent(seed=1), RandomAgent(seed=2)])
+    path = Record.from_state(state, ["random", "random"]).save(tmp_path / "spagyric.spheria.json")
+    code, out, err = run(["analyse", str(path), "--json"])
+    assert (code, err) == (0, "")
+    rows = json.loads(out)["moves"]
+    assert [row["move"] for row in rows] == state.history_notation()
+    assert {row["status"] for row in rows} == {"exact"}
+    assert all((row["seat"] is None) == (":" in row["move"]) for row in rows)  # a reveal is both seats' move
+    code, out, err = run(["analyse", str(path), "--no-color"])
+    assert code == 0 and "Player 1's value" in out

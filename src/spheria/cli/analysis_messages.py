@@ -51,6 +51,7 @@ SEARCHED_SECONDS = "{seconds:.2f} s"
 # -- a record -----------------------------------------------------------------------------------
 RECORD_ROW = "{number:4d}. {move:<22} {note}"
 ROW_EXACT = "{name} had {verdict}"
+ROW_VALUE = "{name}'s value {before:+.2f} -> {after:+.2f}"
 ROW_ESTIMATE = "{name}'s win rate {before:.0%} -> {after:.0%}"
 ROW_UNKNOWN = "(no verdict within the time limit)"
 WORD_WON = "won"

@@ -357,16 +357,16 @@ def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
 
 def _row_note(row: Any, names: list[str], drops: set[int]) -> str:
     before, after = row.before, row.after
-    seat = row.seat
-    if seat is None or before.values is None or after.values is None:
+    if before.values is None or after.values is None:
         return say.ROW_UNKNOWN
-    if before.exact and after.exact:
-        verdict = say.WORD_WON if before.values[seat] > 0 else say.WORD_LOST
-        note = say.ROW_EXACT.format(name=names[seat], verdict=verdict)
+    seat = 0 if row.seat is None else row.seat  # a joint reveal: shown for Player 1
+    if before.verdict is not None and after.exact and row.seat is not None:
+        note = say.ROW_EXACT.format(name=names[seat], verdict=say.WORD_WON if before.verdict > 0 else say.WORD_LOST)
         if row.threw_away_win and before.best_moves:
             note += say.THREW_AWAY.format(move=before.best_moves[0])
         return note
-    note = say.ROW_ESTIMATE.format(
-        name=names[seat], before=(before.values[seat] + 1) / 2, after=(after.values[seat] + 1) / 2
-    )
-    return note + (say.DROPPED if row.number in drops else "")
+    shown = {"name": names[seat], "before": before.values[seat], "after": after.values[seat]}
+    if before.exact and after.exact:
+        return say.ROW_VALUE.format(**shown)
+    rates = {"name": names[seat], "before": (shown["before"] + 1) / 2, "after": (shown["after"] + 1) / 2}
+    return say.ROW_ESTIMATE.format(**rates) + (say.DROPPED if row.number in drops else "")
