@@ -129,7 +129,7 @@ def test_eating_analyses_are_cached_per_position(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr("spheria.solver.solve", no_solver)
     again = analyse(cake(ROW))
-    assert again.to_json(timing=False) == first.to_json(timing=False)
+    assert again.to_json(statistics=False) == first.to_json(statistics=False)
     with pytest.raises(AssertionError):
         analyse(cake(APART))  # another position is solved afresh
 
@@ -236,13 +236,15 @@ def test_a_spline_win_in_one_has_the_top_win_rate() -> None:
     assert top.move == "0d1" and top.win_rate == 1.0
     assert result.best_moves == ["0d1"] and result.principal_variation[0] == "0d1"
     assert [r.iterations for r in reports] == [250, 500, 600]
-    assert reports[-1].partial is not None and reports[-1].partial.to_json(timing=False) == result.to_json(timing=False)
+    assert reports[-1].partial is not None and reports[-1].partial.to_json(statistics=False) == result.to_json(
+        statistics=False
+    )
 
 
 def test_the_same_seed_and_iterations_give_the_same_answer() -> None:
     state = spheria.load_game("spline").state_from_spn(SPLINE_WIN_IN_ONE)
     first = analyse(state, time=60, iterations=300, seed=4)
-    assert analyse(state, time=60, iterations=300, seed=4).to_json(timing=False) == first.to_json(timing=False)
+    assert analyse(state, time=60, iterations=300, seed=4).to_json(statistics=False) == first.to_json(statistics=False)
 
 
 def test_spinca_lists_every_move_with_its_visits() -> None:
@@ -318,9 +320,9 @@ def test_spagyric_twins_differing_in_hidden_data_get_byte_identical_analyses(sup
             one = analyse(state, seat=seat, time=60, iterations=200, seed=5)
             other = analyse(twin, seat=seat, time=60, iterations=200, seed=5)
             assert one.status == status
-            assert json.dumps(one.to_json(timing=False)) == json.dumps(other.to_json(timing=False))
+            assert json.dumps(one.to_json(statistics=False)) == json.dumps(other.to_json(statistics=False))
             by_view = analyse(state.view(seat), time=60, iterations=200, seed=5)
-            assert json.dumps(by_view.to_json(timing=False)) == json.dumps(one.to_json(timing=False))
+            assert json.dumps(by_view.to_json(statistics=False)) == json.dumps(one.to_json(statistics=False))
 
 
 @pytest.mark.parametrize("supply", [1, 2])
@@ -423,7 +425,7 @@ def test_a_spline_game_has_an_evaluation_series_and_its_largest_drops() -> None:
     assert len(result.evaluation) == 3 and all(v is not None for v in result.evaluation)
     assert result.moves[0].drop is not None and result.moves[0].drop > 0.2  # a certain win let go
     assert 1 in result.largest_drops
-    data = json.loads(json.dumps(result.to_json(timing=False)))
+    data = json.loads(json.dumps(result.to_json(statistics=False)))
     assert set(data) == {"game", "options", "moves", "threw_away_win", "largest_drops", "evaluation"}
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 import time as _time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -163,9 +164,10 @@ class Analysis:
                 return entry
         raise KeyError(notation)
 
-    def to_json(self, timing: bool = True) -> dict[str, Any]:
-        """JSON-ready data with stable keys; ``timing=False`` leaves out the wall time (which
-        alone differs between two runs of the same exact or seeded analysis)."""
+    def to_json(self, statistics: bool = True) -> dict[str, Any]:
+        """JSON-ready data with stable keys; ``statistics=False`` leaves out ``seconds`` and
+        ``positions`` (searched), which depend on the machine and on what the solvers' tables
+        already held: all that differs between two runs of the same exact or seeded analysis."""
         data: dict[str, Any] = {
             "game": self.game,
             "options": dict(self.options),
@@ -182,9 +184,9 @@ class Analysis:
             "principal_variation": list(self.principal_variation),
             "moves": [m.to_json() for m in self.moves],
             "iterations": self.iterations,
-            "positions": self.positions,
         }
-        if timing:
+        if statistics:
+            data["positions"] = self.positions
             data["seconds"] = round(self.seconds, 3)
         return data
 
@@ -311,21 +313,26 @@ def _over(state: State[Any]) -> Analysis:
 # -- Special Cake ------------------------------------------------------------------------------
 
 _cache: OrderedDict[tuple[str, str], Analysis] = OrderedDict()
+#: Guards the cache and the Spagyric solvers' tables (the server analyses from several threads).
+_lock = threading.RLock()
 
 
 def clear_cache() -> None:
-    """Forget the cached exact analyses."""
-    _cache.clear()
+    """Forget the cached exact analyses and the Spagyric solvers' tables."""
+    with _lock:
+        _cache.clear()
+        _spagyric_solvers.clear()
 
 
 def _eating(state: Any, budget: _Budget) -> Analysis:
     from spheria.solver import SolveProgress, solve
 
     key = (repr(state.game), state.to_spn())
-    cached = _cache.get(key)
-    if cached is not None:
-        _cache.move_to_end(key)
-        return replace(cached, seconds=budget.elapsed())
+    with _lock:
+        cached = _cache.get(key)
+        if cached is not None:
+            _cache.move_to_end(key)
+            return replace(cached, seconds=budget.elapsed())
     seat = state.player
 
     def forward(report: SolveProgress) -> None:
@@ -348,9 +355,10 @@ def _eating(state: Any, budget: _Budget) -> Analysis:
         positions=result.positions,
         seconds=budget.elapsed(),
     )
-    _cache[key] = analysis
-    if len(_cache) > CACHE_SIZE:
-        _cache.popitem(last=False)
+    with _lock:
+        _cache[key] = analysis
+        if len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
     return analysis
 
 
@@ -514,16 +522,25 @@ def _spagyric(
     """The analysis of a Spagyric ``position`` for ``seat``; ``view`` gives that seat's view for
     the agent's estimate when the exact solver does not reach."""
     from spheria.agents.spagyric_agent import held
-    from spheria.engine.board import SITE_NAMES
     from spheria.games.spagyric import OVER as GAME_OVER
-    from spheria.games.spagyric import PLACE, SUDDEN, Choice
-    from spheria.solver.spagyric import SolveLimitError, SpagyricSolver
+    from spheria.games.spagyric import SUDDEN
 
     if position.phase == GAME_OVER:
         value = position.value()
         return replace(base, method=RESULT, status=OVER, values=[value, -value])
     if position.phase != SUDDEN and held(position) > SPAGYRIC_HELD:
         return _spagyric_estimate(base, view(), seat, budget)
+    with _lock:
+        exact = _spagyric_exact(position, seat, base, supply, budget)
+    return _spagyric_estimate(base, view(), seat, budget) if exact is None else exact
+
+
+def _spagyric_exact(position: Any, seat: int, base: Analysis, supply: int, budget: _Budget) -> Analysis | None:
+    """The exact solver's answer; ``None`` past its table bound. Hold ``_lock``."""
+    from spheria.engine.board import SITE_NAMES
+    from spheria.games.spagyric import PLACE, Choice
+    from spheria.solver.spagyric import SolveLimitError, SpagyricSolver
+
     solver = _spagyric_solvers.setdefault(supply, SpagyricSolver())
     if solver.reveals > 4 * SPAGYRIC_STATES:
         solver.clear()
@@ -547,7 +564,7 @@ def _spagyric(
                 )
             ]
     except SolveLimitError:
-        return _spagyric_estimate(base, view(), seat, budget)
+        return None
     finally:
         solver.max_states = None
     best = max(m.value or 0.0 for m in moves)
@@ -628,7 +645,7 @@ class MoveAnalysis:
         seats = range(len(before)) if self.seat is None else [self.seat]
         return max((before[s] - after[s]) / 2.0 for s in seats)
 
-    def to_json(self, timing: bool = True) -> dict[str, Any]:
+    def to_json(self, statistics: bool = True) -> dict[str, Any]:
         drop = self.drop
         return {
             "number": self.number,
@@ -642,7 +659,7 @@ class MoveAnalysis:
             "drop": _rounded(drop),
             "threw_away_win": self.threw_away_win,
             "best_moves": list(self.before.best_moves),
-            "before": self.before.to_json(timing),
+            "before": self.before.to_json(statistics),
         }
 
 
@@ -671,11 +688,11 @@ class GameAnalysis:
         dropped.sort(key=lambda m: (-(m.drop or 0.0), m.number))
         return [m.number for m in dropped[:LARGEST_DROPS]]
 
-    def to_json(self, timing: bool = True) -> dict[str, Any]:
+    def to_json(self, statistics: bool = True) -> dict[str, Any]:
         return {
             "game": self.game,
             "options": dict(self.options),
-            "moves": [m.to_json(timing) for m in self.moves],
+            "moves": [m.to_json(statistics) for m in self.moves],
             "threw_away_win": self.threw_away_win,
             "largest_drops": self.largest_drops,
             "evaluation": [_rounded(v) for v in self.evaluation],
