@@ -15,14 +15,17 @@ import pytest
 
 import spheria
 from spheria import analysis
+from spheria.agents.random_agent import RandomAgent
 from spheria.agents.spagyric_agent import held
 from spheria.analysis import ESTIMATE, EXACT, OVER, Analysis, Progress, analyse, analyse_game
 from spheria.games.base import SIMULTANEOUS
 from spheria.games.spagyric import REVEAL, SpagyricState
 from spheria.games.special_cake import EAT, CakeState
+from spheria.match import play
 from spheria.records import Record
 from spheria.solver import solve
 from spheria.solver.spagyric import SpagyricSolver, position_of
+from tests.test_match import SecretNumbers
 
 # Special Cake, mint, eating: three candies in a row on level 0 (w b w on 0a1 0b1 0c1):
 #
@@ -380,6 +383,16 @@ def test_json_lists_every_legal_move_in_notation_that_parses_back(index: int) ->
     assert data["game"] == state.game.name and data["seat"] == (state.current_player() if seat is None else seat)
 
 
+def test_a_hidden_information_game_without_its_own_analysis_is_refused_until_it_is_over() -> None:
+    # Spagyric is analysed from a view; any other hidden-information game would hand MCTS the
+    # referee's state, so it is refused while it is live.
+    state = SecretNumbers().new_initial_state(seed=3)
+    with pytest.raises(ValueError, match="hides information"):
+        analyse(state)
+    play(state, [RandomAgent(seed=1), RandomAgent(seed=2)])
+    assert analyse(state).status == OVER
+
+
 def test_bad_arguments_are_refused() -> None:
     state = cake(ROW)
     for time in (0, -1, float("inf"), True, "1"):
@@ -395,9 +408,6 @@ def test_bad_arguments_are_refused() -> None:
 
 
 def test_a_sugar_game_marks_exactly_the_moves_that_threw_a_win_away() -> None:
-    from spheria.agents.random_agent import RandomAgent
-    from spheria.match import play
-
     state = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=5)
     play(state, [RandomAgent(seed=1), RandomAgent(seed=2)])
     result = analyse_game(Record.from_state(state, ["random", "random"]), time=None)

@@ -257,6 +257,8 @@ def analyse(
         if state.phase == EAT:
             return _eating(state, budget)
         return _set_up(state, budget)
+    if not state.game.perfect_information or state.current_player() == SIMULTANEOUS:
+        raise ValueError(msg.NOT_ANALYSED.format(game=state.game.name))  # MCTS would see hidden data
     return _mcts(state, budget)
 
 
