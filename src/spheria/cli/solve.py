@@ -121,7 +121,12 @@ def add_parsers(commands: Any) -> None:
     analyse.add_argument("--position", metavar="SPN", help="analyse this position (with --game)")
     analyse.add_argument("--seat", metavar="N", type=int, help="Spagyric: analyse player N's view (1 or 2)")
     analyse.add_argument(
-        "--time", "--time-limit", dest="time", metavar="S", type=float, help="seconds per position (default 1)"
+        "--time",
+        "--time-limit",
+        dest="time",
+        metavar="S",
+        type=float,
+        help="seconds per position (default: exact searches to the end, estimates 1 s)",
     )
     analyse.add_argument("--iterations", metavar="N", type=int, help="MCTS iterations per position (repeatable)")
     analyse.add_argument("--seed", metavar="N", type=int, default=0, help="the searches' random seed (default 0)")
@@ -185,10 +190,6 @@ def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
     term.say(f"{label} ({len(moves)}): {' '.join(moves)}")
     term.say(term.dim(f"{result.positions} positions searched in {result.seconds:.3f} s"))
     return 0
-
-
-#: Seconds per position when ``--time`` is not given.
-DEFAULT_TIME = 1.0
 
 
 def _say_error(text: str) -> int:
@@ -255,7 +256,7 @@ def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
     try:
         result = analyse(
             state,
-            time=DEFAULT_TIME if args.time is None else args.time,
+            time=args.time,
             progress=line.analysis_update,
             seat=seat,
             iterations=args.iterations,
@@ -332,7 +333,7 @@ def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
         record = Record.load(Path(args.file))
         result = analyse_game(
             record,
-            time=DEFAULT_TIME if args.time is None else args.time,
+            time=args.time,
             progress=step,
             iterations=args.iterations,
             seed=args.seed,
