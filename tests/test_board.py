@@ -1,7 +1,8 @@
 """Rules tests for the 30-site pyramid: site names, tables, support, pins, drops and SPN.
 
 Positions are drawn in the format of ``Board.diagram()`` and read with ``parse_diagram()``.
-Every expected value below was worked out by hand from the rules (rules-decisions.md), not
+Every expected value below was worked out by hand from the rules (docs/rules.md, section
+The Shibumi board), not
 copied from the engine.
 """
 
@@ -34,13 +35,7 @@ from spheria.engine.board import (
     site_name,
     unstable_sites,
 )
-
-
-def board_of(picture: str) -> Board:
-    """The board drawn in ``picture`` (no marks allowed)."""
-    board, marks = parse_diagram(textwrap.dedent(picture))
-    assert marks == {}
-    return board
+from tests.conftest import board_of
 
 
 def sites(names: str) -> set[int]:
@@ -50,10 +45,6 @@ def sites(names: str) -> set[int]:
 
 def mask(names: str) -> int:
     return sum(1 << s for s in sites(names))
-
-
-def names_of(bits: int) -> set[str]:
-    return {SITE_NAMES[s] for s in iter_sites(bits)}
 
 
 FULL_CAKE = """

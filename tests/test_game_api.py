@@ -10,17 +10,7 @@ import pytest
 import spheria
 from spheria.agents.random_agent import RandomAgent
 from spheria.match import play
-
-EVERY_GAME: list[tuple[str, dict[str, Any]]] = [
-    ("special-cake", {"variant": "mint"}),
-    ("special-cake", {"variant": "sugar"}),
-    ("special-cake", {"variant": "poisoned", "line_rule": "same"}),
-    ("spagyric", {"supply": 3}),
-    ("spinca", {"players": 2}),
-    ("spinca", {"players": 3}),
-    ("spinca", {"players": 4}),
-    ("spline", {}),
-]
+from tests.conftest import EVERY_GAME
 
 
 def test_every_game_is_registered() -> None:

@@ -23,7 +23,9 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypedDict, TypeVar
+
+from spheria.engine.board import NUM_SITES, SITE_NAMES
 
 #: ``current_player()`` of a finished game.
 TERMINAL = -4
@@ -38,6 +40,20 @@ class IllegalMoveError(ValueError):
 class InvalidMoveError(IllegalMoveError):
     """Move text (or a move object) that is not written as a move of the game: bad syntax,
     an unknown site, a site named twice, a seat that does not exist."""
+
+
+def move_text(text: object) -> str:
+    """``text`` if it is a string; else :class:`InvalidMoveError` (moves are parsed from text)."""
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"a move is written as text such as 0a1, not {text!r}")
+    return text
+
+
+def checked_site(site: object) -> int:
+    """``site`` if it is a site number of the pyramid (0..29); else :class:`InvalidMoveError`."""
+    if isinstance(site, bool) or not isinstance(site, int) or not 0 <= site < NUM_SITES:
+        raise InvalidMoveError(f"site {site!r} is not 0..{NUM_SITES - 1}: not a site of the pyramid")
+    return site
 
 
 def _number_text(value: float) -> str:
@@ -325,12 +341,55 @@ class Game(ABC):
     def state_from_spn(self, text: str) -> State[Any]:
         """A state from position notation; raises ``ValueError`` naming the problem."""
 
+    def spn_fields(self, text: object) -> list[str]:
+        """The blank-separated fields of position notation; ``TypeError`` if ``text`` is not a string."""
+        if not isinstance(text, str):
+            raise TypeError(f"{self.title} position notation is text, not {text!r}")
+        return text.split()
+
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"load_game({self.name!r}{', ' if opts else ''}{opts})"
 
 
 M = TypeVar("M")
+
+#: Partial moves longer than this are not completed (no move of any game is as long).
+_LONGEST_MOVE_TEXT = 40
+
+
+class Completion(NamedTuple, Generic[M]):
+    """A site that completes a partial move: the site, the whole move's text and the move."""
+
+    site: str
+    text: str
+    move: M
+
+
+class Observation(TypedDict):
+    """The fields every game's observation holds (each game's own type adds to them).
+
+    ``board`` is the board part of SPN (``w``/``b``/``r``/``.`` by site, levels split by ``/``)
+    in every game; ``player`` is the seat the observation is for, ``None`` for a spectator.
+    """
+
+    game: str
+    board: str
+    current_player: int
+    player: int | None
+
+
+class PerfectObservation(Observation):
+    """A perfect-information game's observation: everything, with the whole SPN and history."""
+
+    spn: str
+    history: list[str]
+
+
+class HiddenPublicObservation(Observation):
+    """The default spectator's view of a hidden-information game: only what is public by construction."""
+
+    history: list[str]
 
 
 class PlayerView(Protocol):
@@ -340,7 +399,7 @@ class PlayerView(Protocol):
 
     def legal_moves(self, player: int | None = None) -> list[Any]: ...
 
-    def observation(self, player: int) -> dict[str, Any]: ...
+    def observation(self, player: int) -> Mapping[str, Any]: ...
 
 
 class State(ABC, Generic[M]):
@@ -386,6 +445,25 @@ class State(ABC, Generic[M]):
         Raises :class:`IllegalMoveError` naming the problem; the state is left unchanged.
         """
 
+    def check_seat(self, player: object) -> int:
+        """``player`` if it is a seat of this game; else :class:`InvalidMoveError` naming it."""
+        seats = self.game.num_players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < seats:
+            raise InvalidMoveError(f"{self.game.title} has seats 0..{seats - 1}; there is no seat {player!r}")
+        return player
+
+    def check_turn(self, player: int | None) -> None:
+        """Refuse a move for ``player`` (when given) unless that seat is to move now."""
+        if player is None:
+            return
+        self.check_seat(player)
+        if self.is_terminal():
+            raise IllegalMoveError("the game is over")
+        to_move = self.current_player()
+        if to_move >= 0 and player != to_move:
+            names = self.game.player_names()
+            raise IllegalMoveError(f"it is {names[to_move]}'s turn, not {names[player]}'s")
+
     def apply_joint(self, moves: Sequence[M]) -> None:
         """Resolve a ``SIMULTANEOUS`` node with one move per seat, in seat order."""
         raise IllegalMoveError(f"{self.game.name} has no simultaneous moves")
@@ -396,6 +474,7 @@ class State(ABC, Generic[M]):
         Games with hidden information return an object built from ``observation(player)``
         alone, so an agent handed it cannot peek.
         """
+        self.check_seat(player)
         return self
 
     def child(self, move: M) -> State[M]:
@@ -420,6 +499,32 @@ class State(ABC, Generic[M]):
         (``PICK_PREFIX``, ``PICK_SET`` or ``PICK_RELOCATE``)."""
         return self.game.picking_modes[0]
 
+    def extend_move_text(self, text: str, site: str) -> str | None:
+        """The text of the partial move ``text`` with one more site named, in this game's
+        syntax; ``None`` when no move of the game names more than one site."""
+        return None
+
+    def completions(self, text: str, player: int | None = None) -> list[Completion[M]]:
+        """The legal moves that the partial move ``text`` becomes by naming one more site.
+
+        For interfaces that build a move a site at a time (e.g. a Spinca relocation, then the
+        placements it allows). Empty when ``text`` is not a partial move of this game.
+        """
+        stem = move_text(text).strip()
+        if not stem or len(stem) > _LONGEST_MOVE_TEXT:
+            return []
+        result = []
+        for site in SITE_NAMES:
+            candidate = self.extend_move_text(stem, site)
+            if candidate is None:
+                return []
+            try:
+                move = self.parse_move(candidate, player)
+            except IllegalMoveError:
+                continue
+            result.append(Completion(site, candidate, move))
+        return result
+
     def move_hint(self, player: int | None = None) -> str:
         """How to write a move here, for interfaces that ask a person for one."""
         moves = self.legal_moves(player)
@@ -438,17 +543,24 @@ class State(ABC, Generic[M]):
     def history_notation(self) -> list[str]:
         return [str(m) for m in self.history]
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """What ``player`` may see, as JSON-ready data. Perfect-information games show all."""
+    def observation(self, player: int) -> Observation:
+        """What ``player`` may see, as JSON-ready data. Perfect-information games show all
+        (a :class:`PerfectObservation`); games with hidden information override this."""
+        self.check_seat(player)
+        return self._perfect_observation(player)
+
+    def _perfect_observation(self, player: int | None) -> PerfectObservation:
+        spn = self.to_spn()
         return {
             "game": self.game.name,
-            "spn": self.to_spn(),
+            "board": spn.split()[0],
+            "spn": spn,
             "current_player": self.current_player(),
             "history": self.history_notation(),
             "player": player,
         }
 
-    def public_observation(self) -> dict[str, Any]:
+    def public_observation(self) -> Observation:
         """What a spectator may see: nothing private to any seat.
 
         Perfect information: everything. Otherwise only what is public by construction — the
@@ -459,13 +571,14 @@ class State(ABC, Generic[M]):
             view = self.observation(0)
             view["player"] = None
             return view
-        return {
+        public: HiddenPublicObservation = {
             "game": self.game.name,
             "board": self.to_spn().split()[0],
             "current_player": self.current_player(),
             "history": self.history_notation(),
             "player": None,
         }
+        return public
 
 
 _REGISTRY: dict[str, type[Game]] = {}
