@@ -443,3 +443,39 @@ def test_bad_diagrams_raise():
             1 w x . .     1 . . .     1 . .     1 .
             """
         )
+
+
+# -- boards are not hashable; views are read-only ------------------------------------------------
+
+
+def test_a_board_is_not_hashable_but_its_key_is() -> None:
+    board = Board.from_spn("wb............../........./..../.")
+    with pytest.raises(TypeError):
+        hash(board)
+    seen = {board.key()}
+    board.place(parse_site("0c1"), 2)
+    assert board.key() not in seen and board.key() == (0b1, 0b10, 0b100)
+    assert Board.from_spn(board.spn()).key() == board.key()
+
+
+def test_boards_compare_by_their_balls_and_only_with_boards() -> None:
+    board = Board.from_spn("wb............../........./..../.")
+    assert board == board.view() and board.view() == board.copy()
+    assert board.__eq__("wb............../........./..../.") is NotImplemented
+    assert board != board.spn() and board != board.key()
+
+
+def test_a_view_answers_like_its_board_and_cannot_change() -> None:
+    board = Board.from_spn("wwbb............/........./..../.")
+    view = board.view()
+    assert (view.masks, view.occupied, view.count(), view.spn()) == (board.key(), 0b1111, 4, board.spn())
+    assert view.color_at(parse_site("0c1")) == 1 and view.group(0) == 0b11 and not view.can_hold(16)
+    with pytest.raises(AttributeError):
+        view.place(0, 0)  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError, match="read-only"):
+        view.masks = (0, 0, 0)
+    board.place(parse_site("0d1"), 0)
+    assert view.count() == 4  # a snapshot: later changes to the board do not reach it
+    mutable = view.copy()
+    mutable.place(parse_site("0a2"), 2)
+    assert view.count() == 4 and mutable.count() == 5

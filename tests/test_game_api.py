@@ -9,6 +9,11 @@ import pytest
 
 import spheria
 from spheria.agents.random_agent import RandomAgent
+from spheria.engine.board import BoardView
+from spheria.games.spagyric import SpagyricState
+from spheria.games.special_cake import CakeState
+from spheria.games.spinca import SpincaState
+from spheria.games.spline import SplineState
 from spheria.match import play
 from tests.conftest import EVERY_GAME
 
@@ -128,3 +133,57 @@ def test_the_picking_mode_follows_the_position() -> None:
     assert spheria.load_game("spagyric").new_initial_state().picking_mode() == "prefix"
     for cls in spheria.game_classes():
         assert cls().new_initial_state(seed=1).picking_mode() in cls.picking_modes
+
+
+def board_of_state(state: spheria.State[Any]) -> BoardView:
+    assert isinstance(state, CakeState | SpagyricState | SpincaState | SplineState)
+    return state.board
+
+
+@pytest.mark.parametrize(("name", "options"), EVERY_GAME)
+def test_state_board_is_a_read_only_snapshot(name: str, options: dict[str, Any]) -> None:
+    state = spheria.load_game(name, **options).new_initial_state(seed=4)
+    board = board_of_state(state)
+    assert board.spn() == state.to_spn().split()[0]
+    with pytest.raises(AttributeError):
+        board.place(0, 0)  # type: ignore[attr-defined]
+    copy = board.copy()
+    copy.place(0, 2)  # changing a copy changes nothing in the game
+    assert board_of_state(state) == board and board.spn() == state.to_spn().split()[0]
+
+
+def test_the_legal_moves_follow_the_board_because_only_moves_change_it() -> None:
+    cake = spheria.load_game("special-cake").new_initial_state()
+    moves = [str(m) for m in cake.legal_moves()]
+    assert "0a1" in moves
+    board_of_state(cake).copy().place(0, 0)
+    assert [str(m) for m in cake.legal_moves()] == moves
+    cake.apply(cake.parse_move("0a1"))
+    assert "0a1" not in [str(m) for m in cake.legal_moves()]
+
+
+@pytest.mark.parametrize(("name", "options"), EVERY_GAME)
+def test_every_observation_carries_the_board_in_the_same_field(name: str, options: dict[str, Any]) -> None:
+    state = spheria.load_game(name, **options).new_initial_state(seed=2)
+    board = state.to_spn().split()[0]
+    for seat in range(state.game.num_players):
+        observation = state.observation(seat)
+        assert (observation["board"], observation["game"], observation["player"]) == (board, name, seat)
+    public = state.public_observation()
+    assert (public["board"], public["player"]) == (board, None)
+
+
+def test_completions_extend_a_partial_move_in_each_games_syntax() -> None:
+    spinca = spheria.load_game("spinca").new_initial_state()
+    for text in ("0a1", "0d4", "0b1"):
+        spinca.apply(spinca.parse_move(text))
+    completed = spinca.completions("0a1-0a2", 1)
+    assert {c.text for c in completed} == {f"0a1-0a2 {c.site}" for c in completed}
+    assert all(spinca.parse_move(c.text, 1) == c.move for c in completed)
+    assert "0a1" in {c.site for c in completed} and "0b1" not in {c.site for c in completed}  # 0b1 is taken
+    assert spinca.completions("0a1-0a2", 0) == []  # not White's turn
+    cake = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=1)
+    line = next(m for m in cake.legal_moves() if len(m.sites) == 2)
+    first, second = str(line).split("+")
+    assert any(c.site == second and c.text == f"{first}+{second}" for c in cake.completions(first))
+    assert spheria.load_game("spline").new_initial_state().completions("0a1") == []
