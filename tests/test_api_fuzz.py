@@ -158,6 +158,7 @@ def test_the_other_calls_refuse_junk_without_change(
         lambda: state.view(seat),
         lambda: state.status_lines(seat),
         lambda: state.move_hint(seat),
+        lambda: state.placing_color(seat),
         lambda: state.completions(text, seat),
     ]
     for call in calls:

@@ -187,3 +187,18 @@ def test_completions_extend_a_partial_move_in_each_games_syntax() -> None:
     first, second = str(line).split("+")
     assert any(c.site == second and c.text == f"{first}+{second}" for c in cake.completions(first))
     assert spheria.load_game("spline").new_initial_state().completions("0a1") == []
+
+
+def test_the_colour_a_seat_places_follows_the_position() -> None:
+    mint = spheria.load_game("special-cake").new_initial_state()
+    assert [mint.placing_color(seat) for seat in (0, 1)] == ["w", "b"]
+    sugar = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=3)
+    assert [sugar.placing_color(seat) for seat in (0, 1)] == [None, None]  # eating: nobody places
+    teams = spheria.load_game("spinca", players=4).new_initial_state()
+    assert [teams.placing_color(seat) for seat in range(4)] == ["w", "b", "w", "b"]
+    spagyric = spheria.load_game("spagyric").new_initial_state()
+    assert [spagyric.placing_color(seat) for seat in (0, 1)] == [None, None]  # a reveal first
+    spagyric.apply_joint([spagyric.parse_move("r", 0), spagyric.parse_move("w", 1)])  # red beats white
+    assert [spagyric.placing_color(seat) for seat in (0, 1)] == ["r", None]
+    with pytest.raises(ValueError, match="no seat 2"):
+        spagyric.placing_color(2)

@@ -7,7 +7,7 @@
 (0, 16)
 """
 
-from spheria.engine.board import Board
+from spheria.engine.board import Board, BoardView
 from spheria.games.base import (
     SIMULTANEOUS,
     TERMINAL,
@@ -31,6 +31,7 @@ __all__ = [
     "SIMULTANEOUS",
     "TERMINAL",
     "Board",
+    "BoardView",
     "Game",
     "GameInfo",
     "IllegalMoveError",

@@ -499,6 +499,11 @@ class State(ABC, Generic[M]):
         (``PICK_PREFIX``, ``PICK_SET`` or ``PICK_RELOCATE``)."""
         return self.game.picking_modes[0]
 
+    def placing_color(self, player: int) -> str | None:
+        """The colour code of the ball seat ``player`` would place now (``"w"``, ``"b"``,
+        ``"r"``), or ``None`` when it places none now. Default: the seat's own colour."""
+        return self.game.seat_colors()[self.check_seat(player)]
+
     def extend_move_text(self, text: str, site: str) -> str | None:
         """The text of the partial move ``text`` with one more site named, in this game's
         syntax; ``None`` when no move of the game names more than one site."""

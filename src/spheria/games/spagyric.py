@@ -689,6 +689,13 @@ class SpagyricState(State[SpagyricMove]):
 
     # -- hidden information ----------------------------------------------------------------
 
+    def placing_color(self, player: int) -> str | None:
+        """Only the winner of a reveal places: the ball that won it."""
+        self._check_seat(player)
+        if self.phase != PLACE or self.placer != player or self.placing is None:
+            return None
+        return COLOR_CHARS[self.placing]
+
     def to_decide(self) -> list[int]:
         """The seats whose decision is pending: both at a reveal, the placer at a placement."""
         if self.phase in (REVEAL, SUDDEN):

@@ -485,6 +485,11 @@ class CakeState(State[CakeMove]):
         """Eating a line: its candies in any order (the server checks the order); else one site."""
         return PICK_SET if self.phase == EAT else PICK_PREFIX
 
+    def placing_color(self, player: int) -> str | None:
+        """Candies are placed only in the set-up (not in sugar), in the seat's colour."""
+        color = self.game.seat_colors()[self.check_seat(player)]
+        return color if self.phase == PLACE else None
+
     def extend_move_text(self, text: str, site: str) -> str:
         return f"{text}+{site}"
 
