@@ -38,6 +38,7 @@ red; plane ``p`` of site ``s`` at ``p * 30 + s``), followed by named blocks list
 
 from __future__ import annotations
 
+import functools
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -153,9 +154,14 @@ class Codec(ABC):
         """What ``player`` observes now, as text: the position's SPN (perfect information)."""
         return state.to_spn()
 
-    def max_game_length(self) -> int:
-        """An upper bound on the number of turns (joint moves count once) of a game."""
+    def max_game_length(self, start: State[Any] | None = None) -> int:
+        """An upper bound on the number of turns (joint moves count once) of a game from ``start``
+        (the first position by default)."""
         raise NotImplementedError
+
+    def actions_of_entry(self, state: State[Any], entry: str) -> list[int]:
+        """The action numbers of one record entry played in ``state``: one, or one per seat for a joint move."""
+        return [self.action_of(state, state.parse_move(entry))]
 
 
 class _PerfectInformationCodec(Codec):
@@ -226,12 +232,13 @@ class SpecialCakeCodec(_PerfectInformationCodec):
         raise IllegalMoveError(f"action {action} is not 0..{CAKE_ACTIONS - 1}")
 
     def action_text(self, action: int) -> str:
+        """Spheria's notation: the site placed on or eaten, or a line's sites in eating order."""
         if CAKE_PLACE_BASE <= action < CAKE_EAT_BASE:
-            return f"place {SITE_NAMES[action - CAKE_PLACE_BASE]}"
+            return SITE_NAMES[action - CAKE_PLACE_BASE]
         if CAKE_EAT_BASE <= action < CAKE_LINE_BASE:
-            return f"eat {SITE_NAMES[action - CAKE_EAT_BASE]}"
+            return SITE_NAMES[action - CAKE_EAT_BASE]
         if CAKE_LINE_BASE <= action < CAKE_ACTIONS:
-            return "eat " + "+".join(SITE_NAMES[s] for s in CAKE_LINE_ORDERS[action - CAKE_LINE_BASE])
+            return "+".join(SITE_NAMES[s] for s in CAKE_LINE_ORDERS[action - CAKE_LINE_BASE])
         return f"action {action}"
 
     def _extra_layout(self) -> Layout:
@@ -240,7 +247,7 @@ class SpecialCakeCodec(_PerfectInformationCodec):
     def _extra_features(self, state: State[Any]) -> list[float]:
         return [1.0, 0.0] if self._placing(state) else [0.0, 1.0]
 
-    def max_game_length(self) -> int:
+    def max_game_length(self, start: State[Any] | None = None) -> int:
         placements = {"mint": 30, "poisoned": 29, "sugar": 0}[str(self.game.options["variant"])]
         return placements + NUM_SITES  # at most one eat per candy
 
@@ -290,7 +297,7 @@ class SpincaCodec(_PerfectInformationCodec):
         locked: int = state.locked  # type: ignore[attr-defined]
         return [float(locked >> site & 1) for site in range(NUM_SITES)]
 
-    def max_game_length(self) -> int:
+    def max_game_length(self, start: State[Any] | None = None) -> int:
         return SPINCA_SITES  # one placement a turn, 29 placements
 
 
@@ -313,7 +320,7 @@ class SplineCodec(_PerfectInformationCodec):
     def action_text(self, action: int) -> str:
         return SITE_NAMES[action] if 0 <= action < NUM_SITES else f"action {action}"
 
-    def max_game_length(self) -> int:
+    def max_game_length(self, start: State[Any] | None = None) -> int:
         return NUM_SITES
 
 
@@ -322,20 +329,67 @@ class SplineCodec(_PerfectInformationCodec):
 SPAGYRIC_PLACE_BASE = 3
 SPAGYRIC_ACTIONS = SPAGYRIC_PLACE_BASE + NUM_SITES
 SPAGYRIC_PHASES = ("reveal", "place", "sudden", "over")
-#: One history entry in an information-state tensor: a reveal (3 x 3 colours) or a placement (30 sites).
-SPAGYRIC_HISTORY_ENTRY = 9 + NUM_SITES
+#: One turn in an information-state tensor: its stuns by colour (as fractions of the supply), the
+#: deciding reveal (3 x 3 colours: seat 0's * 3 + seat 1's) and the placement (30 sites).
+SPAGYRIC_HISTORY_ENTRY = 3 + 9 + NUM_SITES
 
 
-def spagyric_max_length(supply: int) -> int:
-    """An upper bound on a Spagyric game's turns (a reveal or a placement each).
+#: The most balls a pyramid holds with no same-colour group of three or more (see
+#: :mod:`spheria.games.spagyric`): the placement after that many always ends the game.
+SPAGYRIC_MAX_QUIET_BALLS = 27
+#: Above this supply the exact bound below is too slow to compute, and the simple one is used.
+SPAGYRIC_EXACT_BOUND_SUPPLY = 10
 
-    Each turn takes one ball from each player for good (stunned balls come back), so a player
-    holding ``h`` balls at a turn's start reveals at most ``h`` times in it, then places once;
-    there are at most ``min(3 * supply, 30)`` turns. (Sudden death needs a full pyramid, which
-    the group rule never lets play reach.)
+Hands = tuple[int, int, int]
+
+
+def spagyric_max_length(supply: int, hands: tuple[Hands, Hands] | None = None, placed: int = 0) -> int:
+    """The most record entries (reveals and placements) a Spagyric game can still have.
+
+    ``hands`` are both seats' balls by colour at the start of a turn (each ``supply`` of every
+    colour by default) and ``placed`` the balls already on the pyramid. A turn is some stuns,
+    one reveal of two different colours and a placement; each takes one ball from each seat
+    for good (stunned balls come back), and the game is over by the placement that brings the
+    pyramid past :data:`SPAGYRIC_MAX_QUIET_BALLS`, or by a draw when the hands run out (all
+    stuns). The stuns of a turn are at most the same-colour pairs left beside the decisive
+    pair, so the bound follows both hands through every turn (exact over the hands; the board
+    only caps the number of turns). Supplies above :data:`SPAGYRIC_EXACT_BOUND_SUPPLY` use the
+    simple bound: a seat holding ``h`` balls makes at most ``h - 1`` stuns in a turn.
     """
-    balls = 3 * supply
-    return sum(balls - turn + 1 for turn in range(min(balls, NUM_SITES)))
+    start = hands or ((supply,) * 3, (supply,) * 3)
+    turns_left = max(SPAGYRIC_MAX_QUIET_BALLS + 1 - placed, 0)
+    if supply > SPAGYRIC_EXACT_BOUND_SUPPLY:
+        balls = sum(start[0])
+        return sum(balls - turn + 1 for turn in range(min(balls, turns_left)))
+    return _most_entries(_canonical_hands(start[0], start[1]), turns_left)
+
+
+def _canonical_hands(first: Hands, second: Hands) -> tuple[Hands, Hands]:
+    """The same hands up to colour renaming and seat swapping (the bound cannot tell them apart)."""
+    forms = []
+    for order in itertools.permutations(range(3)):
+        a = (first[order[0]], first[order[1]], first[order[2]])
+        b = (second[order[0]], second[order[1]], second[order[2]])
+        forms += [(a, b), (b, a)]
+    return min(forms)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _most_entries(hands: tuple[Hands, Hands], turns_left: int) -> int:
+    first, second = hands
+    best = sum(first) if first == second else 0  # stun every pair, then a draw
+    if turns_left == 0:
+        return best
+    for x in range(3):
+        for y in range(3):
+            if x == y or not first[x] or not second[y]:
+                continue
+            a = tuple(n - (c == x) for c, n in enumerate(first))
+            b = tuple(n - (c == y) for c, n in enumerate(second))
+            stuns = sum(min(a[c], b[c]) for c in range(3))
+            after = _most_entries(_canonical_hands(a, b), turns_left - 1)  # type: ignore[arg-type]
+            best = max(best, stuns + 2 + after)
+    return best
 
 
 class SpagyricCodec(Codec):
@@ -368,8 +422,36 @@ class SpagyricCodec(Codec):
             return SITE_NAMES[action - SPAGYRIC_PLACE_BASE]
         return f"action {action}"
 
-    def max_game_length(self) -> int:
-        return spagyric_max_length(int(self.game.options["supply"]))
+    def max_game_length(self, start: State[Any] | None = None) -> int:
+        """The most reveals and placements from ``start`` (the first position by default)."""
+        supply = int(self.game.options["supply"])
+        if start is None:
+            return spagyric_max_length(supply)
+        hands, placed, placing = self._start_facts(start)
+        return placing + spagyric_max_length(supply, hands, placed)
+
+    def actions_of_entry(self, state: State[Any], entry: str) -> list[int]:
+        if ":" in entry:
+            return [COLOR_CHARS.index(color) for color in entry.split(":")]
+        return [SPAGYRIC_PLACE_BASE + SITE_NAMES.index(entry)]
+
+    def history_rows(self, start: State[Any] | None = None) -> int:
+        """The most turns from ``start``: one row each in the information-state tensor."""
+        if start is None:
+            return min(3 * int(self.game.options["supply"]), SPAGYRIC_MAX_QUIET_BALLS + 1) + 1
+        hands, placed, placing = self._start_facts(start)
+        return min(sum(hands[0]), SPAGYRIC_MAX_QUIET_BALLS + 1 - placed) + placing + 1
+
+    @staticmethod
+    def _start_facts(start: State[Any]) -> tuple[tuple[Hands, Hands], int, int]:
+        """Both hands with the stunned balls back, the balls placed, and 1 if a placement is due."""
+        state: Any = start
+        stunned = state.stunned if state.phase != "sudden" else [0, 0, 0]
+        hands = tuple(
+            (state.supply[p][0] + stunned[0], state.supply[p][1] + stunned[1], state.supply[p][2] + stunned[2])
+            for p in (0, 1)
+        )
+        return (hands[0], hands[1]), state.board.count(), int(state.phase == "place")
 
     @property
     def layout(self) -> Layout:
@@ -385,10 +467,9 @@ class SpagyricCodec(Codec):
             ("observer", (2,)),
         )
 
-    @property
-    def history_layout(self) -> Layout:
-        """The extra block of the information-state features: one row per history entry."""
-        return (("history", (self.max_game_length(), SPAGYRIC_HISTORY_ENTRY)),)
+    def history_layout(self, rows: int) -> Layout:
+        """The extra block of the information-state features: ``rows`` turns (see :meth:`history_rows`)."""
+        return (("history", (rows, SPAGYRIC_HISTORY_ENTRY)),)
 
     def features(self, state: State[Any], player: int) -> list[float]:
         return self.features_from_observation(state.observation(player))
@@ -425,18 +506,27 @@ class SpagyricCodec(Codec):
             *one_hot(player, 2),
         ]
 
-    def history_features(self, history: Sequence[str]) -> list[float]:
-        """The history block: row ``i`` one-hot over 9 reveals (seat 0's colour * 3 + seat 1's)
-        then 30 sites, from the record entries ``w:b`` and ``0a1``."""
-        rows = self.max_game_length()
+    def history_features(self, history: Sequence[str], rows: int) -> list[float]:
+        """The history block from the record entries (``w:w``, ``w:b``, ``0a1``): row ``t`` is
+        turn ``t``: its stuns counted by colour (fractions of the supply; their order within
+        the turn is in the information-state string, not here), its deciding reveal one-hot
+        over seat 0's colour * 3 + seat 1's, and its placement one-hot over the 30 sites."""
+        per_color = float(self.game.options["supply"])
         values = [0.0] * (rows * SPAGYRIC_HISTORY_ENTRY)
-        for i, entry in enumerate(history[:rows]):
-            base = i * SPAGYRIC_HISTORY_ENTRY
+        turn = 0
+        for entry in history:
+            if turn >= rows:
+                raise ValueError(f"a history of more than {rows} turns: the bound is wrong")
+            base = turn * SPAGYRIC_HISTORY_ENTRY
             if ":" in entry:
-                first, second = entry.split(":")
-                values[base + COLOR_CHARS.index(first) * 3 + COLOR_CHARS.index(second)] = 1.0
+                first, second = (COLOR_CHARS.index(c) for c in entry.split(":"))
+                if first == second:
+                    values[base + first] += 1.0 / per_color
+                else:
+                    values[base + 3 + first * 3 + second] = 1.0
             else:
-                values[base + 9 + SITE_NAMES.index(entry)] = 1.0
+                values[base + 12 + SITE_NAMES.index(entry)] = 1.0
+                turn += 1
         return values
 
     def observation_text(self, state: State[Any], player: int) -> str:
