@@ -46,7 +46,17 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, State, game_class, game_names, load_game
+from spheria.games.base import (
+    SIMULTANEOUS,
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    Option,
+    State,
+    game_class,
+    game_names,
+    load_game,
+)
 from spheria.integrations.encoding import Codec, Layout, SpagyricCodec, codec_for, layout_size
 from spheria.integrations.worlds import sample_origin
 
@@ -78,13 +88,8 @@ class Facts:
 
 
 def _facts(game: Game) -> Facts:
-    first = game.new_initial_state(seed=1)
-    return Facts(
-        chance=first.to_spn() != game.new_initial_state(seed=2).to_spn(),
-        simultaneous=first.current_player() == SIMULTANEOUS,
-        perfect_information=game.perfect_information,
-        zero_sum=game.num_players != 3,  # two seats, or two teams of two: the returns add up to 0
-    )
+    info = game.info()
+    return Facts(info.chance, info.simultaneous, info.perfect_information, info.zero_sum)
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,7 @@ class Registration:
 
     @property
     def title(self) -> str:
-        title = str(getattr(game_class(self.spheria_name), "title", self.spheria_name))
+        title = game_class(self.spheria_name).title
         extra = ", ".join(f"{k}={v}" for k, v in self.fixed.items())
         return f"Spheria {title}" + (f" ({extra})" if extra else "")
 
@@ -126,8 +131,23 @@ class Registration:
         )
 
 
-def _choice_values(spec: Any) -> list[Any]:
-    values: list[Any] = [spec.parse(choice) for choice in spec.choices]
+#: Whole-number options with at most this many values are tried one by one for their game type.
+_FEW_VALUES = 8
+
+
+def _tried_values(spec: Option) -> list[Any] | None:
+    """The values of an option that may change the game type, or ``None`` for an option that
+    cannot (a number over a wide range, a yes/no)."""
+    if spec.kind is bool:
+        return None
+    if spec.choices:
+        values: list[Any] = list(spec.choices)
+    elif spec.kind is int and spec.minimum is not None and spec.maximum is not None:
+        if spec.maximum - spec.minimum >= _FEW_VALUES:
+            return None
+        values = list(range(int(spec.minimum), int(spec.maximum) + 1))
+    else:
+        return None
     return [None, *values] if spec.default is None else values
 
 
@@ -138,9 +158,10 @@ def _registrations(name: str) -> list[Registration]:
     other type gets the options that make it fixed, in its name (``spheria_special_cake_sugar``).
     Options without a list of choices (a number such as Spagyric's supply) never change the type.
     """
-    specs = [spec for spec in game_class(name).option_specs if spec.choices and spec.kind is not bool]
+    tried = {spec.name: _tried_values(spec) for spec in game_class(name).option_specs}
+    specs = [spec for spec in game_class(name).option_specs if tried[spec.name] is not None]
     by_facts: dict[Facts, list[dict[str, Any]]] = {}
-    for values in itertools.product(*(_choice_values(spec) for spec in specs)):
+    for values in itertools.product(*(tried[spec.name] or [] for spec in specs)):
         options = {spec.name: value for spec, value in zip(specs, values, strict=True)}
         by_facts.setdefault(_facts(load_game(name, **options)), []).append(options)
     default_facts = _facts(load_game(name))
