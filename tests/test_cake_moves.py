@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import spheria
 from spheria.games import special_cake
-from spheria.games.special_cake import CakeMove, Masks, eating_moves, eating_outcomes
+from spheria.games.special_cake import CakeMove, CakeState, Masks, eating_moves, eating_outcomes
 
 RULES = [(v, r) for v in ("mint", "sugar", "poisoned") for r in ("mixed", "any", "same")]
 
@@ -26,6 +26,7 @@ def eating_positions(variant: str, line_rule: str, seed: int) -> list[Masks]:
     game = spheria.load_game("special-cake", variant=variant, line_rule=line_rule)
     rng = random.Random(seed)
     state = game.new_initial_state(seed=seed)
+    assert isinstance(state, CakeState)
     positions = []
     while not state.is_terminal():
         if state.phase == "eat":
@@ -64,6 +65,7 @@ def test_eating_under_a_ball_lists_each_outcome_once() -> None:
     # 1a1 rests on all four; whichever candy is eaten, it drops into the hole. Eating 0b2 or
     # 1a1 itself leaves what eating 0a1 leaves (w b / b w), so only 0a1 is listed for the three.
     state = spheria.load_game("special-cake").state_from_spn("wb..bw........../w......../..../. 2 eat")
+    assert isinstance(state, CakeState)
     moves = [str(m) for m in state.legal_moves()]
     assert [m for m in moves if "+" not in m] == ["0a1", "0b1", "0a2"]
     assert state.parse_move("0b2") == state.parse_move("1a1") == state.parse_move("0a1")

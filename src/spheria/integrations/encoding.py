@@ -189,6 +189,47 @@ class _PerfectInformationCodec(Codec):
         ]
 
 
+# -- agent-relative features --------------------------------------------------------------------
+
+#: Blocks with one value per seat: in an agent-relative frame they start at the observer's seat.
+SEAT_BLOCKS = frozenset({"to_move", "observer", "to_decide", "placer", "hands"})
+
+
+def relative_order(game: Game, seat: int) -> list[int]:
+    """The colour planes (0 white, 1 black, 2 red) in ``seat``'s frame: its own colour, then
+    the colours of the seats after it in turn order, then any other colour. A game whose seats
+    have no colour of their own (Special Cake sugar, Spagyric) keeps the absolute order."""
+    colors = [seat_info.color for seat_info in game.info().seats]
+    if colors[seat] is None:
+        return [0, 1, 2]
+    order: list[int] = []
+    seats = len(colors)
+    for step in range(seats):
+        color = colors[(seat + step) % seats]
+        if color is not None and COLOR_CHARS.index(color) not in order:
+            order.append(COLOR_CHARS.index(color))
+    return order + [c for c in range(3) if c not in order]
+
+
+def to_relative(codec: Codec, values: Sequence[float], seat: int) -> list[float]:
+    """``values`` (one seat's features) in that seat's frame: board colour planes by
+    :func:`relative_order`, every per-seat block rotated to start at ``seat``."""
+    order = relative_order(codec.game, seat)
+    out = list(values)
+    offset = 0
+    for name, shape in codec.layout:
+        size = layout_size(((name, shape),))
+        block = list(values[offset : offset + size])
+        if name == "board":
+            planes = [block[p * NUM_SITES : (p + 1) * NUM_SITES] for p in range(BOARD_PLANES)]
+            block = [*planes[0], *(v for color in order for v in planes[1 + color])]
+        elif name in SEAT_BLOCKS:
+            block = block[seat:] + block[:seat]
+        out[offset : offset + size] = block
+        offset += size
+    return out
+
+
 # -- Special Cake ---------------------------------------------------------------------------
 
 CAKE_PLACE_BASE = 0
