@@ -1,30 +1,21 @@
 """Spheria's games as OpenSpiel Python games (``pip install 'spheria[openspiel]'``).
 
-Importing this module registers four games with ``pyspiel``:
+Importing this module registers every Spheria game with ``pyspiel``, one registration per
+game type (see docs/openspiel.md), derived from ``Game.info()``: ``spheria_special_cake``,
+``spheria_special_cake_sugar`` (the cake drawn at a chance node), ``spheria_spinca`` (2 or 4
+seats, zero-sum), ``spheria_spinca_3`` (general-sum), ``spheria_spline``, ``spheria_spagyric``.
 
-======================== ====================================================== ===========
-OpenSpiel name           parameters (default)                                   dynamics
-======================== ====================================================== ===========
-``spheria_special_cake`` ``variant`` (mint), ``line_rule`` (auto: the variant's  sequential
-                         default), ``cakes`` (1000), ``start`` ("")
-``spheria_spinca``       ``players`` (2), ``start`` ("")                         sequential
-``spheria_spline``       ``start`` ("")                                         sequential
-``spheria_spagyric``     ``supply`` (8), ``start`` ("")                          simultaneous
-======================== ====================================================== ===========
-
-* Actions are the fixed numbers of :mod:`spheria.integrations.encoding`.
+* Actions are the fixed numbers of :mod:`spheria.integrations.encoding`, written and read in
+  Spheria's notation (``state.string_to_action("0a1+1a1")``).
 * ``start`` is a Spheria SPN to start from instead of the usual first position, written
   with ``;`` for every ``,`` (a comma would end the parameter in an OpenSpiel game string).
-* Sugar cakes are drawn at a chance node: outcome ``k`` of ``cakes`` equally likely ones is
-  Spheria's sugar cake for seed ``k``. With a ``start`` there is no chance node.
 * Spagyric is a 2-player ``SIMULTANEOUS``, ``IMPERFECT_INFORMATION`` game: both players pick a
-  colour at a reveal (``state.apply_actions([a0, a1])``), the winner of a reveal places alone.
-  Its observation and information-state strings and tensors are built from Spheria's
-  ``observation(player)`` only; the observation is the memoryless view, the information state
-  adds the public history of reveals and placements (Spheria's ``memory`` option is therefore
-  not a parameter here: the information state always remembers).
-* States serialise (``pyspiel.serialize_game_and_state``, ``pickle``) as the Spheria game, its
-  start and its record entries, so a state is rebuilt by replaying its moves.
+  colour at a reveal (``apply_actions([a0, a1])`` or a flat joint action), the winner places
+  alone (the idle seat's action is ignored there). Its observations and information states
+  are built from Spheria's ``observation(player)`` only; :func:`resampler` lets OpenSpiel's
+  ISMCTS search it without seeing a secret.
+* Games pickle as their game string; states serialise (``pyspiel.serialize_game_and_state``,
+  ``pickle``) as the Spheria game, its start and its record entries.
 
 >>> import pyspiel
 >>> import spheria.integrations.openspiel
