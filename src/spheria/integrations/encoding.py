@@ -599,6 +599,51 @@ class SpagyricCodec(Codec):
         return "; ".join(parts)
 
 
+# -- any other game: its own list of move notations ----------------------------------------------
+
+
+class NotationCodec(Codec):
+    """The codec of a game without a table here, from the game's own list of every move it can
+    ever write, ``game.action_texts()`` (its options fixed): action ``i`` is the move written
+    ``action_texts()[i]``. Its features are the seat to move and the observing seat; a game
+    may bound its length with ``game.max_game_length()``."""
+
+    #: The length bound of a game that gives none.
+    DEFAULT_MAX_LENGTH = 1000
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.texts: list[str] = [str(text) for text in game.action_texts()]  # type: ignore[attr-defined]
+        self.index = {text: i for i, text in enumerate(self.texts)}
+        if len(self.index) != len(self.texts):
+            raise ValueError(f"{game.name}: action_texts() names a move twice")
+        self.num_actions = len(self.texts)
+
+    def action_of(self, state: State[Any], move: Any) -> int:
+        return self.index[str(move)]
+
+    def decode(self, state: State[Any], action: int) -> Any:
+        if not 0 <= action < self.num_actions:
+            raise IllegalMoveError(f"action {action} is not 0..{self.num_actions - 1}")
+        return state.parse_move(self.texts[action])
+
+    def action_text(self, action: int) -> str:
+        return self.texts[action] if 0 <= action < self.num_actions else f"action {action}"
+
+    @property
+    def layout(self) -> Layout:
+        seats = self.game.num_players
+        return (("to_move", (seats,)), ("observer", (seats,)))
+
+    def features(self, state: State[Any], player: int) -> list[float]:
+        seats = self.game.num_players
+        return [*one_hot(_seat_to_move(state), seats), *one_hot(player, seats)]
+
+    def max_game_length(self, start: State[Any] | None = None) -> int:
+        bound = getattr(self.game, "max_game_length", None)
+        return int(bound()) if callable(bound) else self.DEFAULT_MAX_LENGTH
+
+
 _CODECS: dict[str, type[Codec]] = {
     "special-cake": SpecialCakeCodec,
     "spinca": SpincaCodec,
@@ -608,8 +653,13 @@ _CODECS: dict[str, type[Codec]] = {
 
 
 def codec_for(game: Game) -> Codec:
-    """The codec of ``game`` (a loaded Spheria game)."""
-    try:
-        return _CODECS[game.name](game)
-    except KeyError:
-        raise ValueError(f"no action encoding for {game.name!r} (games: {', '.join(sorted(_CODECS))})") from None
+    """The codec of ``game`` (a loaded Spheria game): its own table, or a :class:`NotationCodec`."""
+    codec = _CODECS.get(game.name)
+    if codec is not None:
+        return codec(game)
+    if callable(getattr(game, "action_texts", None)):
+        return NotationCodec(game)
+    raise ValueError(
+        f"no action encoding for {game.name!r}: give the game an action_texts() listing every move's "
+        f"notation (games with their own tables: {', '.join(sorted(_CODECS))})"
+    )

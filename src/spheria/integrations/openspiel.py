@@ -735,19 +735,32 @@ def _game_class(registration: Registration) -> type[SpheriaGame]:
 
 
 #: Every registration by OpenSpiel short name.
-REGISTRATIONS: dict[str, Registration] = {r.short_name: r for name in game_names() for r in _registrations(name)}
+REGISTRATIONS: dict[str, Registration] = {}
 #: The OpenSpiel game class of each registration.
-GAME_CLASSES: dict[str, type[SpheriaGame]] = {short: _game_class(r) for short, r in REGISTRATIONS.items()}
+GAME_CLASSES: dict[str, type[SpheriaGame]] = {}
 #: The OpenSpiel short name of each Spheria game with its default options.
-GAME_NAMES: dict[str, str] = {r.spheria_name: r.short_name for r in REGISTRATIONS.values() if not r.fixed}
+GAME_NAMES: dict[str, str] = {}
 
 
-def register_all() -> None:
-    """Register every Spheria game with ``pyspiel`` (done on import; registering twice is harmless)."""
+def register_all() -> list[str]:
+    """Register with ``pyspiel`` every Spheria game not registered yet (all of them on import;
+    call it again after registering a new Spheria game). Returns the new OpenSpiel names."""
+    known = {r.spheria_name for r in REGISTRATIONS.values()}
     registered = set(pyspiel.registered_names())
-    for short_name, made in GAME_CLASSES.items():
-        if short_name not in registered:  # registering a name twice is an error in OpenSpiel
-            pyspiel.register_game(made.registration.game_type(), made)
+    added = []
+    for name in game_names():
+        if name in known:
+            continue
+        for registration in _registrations(name):
+            short_name = registration.short_name
+            REGISTRATIONS[short_name] = registration
+            GAME_CLASSES[short_name] = _game_class(registration)
+            if not registration.fixed:
+                GAME_NAMES[name] = short_name
+            if short_name not in registered:  # registering a name twice is an error in OpenSpiel
+                pyspiel.register_game(registration.game_type(), GAME_CLASSES[short_name])
+            added.append(short_name)
+    return added
 
 
 register_all()
