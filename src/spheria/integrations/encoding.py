@@ -211,23 +211,29 @@ def relative_order(game: Game, seat: int) -> list[int]:
     return order + [c for c in range(3) if c not in order]
 
 
-def to_relative(codec: Codec, values: Sequence[float], seat: int) -> list[float]:
-    """``values`` (one seat's features) in that seat's frame: board colour planes by
-    :func:`relative_order`, every per-seat block rotated to start at ``seat``."""
+def relative_permutation(codec: Codec, seat: int) -> list[int]:
+    """The indices that put one seat's features in that seat's frame: ``values[i]`` for each
+    ``i`` of the result, in order (see :func:`to_relative`)."""
     order = relative_order(codec.game, seat)
-    out = list(values)
+    indices: list[int] = []
     offset = 0
     for name, shape in codec.layout:
         size = layout_size(((name, shape),))
-        block = list(values[offset : offset + size])
+        block = list(range(offset, offset + size))
         if name == "board":
             planes = [block[p * NUM_SITES : (p + 1) * NUM_SITES] for p in range(BOARD_PLANES)]
-            block = [*planes[0], *(v for color in order for v in planes[1 + color])]
+            block = [*planes[0], *(i for color in order for i in planes[1 + color])]
         elif name in SEAT_BLOCKS:
             block = block[seat:] + block[:seat]
-        out[offset : offset + size] = block
+        indices += block
         offset += size
-    return out
+    return indices
+
+
+def to_relative(codec: Codec, values: Sequence[float], seat: int) -> list[float]:
+    """``values`` (one seat's features) in that seat's frame: board colour planes by
+    :func:`relative_order`, every per-seat block rotated to start at ``seat``."""
+    return [values[i] for i in relative_permutation(codec, seat)]
 
 
 # -- Special Cake ---------------------------------------------------------------------------

@@ -47,7 +47,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from spheria.games.base import SIMULTANEOUS, Game, IllegalMoveError, State, load_game
-from spheria.integrations.encoding import Codec, codec_for, to_relative
+from spheria.integrations.encoding import Codec, codec_for, relative_permutation
 from spheria.integrations.render import board_of, pyramid_image
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
@@ -80,6 +80,8 @@ class _Spaces:
         self.action_spaces = {agent: spaces.Discrete(self.codec.num_actions) for agent in self.possible_agents}
         self._rng = np.random.default_rng()
         self._state: State[Any] | None = None
+        seats = range(self.game.num_players)
+        self._frames = [np.array(relative_permutation(self.codec, seat), dtype=np.intp) for seat in seats]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -102,10 +104,8 @@ class _Spaces:
         return self.game.new_initial_state(seed=game_seed) if start is None else self.game.state_from_spn(start)
 
     def _features(self, seat: int) -> np.ndarray:
-        values = self.codec.features(self.spheria_state, seat)
-        if self.relative:
-            values = to_relative(self.codec, values, seat)
-        return np.asarray(values, dtype=np.float32)
+        values = np.asarray(self.codec.features(self.spheria_state, seat), dtype=np.float32)
+        return values[self._frames[seat]] if self.relative else values
 
     def _mask(self, seat: int) -> np.ndarray:
         mask = np.zeros(self.codec.num_actions, dtype=np.int8)
