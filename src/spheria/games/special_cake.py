@@ -213,14 +213,73 @@ def _line_moves(index: int, masks: Masks) -> tuple[tuple[Masks, CakeMove], ...]:
     key = (index, *local)
     cached = _LINE_CACHE.get(key)
     if cached is None:
-        found: dict[Masks, tuple[int, ...]] = {}
-        segment = SEGMENTS[index]
-        _orders(local, local[0] | local[1] | local[2], segment, segment, (), found)
-        cached = tuple((result, _MOVES[order]) for result, order in found.items())
+        found: dict[Masks, CakeMove] = {}
+        for move, stay, moved in _line_geometry(index, local[0] | local[1] | local[2]):
+            result = []
+            for color in local:
+                mask = color & stay
+                for source, target in moved:
+                    if color & source:
+                        mask |= target
+                result.append(mask)
+            found.setdefault((result[0], result[1], result[2]), move)
+        cached = tuple((result, move) for result, move in found.items())
         if len(_LINE_CACHE) >= _LINE_CACHE_LIMIT:
             _LINE_CACHE.clear()
         _LINE_CACHE[key] = cached
     return cached
+
+
+#: How each legal order of a line moves the candies in its reach, by the occupied sites there:
+#: (move, the sites whose candy stays, (from bit, to bit) of each candy that dropped).
+_Geometry = tuple[tuple[CakeMove, int, tuple[tuple[int, int], ...]], ...]
+_GEOMETRY_CACHE: dict[tuple[int, int], _Geometry] = {}
+
+
+def _line_geometry(index: int, occupied: int) -> _Geometry:
+    """Every order of eating line ``SEGMENTS[index]`` legal on ``occupied`` (the sites of its
+    reach that hold a candy), with where each remaining candy ends up; colours play no part,
+    so this is cached by the occupied sites alone and shared by every colouring."""
+    key = (index, occupied)
+    cached = _GEOMETRY_CACHE.get(key)
+    if cached is None:
+        found: list[tuple[CakeMove, int, tuple[tuple[int, int], ...]]] = []
+        segment = SEGMENTS[index]
+        origins = {site: site for site in iter_sites(occupied)}
+        _order_geometry(occupied, segment, segment, (), origins, found)
+        cached = tuple(found)
+        if len(_GEOMETRY_CACHE) >= _LINE_CACHE_LIMIT:
+            _GEOMETRY_CACHE.clear()
+        _GEOMETRY_CACHE[key] = cached
+    return cached
+
+
+def _order_geometry(
+    occupied: int,
+    positions: tuple[int, ...],
+    starts: tuple[int, ...],
+    order: tuple[int, ...],
+    origins: dict[int, int],
+    found: list[tuple[CakeMove, int, tuple[tuple[int, int], ...]]],
+) -> None:
+    """As :func:`_orders`, following each candy (``origins``: where each one now stands came from)."""
+    if not positions:
+        stay = sum(1 << site for site, origin in origins.items() if site == origin)
+        moved = tuple((1 << origin, 1 << site) for site, origin in origins.items() if site != origin)
+        found.append((_MOVES[order], stay, moved))
+        return
+    for i, site in enumerate(positions):
+        if (ABOVE[site] & occupied).bit_count() >= 2:
+            continue  # pinned now; maybe later in another order
+        chain = drop_chain(occupied, site)
+        after = dict(origins)
+        for k in range(1, len(chain)):
+            after[chain[k - 1]] = origins[chain[k]]
+        del after[chain[-1]]
+        rest = tuple(chain[chain.index(p) - 1] if p in chain else p for j, p in enumerate(positions) if j != i)
+        _order_geometry(
+            occupied & ~(1 << chain[-1]), rest, starts[:i] + starts[i + 1 :], (*order, starts[i]), after, found
+        )
 
 
 def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[CakeMove, Masks]:

@@ -138,7 +138,7 @@ class SpheriaEnv(_Spaces, AECEnv):  # type: ignore[misc]
         self.metadata: dict[str, Any] = {
             "name": f"spheria_{game.replace('-', '_')}_v0",
             "render_modes": list(RENDER_MODES),
-            "is_parallelizable": True,
+            "is_parallelizable": False,  # parallel_env() is the parallel form
             "render_fps": 1,
         }
         self._pending: dict[int, Any] = {}  # choices made so far at a simultaneous node, by seat
