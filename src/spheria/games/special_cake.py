@@ -503,6 +503,11 @@ class CakeState(State[CakeMove]):
             return []
         return list(self._legal_outcomes())
 
+    def history_notation(self) -> list[str]:
+        # Every move is one of the shared eating orders, written once at import (a record is
+        # written after every turn, so this runs often).
+        return [_MOVE_TEXT[move.sites] for move in self.history]
+
     # -- playing -----------------------------------------------------------------------
 
     def apply(self, move: CakeMove) -> None:
