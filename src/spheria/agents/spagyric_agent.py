@@ -27,7 +27,7 @@ strategy is a fixed function of what it sees. Then:
   placements that take a group of four when there is one and avoid groups of three or five+
   when they can. Endgames small enough for the solver are valued exactly instead. At a reveal
   the agent plays the equilibrium of the **matrix** of the root's mean results, one entry per
-  pair of colours (``final=matrix``, solved with scipy's linear programming), or the
+  pair of colours (``final=matrix``, solved exactly by support enumeration), or the
   **average** regret-matching strategy (``final=average``, colours under 3 % dropped); at a
   placement, the most visited site. The search stops early once every outcome of the root is
   known exactly (with ``final=matrix``).
@@ -63,7 +63,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import math
 import random
 import time
@@ -263,8 +262,6 @@ class SpagyricAgent(Agent):
             raise ValueError(f"spagyric option c must be a number of at least 0, not {c!r}")
         self.c = float(c)
         self.seed = check_seed("spagyric", seed)
-        if importlib.util.find_spec("scipy") is None:
-            raise ValueError("the spagyric agent solves matrix games with scipy: pip install 'spheria[ai]'")
         budget = f"iterations={self.iterations}" if self.iterations is not None else f"time={self.time:g}"
         parts = [budget]
         parts += [] if exact == 3 else [f"exact={exact}"]
