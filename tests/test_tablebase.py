@@ -16,12 +16,13 @@ from pathlib import Path
 import pytest
 
 from spheria.cli.main import main
-from spheria.engine.board import ALL_SITES, SYMMETRIES
+from spheria.engine.board import ALL_SITES, BELOW, SYMMETRIES
 from spheria.games.special_cake import MINT, MIXED, SAME, eating_outcomes
 from spheria.solver import position_value
 from spheria.tablebase.build import TableSpec, compile_builder, run_builder
 from spheria.tablebase.layout import (
     HEADER,
+    SETUP,
     SUB_PYRAMID_3,
     Layout,
     LevelFileError,
@@ -168,6 +169,55 @@ def test_same_lines_build_their_own_table(cache: Path, program: Path) -> None:
     assert any(table.level_file(5).won(i) != mixed.level_file(5).won(i) for i in range(level.positions))
 
 
+# -- the set-up table -----------------------------------------------------------------------
+
+
+def _placeable(occupied: int, universe: int) -> list[int]:
+    return [s for s in range(30) if universe >> s & 1 and not occupied >> s & 1 and occupied & BELOW[s] == BELOW[s]]
+
+
+def test_setup_table_is_the_minimax_of_the_placements(sub_table: EatingTable) -> None:
+    # Every set-up position of the corner: Mint and Liquorice place in turn (Mint first) on the
+    # corner's free sites until it is full; the full cake is eaten, Mint first, as the solver says.
+    universe = SUB_PYRAMID_3
+
+    @functools.cache
+    def mint_wins(white: int, black: int) -> bool:
+        occupied = white | black
+        if occupied == universe:
+            return position_value((white, black, 0), MINT, MIXED) > 0
+        children = [
+            (white | 1 << s, black) if occupied.bit_count() % 2 == 0 else (white, black | 1 << s)
+            for s in _placeable(occupied, universe)
+        ]
+        results = (mint_wins(w, b) for w, b in children)
+        return any(results) if occupied.bit_count() % 2 == 0 else all(results)
+
+    layout = sub_table.layout
+    checked = won = 0
+    for k in range(15):
+        level = layout.setup_level(k)
+        for occupied in level.shapes:
+            for white, _ in _colourings((occupied,), 7):
+                if white.bit_count() != (k + 1) // 2:
+                    continue
+                expected = mint_wins(white, occupied & ~white)
+                assert sub_table.mint_wins_setup(white, occupied & ~white) == expected, (k, hex(white), hex(occupied))
+                checked += 1
+                won += expected
+    assert checked == sum(layout.setup_level(k).positions for k in range(15))
+    assert 0 < won < checked
+    # the full cakes are the eating table's: Mint eats first
+    assert sub_table.level_file(14, SETUP).wins == sub_table.level_file(14).wins
+
+
+def test_setup_reader_refuses_wrong_counts(sub_table: EatingTable) -> None:
+    with pytest.raises(ValueError, match="2 mint and 1 liquorice"):
+        sub_table.mint_wins_setup(0b1, 0b110)
+    with pytest.raises(ValueError, match="not a stable shape"):
+        sub_table.mint_wins_setup(1 << 16, 0)  # 1a1 with nothing under it
+
+
 # -- symmetry, checkpoints and resume --------------------------------------------------------
 
 
@@ -179,9 +229,16 @@ def test_symmetry_changes_nothing_but_the_work(sub_table: EatingTable, tmp_path:
     plain, lines = _build(SUB, tmp_path, program, symmetry=False)
     for n in range(15):
         assert _bits(plain, n) == _bits(sub_table.directory, n)
-    searched = [int(line.split(" searched")[0].split()[-1]) for line in lines if " done " in line]
+        assert read_level(plain, n, SETUP).bits == read_level(sub_table.directory, n, SETUP).bits
+    searched = [
+        int(line.split(" searched")[0].split()[-1]) for line in lines if line.startswith("level") and " done " in line
+    ]
     _, sym_lines = _build(SUB, tmp_path / "again", program)
-    sym_searched = [int(line.split(" searched")[0].split()[-1]) for line in sym_lines if " done " in line]
+    sym_searched = [
+        int(line.split(" searched")[0].split()[-1])
+        for line in sym_lines
+        if line.startswith("level") and " done " in line
+    ]
     assert sum(sym_searched) * 3 < sum(searched)  # reflection x colour swap: close to 4 times fewer
 
 
@@ -194,6 +251,22 @@ def test_resume_continues_from_the_finished_levels(sub_table: EatingTable, tmp_p
     assert level_path(directory, 3).stat().st_mtime_ns == before  # not recomputed
     for n in range(15):
         assert _bits(directory, n) == _bits(sub_table.directory, n)
+
+
+def test_setup_resumes_from_its_finished_levels(sub_table: EatingTable, tmp_path: Path, program: Path) -> None:
+    directory, _ = _build(SUB, tmp_path, program)
+    for k in range(4):
+        level_path(directory, k, SETUP).unlink()
+    kept = level_path(directory, 9, SETUP).stat().st_mtime_ns
+    _, lines = _build(SUB, tmp_path, program)
+    text = "\n".join(lines)
+    assert "resuming: levels 0..14" in text and "setup: levels 4..14 are in" in text
+    assert "setup  3  done" in text and "setup  4  done" not in text
+    assert level_path(directory, 9, SETUP).stat().st_mtime_ns == kept
+    for k in range(15):
+        assert read_level(directory, k, SETUP).bits == read_level(sub_table.directory, k, SETUP).bits
+    assert "from the empty table Liquorice wins" in text  # the corner's set-up game
+    assert sub_table.mint_wins_setup(0, 0) is False
 
 
 def test_a_damaged_level_is_computed_again(sub_table: EatingTable, tmp_path: Path, program: Path) -> None:

@@ -35,6 +35,11 @@ MESSAGES = {
     "status_head": "{directory}: levels with {positions} positions in all, {done} of {total} levels finished",
     "status_line": "level {level:2d}  {positions:>14,} positions  {won:>14,} won  {seconds:9.1f} s",
     "status_missing": "level {level:2d}  not built",
+    "status_setup": "set-up: {done} of {total} levels finished",
+    "status_setup_line": "setup {level:2d}  {positions:>14,} positions  {won:>14,} won by Mint  {seconds:9.1f} s",
+    "status_value": "from the empty table, {winner} wins with perfect play",
+    "mint": "Mint",
+    "liquorice": "Liquorice",
     "verify_line": "level {level:2d}  {checked:>6} checked  {won:>6} won  {mismatches} disagree",
     "verify_bad": "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x}",
     "verify_ok": "all {checked} positions agree with the search solver",
@@ -93,6 +98,7 @@ def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
 
 def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.tablebase.build import build_dir
+    from spheria.tablebase.layout import SETUP
     from spheria.tablebase.verify import EatingTable
 
     spec = _spec(args)
@@ -114,6 +120,21 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
             )
         else:
             term.say(MESSAGES["status_missing"].format(level=n))
+    setup_done = [k for k in levels if table.has_level(k, SETUP)]
+    term.say(MESSAGES["status_setup"].format(done=len(setup_done), total=len(levels)))
+    for k in setup_done:
+        level_file = table.level_file(k, SETUP)
+        term.say(
+            MESSAGES["status_setup_line"].format(
+                level=k,
+                positions=table.layout.setup_level(k).positions,
+                won=level_file.wins,
+                seconds=level_file.seconds,
+            )
+        )
+    if 0 in setup_done:
+        winner = MESSAGES["mint"] if table.mint_wins_setup(0, 0) else MESSAGES["liquorice"]
+        term.say(MESSAGES["status_value"].format(winner=winner))
     return 0
 
 

@@ -35,8 +35,11 @@ from spheria.engine.board import ALL_SITES, BELOW, NUM_SITES, SITE_COORDS
 MINT_CAP = 15
 
 HEADER = struct.Struct("<8sIIQQQQQQ")
-MAGIC = b"SPHTBLVL"
 FORMAT_VERSION = 1
+
+#: The two tables of a build: their file names' prefix and their files' magic.
+EATING, SETUP = "level", "setup"
+MAGIC = {EATING: b"SPHTBLVL", SETUP: b"SPHTBSET"}
 
 
 def sub_pyramid(base: int) -> int:
@@ -90,6 +93,13 @@ def colex_rank(pattern: int) -> int:
     return rank
 
 
+def _shape_rank(ranks: dict[int, int], occupied: int) -> int:
+    rank = ranks.get(occupied)
+    if rank is None:
+        raise ValueError(f"{occupied:#x} is not a stable shape of this table (a ball lacks a support)")
+    return rank
+
+
 @dataclass(frozen=True)
 class Level:
     """The positions with ``n`` candies: their shapes and how they are numbered."""
@@ -108,7 +118,29 @@ class Level:
     def index(self, occupied: int, white: int) -> int:
         """The bit index of the position (``white`` a subset of ``occupied``)."""
         pattern = pext(white, occupied)
-        return self.shape_rank[occupied] * self.per_shape + self.woff[pattern.bit_count()] + colex_rank(pattern)
+        return (
+            _shape_rank(self.shape_rank, occupied) * self.per_shape
+            + self.woff[pattern.bit_count()]
+            + colex_rank(pattern)
+        )
+
+
+@dataclass(frozen=True)
+class SetupLevel:
+    """The set-up positions with ``k`` candies placed: ceil(k/2) mint and floor(k/2) liquorice."""
+
+    k: int
+    shapes: tuple[int, ...]
+    shape_rank: dict[int, int] = field(repr=False)
+    per_shape: int
+
+    @property
+    def positions(self) -> int:
+        return len(self.shapes) * self.per_shape
+
+    def index(self, occupied: int, white: int) -> int:
+        """The bit index of the set-up position (``white`` the mint candies, a subset of ``occupied``)."""
+        return _shape_rank(self.shape_rank, occupied) * self.per_shape + colex_rank(pext(white, occupied))
 
 
 class Layout:
@@ -130,6 +162,10 @@ class Layout:
             rank = {m: i for i, m in enumerate(shapes)}
             self._levels[n] = Level(n, self.cap, shapes, rank, woff, per_shape)
         return self._levels[n]
+
+    def setup_level(self, k: int) -> SetupLevel:
+        level = self.level(k)
+        return SetupLevel(k, level.shapes, level.shape_rank, math.comb(k, (k + 1) // 2))
 
 
 class LevelFileError(ValueError):
@@ -153,13 +189,13 @@ class LevelFile:
         return bool(self.bits[index >> 3] >> (index & 7) & 1)
 
 
-def level_path(directory: Path, n: int) -> Path:
-    return directory / f"level-{n:02d}.bin"
+def level_path(directory: Path, n: int, kind: str = EATING) -> Path:
+    return directory / f"{kind}-{n:02d}.bin"
 
 
-def read_level(directory: Path, n: int) -> LevelFile:
-    """Read ``level-NN.bin`` from ``directory``; raises :class:`LevelFileError` when unusable."""
-    path = level_path(directory, n)
+def read_level(directory: Path, n: int, kind: str = EATING) -> LevelFile:
+    """Read ``level-NN.bin`` (or ``setup-NN.bin``) from ``directory``; :class:`LevelFileError` when unusable."""
+    path = level_path(directory, n, kind)
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -167,8 +203,8 @@ def read_level(directory: Path, n: int) -> LevelFile:
     if len(data) < HEADER.size:
         raise LevelFileError(f"{path}: too short for a level header")
     magic, version, level, shapes, per_shape, config_hash, checksum, wins, millis = HEADER.unpack_from(data)
-    if magic != MAGIC or version != FORMAT_VERSION or level != n:
-        raise LevelFileError(f"{path}: not a level-{n} file of format {FORMAT_VERSION}")
+    if magic != MAGIC[kind] or version != FORMAT_VERSION or level != n:
+        raise LevelFileError(f"{path}: not a {kind}-{n} file of format {FORMAT_VERSION}")
     words = (shapes * per_shape + 63) // 64
     bits = data[HEADER.size :]
     if len(bits) != words * 8:

@@ -20,7 +20,7 @@
  * Each finished level is written to DIR/level-NN.bin (header + bits, renamed into place), and
  * a run resumes from the levels it finds there. See docs/tablebase.md.
  *
- * usage: tbbuild TABLES DIR [--threads N] [--upto LEVEL] [--no-symmetry]
+ * usage: tbbuild TABLES DIR [--threads N] [--upto LEVEL] [--no-symmetry] [--no-setup] [--plan]
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -46,7 +46,11 @@
 #define MAX_LEVELS (NSITES + 1)
 #define BLOCK 4096
 #define FORMAT_VERSION 1
-static const char MAGIC[8] = {'S', 'P', 'H', 'T', 'B', 'L', 'V', 'L'};
+/* Two tables share the layout of shapes: the eating table (level-NN.bin, bit = the player to
+   move wins) and the set-up table (setup-NN.bin, bit = Mint wins). */
+enum { EATING = 0, SETUP = 1 };
+static const char MAGIC[2][8] = {{'S', 'P', 'H', 'T', 'B', 'L', 'V', 'L'}, {'S', 'P', 'H', 'T', 'B', 'S', 'E', 'T'}};
+static const char *const FILE_PREFIX[2] = {"level", "setup"};
 
 enum { RULE_MIXED = 0, RULE_SAME = 1 };
 
@@ -309,7 +313,13 @@ static void build_shapes(void) {
 
 /* ---- level storage -------------------------------------------------------------------- */
 
-static uint64_t *BITS[MAX_LEVELS]; /* loaded or computed levels, NULL when not held */
+static uint64_t *TBITS[2][MAX_LEVELS]; /* loaded or computed levels, NULL when not held */
+#define BITS (TBITS[EATING])
+#define SBITS (TBITS[SETUP])
+static uint64_t SETUP_PER[MAX_LEVELS]; /* set-up colourings of a shape: C(k, ceil(k/2)) */
+
+static inline uint64_t per_shape_of(int kind, int n) { return kind == SETUP ? SETUP_PER[n] : LV[n].per_shape; }
+static inline uint64_t words_of(int kind, int n) { return ((uint64_t)LV[n].count * per_shape_of(kind, n) + 63) / 64; }
 
 static inline uint64_t position_index(const Level *L, uint32_t occ, uint32_t white) {
     uint32_t pattern = pext32(white, occ);
@@ -334,63 +344,65 @@ static uint64_t count_wins(const uint64_t *words, uint64_t n) {
     return c;
 }
 
-static void level_path(char *out, size_t size, const char *dir, int n) { snprintf(out, size, "%s/level-%02d.bin", dir, n); }
+static void level_path(char *out, size_t size, const char *dir, int kind, int n) {
+    snprintf(out, size, "%s/%s-%02d.bin", dir, FILE_PREFIX[kind], n);
+}
 
 /* Whether level n's file is there with a header of this build (its bits are not read). */
-static int header_ok(const char *dir, int n, Header *h) {
+static int header_ok(const char *dir, int kind, int n, Header *h) {
     char path[4096];
-    level_path(path, sizeof path, dir, n);
+    level_path(path, sizeof path, dir, kind, n);
     FILE *f = fopen(path, "rb");
     if (!f) return 0;
-    const Level *L = &LV[n];
-    int ok = fread(h, sizeof *h, 1, f) == 1 && !memcmp(h->magic, MAGIC, 8) && h->version == FORMAT_VERSION &&
-             h->level == (uint32_t)n && h->shapes == L->count && h->per_shape == L->per_shape &&
+    int ok = fread(h, sizeof *h, 1, f) == 1 && !memcmp(h->magic, MAGIC[kind], 8) && h->version == FORMAT_VERSION &&
+             h->level == (uint32_t)n && h->shapes == LV[n].count && h->per_shape == per_shape_of(kind, n) &&
              h->config_hash == CONFIG_HASH;
     fclose(f);
     return ok;
 }
 
 /* Load a finished level whole; 0 when it is missing, of another build, truncated or corrupt. */
-static int load_level(const char *dir, int n) {
+static int load_level(const char *dir, int kind, int n) {
     char path[4096];
-    level_path(path, sizeof path, dir, n);
+    level_path(path, sizeof path, dir, kind, n);
     Header h;
-    if (!header_ok(dir, n, &h)) return 0;
+    if (!header_ok(dir, kind, n, &h)) return 0;
     FILE *f = fopen(path, "rb");
     if (!f) return 0;
-    const Level *L = &LV[n];
-    uint64_t *words = malloc(L->words * 8 + 8);
-    int ok = words && fseek(f, (long)sizeof h, SEEK_SET) == 0 && fread(words, 8, L->words, f) == L->words &&
-             checksum(words, L->words) == h.checksum;
+    uint64_t words = words_of(kind, n);
+    uint64_t *data = malloc(words * 8 + 8);
+    int ok = data && fseek(f, (long)sizeof h, SEEK_SET) == 0 && fread(data, 8, words, f) == words &&
+             checksum(data, words) == h.checksum;
     fclose(f);
     if (!ok) {
-        free(words);
-        printf("level %2d  %s is damaged: computing it again\n", n, path);
+        free(data);
+        printf("%s %2d  %s is damaged: computing it again\n", FILE_PREFIX[kind], n, path);
         return 0;
     }
-    BITS[n] = words;
+    TBITS[kind][n] = data;
     return 1;
 }
 
-static void save_level(const char *dir, int n, double seconds) {
+static void save_level(const char *dir, int kind, int n, double seconds) {
     char path[4096], tmp[4200];
-    level_path(path, sizeof path, dir, n);
+    level_path(path, sizeof path, dir, kind, n);
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    const Level *L = &LV[n];
+    uint64_t words = words_of(kind, n);
+    const uint64_t *data = TBITS[kind][n];
     Header h;
     memset(&h, 0, sizeof h);
-    memcpy(h.magic, MAGIC, 8);
+    memcpy(h.magic, MAGIC[kind], 8);
     h.version = FORMAT_VERSION;
     h.level = (uint32_t)n;
-    h.shapes = L->count;
-    h.per_shape = L->per_shape;
+    h.shapes = LV[n].count;
+    h.per_shape = per_shape_of(kind, n);
     h.config_hash = CONFIG_HASH;
-    h.checksum = checksum(BITS[n], L->words);
-    h.wins = count_wins(BITS[n], L->words);
+    h.checksum = checksum(data, words);
+    h.wins = count_wins(data, words);
     h.seconds_x1000 = (uint64_t)(seconds * 1000.0);
     FILE *f = fopen(tmp, "wb");
     if (!f) die("cannot write %s", tmp);
-    if (fwrite(&h, sizeof h, 1, f) != 1 || fwrite(BITS[n], 8, L->words, f) != L->words || fflush(f) != 0 ||
+    if (fwrite(&h, sizeof h, 1, f) != 1 || fwrite(data, 8, words, f) != words || fflush(f) != 0 ||
         fsync(fileno(f)) != 0)
         die("cannot write %s", tmp);
     fclose(f);
@@ -551,6 +563,7 @@ static inline void set_bit(uint64_t *words, uint64_t i) {
 static int symmetry_on = 1;
 
 static uint64_t compute_level(int n, int threads, double build_start, uint64_t done_before, uint64_t total_all) {
+    (void)threads; /* without OpenMP: one thread */
     Level *L = &LV[n];
     BITS[n] = calloc(L->words + 1, 8);
     if (!BITS[n]) die("%s", "out of memory");
@@ -644,6 +657,173 @@ static uint64_t compute_level(int n, int threads, double build_start, uint64_t d
     return searched;
 }
 
+static double cpu_seconds(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+           1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+static long peak_rss_kib(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* ---- the set-up ----------------------------------------------------------------------- */
+/* After k placements Mint has ceil(k/2) candies and Liquorice floor(k/2); Mint places when k is
+   even. A set-up position's bit is 1 when Mint wins; the full cake is Mint's to eat, so its
+   bit is the eating table's. Placements add a ball and move nothing, so the table is a plain
+   minimax from the full cake down to the empty table, one level at a time. */
+
+static inline uint32_t placeable(uint32_t occ) {
+    uint32_t m = 0;
+    for (uint32_t u = UNIVERSE & ~occ; u; u &= u - 1) {
+        int s = __builtin_ctz(u);
+        if ((occ & BELOW[s]) == BELOW[s]) m |= UINT32_C(1) << s;
+    }
+    return m;
+}
+
+static inline uint64_t setup_index(int k, uint32_t occ, uint32_t white) {
+    return (uint64_t)shape_rank(occ) * SETUP_PER[k] + colex_rank(pext32(white, occ));
+}
+
+/* The full cakes: copied from the eating table's last level. */
+static void setup_from_eating(int top) {
+    const Level *L = &LV[top];
+    int w = (top + 1) / 2;
+    SBITS[top] = calloc(words_of(SETUP, top) + 1, 8);
+    if (!SBITS[top]) die("%s", "out of memory");
+    for (uint32_t i = 0; i < L->count; i++)
+        for (uint64_t r = 0; r < SETUP_PER[top]; r++) {
+            uint64_t e = (uint64_t)i * L->per_shape + L->woff[w] + r;
+            if (BITS[top][e >> 6] >> (e & 63) & 1) set_bit(SBITS[top], (uint64_t)i * SETUP_PER[top] + r);
+        }
+}
+
+static uint64_t compute_setup_level(int k, int threads) {
+    (void)threads;
+    const Level *L = &LV[k];
+    int w = (k + 1) / 2, mint_places = k % 2 == 0;
+    int nsym = symmetry_on ? NSYM : 1;
+    SBITS[k] = calloc(words_of(SETUP, k) + 1, 8);
+    if (!SBITS[k]) die("%s", "out of memory");
+    uint64_t *bits = SBITS[k];
+    const uint64_t *above = SBITS[k + 1];
+    uint64_t searched = 0;
+    double t0 = now(), last_print = t0;
+    uint64_t done = 0, work = 0;
+    for (uint32_t i = 0; i < L->count; i++) {
+        int canonical = 1;
+        for (int q = 1; q < nsym && canonical; q++) canonical = sym_mask(q, L->masks[i]) >= L->masks[i];
+        if (canonical) work += SETUP_PER[k];
+    }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : searched)
+    for (uint32_t i = 0; i < L->count; i++) {
+        uint32_t occ = L->masks[i];
+        int canonical = 1;
+        for (int q = 1; q < nsym && canonical; q++) canonical = sym_mask(q, occ) >= occ;
+        if (!canonical) continue;
+        int stab[8], nstab = 0;
+        for (int q = 1; q < nsym; q++)
+            if (sym_mask(q, occ) == occ) stab[nstab++] = q;
+        uint64_t image_base[8];
+        uint32_t image_occ[8];
+        for (int q = 0; q < nsym; q++) {
+            image_occ[q] = sym_mask(q, occ);
+            image_base[q] = (uint64_t)shape_rank(image_occ[q]) * SETUP_PER[k];
+        }
+        uint32_t sites = placeable(occ);
+        int nkids = 0;
+        uint32_t kid_bit[NSITES];
+        uint64_t kid_base[NSITES];
+        for (uint32_t m = sites; m; m &= m - 1) {
+            kid_bit[nkids] = m & -m;
+            kid_base[nkids++] = (uint64_t)shape_rank(occ | (m & -m)) * SETUP_PER[k + 1];
+        }
+        uint32_t pattern = colex_unrank(0, w);
+        for (uint64_t r = 0; r < SETUP_PER[k]; r++) {
+            uint32_t white = pdep32(pattern, occ);
+            if (w > 0 && r + 1 < SETUP_PER[k]) pattern = next_combination(pattern);
+            int canon = 1;
+            for (int j = 0; j < nstab && canon; j++) canon = sym_mask(stab[j], white) >= white;
+            if (!canon) continue;
+            searched++;
+            int mint_wins = !mint_places; /* OR over Mint's placements, AND over Liquorice's */
+            for (int c = 0; c < nkids; c++) {
+                uint32_t cocc = occ | kid_bit[c], cwhite = mint_places ? white | kid_bit[c] : white;
+                uint64_t idx = kid_base[c] + colex_rank(pext32(cwhite, cocc));
+                int v = (int)(above[idx >> 6] >> (idx & 63) & 1);
+                if (mint_places ? v : !v) {
+                    mint_wins = v;
+                    break;
+                }
+            }
+            if (!mint_wins) continue;
+            for (int q = 0; q < nsym; q++)
+                set_bit(bits, image_base[q] + colex_rank(pext32(sym_mask(q, white), image_occ[q])));
+        }
+        uint64_t d = __atomic_add_fetch(&done, SETUP_PER[k], __ATOMIC_RELAXED);
+#ifdef _OPENMP
+        int me = omp_get_thread_num();
+#else
+        int me = 0;
+#endif
+        double t = now();
+        if (me == 0 && t - last_print >= 10.0) {
+            last_print = t;
+            printf("setup %2d  %5.1f%%  %.0f colourings/s\n", k, 100.0 * (double)d / (double)work,
+                   (double)d / (t - t0));
+            fflush(stdout);
+        }
+    }
+    return searched;
+}
+
+static void build_setup(const char *dir, int threads) {
+    int top = TOP_LEVEL;
+    if ((top + 1) / 2 > CAP) die("%s", "the cap is below the set-up's candies of one colour");
+    for (int k = 0; k <= top; k++) SETUP_PER[k] = BINOM[k][(k + 1) / 2];
+    for (int n = 0; n < top; n++) {
+        free(BITS[n]);
+        BITS[n] = NULL;
+    }
+    Header h;
+    int low = top;
+    while (low >= 0 && header_ok(dir, SETUP, low, &h)) low--;
+    low++; /* setup-low .. setup-top are finished */
+    if (low <= top && low > 0 && !load_level(dir, SETUP, low)) low = top + 1;
+    if (low > top) {
+        if (!BITS[top] && !load_level(dir, EATING, top)) die("%s", "the eating table's last level is missing");
+        setup_from_eating(top);
+        save_level(dir, SETUP, top, 0.0);
+        printf("setup %2d  done  %" PRIu64 " full cakes  %" PRIu64 " won by Mint\n", top,
+               (uint64_t)LV[top].count * SETUP_PER[top], count_wins(SBITS[top], words_of(SETUP, top)));
+        low = top;
+    } else if (low < top + 1) {
+        printf("setup: levels %d..%d are in %s\n", low, top, dir);
+    }
+    free(BITS[top]);
+    BITS[top] = NULL;
+    for (int k = low - 1; k >= 0; k--) {
+        double t = now(), cpu = cpu_seconds();
+        uint64_t searched = compute_setup_level(k, threads);
+        double seconds = now() - t;
+        cpu = cpu_seconds() - cpu;
+        save_level(dir, SETUP, k, seconds);
+        printf("setup %2d  done  %u shapes  %" PRIu64 " positions  %" PRIu64 " won by Mint  %" PRIu64
+               " searched  %.1f s  cpu %.1f s  peak RSS %ld MiB\n",
+               k, LV[k].count, (uint64_t)LV[k].count * SETUP_PER[k], count_wins(SBITS[k], words_of(SETUP, k)), searched,
+               seconds, cpu, peak_rss_kib() / 1024);
+        fflush(stdout);
+        free(SBITS[k + 1]);
+        SBITS[k + 1] = NULL;
+    }
+    if (!SBITS[0] && !load_level(dir, SETUP, 0)) die("%s", "the set-up's first level is missing");
+    printf("setup: from the empty table %s wins\n", SBITS[0][0] & 1 ? "Mint" : "Liquorice");
+}
+
 /* The canonical colourings of a level: the work of computing it (for the ETA). */
 static uint64_t level_work(int n) {
     const Level *L = &LV[n];
@@ -660,31 +840,20 @@ static uint64_t level_work(int n) {
     return work;
 }
 
-static double cpu_seconds(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
-           1e-6 * (double)ru.ru_stime.tv_usec;
-}
-
-static long peak_rss_kib(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
-
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: tbbuild TABLES DIR [--threads N] [--upto LEVEL] [--no-symmetry]\n");
+        fprintf(stderr, "usage: tbbuild TABLES DIR [--threads N] [--upto LEVEL] [--no-symmetry] [--no-setup] [--plan]\n");
         return 2;
     }
     const char *tables = argv[1], *dir = argv[2];
-    int threads = 2, upto = -1, plan = 0;
+    int threads = 2, upto = -1, plan = 0, setup = 1;
     for (int i = 3; i < argc; i++) {
         if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             threads = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--upto") && i + 1 < argc) {
             upto = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--no-setup")) {
+            setup = 0;
         } else if (!strcmp(argv[i], "--plan")) {
             plan = 1;
         } else if (!strcmp(argv[i], "--no-symmetry")) {
@@ -719,14 +888,14 @@ int main(int argc, char **argv) {
     /* resume: the first level without a file of this build, once the four below it load whole */
     int first = 0;
     Header h;
-    while (first <= upto && header_ok(dir, first, &h)) {
+    while (first <= upto && header_ok(dir, EATING, first, &h)) {
         LOST_SHARE[first] = 1.0 - (double)h.wins / (double)LV[first].bits;
         first++;
     }
     for (int bad = 0; first <= upto && bad >= 0;) {
         bad = -1;
         for (int m = first - 4 > 0 ? first - 4 : 0; m < first && bad < 0; m++)
-            if (!BITS[m] && !load_level(dir, m)) bad = m;
+            if (!BITS[m] && !load_level(dir, EATING, m)) bad = m;
         if (bad < 0) break;
         for (int m = bad; m < first; m++) {
             free(BITS[m]);
@@ -747,7 +916,7 @@ int main(int argc, char **argv) {
         uint64_t searched = compute_level(n, threads, build_start, done_work, total_work - skipped_work);
         double seconds = now() - t;
         cpu = cpu_seconds() - cpu;
-        save_level(dir, n, seconds);
+        save_level(dir, EATING, n, seconds);
         done_work += level_works[n];
         uint64_t w = count_wins(BITS[n], LV[n].words);
         LOST_SHARE[n] = 1.0 - (double)w / (double)LV[n].bits;
@@ -758,5 +927,7 @@ int main(int argc, char **argv) {
         fflush(stdout);
     }
     printf("tablebase: levels 0..%d complete in %.1f s\n", upto, now() - build_start);
+    fflush(stdout);
+    if (setup && upto == TOP_LEVEL) build_setup(dir, threads);
     return 0;
 }

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from spheria.engine.board import NUM_SITES
 from spheria.tablebase.build import TableSpec
-from spheria.tablebase.layout import Layout, LevelFile, LevelFileError, read_level
+from spheria.tablebase.layout import EATING, SETUP, Layout, LevelFile, LevelFileError, read_level
 
 _FNV_OFFSET = 0xCBF29CE484222325
 _FNV_PRIME = 0x100000001B3
@@ -38,25 +38,35 @@ class EatingTable:
         self.spec = spec
         self.layout = Layout(spec.universe, spec.cap)
         self._hash = config_hash(spec.tables_text())
-        self._files: dict[int, LevelFile] = {}
+        self._files: dict[tuple[str, int], LevelFile] = {}
 
-    def has_level(self, n: int) -> bool:
+    def has_level(self, n: int, kind: str = EATING) -> bool:
         try:
-            self.level_file(n)
+            self.level_file(n, kind)
         except LevelFileError:
             return False
         return True
 
-    def level_file(self, n: int) -> LevelFile:
-        if n not in self._files:
-            level_file = read_level(self.directory, n)
-            level = self.layout.level(n)
+    def level_file(self, n: int, kind: str = EATING) -> LevelFile:
+        if (kind, n) not in self._files:
+            level_file = read_level(self.directory, n, kind)
+            level = self.layout.level(n) if kind == EATING else self.layout.setup_level(n)
             if level_file.config_hash != self._hash:
-                raise LevelFileError(f"level {n} in {self.directory} was built from other tables or another builder")
+                raise LevelFileError(f"{kind} {n} in {self.directory} was built from other tables or another builder")
             if (level_file.shapes, level_file.per_shape) != (len(level.shapes), level.per_shape):
-                raise LevelFileError(f"level {n} in {self.directory} does not match the layout")
-            self._files[n] = level_file
-        return self._files[n]
+                raise LevelFileError(f"{kind} {n} in {self.directory} does not match the layout")
+            self._files[kind, n] = level_file
+        return self._files[kind, n]
+
+    def mint_wins_setup(self, white: int, black: int) -> bool:
+        """Whether Mint wins the set-up position (mint and liquorice masks) with perfect play."""
+        occupied = white | black
+        k = occupied.bit_count()
+        if occupied & ~self.spec.universe or white & black:
+            raise ValueError("the position is outside this table")
+        if (white.bit_count(), black.bit_count()) != ((k + 1) // 2, k // 2):
+            raise ValueError(f"a set-up with {k} candies has {(k + 1) // 2} mint and {k // 2} liquorice")
+        return self.level_file(k, SETUP).won(self.layout.setup_level(k).index(occupied, white))
 
     def wins(self, white: int, black: int) -> bool:
         """Whether the player to move wins the eating position (white and black masks)."""
