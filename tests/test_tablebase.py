@@ -33,7 +33,7 @@ from spheria.tablebase.layout import (
     stable_shapes,
     sub_pyramid,
 )
-from spheria.tablebase.verify import EatingTable, check_levels, config_hash, solver_value
+from spheria.tablebase.verify import EatingTable, check_levels, check_setup, config_hash, solver_leaf, solver_value
 
 SUB = TableSpec(universe=SUB_PYRAMID_3, cap=7)
 
@@ -211,6 +211,21 @@ def test_setup_table_is_the_minimax_of_the_placements(sub_table: EatingTable) ->
     assert sub_table.level_file(14, SETUP).wins == sub_table.level_file(14).wins
 
 
+def test_setup_check_against_explicit_minimax(sub_table: EatingTable) -> None:
+    results = check_setup(sub_table, range(1, 5), 30, random.Random(4), solver_leaf(MIXED))
+    assert [r.level for r in results] == [13, 12, 11, 10]
+    assert all(not r.mismatches for r in results)
+    assert 0 < sum(r.won for r in results) < 120
+
+
+def test_setup_check_finds_a_wrong_leaf(sub_table: EatingTable) -> None:
+    def wrong(white: int, black: int) -> bool:
+        return position_value((white, black, 0), MINT, MIXED) < 0  # every full cake the other way
+
+    [result] = check_setup(sub_table, [1], 30, random.Random(5), wrong)
+    assert len(result.mismatches) == 30  # one free site: the value is the leaf's, flipped
+
+
 def test_setup_reader_refuses_wrong_counts(sub_table: EatingTable) -> None:
     with pytest.raises(ValueError, match="2 mint and 1 liquorice"):
         sub_table.mint_wins_setup(0b1, 0b110)
@@ -343,6 +358,11 @@ def test_cli_status_and_verify(tmp_path: Path, program: Path, capsys: pytest.Cap
     assert "level  5      50 checked" in out and "agree with the search solver" in out
     assert main(["tablebase", "verify", "--levels", "x", "--cache", str(tmp_path)]) == 1
     assert "--levels wants" in capsys.readouterr().err
+    assert main(["tablebase", "verify", "--setup", "1-4", "--cache", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "set-up table of" in err and "not finished for 1 free sites" in err
+    assert main(["tablebase", "verify", "--setup", "1-x", "--cache", str(tmp_path)]) == 1
+    assert "--setup wants" in capsys.readouterr().err
 
 
 def test_cli_verify_reports_a_wrong_table(tmp_path: Path, program: Path, capsys: pytest.CaptureFixture[str]) -> None:

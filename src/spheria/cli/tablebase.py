@@ -30,7 +30,7 @@ MESSAGES = {
     "levels_help": "the levels to check, e.g. 0-20 (default: every finished level)",
     "seed_help": "the random seed of the positions checked (default: %(default)s)",
     "only_mint": "only the mint variant has a table, not {variant}",
-    "bad_levels": "--levels wants N or A-B, not {text!r}",
+    "bad_levels": "{option} wants N or A-B, not {text!r}",
     "no_levels": "no finished level in {directory}; run 'spheria tablebase build' first",
     "status_head": "{directory}: levels with {positions} positions in all, {done} of {total} levels finished",
     "status_line": "level {level:2d}  {positions:>14,} positions  {won:>14,} won  {seconds:9.1f} s",
@@ -40,6 +40,10 @@ MESSAGES = {
     "status_value": "from the empty table, {winner} wins with perfect play",
     "mint": "Mint",
     "liquorice": "Liquorice",
+    "setup_verify_help": "check the set-up table instead, on positions with A to B free sites (e.g. 1-4), "
+    "against minimax over the placements left with the solver on the full cakes",
+    "no_setup": "the set-up table of {directory} is not finished for {empty} free sites",
+    "setup_line": "{empty} free  {checked:>6} checked  {won:>6} won by Mint  {mismatches} disagree",
     "verify_line": "level {level:2d}  {checked:>6} checked  {won:>6} won  {mismatches} disagree",
     "verify_bad": "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x}",
     "verify_ok": "all {checked} positions agree with the search solver",
@@ -66,6 +70,7 @@ def add_parser(commands: Any) -> None:
     verify.add_argument("--per-level", metavar="N", type=int, default=200, help=MESSAGES["per_level_help"])
     verify.add_argument("--levels", metavar="A-B", help=MESSAGES["levels_help"])
     verify.add_argument("--seed", metavar="N", type=int, default=1, help=MESSAGES["seed_help"])
+    verify.add_argument("--setup", metavar="A-B", help=MESSAGES["setup_verify_help"])
     verify.set_defaults(handler=cmd_verify)
 
 
@@ -138,15 +143,41 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
     return 0
 
 
-def _parse_levels(text: str | None, finished: list[int]) -> list[int]:
+def _parse_levels(text: str | None, finished: list[int], option: str = "--levels") -> list[int]:
     if text is None:
         return finished
     try:
         low, _, high = text.partition("-")
         first, last = int(low), int(high or low)
     except ValueError:
-        raise CliError(MESSAGES["bad_levels"].format(text=text)) from None
+        raise CliError(MESSAGES["bad_levels"].format(option=option, text=text)) from None
     return [n for n in finished if first <= n <= last]
+
+
+def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
+    from spheria.tablebase.layout import SETUP
+    from spheria.tablebase.verify import check_setup, solver_leaf
+
+    top = table.layout.top
+    empties = _parse_levels(args.setup, list(range(1, top + 1)), "--setup")
+    for empty in empties:
+        if not table.has_level(top - empty, SETUP):
+            raise CliError(MESSAGES["no_setup"].format(directory=table.directory, empty=empty))
+    results = check_setup(
+        table, empties, max(args.per_level, 1), random.Random(args.seed), solver_leaf(table.spec.line_rule)
+    )
+    bad = [position for result in results for position in result.mismatches]
+    for empty, result in zip(empties, results, strict=True):
+        term.say(
+            MESSAGES["setup_line"].format(
+                empty=empty, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
+            )
+        )
+    if bad:
+        white, black = bad[0]
+        raise CliError(MESSAGES["verify_bad"].format(count=len(bad), white=white, black=black))
+    term.say(MESSAGES["verify_ok"].format(checked=sum(result.checked for result in results)))
+    return 0
 
 
 def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
@@ -155,6 +186,8 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
 
     spec = _spec(args)
     table = EatingTable(build_dir(args.cache, spec), spec)
+    if args.setup is not None:
+        return _verify_setup(args, table, term)
     finished = [n for n in range(table.layout.top + 1) if table.has_level(n)]
     levels = _parse_levels(args.levels, finished)
     if not levels:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from spheria.engine.board import NUM_SITES
+from spheria.engine.board import BELOW, NUM_SITES
 from spheria.tablebase.build import TableSpec
 from spheria.tablebase.layout import EATING, SETUP, Layout, LevelFile, LevelFileError, read_level
 
@@ -143,3 +143,56 @@ def solver_value(line_rule: str) -> Callable[[int, int], int]:
     from spheria.solver import position_value
 
     return lambda white, black: position_value((white, black, 0), "mint", line_rule)
+
+
+def setup_minimax(white: int, black: int, universe: int, leaf: Callable[[int, int], bool]) -> bool:
+    """Whether Mint wins the set-up position by explicit minimax over the remaining placements.
+
+    ``leaf(white, black)`` values a full cake (Mint eats first): True when Mint wins.
+    """
+    occupied = white | black
+    if occupied == universe:
+        return leaf(white, black)
+    mint_places = occupied.bit_count() % 2 == 0
+    for site in range(NUM_SITES):
+        bit = 1 << site
+        if not universe & bit or occupied & bit or occupied & BELOW[site] != BELOW[site]:
+            continue
+        if mint_places:
+            if setup_minimax(white | bit, black, universe, leaf):
+                return True
+        elif not setup_minimax(white, black | bit, universe, leaf):
+            return False
+    return not mint_places
+
+
+def random_setup(table: EatingTable, empty: int, rng: random.Random) -> tuple[int, int]:
+    """A set-up position with ``empty`` free sites: a random shape, a random colouring of it."""
+    k = table.spec.universe.bit_count() - empty
+    occupied = rng.choice(table.layout.level(k).shapes)
+    sites = [s for s in range(NUM_SITES) if occupied >> s & 1]
+    white = sum(1 << s for s in rng.sample(sites, (k + 1) // 2))
+    return white, occupied & ~white
+
+
+def check_setup(
+    table: EatingTable, empties: Iterable[int], count: int, rng: random.Random, leaf: Callable[[int, int], bool]
+) -> list[LevelCheck]:
+    """Compare the set-up table with :func:`setup_minimax` on ``count`` random positions per number of free sites."""
+    results = []
+    for empty in empties:
+        won, mismatches = 0, []
+        for _ in range(count):
+            white, black = random_setup(table, empty, rng)
+            expected = setup_minimax(white, black, table.spec.universe, leaf)
+            won += expected
+            if table.mint_wins_setup(white, black) != expected:
+                mismatches.append((white, black))
+        results.append(LevelCheck(table.spec.universe.bit_count() - empty, count, won, mismatches))
+    return results
+
+
+def solver_leaf(line_rule: str) -> Callable[[int, int], bool]:
+    """The search solver's verdict on a full cake: True when Mint, eating first, wins."""
+    value = solver_value(line_rule)
+    return lambda white, black: value(white, black) > 0
