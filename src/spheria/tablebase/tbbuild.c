@@ -42,7 +42,6 @@
 #define NSITES 30
 #define MAX_SEGMENTS 256
 #define MAX_SEG_LEN 4
-#define MAX_KIDS 1024
 #define MAX_LEVELS (NSITES + 1)
 #define BLOCK 4096
 #define FORMAT_VERSION 1
@@ -435,71 +434,6 @@ static inline uint32_t shift_down(uint32_t m, const uint8_t *chain, int n) {
     return out;
 }
 
-typedef struct {
-    uint32_t occ, white;
-} Kid;
-
-/* Eat the candies now on pos[0..n) in every order where each is unpinned when eaten. */
-static void line_orders(uint32_t occ, uint32_t white, const uint8_t *pos, int n, Kid *out, int *nout) {
-    for (int i = 0; i < n; i++) {
-        int s = pos[i];
-        if (pinned(s, occ)) continue;
-        uint8_t chain[MAX_SEG_LEN];
-        int len = drop_chain(occ, s, chain);
-        uint32_t nocc = shift_down(occ, chain, len), nwhite = shift_down(white, chain, len);
-        if (n == 1) {
-            out[*nout].occ = nocc;
-            out[(*nout)++].white = nwhite;
-            return;
-        }
-        uint8_t rest[MAX_SEG_LEN];
-        int k = 0;
-        for (int j = 0; j < n; j++) {
-            if (j == i) continue;
-            int o = pos[j];
-            for (int q = 1; q < len; q++)
-                if (chain[q] == o) {
-                    o = chain[q - 1];
-                    break;
-                }
-            rest[k++] = (uint8_t)o;
-        }
-        line_orders(nocc, nwhite, rest, n - 1, out, nout);
-    }
-}
-
-/* The children that eat `size` candies: single candies for size 1, else the lines of that
-   length (the line rule checked at the start of the move). */
-static int generate_size(uint32_t occ, uint32_t white, int size, Kid *out) {
-    int n = 0;
-    if (size == 1) {
-        for (uint32_t m = occ; m; m &= m - 1) {
-            int s = __builtin_ctz(m);
-            if (pinned(s, occ)) continue;
-            uint8_t chain[MAX_SEG_LEN];
-            int len = drop_chain(occ, s, chain);
-            out[n].occ = shift_down(occ, chain, len);
-            out[n++].white = shift_down(white, chain, len);
-        }
-        return n;
-    }
-    uint32_t black = occ & ~white;
-    for (int i = 0; i < NSEG_OF[size]; i++) {
-        int g = SEG_OF[size][i];
-        uint32_t sm = SEG_MASK[g];
-        if ((occ & sm) != sm) continue;
-        int colours = ((white & sm) != 0) + ((black & sm) != 0);
-        if (RULE == RULE_MIXED ? colours < 2 : colours != 1) continue;
-        if (!(SEG_HOLDS[g] & occ)) {
-            out[n].occ = occ & ~sm;
-            out[n++].white = white & ~sm;
-        } else {
-            line_orders(occ, white, SEG_SITES[g], SEG_LEN[g], out, &n);
-        }
-    }
-    return n;
-}
-
 /* Move sizes in the order children are tried at each level: the size whose children's level
    has the most lost positions first (a lost child proves the win), set as levels finish. */
 static int SIZE_ORDER[MAX_LEVELS][MAX_SEG_LEN];
@@ -519,29 +453,153 @@ static void order_sizes(int n) {
         }
 }
 
-/* 1 when the player to move at (occ, white) wins: some child is lost for the opponent.
-   Children are made one move size at a time and looked up in batches, each batch's bits
-   prefetched before any is read; most positions are won, so most stop early. */
-#define BATCH 8
-static int wins(int level, uint32_t occ, uint32_t white) {
-    Kid kids[MAX_KIDS];
+#define BATCH 8 /* children looked up at a time, their bits prefetched before any is read */
+
+/* ---- moves of one shape ----------------------------------------------------------------- */
+/* Which candies may be eaten, and where the others drop, depends on the shape alone; only a
+   line's colour condition depends on the colouring. So the builder lists a shape's moves once
+   (per block of colourings) as colour-blind transformations: a child shape, where that shape's
+   positions start, and the drop steps to apply to the mint mask. Orders of one line that end
+   in the same transformation are kept once. */
+
+#define MAX_MOVES 400
+typedef struct {
+    uint32_t child_occ;
+    uint32_t seg_mask; /* 0 for a single candy; else the line, whose colours the rule checks */
+    uint64_t child_base;
+    uint8_t nsteps;
+    uint8_t len[MAX_SEG_LEN];
+    uint8_t chain[MAX_SEG_LEN][MAX_SEG_LEN];
+} Move;
+
+typedef struct {
+    int count[MAX_SEG_LEN + 1];
+    Move moves[MAX_SEG_LEN + 1][MAX_MOVES];
+} MoveList;
+
+static inline uint32_t apply_steps(const Move *m, uint32_t mask) {
+    for (int i = 0; i < m->nsteps; i++) mask = shift_down(mask, m->chain[i], m->len[i]);
+    return mask;
+}
+
+static int same_transformation(const Move *a, const Move *b, uint32_t occ) {
+    if (a->child_occ != b->child_occ) return 0;
+    for (uint32_t m = occ; m; m &= m - 1)
+        if (apply_steps(a, m & -m) != apply_steps(b, m & -m)) return 0;
+    return 1;
+}
+
+static void add_move(MoveList *list, int size, Move *m, uint32_t occ, int first_of_line) {
+    int level = __builtin_popcount(m->child_occ);
+    m->child_base = (uint64_t)shape_rank(m->child_occ) * LV[level].per_shape;
+    for (int i = first_of_line; i < list->count[size]; i++)
+        if (same_transformation(&list->moves[size][i], m, occ)) return;
+    if (list->count[size] == MAX_MOVES) die("%s", "too many moves of one size");
+    list->moves[size][list->count[size]++] = *m;
+}
+
+/* The orders of eating the line candies now on pos[0..n), each unpinned when eaten. */
+static void line_moves(MoveList *list, int size, uint32_t occ0, uint32_t occ, const uint8_t *pos, int n, Move *m,
+                       int first_of_line) {
+    for (int i = 0; i < n; i++) {
+        int s = pos[i];
+        if (pinned(s, occ)) continue;
+        uint8_t chain[MAX_SEG_LEN];
+        int len = drop_chain(occ, s, chain);
+        int step = m->nsteps++;
+        m->len[step] = (uint8_t)len;
+        memcpy(m->chain[step], chain, (size_t)len);
+        uint32_t nocc = shift_down(occ, chain, len);
+        if (n == 1) {
+            m->child_occ = nocc;
+            add_move(list, size, m, occ0, first_of_line);
+        } else {
+            uint8_t rest[MAX_SEG_LEN];
+            int k = 0;
+            for (int j = 0; j < n; j++) {
+                if (j == i) continue;
+                int o = pos[j];
+                for (int q = 1; q < len; q++)
+                    if (chain[q] == o) {
+                        o = chain[q - 1];
+                        break;
+                    }
+                rest[k++] = (uint8_t)o;
+            }
+            line_moves(list, size, occ0, nocc, rest, n - 1, m, first_of_line);
+        }
+        m->nsteps--;
+    }
+}
+
+static void list_moves(uint32_t occ, MoveList *list) {
+    for (int size = 1; size <= MAX_SEG_LEN; size++) list->count[size] = 0;
+    Move m;
+    memset(&m, 0, sizeof m);
+    for (uint32_t b = occ; b; b &= b - 1) {
+        int s = __builtin_ctz(b);
+        if (pinned(s, occ)) continue;
+        m.nsteps = 1;
+        m.len[0] = (uint8_t)drop_chain(occ, s, m.chain[0]);
+        m.child_occ = shift_down(occ, m.chain[0], m.len[0]);
+        m.seg_mask = 0;
+        add_move(list, 1, &m, occ, list->count[1]);
+    }
+    for (int g = 0; g < NSEG; g++) {
+        uint32_t sm = SEG_MASK[g];
+        if ((occ & sm) != sm) continue;
+        int size = SEG_LEN[g];
+        m.seg_mask = sm;
+        m.nsteps = 0;
+        line_moves(list, size, occ, occ, SEG_SITES[g], size, &m, list->count[size]);
+    }
+}
+
+/* This thread's list of the moves of shape occ (listed again only when the shape changes). */
+static __thread MoveList *THREAD_MOVES;
+static __thread uint32_t THREAD_SHAPE;
+static __thread int THREAD_LISTED;
+
+static const MoveList *thread_moves(uint32_t occ) {
+    if (!THREAD_MOVES) {
+        THREAD_MOVES = malloc(sizeof *THREAD_MOVES);
+        if (!THREAD_MOVES) die("%s", "out of memory");
+    }
+    if (!THREAD_LISTED || THREAD_SHAPE != occ) {
+        list_moves(occ, THREAD_MOVES);
+        THREAD_SHAPE = occ;
+        THREAD_LISTED = 1;
+    }
+    return THREAD_MOVES;
+}
+
+/* 1 when the player to move at (occ, white) wins, with the shape's moves listed. */
+static int wins_listed(int level, const MoveList *list, uint32_t occ, uint32_t white) {
+    uint32_t black = occ & ~white;
     for (int k = 0; k < MAX_SEG_LEN; k++) {
         int size = SIZE_ORDER[level][k];
         if (size > level) continue;
-        int n = generate_size(occ, white, size, kids);
         const Level *L = &LV[level - size];
         const uint64_t *bits = BITS[level - size];
-        for (int start = 0; start < n; start += BATCH) {
-            int end = start + BATCH < n ? start + BATCH : n;
+        const Move *moves = list->moves[size];
+        int n = list->count[size];
+        for (int start = 0; start < n;) {
             const uint64_t *word[BATCH];
-            int bit[BATCH];
-            for (int i = start; i < end; i++) {
-                uint64_t idx = position_index(L, kids[i].occ, kids[i].white);
-                word[i - start] = &bits[idx >> 6];
-                bit[i - start] = (int)(idx & 63);
-                __builtin_prefetch(word[i - start]);
+            int bit[BATCH], got = 0;
+            for (; start < n && got < BATCH; start++) {
+                const Move *m = &moves[start];
+                if (m->seg_mask) {
+                    int colours = ((white & m->seg_mask) != 0) + ((black & m->seg_mask) != 0);
+                    if (RULE == RULE_MIXED ? colours < 2 : colours != 1) continue;
+                }
+                uint32_t pattern = pext32(apply_steps(m, white), m->child_occ);
+                uint64_t idx = m->child_base + L->woff[__builtin_popcount(pattern)] + colex_rank(pattern);
+                word[got] = &bits[idx >> 6];
+                bit[got] = (int)(idx & 63);
+                __builtin_prefetch(word[got]);
+                got++;
             }
-            for (int i = 0; i < end - start; i++)
+            for (int i = 0; i < got; i++)
                 if (!(*word[i] >> bit[i] & 1)) return 1;
         }
     }
@@ -603,6 +661,7 @@ static uint64_t compute_level(int n, int threads, double build_start, uint64_t d
         const Unit *U = &units[u];
         uint32_t occ = L->masks[U->shape];
         int w = U->w;
+        const MoveList *moves = thread_moves(occ);
         /* the symmetries that keep this shape */
         int stab[8], nstab = 0;
         for (int k = 1; k < nsym; k++)
@@ -625,7 +684,7 @@ static uint64_t compute_level(int n, int threads, double build_start, uint64_t d
             }
             if (!canonical) continue;
             searched++;
-            if (!wins(n, occ, white)) continue;
+            if (!wins_listed(n, moves, occ, white)) continue;
             set_bit(bits, (uint64_t)U->shape * L->per_shape + L->woff[w] + r);
             if (!symmetry_on) continue;
             for (int k = 0; k < nsym; k++) {
