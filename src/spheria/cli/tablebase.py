@@ -32,7 +32,7 @@ MESSAGES = {
     "only_mint": "only the mint variant has a table, not {variant}",
     "bad_levels": "{option} wants N or A-B, not {text!r}",
     "no_levels": "no finished level in {directory}; run 'spheria tablebase build' first",
-    "status_head": "{directory}: levels with {positions} positions in all, {done} of {total} levels finished",
+    "status_head": "{directory}: levels with {positions:,} positions in all, {done} of {total} levels finished",
     "status_line": "level {level:2d}  {positions:>14,} positions  {won:>14,} won  {seconds:9.1f} s",
     "status_missing": "level {level:2d}  not built",
     "status_setup": "set-up: {done} of {total} levels finished",
@@ -116,7 +116,7 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
     )
     for n in levels:
         if n in done:
-            level_file = table.level_file(n)
+            level_file = table.header(n)
             positions = table.layout.level(n).positions
             term.say(
                 MESSAGES["status_line"].format(
@@ -128,7 +128,7 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
     setup_done = [k for k in levels if table.has_level(k, SETUP)]
     term.say(MESSAGES["status_setup"].format(done=len(setup_done), total=len(levels)))
     for k in setup_done:
-        level_file = table.level_file(k, SETUP)
+        level_file = table.header(k, SETUP)
         term.say(
             MESSAGES["status_setup_line"].format(
                 level=k,

@@ -193,20 +193,25 @@ def level_path(directory: Path, n: int, kind: str = EATING) -> Path:
     return directory / f"{kind}-{n:02d}.bin"
 
 
-def read_level(directory: Path, n: int, kind: str = EATING) -> LevelFile:
-    """Read ``level-NN.bin`` (or ``setup-NN.bin``) from ``directory``; :class:`LevelFileError` when unusable."""
+def read_level(directory: Path, n: int, kind: str = EATING, *, with_bits: bool = True) -> LevelFile:
+    """Read ``level-NN.bin`` (or ``setup-NN.bin``) from ``directory``; :class:`LevelFileError` when unusable.
+
+    Without ``with_bits`` only the header is read (and the file's size checked); ``bits`` is empty.
+    """
     path = level_path(directory, n, kind)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            head = file.read(HEADER.size)
+            size = path.stat().st_size
+            data = file.read() if with_bits else b""
     except OSError as error:
         raise LevelFileError(f"{path}: {error.strerror}") from None
-    if len(data) < HEADER.size:
+    if len(head) < HEADER.size:
         raise LevelFileError(f"{path}: too short for a level header")
-    magic, version, level, shapes, per_shape, config_hash, checksum, wins, millis = HEADER.unpack_from(data)
+    magic, version, level, shapes, per_shape, config_hash, checksum, wins, millis = HEADER.unpack(head)
     if magic != MAGIC[kind] or version != FORMAT_VERSION or level != n:
         raise LevelFileError(f"{path}: not a {kind}-{n} file of format {FORMAT_VERSION}")
     words = (shapes * per_shape + 63) // 64
-    bits = data[HEADER.size :]
-    if len(bits) != words * 8:
-        raise LevelFileError(f"{path}: {len(bits)} bytes of bits, expected {words * 8}")
-    return LevelFile(level, shapes, per_shape, config_hash, checksum, wins, millis / 1000, bits)
+    if size - HEADER.size != words * 8:
+        raise LevelFileError(f"{path}: {size - HEADER.size} bytes of bits, expected {words * 8}")
+    return LevelFile(level, shapes, per_shape, config_hash, checksum, wins, millis / 1000, data)

@@ -41,22 +41,31 @@ class EatingTable:
         self._files: dict[tuple[str, int], LevelFile] = {}
 
     def has_level(self, n: int, kind: str = EATING) -> bool:
+        """Whether the level's file is there, of this build (its header and size are checked)."""
         try:
-            self.level_file(n, kind)
+            self.header(n, kind)
         except LevelFileError:
             return False
         return True
 
+    def header(self, n: int, kind: str = EATING) -> LevelFile:
+        """The level's header fields (``bits`` empty unless the level was read whole)."""
+        if (kind, n) in self._files:
+            return self._files[kind, n]
+        return self._checked(read_level(self.directory, n, kind, with_bits=False), n, kind)
+
     def level_file(self, n: int, kind: str = EATING) -> LevelFile:
         if (kind, n) not in self._files:
-            level_file = read_level(self.directory, n, kind)
-            level = self.layout.level(n) if kind == EATING else self.layout.setup_level(n)
-            if level_file.config_hash != self._hash:
-                raise LevelFileError(f"{kind} {n} in {self.directory} was built from other tables or another builder")
-            if (level_file.shapes, level_file.per_shape) != (len(level.shapes), level.per_shape):
-                raise LevelFileError(f"{kind} {n} in {self.directory} does not match the layout")
-            self._files[kind, n] = level_file
+            self._files[kind, n] = self._checked(read_level(self.directory, n, kind), n, kind)
         return self._files[kind, n]
+
+    def _checked(self, level_file: LevelFile, n: int, kind: str) -> LevelFile:
+        level = self.layout.level(n) if kind == EATING else self.layout.setup_level(n)
+        if level_file.config_hash != self._hash:
+            raise LevelFileError(f"{kind} {n} in {self.directory} was built from other tables or another builder")
+        if (level_file.shapes, level_file.per_shape) != (len(level.shapes), level.per_shape):
+            raise LevelFileError(f"{kind} {n} in {self.directory} does not match the layout")
+        return level_file
 
     def mint_wins_setup(self, white: int, black: int) -> bool:
         """Whether Mint wins the set-up position (mint and liquorice masks) with perfect play."""
