@@ -18,7 +18,9 @@
  * written to every image (the bit is set only for a win, so images of losses stay 0).
  *
  * Each finished level is written to DIR/level-NN.bin (header + bits, renamed into place), and
- * a run resumes from the levels it finds there. See docs/tablebase.md.
+ * a run resumes from the levels it finds there. Once the eating table is complete the set-up
+ * table follows (DIR/setup-NN.bin, bit = Mint wins), from the full cakes down to the empty
+ * table. See docs/tablebase.md.
  *
  * usage: tbbuild TABLES DIR [--threads N] [--upto LEVEL] [--no-symmetry] [--no-setup] [--plan]
  */
