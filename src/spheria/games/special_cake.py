@@ -36,7 +36,6 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from spheria.engine.board import (
     ABOVE,
@@ -49,13 +48,27 @@ from spheria.engine.board import (
     SITE_NAMES,
     TOP,
     Board,
+    BoardView,
     drop_chain,
     iter_sites,
     parse_site,
     placeable,
     shift_down,
 )
-from spheria.games.base import TERMINAL, Game, IllegalMoveError, Option, State, register
+from spheria.games.base import (
+    PICK_PREFIX,
+    PICK_SET,
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Option,
+    PerfectObservation,
+    State,
+    checked_site,
+    move_text,
+    register,
+)
 
 MINT, SUGAR, POISONED = "mint", "sugar", "poisoned"
 MIXED, ANY, SAME = "mixed", "any", "same"
@@ -81,19 +94,29 @@ class CakeMove:
 
     @classmethod
     def parse(cls, text: str) -> CakeMove:
-        """Sites joined by ``+`` (a comma or spaces also separate them)."""
-        if not re.sub(r"[\s+,]", "", text):
-            raise IllegalMoveError("empty move: name a site such as 0a1, or a line such as 0a1+0b1")
+        """Sites joined by ``+`` (a comma or spaces also separate them); raises
+        :class:`InvalidMoveError` if ``text`` is not written so."""
+        if not re.sub(r"[\s+,]", "", move_text(text)):
+            raise InvalidMoveError("empty move: name a site such as 0a1, or a line such as 0a1+0b1")
         parts = re.split(r"\s*[+,]\s*|\s+", text.strip())
         if "" in parts:
-            raise IllegalMoveError(f"{text.strip()!r} has an empty place between its sites")
+            raise InvalidMoveError(f"{text.strip()!r} has an empty place between its sites")
         try:
             sites = tuple(parse_site(p) for p in parts)
         except ValueError as error:
-            raise IllegalMoveError(str(error)) from None
+            raise InvalidMoveError(str(error)) from None
         if len(set(sites)) != len(sites):
-            raise IllegalMoveError(f"{text.strip()!r} names a site twice")
+            raise InvalidMoveError(f"{text.strip()!r} names a site twice")
         return cls(sites)
+
+    def check(self) -> None:
+        """Raise :class:`InvalidMoveError` unless the sites are distinct site numbers, at least one."""
+        if not isinstance(self.sites, tuple) or not self.sites:
+            raise InvalidMoveError(f"a Special Cake move names its sites as a non-empty tuple, not {self.sites!r}")
+        for site in self.sites:
+            checked_site(site)
+        if len(set(self.sites)) != len(self.sites):
+            raise InvalidMoveError(f"{self} names a site twice")
 
 
 def _line_colors_ok(masks: Masks, segment_mask: int, line_rule: str, cherry: bool) -> bool:
@@ -168,6 +191,7 @@ def random_cake(rng: random.Random) -> Board:
 class SpecialCake(Game):
     name = "special-cake"
     title = "Special Cake"
+    picking_modes = (PICK_PREFIX, PICK_SET)
     option_specs = (
         Option("variant", MINT, "mint, sugar or poisoned (the cherry variant)", (MINT, SUGAR, POISONED)),
         Option(
@@ -191,12 +215,17 @@ class SpecialCake(Game):
     def line_rule(self) -> str:
         return str(self.options["line_rule"])
 
-    @property
-    def num_players(self) -> int:
-        return 2
-
     def player_names(self) -> list[str]:
         return ["Player 1", "Player 2"] if self.variant == SUGAR else ["Mint", "Liquorice"]
+
+    def seat_colors(self) -> list[str | None]:
+        """Mint places white, Liquorice black; in sugar nobody places, so no seat has a colour."""
+        return [None, None] if self.variant == SUGAR else ["w", "b"]
+
+    @property
+    def chance(self) -> bool:
+        """The sugar cake is built at random."""
+        return self.variant == SUGAR
 
     @property
     def placements(self) -> int:
@@ -211,7 +240,7 @@ class SpecialCake(Game):
         return CakeState(self, random_cake(random.Random(seed)), 0, EAT, seed)
 
     def state_from_spn(self, text: str) -> CakeState:
-        fields = text.split()
+        fields = self.spn_fields(text)
         if len(fields) != 3:
             raise ValueError(f"Special Cake SPN has 3 fields (board, player 1|2, place|eat); found {len(fields)}")
         board = Board.from_spn(fields[0])
@@ -249,12 +278,18 @@ class SpecialCake(Game):
                 raise ValueError("a candy rests on the cherry: it starts on top and only ever drops")
 
 
+class CakeObservation(PerfectObservation):
+    """A Special Cake observation: everything, and the phase (``place`` or ``eat``)."""
+
+    phase: str
+
+
 class CakeState(State[CakeMove]):
     """A Special Cake position: the cake, the player to move and the phase."""
 
     def __init__(self, game: SpecialCake, board: Board, player: int, phase: str, seed: int | None) -> None:
         self.game: SpecialCake = game
-        self.board = board
+        self._board = board
         self.player = player
         self.phase = phase
         self.seed = seed
@@ -265,16 +300,21 @@ class CakeState(State[CakeMove]):
 
     # -- queries -----------------------------------------------------------------------
 
+    @property
+    def board(self) -> BoardView:
+        """The balls as a read-only snapshot (the state's own board changes only by moves)."""
+        return self._board.view()
+
     def masks(self) -> Masks:
-        m = self.board.masks
+        m = self._board.masks
         return (m[0], m[1], m[2])
 
     def is_terminal(self) -> bool:
         if self.phase != EAT:
             return False
-        occupied = self.board.occupied
+        occupied = self._board.occupied
         if self.game.variant == POISONED:
-            return occupied == self.board.masks[2]
+            return occupied == self._board.masks[2]
         return occupied == 0
 
     def current_player(self) -> int:
@@ -295,7 +335,7 @@ class CakeState(State[CakeMove]):
                 color = self.player
                 masks = self.masks()
                 self._outcomes = {}
-                for site in iter_sites(placeable(self.board.occupied)):
+                for site in iter_sites(placeable(self._board.occupied)):
                     new = list(masks)
                     new[color] |= 1 << site
                     self._outcomes[CakeMove((site,))] = (new[0], new[1], new[2])
@@ -305,7 +345,7 @@ class CakeState(State[CakeMove]):
         return self._outcomes
 
     def legal_moves(self, player: int | None = None) -> list[CakeMove]:
-        if player is not None and player != self.current_player():
+        if player is not None and self.check_seat(player) != self.current_player():
             return []
         return list(self._legal_outcomes())
 
@@ -313,7 +353,10 @@ class CakeState(State[CakeMove]):
 
     def apply(self, move: CakeMove) -> None:
         """Play a move; a line eaten in another legal order is recorded as its listed equivalent."""
-        result = self._legal_outcomes().get(move)
+        try:
+            result = self._legal_outcomes().get(move)
+        except TypeError:  # unhashable: a move object built with a list of sites
+            result = None
         if result is None:
             move = self._equivalent(self._validate(move))
             result = self._outcomes[move]  # type: ignore[index]
@@ -322,13 +365,13 @@ class CakeState(State[CakeMove]):
         self._set(result)
 
     def _set(self, masks: Masks) -> None:
-        self.board.masks[:] = masks
+        self._board.masks[:] = masks
         self._outcomes = None
         if self.phase == PLACE:
-            placed = self.board.count()
+            placed = self._board.count()
             if placed == self.game.placements:
                 if self.game.variant == POISONED:
-                    self.board.place(TOP, 2)
+                    self._board.place(TOP, 2)
                 self.phase, self.player = EAT, 0
                 return
         self.player = 1 - self.player
@@ -336,7 +379,8 @@ class CakeState(State[CakeMove]):
     def _validate(self, move: CakeMove) -> Masks:
         """The result of a move offered in a non-canonical eating order, or an error naming the fault."""
         if not isinstance(move, CakeMove):
-            raise IllegalMoveError(f"{move!r} is not a Special Cake move")
+            raise InvalidMoveError(f"{move!r} is not a Special Cake move")
+        move.check()
         if self.is_terminal():
             raise IllegalMoveError("the game is over")
         if self.phase == PLACE:
@@ -345,7 +389,7 @@ class CakeState(State[CakeMove]):
                 raise IllegalMoveError("in the set-up a move places one candy: name one site")
             raise IllegalMoveError(f"{SITE_NAMES[site]} cannot take a candy now (taken, or not on four candies)")
         masks = self.masks()
-        occupied = self.board.occupied
+        occupied = self._board.occupied
         sites = move.sites
         for site in sites:
             if not occupied >> site & 1:
@@ -380,7 +424,7 @@ class CakeState(State[CakeMove]):
         if not self.history:
             raise IndexError("no move to undo")
         masks, self.player, self.phase, outcomes = self._undo.pop()
-        self.board.masks[:] = masks
+        self._board.masks[:] = masks
         self._outcomes = outcomes
         return self.history.pop()
 
@@ -388,8 +432,10 @@ class CakeState(State[CakeMove]):
         """The legal move written as ``text``: a site, or a line's sites in an eating order.
 
         Any legal order is accepted and returned as the equivalent move of ``legal_moves()``.
+        With ``player`` given, the move must be that seat's.
         """
         move = CakeMove.parse(text)
+        self.check_turn(player)
         if move in self._legal_outcomes():
             return move
         return self._equivalent(self._validate(move))
@@ -402,7 +448,7 @@ class CakeState(State[CakeMove]):
         raise AssertionError("a validated move has no equivalent legal move")
 
     def clone(self) -> CakeState:
-        state = CakeState(self.game, self.board.copy(), self.player, self.phase, self.seed)
+        state = CakeState(self.game, self._board.copy(), self.player, self.phase, self.seed)
         state.history = list(self.history)
         state._undo = list(self._undo)
         state._outcomes = self._outcomes  # never mutated, only replaced: safe to share
@@ -411,34 +457,50 @@ class CakeState(State[CakeMove]):
     # -- text --------------------------------------------------------------------------
 
     def to_spn(self) -> str:
-        return f"{self.board.spn()} {self.player + 1} {self.phase}"
+        return f"{self._board.spn()} {self.player + 1} {self.phase}"
 
     def __str__(self) -> str:
-        return self.board.diagram()
+        return self._board.diagram()
 
     def status_lines(self, player: int | None = None) -> list[str]:
+        if player is not None:
+            self.check_seat(player)
         names = self.game.player_names()
         if self.is_terminal():
             winner = self.winners()[0]
             if self.game.variant == POISONED:
                 return [f"Only the cherry is left: {names[self.player]} must eat it. {names[winner]} wins."]
             return [f"{names[1 - winner]} ate the last candy. {names[winner]} wins."]
-        counts = f"{self.board.count(0)} white, {self.board.count(1)} black, {self.board.count(2)} red"
+        counts = f"{self._board.count(0)} white, {self._board.count(1)} black, {self._board.count(2)} red"
         if self.phase == PLACE:
             color = "mint (w)" if self.player == 0 else "liquorice (b)"
             return [f"Set-up: {names[self.player]} places a {color} candy.", counts + " placed"]
         lines = [f"{names[self.player]} to eat ({self.game.line_rule} lines).", counts + " left"]
-        if self.board.occupied == ALL_SITES:
+        if self._board.occupied == ALL_SITES:
             cherry = " The cherry is on top." if self.game.variant == POISONED else ""
             lines.insert(0, f"The cake is complete.{cherry} {names[0]} eats first.")
         return lines
 
+    def picking_mode(self) -> str:
+        """Eating a line: its candies in any order (the server checks the order); else one site."""
+        return PICK_SET if self.phase == EAT else PICK_PREFIX
+
+    def placing_color(self, player: int) -> str | None:
+        """Candies are placed only in the set-up (not in sugar), in the seat's colour."""
+        color = self.game.seat_colors()[self.check_seat(player)]
+        return color if self.phase == PLACE else None
+
+    def extend_move_text(self, text: str, site: str) -> str:
+        return f"{text}+{site}"
+
     def move_hint(self, player: int | None = None) -> str:
+        if player is not None:
+            self.check_seat(player)
         if self.phase == PLACE:
             return "a site such as 0a1 (level, file, rank)"
         return "a candy such as 0a1, or a line eaten in order such as 0a1+0b1+0c1"
 
-    def observation(self, player: int) -> dict[str, Any]:
-        view = super().observation(player)
-        view["phase"] = self.phase
+    def observation(self, player: int) -> CakeObservation:
+        self.check_seat(player)
+        view: CakeObservation = {**self._perfect_observation(player), "phase": self.phase}
         return view

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import itertools
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spheria.engine.board import ADJACENT, COLOR_CHARS, NUM_SITES, SEGMENTS, SITE_NAMES, TOP, Board, iter_sites
@@ -393,7 +393,7 @@ class SpagyricCodec(Codec):
     def features(self, state: State[Any], player: int) -> list[float]:
         return self.features_from_observation(state.observation(player))
 
-    def features_from_observation(self, observation: dict[str, Any]) -> list[float]:
+    def features_from_observation(self, observation: Mapping[str, Any]) -> list[float]:
         """The features of a seat's ``observation(player)``, or of ``public_observation()``.
 
         Counts are fractions: the supply per colour and the stunned pairs of ``supply``
@@ -443,7 +443,7 @@ class SpagyricCodec(Codec):
         return self.text_from_observation(state.observation(player))
 
     @staticmethod
-    def text_from_observation(observation: dict[str, Any], with_history: bool = False) -> str:
+    def text_from_observation(observation: Mapping[str, Any], with_history: bool = False) -> str:
         """One line of what the observation shows (its history too if ``with_history``)."""
 
         def counts(by_color: dict[str, int]) -> str:
