@@ -1,8 +1,8 @@
-"""Build the compiled solver (spheria.solver._cakesolver) when a C compiler is at hand.
+"""Build the compiled accelerators (the solver, Special Cake's move generator) when a C compiler is at hand.
 
-The extension only speeds up the solver: spheria.solver falls back to its pure-Python search
-without it. So a failed compile prints a warning and the install goes on. Everything else is in
-pyproject.toml.
+The extensions only speed things up: spheria.solver and the Special Cake rules fall back to pure
+Python without them. So a failed compile prints a warning and the install goes on. Everything
+else is in pyproject.toml.
 """
 
 import sys
@@ -46,7 +46,14 @@ setup(
             sources=["src/spheria/solver/_cakesolver.c"],
             extra_compile_args=flags,
             optional=True,
-        )
+        ),
+        # Special Cake's eating moves, compiled; the games fall back to Python without it.
+        Extension(
+            "spheria.engine._cakemoves",
+            sources=["src/spheria/engine/_cakemoves.c"],
+            extra_compile_args=flags,
+            optional=True,
+        ),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -1,7 +1,8 @@
 """Rules tests for the 30-site pyramid: site names, tables, support, pins, drops and SPN.
 
 Positions are drawn in the format of ``Board.diagram()`` and read with ``parse_diagram()``.
-Every expected value below was worked out by hand from the rules (rules-decisions.md), not
+Every expected value below was worked out by hand from the rules (docs/rules.md, section
+The Shibumi board), not
 copied from the engine.
 """
 
@@ -34,13 +35,7 @@ from spheria.engine.board import (
     site_name,
     unstable_sites,
 )
-
-
-def board_of(picture: str) -> Board:
-    """The board drawn in ``picture`` (no marks allowed)."""
-    board, marks = parse_diagram(textwrap.dedent(picture))
-    assert marks == {}
-    return board
+from tests.conftest import board_of
 
 
 def sites(names: str) -> set[int]:
@@ -50,10 +45,6 @@ def sites(names: str) -> set[int]:
 
 def mask(names: str) -> int:
     return sum(1 << s for s in sites(names))
-
-
-def names_of(bits: int) -> set[str]:
-    return {SITE_NAMES[s] for s in iter_sites(bits)}
 
 
 FULL_CAKE = """
@@ -452,3 +443,39 @@ def test_bad_diagrams_raise():
             1 w x . .     1 . . .     1 . .     1 .
             """
         )
+
+
+# -- boards are not hashable; views are read-only ------------------------------------------------
+
+
+def test_a_board_is_not_hashable_but_its_key_is() -> None:
+    board = Board.from_spn("wb............../........./..../.")
+    with pytest.raises(TypeError):
+        hash(board)
+    seen = {board.key()}
+    board.place(parse_site("0c1"), 2)
+    assert board.key() not in seen and board.key() == (0b1, 0b10, 0b100)
+    assert Board.from_spn(board.spn()).key() == board.key()
+
+
+def test_boards_compare_by_their_balls_and_only_with_boards() -> None:
+    board = Board.from_spn("wb............../........./..../.")
+    assert board == board.view() and board.view() == board.copy()
+    assert board.__eq__("wb............../........./..../.") is NotImplemented
+    assert board != board.spn() and board != board.key()
+
+
+def test_a_view_answers_like_its_board_and_cannot_change() -> None:
+    board = Board.from_spn("wwbb............/........./..../.")
+    view = board.view()
+    assert (view.masks, view.occupied, view.count(), view.spn()) == (board.key(), 0b1111, 4, board.spn())
+    assert view.color_at(parse_site("0c1")) == 1 and view.group(0) == 0b11 and not view.can_hold(16)
+    with pytest.raises(AttributeError):
+        view.place(0, 0)  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError, match="read-only"):
+        view.masks = (0, 0, 0)
+    board.place(parse_site("0d1"), 0)
+    assert view.count() == 4  # a snapshot: later changes to the board do not reach it
+    mutable = view.copy()
+    mutable.place(parse_site("0a2"), 2)
+    assert view.count() == 4 and mutable.count() == 5

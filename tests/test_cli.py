@@ -24,7 +24,7 @@ from spheria.cli.terminal import BALL_STYLES, Terminal, wants_color
 from spheria.games import base
 from spheria.games.base import PlayerView
 from spheria.records import Record
-from tests.test_match import SecretNumbers
+from tests.conftest import SecretNumbers
 
 Run = tuple[int, str, str]
 

@@ -9,18 +9,13 @@ import pytest
 
 import spheria
 from spheria.agents.random_agent import RandomAgent
+from spheria.engine.board import BoardView
+from spheria.games.spagyric import SpagyricState
+from spheria.games.special_cake import CakeState
+from spheria.games.spinca import SpincaState
+from spheria.games.spline import SplineState
 from spheria.match import play
-
-EVERY_GAME: list[tuple[str, dict[str, Any]]] = [
-    ("special-cake", {"variant": "mint"}),
-    ("special-cake", {"variant": "sugar"}),
-    ("special-cake", {"variant": "poisoned", "line_rule": "same"}),
-    ("spagyric", {"supply": 3}),
-    ("spinca", {"players": 2}),
-    ("spinca", {"players": 3}),
-    ("spinca", {"players": 4}),
-    ("spline", {}),
-]
+from tests.conftest import EVERY_GAME
 
 
 def test_every_game_is_registered() -> None:
@@ -92,3 +87,118 @@ def test_garbage_moves_are_refused_without_change(name: str, options: dict[str, 
         with pytest.raises(spheria.IllegalMoveError):
             state.parse_move(text, seat)
         assert state.to_spn() == before
+
+
+def test_every_game_describes_itself_from_its_own_class() -> None:
+    described = {d["name"]: d for d in spheria.describe_games()}
+    assert list(described) == spheria.game_names()
+    assert json.loads(json.dumps(described)) == described
+    seats = {name: [(s["name"], s["color"], s["side"]) for s in d["seats"]] for name, d in described.items()}
+    assert seats == {
+        "spagyric": [("Player 1", None, 0), ("Player 2", None, 1)],
+        "special-cake": [("Mint", "w", 0), ("Liquorice", "b", 1)],
+        "spinca": [("White", "w", 0), ("Black", "b", 1)],
+        "spline": [("White", "w", 0), ("Black", "b", 1)],
+    }
+    ranges = {name: (d["min_players"], d["max_players"]) for name, d in described.items()}
+    assert ranges == {"spagyric": (2, 2), "special-cake": (2, 2), "spinca": (2, 4), "spline": (2, 2)}
+    hidden = {name for name, d in described.items() if not d["perfect_information"]}
+    together = {name for name, d in described.items() if d["simultaneous"]}
+    assert hidden == together == {"spagyric"}
+    memory = next(o for o in described["spagyric"]["options"] if o["name"] == "memory")
+    assert (memory["type"], memory["default"], memory["value"]) == ("bool", True, True)
+    supply = next(o for o in described["spagyric"]["options"] if o["name"] == "supply")
+    assert (supply["type"], supply["minimum"], supply["maximum"]) == ("int", 1, 99)
+
+
+def test_descriptions_follow_the_options() -> None:
+    sugar = spheria.load_game("special-cake", variant="sugar").info()
+    assert [s.color for s in sugar.seats] == [None, None] and sugar.chance
+    assert not spheria.load_game("special-cake").info().chance
+    line_rule = next(o for o in sugar.to_json()["options"] if o["name"] == "line_rule")
+    assert (line_rule["default"], line_rule["value"]) == (None, "any")
+    teams = spheria.load_game("spinca", players=4).info()
+    assert [s.side for s in teams.seats] == [0, 1, 0, 1] and teams.sides == ("White team", "Black team")
+    assert teams.zero_sum and not spheria.load_game("spinca", players=3).info().zero_sum
+    assert [s.color for s in spheria.load_game("spinca", players=3).info().seats] == ["w", "b", "r"]
+
+
+def test_the_picking_mode_follows_the_position() -> None:
+    mint = spheria.load_game("special-cake").new_initial_state()
+    assert mint.picking_mode() == "prefix"
+    sugar = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=1)
+    assert sugar.picking_mode() == "set"
+    assert spheria.load_game("spinca").new_initial_state().picking_mode() == "relocate"
+    assert spheria.load_game("spline").new_initial_state().picking_mode() == "prefix"
+    assert spheria.load_game("spagyric").new_initial_state().picking_mode() == "prefix"
+    for cls in spheria.game_classes():
+        assert cls().new_initial_state(seed=1).picking_mode() in cls.picking_modes
+
+
+def board_of_state(state: spheria.State[Any]) -> BoardView:
+    assert isinstance(state, CakeState | SpagyricState | SpincaState | SplineState)
+    return state.board
+
+
+@pytest.mark.parametrize(("name", "options"), EVERY_GAME)
+def test_state_board_is_a_read_only_snapshot(name: str, options: dict[str, Any]) -> None:
+    state = spheria.load_game(name, **options).new_initial_state(seed=4)
+    board = board_of_state(state)
+    assert board.spn() == state.to_spn().split()[0]
+    with pytest.raises(AttributeError):
+        board.place(0, 0)  # type: ignore[attr-defined]
+    copy = board.copy()
+    copy.place(0, 2)  # changing a copy changes nothing in the game
+    assert board_of_state(state) == board and board.spn() == state.to_spn().split()[0]
+
+
+def test_the_legal_moves_follow_the_board_because_only_moves_change_it() -> None:
+    cake = spheria.load_game("special-cake").new_initial_state()
+    moves = [str(m) for m in cake.legal_moves()]
+    assert "0a1" in moves
+    board_of_state(cake).copy().place(0, 0)
+    assert [str(m) for m in cake.legal_moves()] == moves
+    cake.apply(cake.parse_move("0a1"))
+    assert "0a1" not in [str(m) for m in cake.legal_moves()]
+
+
+@pytest.mark.parametrize(("name", "options"), EVERY_GAME)
+def test_every_observation_carries_the_board_in_the_same_field(name: str, options: dict[str, Any]) -> None:
+    state = spheria.load_game(name, **options).new_initial_state(seed=2)
+    board = state.to_spn().split()[0]
+    for seat in range(state.game.num_players):
+        observation = state.observation(seat)
+        assert (observation["board"], observation["game"], observation["player"]) == (board, name, seat)
+    public = state.public_observation()
+    assert (public["board"], public["player"]) == (board, None)
+
+
+def test_completions_extend_a_partial_move_in_each_games_syntax() -> None:
+    spinca = spheria.load_game("spinca").new_initial_state()
+    for text in ("0a1", "0d4", "0b1"):
+        spinca.apply(spinca.parse_move(text))
+    completed = spinca.completions("0a1-0a2", 1)
+    assert {c.text for c in completed} == {f"0a1-0a2 {c.site}" for c in completed}
+    assert all(spinca.parse_move(c.text, 1) == c.move for c in completed)
+    assert "0a1" in {c.site for c in completed} and "0b1" not in {c.site for c in completed}  # 0b1 is taken
+    assert spinca.completions("0a1-0a2", 0) == []  # not White's turn
+    cake = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=1)
+    line = next(m for m in cake.legal_moves() if len(m.sites) == 2)
+    first, second = str(line).split("+")
+    assert any(c.site == second and c.text == f"{first}+{second}" for c in cake.completions(first))
+    assert spheria.load_game("spline").new_initial_state().completions("0a1") == []
+
+
+def test_the_colour_a_seat_places_follows_the_position() -> None:
+    mint = spheria.load_game("special-cake").new_initial_state()
+    assert [mint.placing_color(seat) for seat in (0, 1)] == ["w", "b"]
+    sugar = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=3)
+    assert [sugar.placing_color(seat) for seat in (0, 1)] == [None, None]  # eating: nobody places
+    teams = spheria.load_game("spinca", players=4).new_initial_state()
+    assert [teams.placing_color(seat) for seat in range(4)] == ["w", "b", "w", "b"]
+    spagyric = spheria.load_game("spagyric").new_initial_state()
+    assert [spagyric.placing_color(seat) for seat in (0, 1)] == [None, None]  # a reveal first
+    spagyric.apply_joint([spagyric.parse_move("r", 0), spagyric.parse_move("w", 1)])  # red beats white
+    assert [spagyric.placing_color(seat) for seat in (0, 1)] == ["r", None]
+    with pytest.raises(ValueError, match="no seat 2"):
+        spagyric.placing_color(2)

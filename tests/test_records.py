@@ -14,7 +14,8 @@ from spheria.agents.random_agent import RandomAgent
 from spheria.games import base
 from spheria.match import play
 from spheria.records import FORMAT, VERSION, Record, RecordError, start_position
-from tests.test_match import SecretNumbers, SpyAgent
+from tests.conftest import SecretNumbers
+from tests.test_match import SpyAgent
 
 
 def finished(variant: str, seed: int = 4) -> spheria.State[Any]:

@@ -20,7 +20,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 import spheria
 from spheria.games.base import SIMULTANEOUS
 from spheria.server.views import public_observation
-from tests.test_match import SecretNumbers
+from tests.conftest import SecretNumbers
 from tests.test_server import (  # noqa: F401  (client and make_client are fixtures)
     HUMAN,
     RANDOM,

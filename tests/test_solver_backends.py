@@ -19,6 +19,7 @@ from spheria.games.special_cake import CakeState
 from spheria.solver import SolveProgress, _pysolver, backend, solve
 from tests.test_solver import VARIANT_RULES, cake, playout_positions
 
+TWO_APART = "w.b............./........./..../. 1 eat"
 VARIANT_CODES = {"mint": 0, "sugar": 1, "poisoned": 2}
 RULE_CODES = {"mixed": 0, "any": 1, "same": 2}
 
@@ -190,3 +191,12 @@ def test_an_exception_from_the_progress_callback_stops_a_long_search(forced: str
     # the search is usable again afterwards
     small = random_positions("mint", "mixed", most=10, count=1)[0].masks()
     assert search.value(*small) in (1, -1)
+
+
+def test_without_the_extension_auto_falls_back_and_compiled_refuses() -> None:
+    hide = "import sys; sys.modules['spheria.solver._cakesolver'] = None  # as if never built\n"
+    solved = hide + "import spheria.solver as s; print(s.backend(), s.solve_spn('mint', '" + TWO_APART + "').value)"
+    assert run_python(solved) == "python 1"
+    environ = {k: v for k, v in os.environ.items() if k != "SPHERIA_SOLVER"} | {"SPHERIA_SOLVER": "compiled"}
+    done = subprocess.run([sys.executable, "-c", solved], capture_output=True, text=True, env=environ, timeout=120)
+    assert done.returncode != 0 and "the compiled solver was not built" in done.stderr

@@ -1,20 +1,18 @@
 """Rules tests for Spagyric: reveals, stuns, the bag, group outcomes, draws, sudden death, SPN.
 
 Every expected position and result here was worked out by hand from the rules
-(rules-decisions.md, section Spagyric, and the English rules text); the comment or docstring
+(docs/rules.md, section Spagyric, and the English rules text); the comment or docstring
 of each test gives the reasoning. Nothing expected was copied from the engine's output.
 Seats are 0 and 1 in the API, written 1 and 2 in SPN.
 """
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 import spheria
 from spheria import SIMULTANEOUS, TERMINAL, IllegalMoveError
-from spheria.engine.board import ALL_SITES, NUM_SITES, TOUCHING, Board, parse_diagram, parse_site
+from spheria.engine.board import ALL_SITES, NUM_SITES, TOUCHING, Board, parse_site
 from spheria.games.spagyric import (
     PLACE,
     SUDDEN,
@@ -25,6 +23,7 @@ from spheria.games.spagyric import (
     SpagyricState,
 )
 from spheria.records.record import Record, RecordError
+from tests.conftest import board_of
 
 EMPTY = "................/........./..../."
 COLOURS = "wbr"
@@ -55,12 +54,6 @@ def place(state: SpagyricState, site: str) -> None:
 
 def choices(state: SpagyricState, seat: int) -> str:
     return "".join(str(m) for m in state.legal_moves(seat))
-
-
-def board_of(picture: str) -> Board:
-    board, marks = parse_diagram(textwrap.dedent(picture))
-    assert marks == {}
-    return board
 
 
 def placing(picture: str, placer: int, colour: str, supply: int = 8) -> SpagyricState:

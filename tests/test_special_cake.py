@@ -1,32 +1,25 @@
 """Rules tests for Special Cake, as drawn positions: start from a picture, play, compare with a picture.
 
-Every position was worked out by hand from the rules (rules-decisions.md and the English rules
-text); the comment above each test gives the reasoning. Nothing expected here was copied from
+Every position was worked out by hand from the rules (docs/rules.md, section Special Cake, and the
+English rules text); the comment above each test gives the reasoning. Nothing expected here was copied from
 the engine's output.
 """
 
 from __future__ import annotations
 
 import random
-import textwrap
 
 import pytest
 
 import spheria
 from spheria import IllegalMoveError
-from spheria.engine.board import NUM_SITES, SITE_NAMES, TOP, Board, parse_diagram, parse_site, unstable_sites
+from spheria.engine.board import NUM_SITES, SITE_NAMES, TOP, BaseBoard, Board, parse_site, unstable_sites
 from spheria.games.base import TERMINAL
 from spheria.games.special_cake import CakeMove, CakeState
+from tests.conftest import assert_rejected, board_of, child_of, play
 
 WHITE, BLACK, RED = 0, 1, 2
 MINT_PLAYER, LIQUORICE_PLAYER = 0, 1
-
-
-def board_of(picture: str) -> Board:
-    """The board drawn in ``picture``."""
-    board, marks = parse_diagram(textwrap.dedent(picture))
-    assert marks == {}
-    return board
 
 
 def cake(picture: str, to_move: int = 1, phase: str = "eat", variant: str = "mint", **options: str) -> CakeState:
@@ -44,32 +37,9 @@ def new_state(variant: str, seed: int | None = None) -> CakeState:
     return state
 
 
-def child_of(state: CakeState, move: CakeMove) -> CakeState:
-    """``state.child(move)``, typed as a cake state."""
-    child = state.child(move)
-    assert isinstance(child, CakeState)
-    return child
-
-
-def play(state: CakeState, text: str) -> None:
-    """Play the move written ``text`` (a site, or a line in any legal order)."""
-    state.apply(state.parse_move(text))
-
-
 def site_sets(state: CakeState) -> set[frozenset[str]]:
     """The legal moves as sets of site names (for positions where the eating order cannot matter)."""
     return {frozenset(SITE_NAMES[s] for s in move.sites) for move in state.legal_moves()}
-
-
-def assert_rejected(state: CakeState, text: str, match: str) -> None:
-    """``text`` is refused with a message matching ``match`` and the state does not change."""
-    before, history = state.to_spn(), list(state.history)
-    with pytest.raises(IllegalMoveError, match=match):
-        state.parse_move(text)
-    with pytest.raises(IllegalMoveError, match=match):
-        state.apply(CakeMove.parse(text))
-    assert state.to_spn() == before
-    assert state.history == history
 
 
 # The mint cake of the module docstring: 15 mint, 15 liquorice, liquorice on top.
@@ -126,15 +96,15 @@ def test_eating_a_corner_drops_three_balls():
 def test_pinned_candy_cannot_be_eaten():
     # 0b1 holds 1a1 and 1b1; 1b2 holds all four of level 2.
     state = cake(MINT_CAKE)
-    assert_rejected(state, "0b1", "pinned")
-    assert_rejected(state, "1b2", "pinned")
-    assert_rejected(state, "0c3", "pinned")
+    assert_rejected(state, "0b1", "pinned", CakeMove.parse)
+    assert_rejected(state, "1b2", "pinned", CakeMove.parse)
+    assert_rejected(state, "0c3", "pinned", CakeMove.parse)
 
 
 def test_eating_from_an_empty_site_is_rejected():
     state = cake(STEPPED)
-    assert_rejected(state, "0d1", "no candy on 0d1")
-    assert_rejected(state, "3a1", "no candy on 3a1")
+    assert_rejected(state, "0d1", "no candy on 0d1", CakeMove.parse)
+    assert_rejected(state, "3a1", "no candy on 3a1", CakeMove.parse)
 
 
 def test_two_ways_to_the_same_position_are_one_move():
@@ -177,8 +147,8 @@ def test_line_whose_second_candy_is_pinned_until_the_first_is_eaten():
         1 w b w .     1 b w .     1 . .     1 .
         """
     state = cake(before)
-    assert_rejected(state, "0b1", "pinned")
-    assert_rejected(state, "0b1+0a1", "pinned when its turn comes")
+    assert_rejected(state, "0b1", "pinned", CakeMove.parse)
+    assert_rejected(state, "0b1+0a1", "pinned when its turn comes", CakeMove.parse)
     play(state, "0a1+0b1")
     assert state.board == board_of(
         """
@@ -219,8 +189,8 @@ def test_line_that_cannot_be_completed_in_any_order():
     # into 0a1 but also 2a1's w into 1a1, so 0b1 still holds two balls and stays pinned.
     # Neither order works: the line is not a legal move.
     state = cake(STEPPED)
-    assert_rejected(state, "0a1+0b1", "pinned when its turn comes")
-    assert_rejected(state, "0b1+0a1", "pinned when its turn comes")
+    assert_rejected(state, "0a1+0b1", "pinned when its turn comes", CakeMove.parse)
+    assert_rejected(state, "0b1+0a1", "pinned when its turn comes", CakeMove.parse)
     assert frozenset({"0a1", "0b1"}) not in site_sets(state)
 
 
@@ -244,7 +214,7 @@ def test_longer_line_frees_its_pinned_candy_only_when_it_goes_last():
     assert state.parse_move("0a1+0c1+0b1") == move
     assert move in state.legal_moves()
     for text in ("0b1+0a1+0c1", "0b1+0c1+0a1", "0a1+0b1+0c1", "0c1+0b1+0a1"):
-        assert_rejected(state, text, "pinned when its turn comes")
+        assert_rejected(state, text, "pinned when its turn comes", CakeMove.parse)
     play(state, "0a1+0c1+0b1")
     assert state.board == after
 
@@ -266,9 +236,9 @@ def test_any_part_of_a_line_is_a_line_and_lines_do_not_bend():
     assert site_sets(cake(row, line_rule="same")) == singles | same
     assert site_sets(cake(row, line_rule="any")) == singles | mixed | same
     assert site_sets(cake(row, variant="sugar")) == singles | mixed | same  # sugar default: any
-    assert_rejected(cake(row), "0a1+0b1", "line rule")
-    assert_rejected(cake(row, line_rule="same"), "0b1+0c1", "line rule")
-    assert_rejected(cake(row, line_rule="any"), "0a1+0c1", "not a line")
+    assert_rejected(cake(row), "0a1+0b1", "line rule", CakeMove.parse)
+    assert_rejected(cake(row, line_rule="same"), "0b1+0c1", "line rule", CakeMove.parse)
+    assert_rejected(cake(row, line_rule="any"), "0a1+0c1", "not a line", CakeMove.parse)
     # Eating the whole row in any order leaves the board empty.
     state = cake(row)
     play(state, "0c1+0a1+0b1")
@@ -286,7 +256,7 @@ def test_line_rules_on_a_rising_line():
         """
     # Either order empties both sites: 1a1 first holds nothing; 0a1 first drops 1a1's w into 0a1.
     same = cake(picture, line_rule="same")
-    assert_rejected(same, "0b1+1a1", "line rule")
+    assert_rejected(same, "0b1+1a1", "line rule", CakeMove.parse)
     play(same, "0a1+1a1")
     assert same.board == board_of(
         """
@@ -297,7 +267,7 @@ def test_line_rules_on_a_rising_line():
         """
     )
     mixed = cake(picture)
-    assert_rejected(mixed, "1a1+0b2", "line rule")
+    assert_rejected(mixed, "1a1+0b2", "line rule", CakeMove.parse)
     play(mixed, "0b1+1a1")
     assert mixed.board == board_of(
         """
@@ -322,7 +292,7 @@ def test_sugar_red_candies_are_ordinary_line_candies():
         1 w b w b     1 w b w     1 . b     1 .
         """
     )
-    assert_rejected(cake(POISONED_CAKE, variant="sugar", line_rule="same"), "2a1+3a1", "line rule")
+    assert_rejected(cake(POISONED_CAKE, variant="sugar", line_rule="same"), "2a1+3a1", "line rule", CakeMove.parse)
     # The top may be eaten on its own in sugar.
     play(cake(POISONED_CAKE, variant="sugar"), "3a1")
 
@@ -331,8 +301,8 @@ def test_poisoned_cherry_is_never_part_of_a_line():
     # Even with line_rule=any, no line may hold the cherry, and it cannot be eaten alone.
     state = cake(POISONED_CAKE, variant="poisoned", line_rule="any")
     for text in ("2a1+3a1", "3a1+2b2", "1a1+2a1+3a1", "0a1+1a1+2a1+3a1"):
-        assert_rejected(state, text, "never the cherry")
-    assert_rejected(state, "3a1", "cherry may be eaten only when it is the last")
+        assert_rejected(state, text, "never the cherry", CakeMove.parse)
+    assert_rejected(state, "3a1", "cherry may be eaten only when it is the last", CakeMove.parse)
     # No legal move eats it (it may drop, though).
     assert state.legal_moves()
     assert all(child_of(state, move).board.count(RED) == 1 for move in state.legal_moves())
@@ -348,7 +318,7 @@ def test_poisoned_cherry_is_never_part_of_a_line():
         """
     )
     # Under the default (mixed), the same one-colour line is refused.
-    assert_rejected(cake(POISONED_CAKE, variant="poisoned"), "1a1+2a1", "line rule")
+    assert_rejected(cake(POISONED_CAKE, variant="poisoned"), "1a1+2a1", "line rule", CakeMove.parse)
 
 
 def test_poisoned_cherry_drops_like_any_ball():
@@ -392,7 +362,7 @@ def test_mint_eating_the_last_candy_loses():
     assert state.legal_moves() == []
     assert state.returns() == [-1.0, 1.0]  # Mint ate the last candy
     assert state.winners() == [LIQUORICE_PLAYER]
-    assert_rejected(state, "0a1", "game is over")
+    assert_rejected(state, "0a1", "game is over", CakeMove.parse)
     # The same with Liquorice to eat it.
     other = cake(ONE_MINT, to_move=2)
     play(other, "0a1")
@@ -446,8 +416,8 @@ def test_poisoned_cherry_only_when_last_and_whoever_must_eat_it_loses():
         variant="poisoned",
     )
     assert [str(m) for m in state.legal_moves()] == ["0b1"]
-    assert_rejected(state, "0a1", "cherry")
-    assert_rejected(state, "0a1+0b1", "cherry")
+    assert_rejected(state, "0a1", "cherry", CakeMove.parse)
+    assert_rejected(state, "0a1+0b1", "cherry", CakeMove.parse)
     play(state, "0b1")
     assert state.is_terminal()
     assert state.current_player() == TERMINAL
@@ -487,7 +457,7 @@ def test_poisoned_lone_cherry_position_is_over():
 # -- set-up ---------------------------------------------------------------------------------
 
 
-def supported_empty_sites(board: Board) -> set[str]:
+def supported_empty_sites(board: BaseBoard) -> set[str]:
     """Empty sites that can take a ball, worked out from coordinates (not from the engine's tables)."""
     full = {SITE_NAMES[s] for s in range(NUM_SITES) if board.color_at(s) is not None}
     result = set()
@@ -531,9 +501,9 @@ def test_placing_needs_four_candies_below():
         to_move=1,
         phase="place",
     )
-    assert_rejected(state, "1a1", "cannot take a candy")  # 0b2 is missing under it
-    assert_rejected(state, "0a1", "cannot take a candy")  # taken
-    assert_rejected(state, "0b2+0c2", "one site")
+    assert_rejected(state, "1a1", "cannot take a candy", CakeMove.parse)  # 0b2 is missing under it
+    assert_rejected(state, "0a1", "cannot take a candy", CakeMove.parse)  # taken
+    assert_rejected(state, "0b2+0c2", "one site", CakeMove.parse)
     play(state, "0b2")  # Mint completes the 2x2 square under 1a1
     play(state, "1a1")  # and Liquorice can stack on it
     assert state.board == board_of(
@@ -722,7 +692,7 @@ def test_bad_spn_names_the_problem(variant: str, spn: str, problem: str):
     ],
 )
 def test_illegal_move_text_is_rejected_and_changes_nothing(text: str, problem: str):
-    assert_rejected(cake(STEPPED), text, problem)
+    assert_rejected(cake(STEPPED), text, problem, CakeMove.parse)
 
 
 def test_move_text_forms():

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 import spheria
 from spheria import IllegalMoveError
-from spheria.engine.board import ABOVE, NUM_SITES, SITE_NAMES, Board, iter_sites, unstable_sites
-from spheria.games.special_cake import EAT, PLACE, CakeMove, CakeState, SpecialCake
+from spheria.engine.board import ABOVE, NUM_SITES, SITE_NAMES, BaseBoard, Board, iter_sites, unstable_sites
+from spheria.games.special_cake import EAT, PLACE, CakeState, SpecialCake
+from tests.conftest import child_of
 
 # -- an independent reference ----------------------------------------------------------------
 
@@ -115,7 +116,7 @@ def reference_outcomes(pos: Position, variant: str, line_rule: str) -> set[str]:
     return results
 
 
-def position_of(board: Board) -> Position:
+def position_of(board: BaseBoard) -> Position:
     """The balls of ``board``, each named by the site it starts on."""
     spn = board.spn().replace("/", "")
     return {COORDS[i]: (ch, i) for i, ch in enumerate(spn) if ch != "."}
@@ -162,12 +163,6 @@ def eat_state(variant: str, line_rule: str | None, board: Board, player: int = 0
     game = spheria.load_game("special-cake", variant=variant, line_rule=line_rule)
     assert isinstance(game, SpecialCake)
     return CakeState(game, board, player, EAT, None)
-
-
-def child_of(state: CakeState, move: CakeMove) -> CakeState:
-    child = state.child(move)
-    assert isinstance(child, CakeState)
-    return child
 
 
 # -- properties ------------------------------------------------------------------------------

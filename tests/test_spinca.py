@@ -2,7 +2,7 @@
 
 Positions are drawn in the format of ``Board.diagram()`` and read with ``parse_diagram()``;
 a ``+`` after a marble marks it locked (it moved, tumbled or was placed on the last turn).
-Every expected value was worked out by hand from the rules (rules-decisions.md, section
+Every expected value was worked out by hand from the rules (docs/rules.md, section
 Spinca) and the reasoning is written next to it; nothing is copied from the engine.
 """
 
@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 import spheria
-from spheria.engine.board import SITE_NAMES, iter_sites, parse_diagram, parse_site
+from spheria.engine.board import SITE_NAMES, parse_diagram, parse_site
 from spheria.games.base import TERMINAL, IllegalMoveError
 from spheria.games.spinca import (
     FACE_NAMES,
@@ -27,6 +27,7 @@ from spheria.games.spinca import (
     score_color,
     seat_quotas,
 )
+from tests.conftest import names_of, play, refusal
 
 SOUTH, EAST, NORTH, WEST = range(4)
 assert FACE_NAMES == ("south", "east", "north", "west")
@@ -42,22 +43,12 @@ def position(picture: str, players: int = 2) -> SpincaState:
     return game.state_from_spn(f"{board.spn()} {placed % players + 1} {locks}")
 
 
-def names(bits: int) -> set[str]:
-    return {SITE_NAMES[s] for s in iter_sites(bits)}
-
-
 def site_set(text: str) -> set[str]:
     return set(text.split())
 
 
 def groups_on(mask: int, face: int) -> list[set[str]]:
-    return sorted((names(g) for g in face_groups(mask, face)), key=lambda g: (len(g), sorted(g)))
-
-
-def play(state: SpincaState, *moves: str) -> SpincaState:
-    for text in moves:
-        state.apply(state.parse_move(text))
-    return state
+    return sorted((names_of(g) for g in face_groups(mask, face)), key=lambda g: (len(g), sorted(g)))
 
 
 def relocations(state: SpincaState) -> set[tuple[str, str]]:
@@ -67,15 +58,6 @@ def relocations(state: SpincaState) -> set[tuple[str, str]]:
         for m in state.legal_moves()
         if m.source is not None and m.target is not None
     }
-
-
-def error_of(state: SpincaState, text: str) -> str:
-    """The message of the error ``parse_move(text)`` raises; checks the state did not change."""
-    before = state.to_spn()
-    with pytest.raises(IllegalMoveError) as info:
-        state.parse_move(text)
-    assert state.to_spn() == before
-    return str(info.value)
 
 
 # -- seats, colours and marble counts ------------------------------------------------------
@@ -151,7 +133,7 @@ def test_relocation_tumbles_a_two_ball_chain() -> None:
         """
     )
     assert state.to_spn() == expected.to_spn()
-    assert names(state.locked) == site_set("0a1 0b2 1b2 2b2")
+    assert names_of(state.locked) == site_set("0a1 0b2 1b2 2b2")
     assert state.current_player() == 1
 
 
@@ -161,14 +143,14 @@ def test_relocation_targets_are_the_empty_neighbours_on_the_same_level() -> None
     targets = {target for source, target in relocations(state) if source == "0b2"}
     assert targets == site_set("0a1 0b1 0c1 0a2 0a3")
     # The only site the move empties is 2b2, the top of the chain: never on 0b2's level.
-    assert error_of(state, "0b2-2b2 0a1") == "2b2 is not adjacent to 0b2: a marble moves on its own level"
-    assert error_of(state, "0b2-0b2 0a1").startswith("0b2-0b2 does not move the marble")
-    assert error_of(state, "0b2-0d1 0a1") == "0d1 is not adjacent to 0b2"
-    assert error_of(state, "0b2-0c2 0a1") == "0c2 cannot take a marble: it is taken"
+    assert refusal(state, "0b2-2b2 0a1") == "2b2 is not adjacent to 0b2: a marble moves on its own level"
+    assert refusal(state, "0b2-0b2 0a1").startswith("0b2-0b2 does not move the marble")
+    assert refusal(state, "0b2-0d1 0a1") == "0d1 is not adjacent to 0b2"
+    assert refusal(state, "0b2-0c2 0a1") == "0c2 cannot take a marble: it is taken"
     # 1b2 is refilled by the tumble, so it cannot take the placement.
-    assert error_of(state, "0b2-0a1 1b2") == "1b2 cannot take a marble: it is taken after 0b2-0a1"
+    assert refusal(state, "0b2-0a1 1b2") == "1b2 cannot take a marble: it is taken after 0b2-0a1"
     # Before any move 2b2 is taken.
-    assert error_of(state, "2b2") == "2b2 cannot take a marble: it is taken"
+    assert refusal(state, "2b2") == "2b2 cannot take a marble: it is taken"
 
 
 def test_a_marble_is_not_free_when_its_move_would_drop_a_locked_marble() -> None:
@@ -183,18 +165,18 @@ def test_a_marble_is_not_free_when_its_move_would_drop_a_locked_marble() -> None
           a b c d       a b c       a b       a
         """
     )
-    assert error_of(state, "0b2-0a1 2b2") == "moving 0b2 would drop the locked marble on 2b2"
+    assert refusal(state, "0b2-0a1 2b2") == "moving 0b2 would drop the locked marble on 2b2"
     # 0d2 holds up only 1c2 (1c1 is empty); its chain runs 0d2 <- 1c2 <- 2b2, two levels up to the lock.
-    assert error_of(state, "0d2-0d1 0a1") == "moving 0d2 would drop the locked marble on 2b2"
+    assert refusal(state, "0d2-0d1 0a1") == "moving 0d2 would drop the locked marble on 2b2"
     # 1c2 and 1b3 hold up only 2b2: not free either (checked before their targets).
-    assert error_of(state, "1c2-1c1 0a1") == "moving 1c2 would drop the locked marble on 2b2"
+    assert refusal(state, "1c2-1c1 0a1") == "moving 1c2 would drop the locked marble on 2b2"
     sources = {source for source, _ in relocations(state)}
     assert not sources & site_set("0b2 0d2 1b2 1c2 1b3 1c3 2b2")
     assert not state.is_free(parse_site("0b2")) and not state.is_free(parse_site("0d2"))
     # A lock one step up (1b2) blocks 0b2 the same way.
     state = position(TUMBLE.replace("2 . b w     2", "2 . b+w     2").replace("b+    3", "b     3"))
-    assert names(state.locked) == {"1b2"}
-    assert error_of(state, "0b2-0a1 2b2") == "moving 0b2 would drop the locked marble on 1b2"
+    assert names_of(state.locked) == {"1b2"}
+    assert refusal(state, "0b2-0a1 2b2") == "moving 0b2 would drop the locked marble on 1b2"
     # 0d2's chain (0d2, 1c2, 2b2) does not meet 1b2, so 0d2 is free: 0d1 and 0c1 are open to it.
     assert state.is_free(parse_site("0d2"))
     play(state, "0d2-0c1 2b2")
@@ -214,10 +196,10 @@ PINNED = """
 
 def test_a_pinned_marble_cannot_move() -> None:
     state = position(PINNED)
-    assert error_of(state, "0b2-0b3 0d4") == "0b2 is pinned: it holds up two or more marbles"
-    assert error_of(state, "0b1-0d1 0d4") == "0b1 is pinned: it holds up two or more marbles"
-    assert error_of(state, "0a2-0a3 0d4") == "0a2 is locked: it moved or was placed on the last turn"
-    assert error_of(state, "0d4-0d3 0a4") == "there is no marble on 0d4 to move"
+    assert refusal(state, "0b2-0b3 0d4") == "0b2 is pinned: it holds up two or more marbles"
+    assert refusal(state, "0b1-0d1 0d4") == "0b1 is pinned: it holds up two or more marbles"
+    assert refusal(state, "0a2-0a3 0d4") == "0a2 is locked: it moved or was placed on the last turn"
+    assert refusal(state, "0d4-0d3 0a4") == "there is no marble on 0d4 to move"
     # The relocations (source, target): 0a1 has no empty neighbour (0b1 0a2 0b2 full); 1a1 and
     # 1b1 have no neighbour on four marbles; 0c1 may go to 0d1 or 0d2; 0c2 to its five empty
     # neighbours 0d1 0d2 0b3 0c3 0d3.
@@ -257,11 +239,11 @@ def test_a_relocation_can_complete_a_platform_for_the_placement() -> None:
           a b c d       a b c       a b       a
         """
     )
-    assert error_of(state, "1a1") == "1a1 cannot take a marble: it needs four marbles under it"
-    assert error_of(state, "0c3-1b2 1a1") == "1b2 is not adjacent to 0c3: a marble moves on its own level"
+    assert refusal(state, "1a1") == "1a1 cannot take a marble: it needs four marbles under it"
+    assert refusal(state, "0c3-1b2 1a1") == "1b2 is not adjacent to 0c3: a marble moves on its own level"
     play(state, "0c3-0b2 1a1")
     assert state.board.spn() == "wb..bw........../w......../..../."
-    assert names(state.locked) == site_set("0b2 1a1")
+    assert names_of(state.locked) == site_set("0b2 1a1")
 
 
 def test_relocation_then_placement_on_the_vacated_site() -> None:
@@ -277,7 +259,7 @@ def test_relocation_then_placement_on_the_vacated_site() -> None:
     )
     play(state, "0a1-0b1 0a1")
     assert state.board.spn() == "ww.b............/........./..../."
-    assert names(state.locked) == site_set("0a1 0b1")
+    assert names_of(state.locked) == site_set("0a1 0b1")
 
 
 # -- locks ---------------------------------------------------------------------------------------
@@ -286,20 +268,20 @@ def test_relocation_then_placement_on_the_vacated_site() -> None:
 def test_locks_last_exactly_one_turn() -> None:
     state = Spinca().new_initial_state()
     play(state, "0a1")  # White
-    assert names(state.locked) == {"0a1"}
+    assert names_of(state.locked) == {"0a1"}
     assert "w+" in str(state)
     # Black's turn: 0a1 is locked.
-    assert error_of(state, "0a1-0b1 0d4") == "0a1 is locked: it moved or was placed on the last turn"
+    assert refusal(state, "0a1-0b1 0d4") == "0a1 is locked: it moved or was placed on the last turn"
     play(state, "0d4")  # Black
     # White's turn: 0a1 is free again, only Black's 0d4 is locked.
-    assert names(state.locked) == {"0d4"}
-    assert error_of(state, "0d4-0c4 0a4") == "0d4 is locked: it moved or was placed on the last turn"
+    assert names_of(state.locked) == {"0d4"}
+    assert refusal(state, "0d4-0c4 0a4") == "0d4 is locked: it moved or was placed on the last turn"
     play(state, "0a1-0b1 0c1")
-    assert names(state.locked) == site_set("0b1 0c1")
+    assert names_of(state.locked) == site_set("0b1 0c1")
     # Black's turn: 0d4 is free again; White's moved and placed marbles are locked.
-    assert error_of(state, "0b1-0b2 0a1") == "0b1 is locked: it moved or was placed on the last turn"
+    assert refusal(state, "0b1-0b2 0a1") == "0b1 is locked: it moved or was placed on the last turn"
     play(state, "0d4-0c4 0a4")
-    assert names(state.locked) == site_set("0c4 0a4")
+    assert names_of(state.locked) == site_set("0c4 0a4")
     assert state.to_spn() == ".ww.........b.b./........./..../. 1 0a4,0c4"
 
 
@@ -307,13 +289,13 @@ def test_tumbled_marbles_are_locked_for_one_turn_only() -> None:
     state = position(TUMBLE)
     play(state, "0b2-0a1 2b2")
     # Black may move none of 0a1, 0b2, 1b2 (locked), nor 2b2's supports' chains through 2b2.
-    assert error_of(state, "0b2-0a2 0b1").startswith("0b2 is locked")
-    assert error_of(state, "0a1-0b1 0c1").startswith("0a1 is locked")
-    assert error_of(state, "0d2-0d1 0c1") == "moving 0d2 would drop the locked marble on 2b2"
+    assert refusal(state, "0b2-0a2 0b1").startswith("0b2 is locked")
+    assert refusal(state, "0a1-0b1 0c1").startswith("0a1 is locked")
+    assert refusal(state, "0d2-0d1 0c1") == "moving 0d2 would drop the locked marble on 2b2"
     play(state, "0d1")  # Black
     # White again: the tumbled black marble on 0b2 holds up only 1b2, whose chain 0b2 <- 1b2 <- 2b2
     # has no lock any more, so it is free.
-    assert names(state.locked) == {"0d1"}
+    assert names_of(state.locked) == {"0d1"}
     play(state, "0b2-0a2 0b1")
 
 
@@ -322,7 +304,7 @@ def test_with_three_players_a_lock_binds_only_the_next_player() -> None:
     play(state, "0a1", "0d4")  # White, Black
     # Red: White's 0a1 is free, Black's 0d4 is locked.
     assert state.current_player() == 2
-    assert error_of(state, "0d4-0c4 0a4").startswith("0d4 is locked")
+    assert refusal(state, "0d4-0c4 0a4").startswith("0d4 is locked")
     play(state, "0a1-0b1 0c1")
     assert state.board.spn() == ".wr............b/........./..../."
 
@@ -354,13 +336,13 @@ def test_move_notation() -> None:
     assert SpincaMove.parse(" 0a1-0b2,  1b2 ") == SpincaMove.parse("0A1-0B2 1B2")
     state = Spinca().new_initial_state()
     assert len(state.legal_moves()) == 16
-    assert error_of(state, "").startswith("empty move")
-    assert error_of(state, "0a1-0b2").startswith("0a1-0b2 moves a marble but places none")
-    assert error_of(state, "0a1 0b2").startswith("'0a1' is not a relocation")
-    assert error_of(state, "0a1-0b2 1b2 0c3").startswith("'0a1-0b2 1b2 0c3' has 3 parts")
-    assert error_of(state, "0e1").startswith("'0e1' is not a site name")
-    assert error_of(state, "3a1") == "3a1 cannot take a marble: the top is never used in Spinca"
-    assert error_of(state, "1a1") == "1a1 cannot take a marble: it needs four marbles under it"
+    assert refusal(state, "").startswith("empty move")
+    assert refusal(state, "0a1-0b2").startswith("0a1-0b2 moves a marble but places none")
+    assert refusal(state, "0a1 0b2").startswith("'0a1' is not a relocation")
+    assert refusal(state, "0a1-0b2 1b2 0c3").startswith("'0a1-0b2 1b2 0c3' has 3 parts")
+    assert refusal(state, "0e1").startswith("'0e1' is not a site name")
+    assert refusal(state, "3a1") == "3a1 cannot take a marble: the top is never used in Spinca"
+    assert refusal(state, "1a1") == "1a1 cannot take a marble: it needs four marbles under it"
     with pytest.raises(IllegalMoveError, match="not Black's turn"):
         state.parse_move("0a1", player=1)
     assert state.legal_moves(1) == []
@@ -386,7 +368,7 @@ def test_undo_restores_board_locks_and_player() -> None:
 def test_spn_fields_and_errors() -> None:
     game = Spinca(players=3)
     state = game.state_from_spn("wbr............./........./..../. 1 0c1")
-    assert state.current_player() == 0 and names(state.locked) == {"0c1"}
+    assert state.current_player() == 0 and names_of(state.locked) == {"0c1"}
     assert game.state_from_spn(state.to_spn()).to_spn() == state.to_spn()
     errors = {
         "wbr............./........./..../. 1": "3 fields",
@@ -507,7 +489,7 @@ def test_tied_faces_are_decided_by_the_inner_pyramid(players: int, expected: lis
     sides = state.side_scores()
     assert [s.total for s in sides] == [4, 4]
     assert [s.inner for s in sides] == [2, 3]
-    assert names(white & INNER) == site_set("0b3 0c3") and names(black & INNER) == site_set("0b2 0c2 1b2")
+    assert names_of(white & INNER) == site_set("0b3 0c3") and names_of(black & INNER) == site_set("0b2 0c2 1b2")
     assert state.returns() == expected
 
 

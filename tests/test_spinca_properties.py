@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spheria.agents.heuristics import spinca_random_fill
-from spheria.engine.board import BELOW, SITE_COORDS, TOP, Board, placeable, unstable_sites
+from spheria.engine.board import BELOW, SITE_COORDS, TOP, BaseBoard, Board, placeable, unstable_sites
 from spheria.games.spinca import (
     PLACEMENTS,
     TEMPLE,
@@ -30,7 +30,7 @@ from spheria.games.spinca import (
 Outcome = tuple[str, frozenset[int]]
 
 
-def lift(board: Board, site: int) -> tuple[Board, list[int], list[int]]:
+def lift(board: BaseBoard, site: int) -> tuple[Board, list[int], list[int]]:
     """Take the marble off ``site``; each marble resting on the hole falls into it, up the pyramid.
 
     Returns the new board, the sites the fallen marbles came from and the sites they reached.
@@ -63,7 +63,7 @@ def reference_outcomes(state: SpincaState) -> set[Outcome]:
     locked = {s for s in range(TOP + 1) if state.locked >> s & 1}
     temple = range(TOP)  # every site but the top
 
-    def placements(b: Board) -> list[int]:
+    def placements(b: BaseBoard) -> list[int]:
         return [p for p in temple if b.can_hold(p)]
 
     outcomes: set[Outcome] = set()

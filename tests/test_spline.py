@@ -19,6 +19,7 @@ from spheria import IllegalMoveError
 from spheria.engine.board import NUM_SITES, SITE_NAMES, SPAN_LINES, TOP, iter_sites, parse_diagram, placeable
 from spheria.games.base import TERMINAL
 from spheria.games.spline import MOVES, Spline, SplineMove, SplineState
+from tests.conftest import assert_rejected, play
 
 
 def load_spline() -> Spline:
@@ -40,11 +41,6 @@ def spline(picture: str, to_move: int) -> SplineState:
     return state
 
 
-def play(state: SplineState, *texts: str) -> None:
-    for text in texts:
-        state.apply(state.parse_move(text))
-
-
 def names(moves: list[SplineMove]) -> set[str]:
     return {str(m) for m in moves}
 
@@ -55,16 +51,6 @@ def assert_won_by(state: SplineState, seat: int) -> None:
     assert state.legal_moves() == []
     assert state.winners() == [seat]
     assert state.returns() == ([1.0, -1.0] if seat == 0 else [-1.0, 1.0])
-
-
-def assert_rejected(state: SplineState, text: str, match: str) -> None:
-    """``text`` is refused, by ``parse_move`` and by ``apply``, and the state does not change."""
-    before, history, legal = state.to_spn(), list(state.history), state.legal_moves()
-    with pytest.raises(IllegalMoveError, match=match):
-        state.parse_move(text)
-    with pytest.raises(IllegalMoveError, match=match):
-        state.apply(SplineMove.parse(text))
-    assert (state.to_spn(), state.history, state.legal_moves()) == (before, history, legal)
 
 
 # -- the empty board ------------------------------------------------------------------------
@@ -332,7 +318,7 @@ def test_the_top_site_is_never_open_in_a_live_game() -> None:
         """,
         to_move=1,
     )
-    assert_rejected(state, "3a1", r"3a1 cannot take a ball yet: .* 2b1 2a2 2b2 are empty")
+    assert_rejected(state, "3a1", r"3a1 cannot take a ball yet: .* 2b1 2a2 2b2 are empty", SplineMove.parse)
     with pytest.raises(ValueError, match="cannot all have been made by the last ball"):
         GAME.state_from_spn("wbwbwbwbbwbwbwbw/wwbbbwwwb/wbbb/w 1")
 
@@ -362,9 +348,9 @@ def test_illegal_placements_are_refused_and_change_nothing() -> None:
         """,
         to_move=1,
     )
-    assert_rejected(state, "0b2", "0b2 is taken")
-    assert_rejected(state, "1b1", r"1b1 cannot take a ball yet: .* 0c1 0c2 are empty")
-    assert_rejected(state, "2a1", r"2a1 cannot take a ball yet")
+    assert_rejected(state, "0b2", "0b2 is taken", SplineMove.parse)
+    assert_rejected(state, "1b1", r"1b1 cannot take a ball yet: .* 0c1 0c2 are empty", SplineMove.parse)
+    assert_rejected(state, "2a1", r"2a1 cannot take a ball yet", SplineMove.parse)
     with pytest.raises(IllegalMoveError, match="not a site name"):
         state.parse_move("0e1")
     with pytest.raises(IllegalMoveError, match="not a Spline move"):
@@ -379,7 +365,7 @@ def test_illegal_placements_are_refused_and_change_nothing() -> None:
 def test_no_move_is_legal_after_a_win() -> None:
     state = GAME.state_from_spn("wwwwbbb........./........./..../. 2")
     assert_won_by(state, 0)
-    assert_rejected(state, "0d4", "the game is over")
+    assert_rejected(state, "0d4", "the game is over", SplineMove.parse)
 
 
 def test_a_move_names_one_site() -> None:

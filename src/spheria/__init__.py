@@ -7,8 +7,23 @@
 (0, 16)
 """
 
-from spheria.engine.board import Board
-from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, State, game_names, load_game
+from spheria.engine.board import Board, BoardView
+from spheria.games.base import (
+    SIMULTANEOUS,
+    TERMINAL,
+    Game,
+    GameInfo,
+    IllegalMoveError,
+    InvalidMoveError,
+    Option,
+    Seat,
+    State,
+    describe_games,
+    game_classes,
+    game_names,
+    load_game,
+    register,
+)
 
 __version__ = "0.1.0"
 
@@ -16,9 +31,17 @@ __all__ = [
     "SIMULTANEOUS",
     "TERMINAL",
     "Board",
+    "BoardView",
     "Game",
+    "GameInfo",
     "IllegalMoveError",
+    "InvalidMoveError",
+    "Option",
+    "Seat",
     "State",
+    "describe_games",
+    "game_classes",
     "game_names",
     "load_game",
+    "register",
 ]

@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 LEVELS = 4
 LEVEL_SIZES = (4, 3, 2, 1)
@@ -304,37 +304,28 @@ def unstable_sites(occupied: int) -> int:
     return bad
 
 
-class Board:
-    """Balls on the pyramid: one bitboard per colour (white, black, red).
+class BaseBoard:
+    """What can be asked of a board without changing it: shared by :class:`Board` and :class:`BoardView`."""
 
-    >>> board = Board.from_spn("wb............../........./..../.")
-    >>> board.color_at(parse_site("0b1")) == BLACK
-    True
-    >>> board.can_hold(parse_site("1a1"))
-    False
-    """
-
-    __slots__ = ("masks",)
-
-    def __init__(self, white: int = 0, black: int = 0, red: int = 0) -> None:
-        self.masks = [white, black, red]
+    __slots__ = ()
+    masks: Sequence[int]
 
     @property
     def occupied(self) -> int:
         m = self.masks
         return m[0] | m[1] | m[2]
 
-    def copy(self) -> Board:
-        return Board(*self.masks)
-
     def key(self) -> tuple[int, int, int]:
-        return (self.masks[0], self.masks[1], self.masks[2])
+        """The balls as a hashable value: use it in sets and dictionaries (a board itself is not hashable)."""
+        m = self.masks
+        return (m[0], m[1], m[2])
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Board) and self.masks == other.masks
+        if not isinstance(other, BaseBoard):
+            return NotImplemented
+        return self.key() == other.key()
 
-    def __hash__(self) -> int:
-        return hash(self.key())
+    __hash__ = None  # type: ignore[assignment]  # a Board changes: compare key() instead
 
     def color_at(self, site: int) -> int | None:
         for color in COLORS:
@@ -354,6 +345,60 @@ class Board:
     def is_pinned(self, site: int) -> bool:
         return is_pinned(self.occupied, site)
 
+    def group(self, site: int) -> int:
+        """The touching same-colour group holding ``site``."""
+        color = self.color_at(site)
+        return 0 if color is None else group_of(self.masks[color], site)
+
+    def copy(self) -> Board:
+        """A new mutable board with the same balls."""
+        return Board(*self.key())
+
+    def spn(self) -> str:
+        """The board part of SPN: four ``/``-separated level strings, rank by rank."""
+        chars = []
+        for site in range(NUM_SITES):
+            color = self.color_at(site)
+            chars.append(EMPTY_CHAR if color is None else COLOR_CHARS[color])
+        text = "".join(chars)
+        return "/".join(text[LEVEL_OFFSETS[lv] : LEVEL_OFFSETS[lv] + LEVEL_SIZES[lv] ** 2] for lv in range(LEVELS))
+
+    def diagram(self, marks: dict[int, str] | None = None) -> str:
+        """The pyramid drawn level by level, top level first, rank 1 at the bottom.
+
+        ``marks`` maps sites to a one-character suffix (e.g. ``'+'`` for a locked marble).
+        """
+        return render_levels(lambda s: self._site_char(s), marks)
+
+    def _site_char(self, site: int) -> str:
+        color = self.color_at(site)
+        return EMPTY_CHAR if color is None else COLOR_CHARS[color]
+
+    def __str__(self) -> str:
+        return self.diagram()
+
+
+class Board(BaseBoard):
+    """Balls on the pyramid: one bitboard per colour (white, black, red). Mutable; not hashable
+    (use :meth:`key`). A game state keeps its own and hands out :class:`BoardView` snapshots.
+
+    >>> board = Board.from_spn("wb............../........./..../.")
+    >>> board.color_at(parse_site("0b1")) == BLACK
+    True
+    >>> board.can_hold(parse_site("1a1"))
+    False
+    """
+
+    __slots__ = ("masks",)
+    masks: list[int]
+
+    def __init__(self, white: int = 0, black: int = 0, red: int = 0) -> None:
+        self.masks = [white, black, red]
+
+    def view(self) -> BoardView:
+        """A read-only snapshot of the balls as they are now."""
+        return BoardView(self.masks[0], self.masks[1], self.masks[2])
+
     def place(self, site: int, color: int) -> None:
         """Put a ball on ``site``; the caller has checked ``can_hold``."""
         self.masks[color] |= 1 << site
@@ -368,32 +413,25 @@ class Board:
         return chain
 
     def relocate(self, source: int, target: int) -> tuple[int, ...]:
-        """Move the ball on ``source`` to the empty ``target``; balls it held drop. Returns the chain."""
+        """Move the ball on ``source`` to the empty ``target``; balls it held drop. Returns the chain.
+
+        Raises ``ValueError`` if ``source`` holds no ball.
+        """
         color = self.color_at(source)
-        assert color is not None
+        if color is None:
+            raise ValueError(f"there is no ball on {SITE_NAMES[source]} to move")
         chain = self.remove(source)
         self.masks[color] |= 1 << target
         return chain
 
-    def group(self, site: int) -> int:
-        """The touching same-colour group holding ``site``."""
-        color = self.color_at(site)
-        return 0 if color is None else group_of(self.masks[color], site)
-
     # -- position notation ------------------------------------------------------------
-
-    def spn(self) -> str:
-        """The board part of SPN: four ``/``-separated level strings, rank by rank."""
-        chars = []
-        for site in range(NUM_SITES):
-            color = self.color_at(site)
-            chars.append(EMPTY_CHAR if color is None else COLOR_CHARS[color])
-        text = "".join(chars)
-        return "/".join(text[LEVEL_OFFSETS[lv] : LEVEL_OFFSETS[lv] + LEVEL_SIZES[lv] ** 2] for lv in range(LEVELS))
 
     @classmethod
     def from_spn(cls, text: str) -> Board:
-        """Parse the board part of SPN; raises ``ValueError`` naming the problem."""
+        """Parse the board part of SPN; raises ``ValueError`` naming the problem (``TypeError``
+        if ``text`` is not a string)."""
+        if not isinstance(text, str):
+            raise TypeError(f"a board is written as text such as {'.' * 16}/{'.' * 9}/..../., not {text!r}")
         levels = text.split("/")
         if len(levels) != LEVELS:
             raise ValueError(f"board {text!r} must have 4 levels separated by '/', found {len(levels)}")
@@ -419,22 +457,35 @@ class Board:
             names = ", ".join(SITE_NAMES[s] for s in iter_sites(floating))
             raise ValueError(f"ball on {names} floats: a ball needs all four balls below it")
 
-    def diagram(self, marks: dict[int, str] | None = None) -> str:
-        """The pyramid drawn level by level, top level first, rank 1 at the bottom.
-
-        ``marks`` maps sites to a one-character suffix (e.g. ``'+'`` for a locked marble).
-        """
-        return render_levels(lambda s: self._site_char(s), marks)
-
-    def _site_char(self, site: int) -> str:
-        color = self.color_at(site)
-        return EMPTY_CHAR if color is None else COLOR_CHARS[color]
-
-    def __str__(self) -> str:
-        return self.diagram()
-
     def __repr__(self) -> str:
         return f"Board.from_spn({self.spn()!r})"
+
+
+class BoardView(BaseBoard):
+    """A read-only snapshot of a board: what ``State.board`` gives. It answers every question a
+    :class:`Board` does but cannot change, so nothing done with it reaches the game state;
+    :meth:`copy` gives a mutable :class:`Board` to experiment on.
+
+    >>> view = Board.from_spn("wb............../........./..../.").view()
+    >>> view.masks, view.count()
+    ((1, 2, 0), 2)
+    >>> view.place(0, 0)
+    Traceback (most recent call last):
+    ...
+    AttributeError: 'BoardView' object has no attribute 'place'
+    """
+
+    __slots__ = ("masks",)
+    masks: tuple[int, int, int]
+
+    def __init__(self, white: int = 0, black: int = 0, red: int = 0) -> None:
+        object.__setattr__(self, "masks", (white, black, red))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a BoardView is read-only: copy() it to change {name!r}")
+
+    def __repr__(self) -> str:
+        return f"Board.from_spn({self.spn()!r}).view()"
 
 
 _LEVEL_WIDTHS = (12, 10, 8, 6)

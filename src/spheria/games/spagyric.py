@@ -69,9 +69,9 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NotRequired
 
 from spheria.engine.board import (
     ABOVE,
@@ -84,14 +84,28 @@ from spheria.engine.board import (
     RED,
     SITE_NAMES,
     WHITE,
+    BaseBoard,
     Board,
+    BoardView,
     group_of,
     groups,
     iter_sites,
     parse_site,
     placeable,
 )
-from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, Option, State, register
+from spheria.games.base import (
+    SIMULTANEOUS,
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Observation,
+    Option,
+    State,
+    checked_site,
+    move_text,
+    register,
+)
 
 REVEAL, PLACE, SUDDEN, OVER = "reveal", "place", "sudden", "over"
 PHASES = (REVEAL, PLACE, SUDDEN, OVER)
@@ -122,9 +136,9 @@ def stronger(first: int, second: int) -> int | None:
 
 def parse_color(text: str) -> int:
     """A colour written ``w``/``b``/``r`` or ``white``/``black``/``red``; raises :class:`IllegalMoveError`."""
-    color = _COLOR_WORDS.get(text.strip().lower())
+    color = _COLOR_WORDS.get(move_text(text).strip().lower())
     if color is None:
-        raise IllegalMoveError(f"{text.strip()!r} is not a colour: write w (white), b (black) or r (red)")
+        raise InvalidMoveError(f"{text.strip()!r} is not a colour: write w (white), b (black) or r (red)")
     return color
 
 
@@ -168,9 +182,9 @@ class Reveal:
 
     @classmethod
     def parse(cls, text: str) -> Reveal:
-        parts = text.strip().split(":")
+        parts = move_text(text).strip().split(":")
         if len(parts) != 2:
-            raise IllegalMoveError(f"{text.strip()!r} is not a reveal: write both colours, Player 1's first, as in w:b")
+            raise InvalidMoveError(f"{text.strip()!r} is not a reveal: write both colours, Player 1's first, as in w:b")
         return cls(parse_color(parts[0]), parse_color(parts[1]))
 
 
@@ -190,12 +204,42 @@ class Place:
     @classmethod
     def parse(cls, text: str) -> Place:
         try:
-            return cls(parse_site(text))
+            return cls(parse_site(move_text(text)))
+        except InvalidMoveError:
+            raise
         except ValueError as error:
-            raise IllegalMoveError(str(error)) from None
+            raise InvalidMoveError(str(error)) from None
 
 
 SpagyricMove = Choice | Reveal | Place
+
+
+class SpagyricSharedObservation(Observation):
+    """What a seat and a spectator both see in Spagyric (see :meth:`SpagyricState.public_observation`)."""
+
+    supply_per_color: int
+    memory: bool
+    phase: str
+    to_decide: list[int]
+    placer: int | None
+    placing: str | None
+    stunned: dict[str, int]
+    returns: list[float]
+    history: NotRequired[list[str]]
+
+
+class SpagyricPublicObservation(SpagyricSharedObservation):
+    """A spectator's view: each seat's number of balls in hand, never their colours."""
+
+    supplies: list[int]
+
+
+class SpagyricObservation(SpagyricSharedObservation):
+    """One seat's view: its own supply by colour, the opponent's count, its legal moves as text."""
+
+    supply: dict[str, int]
+    opponent_supply: int
+    legal_moves: list[str]
 
 
 class _Snapshot(NamedTuple):
@@ -221,7 +265,7 @@ def _counts_dict(counts: Counts) -> dict[str, int]:
     return {COLOR_CHARS[c]: counts[c] for c in COLORS}
 
 
-def deciding_groups(board: Board) -> list[tuple[int, int]]:
+def deciding_groups(board: BaseBoard) -> list[tuple[int, int]]:
     """Every same-colour touching group of 3 or more balls, as ``(colour, mask)``.
 
     A position in play has none: the placement that made one ended the game.
@@ -238,8 +282,10 @@ def deciding_groups(board: Board) -> list[tuple[int, int]]:
 class Spagyric(Game):
     name = "spagyric"
     title = "Spagyric"
+    simultaneous = True
+    perfect_information = False
     option_specs = (
-        Option("supply", 8, "balls of each colour in each player's supply", kind=int, minimum=1),
+        Option("supply", 8, "balls of each colour in each player's supply", kind=int, minimum=1, maximum=99),
         Option(
             "memory",
             True,
@@ -256,16 +302,12 @@ class Spagyric(Game):
     def memory(self) -> bool:
         return bool(self.options["memory"])
 
-    @property
-    def num_players(self) -> int:
-        return 2
-
-    @property
-    def perfect_information(self) -> bool:
-        return False
-
     def player_names(self) -> list[str]:
         return ["Player 1", "Player 2"]
+
+    def seat_colors(self) -> list[str | None]:
+        """Both players hold balls of every colour."""
+        return [None, None]
 
     def new_initial_state(self, seed: int | None = None) -> SpagyricState:
         s = self.supply
@@ -275,7 +317,7 @@ class Spagyric(Game):
 
     def state_from_spn(self, text: str) -> SpagyricState:
         """A state from SPN (see the module docstring); raises ``ValueError`` naming the problem."""
-        fields = text.split()
+        fields = self.spn_fields(text)
         if len(fields) != 8:
             raise ValueError(
                 "Spagyric SPN has 8 fields (board, phase, seat, supply 1, supply 2, stunned, bag 1, bag 2); "
@@ -339,7 +381,7 @@ class SpagyricView:
 
     __slots__ = ("_observation", "player")
 
-    def __init__(self, observation: dict[str, Any]) -> None:
+    def __init__(self, observation: Mapping[str, Any]) -> None:
         self._observation: dict[str, Any] = json.loads(json.dumps(observation))
         self.player: int = int(self._observation["player"])
 
@@ -361,11 +403,13 @@ class SpagyricView:
         result: dict[str, Any] = json.loads(json.dumps(self._observation))
         return result
 
-    def board(self) -> Board:
-        return Board.from_spn(self._observation["board"])
+    @property
+    def board(self) -> BoardView:
+        """The balls on the pyramid, read-only, as every game state gives them."""
+        return Board.from_spn(self._observation["board"]).view()
 
     def __str__(self) -> str:
-        return self.board().diagram()
+        return self.board.diagram()
 
 
 class SpagyricState(State[SpagyricMove]):
@@ -390,7 +434,7 @@ class SpagyricState(State[SpagyricMove]):
         seed: int | None = None,
     ) -> None:
         self.game: Spagyric = game
-        self.board = board
+        self._board = board
         self.supply: list[Counts] = [list(supply[0]), list(supply[1])]
         self.stunned: Counts = list(stunned) if stunned is not None else [0, 0, 0]
         self.bag: list[Counts] = [list(bag[0]), list(bag[1])] if bag is not None else [[0, 0, 0], [0, 0, 0]]
@@ -403,6 +447,11 @@ class SpagyricState(State[SpagyricMove]):
         self._undo: list[_Snapshot] = []
 
     # -- queries -----------------------------------------------------------------------
+
+    @property
+    def board(self) -> BoardView:
+        """The balls as a read-only snapshot (the state's own board changes only by moves)."""
+        return self._board.view()
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -425,6 +474,7 @@ class SpagyricState(State[SpagyricMove]):
 
         In sudden death: the fresh white, black and red, less the colours stunned so far.
         """
+        self._check_seat(player)
         if self.phase == SUDDEN:
             return [1 - n for n in self.stunned]
         return list(self.supply[player])
@@ -445,12 +495,11 @@ class SpagyricState(State[SpagyricMove]):
                 return [Choice(c) for c in self.choosable(player)]
             return [Reveal(a, b) for a in self.choosable(0) for b in self.choosable(1)]
         if self.phase == PLACE and player in (None, self.placer):
-            return [Place(s) for s in iter_sites(placeable(self.board.occupied))]
+            return [Place(s) for s in iter_sites(placeable(self._board.occupied))]
         return []
 
     def _check_seat(self, player: int) -> None:
-        if player not in (0, 1):
-            raise ValueError(f"Spagyric has seats 0 and 1, not {player!r}")
+        self.check_seat(player)
 
     # -- playing -----------------------------------------------------------------------
 
@@ -470,13 +519,13 @@ class SpagyricState(State[SpagyricMove]):
         elif isinstance(move, Choice):
             raise IllegalMoveError("a reveal needs both players' choices: use apply_joint([choice1, choice2])")
         else:
-            raise IllegalMoveError(f"{move!r} is not a Spagyric move")
+            raise InvalidMoveError(f"{move!r} is not a Spagyric move")
 
     def apply_joint(self, moves: Sequence[SpagyricMove]) -> None:
         """Resolve a reveal with one :class:`Choice` per seat, in seat order."""
-        choices = list(moves)
+        choices = list(moves) if isinstance(moves, Sequence) else []
         if len(choices) != 2 or not isinstance(choices[0], Choice) or not isinstance(choices[1], Choice):
-            raise IllegalMoveError("a reveal takes exactly two choices, one per seat, such as [Choice(0), Choice(1)]")
+            raise InvalidMoveError("a reveal takes exactly two choices, one per seat, such as [Choice(0), Choice(1)]")
         self.apply(Reveal(choices[0].color, choices[1].color))
 
     def _check_reveal(self, move: Reveal) -> None:
@@ -487,8 +536,8 @@ class SpagyricState(State[SpagyricMove]):
             assert self.placer is not None and self.placing is not None
             raise IllegalMoveError(f"{names[self.placer]} must place the {COLOR_NAMES[self.placing]} ball first")
         for seat, color in enumerate(move.colors):
-            if color not in COLORS:
-                raise IllegalMoveError(f"{color!r} is not a colour")
+            if isinstance(color, bool) or not isinstance(color, int) or color not in COLORS:
+                raise InvalidMoveError(f"{color!r} is not a colour number 0..2 (white, black, red)")
             if color not in self.choosable(seat):
                 raise IllegalMoveError(f"{names[seat]} has {self._unchoosable(seat, color)}")
 
@@ -506,13 +555,14 @@ class SpagyricState(State[SpagyricMove]):
             raise IllegalMoveError(
                 "the game is over" if self.phase == OVER else "no ball to place: both players choose first"
             )
-        if not 0 <= move.site < len(SITE_NAMES) or not placeable(self.board.occupied) >> move.site & 1:
+        checked_site(move.site)
+        if not placeable(self._board.occupied) >> move.site & 1:
             raise IllegalMoveError(f"{move} cannot take a ball now (taken, or not resting on four balls)")
 
     def _push(self, move: SpagyricMove) -> None:
         self._undo.append(
             _Snapshot(
-                self.board.key(),
+                self._board.key(),
                 (tuple(self.supply[0]), tuple(self.supply[1])),
                 tuple(self.stunned),
                 (tuple(self.bag[0]), tuple(self.bag[1])),
@@ -553,8 +603,8 @@ class SpagyricState(State[SpagyricMove]):
     def _place(self, site: int) -> None:
         placer, color = self.placer, self.placing
         assert placer is not None and color is not None
-        self.board.place(site, color)
-        size = group_of(self.board.masks[color], site).bit_count()
+        self._board.place(site, color)
+        size = group_of(self._board.masks[color], site).bit_count()
         for seat in (0, 1):  # the turn ends: stunned balls go back to their owners
             for c in COLORS:
                 self.supply[seat][c] += self.stunned[c]
@@ -564,7 +614,7 @@ class SpagyricState(State[SpagyricMove]):
             self.phase, self.winner = OVER, placer
         elif size >= 3:
             self.phase, self.winner = OVER, 1 - placer
-        elif self.board.occupied == ALL_SITES:
+        elif self._board.occupied == ALL_SITES:
             self.phase = SUDDEN
         elif not any(self.supply[0]) or not any(self.supply[1]):
             self.phase = OVER
@@ -575,7 +625,7 @@ class SpagyricState(State[SpagyricMove]):
         if not self.history:
             raise IndexError("no move to undo")
         snap = self._undo.pop()
-        self.board.masks[:] = snap.masks
+        self._board.masks[:] = snap.masks
         self.supply = [list(snap.supply[0]), list(snap.supply[1])]
         self.stunned = list(snap.stunned)
         self.bag = [list(snap.bag[0]), list(snap.bag[1])]
@@ -588,6 +638,7 @@ class SpagyricState(State[SpagyricMove]):
         At a reveal: with ``player`` given, that seat's colour (``w``, ``b``, ``r``); without,
         both colours as ``w:b`` (Player 1's first). At a placement: a site such as ``0a1``.
         """
+        move_text(text)
         if player is not None:
             self._check_seat(player)
         names = self.game.player_names()
@@ -622,7 +673,7 @@ class SpagyricState(State[SpagyricMove]):
     def clone(self) -> SpagyricState:
         state = SpagyricState(
             self.game,
-            self.board.copy(),
+            self._board.copy(),
             self.supply,
             self.stunned,
             self.bag,
@@ -638,6 +689,13 @@ class SpagyricState(State[SpagyricMove]):
 
     # -- hidden information ----------------------------------------------------------------
 
+    def placing_color(self, player: int) -> str | None:
+        """Only the winner of a reveal places: the ball that won it."""
+        self._check_seat(player)
+        if self.phase != PLACE or self.placer != player or self.placing is None:
+            return None
+        return COLOR_CHARS[self.placing]
+
     def to_decide(self) -> list[int]:
         """The seats whose decision is pending: both at a reveal, the placer at a placement."""
         if self.phase in (REVEAL, SUDDEN):
@@ -647,7 +705,7 @@ class SpagyricState(State[SpagyricMove]):
             return [self.placer]
         return []
 
-    def public_observation(self) -> dict[str, Any]:
+    def public_observation(self) -> SpagyricPublicObservation:
         """What anyone may see, spectators included, as JSON-ready data.
 
         Keys: ``game``, ``player`` (``None``), ``supply_per_color``, ``memory``, ``board``
@@ -657,26 +715,32 @@ class SpagyricState(State[SpagyricMove]):
         (each seat's number of balls in hand), ``returns``; and ``history`` (every reveal and
         placement so far) only when option ``memory`` is false.
         """
-        view: dict[str, Any] = {
+        view: SpagyricPublicObservation = {
+            **self._shared_observation(None),
+            "supplies": [sum(self.hand(0)), sum(self.hand(1))],
+        }
+        return view
+
+    def _shared_observation(self, player: int | None) -> SpagyricSharedObservation:
+        view: SpagyricSharedObservation = {
             "game": self.game.name,
-            "player": None,
+            "player": player,
             "supply_per_color": self.game.supply,
             "memory": self.game.memory,
-            "board": self.board.spn(),
+            "board": self._board.spn(),
             "phase": self.phase,
             "current_player": self.current_player(),
             "to_decide": self.to_decide(),
             "placer": self.placer,
             "placing": None if self.placing is None else COLOR_CHARS[self.placing],
             "stunned": _counts_dict(self.stunned),
-            "supplies": [sum(self.hand(0)), sum(self.hand(1))],
             "returns": self.returns(),
         }
         if not self.game.memory:
             view["history"] = self.history_notation()
         return view
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: int) -> SpagyricObservation:
         """What ``player`` may see, as JSON-ready data: :meth:`public_observation` with
         ``player`` set, plus ``supply`` (this player's own balls in hand by colour),
         ``opponent_supply`` (the opponent's number of balls in hand) and ``legal_moves``
@@ -684,12 +748,12 @@ class SpagyricState(State[SpagyricMove]):
         supply by colour.
         """
         self._check_seat(player)
-        view = self.public_observation()
-        del view["supplies"]
-        view["player"] = player
-        view["supply"] = _counts_dict(self.hand(player))
-        view["opponent_supply"] = sum(self.hand(1 - player))
-        view["legal_moves"] = [str(m) for m in self.legal_moves(player)]
+        view: SpagyricObservation = {
+            **self._shared_observation(player),
+            "supply": _counts_dict(self.hand(player)),
+            "opponent_supply": sum(self.hand(1 - player)),
+            "legal_moves": [str(m) for m in self.legal_moves(player)],
+        }
         return view
 
     def view(self, player: int) -> SpagyricView:
@@ -708,7 +772,7 @@ class SpagyricState(State[SpagyricMove]):
             seat = "-"
         return " ".join(
             [
-                self.board.spn(),
+                self._board.spn(),
                 self.phase,
                 seat,
                 _counts_text(self.supply[0]),
@@ -720,7 +784,7 @@ class SpagyricState(State[SpagyricMove]):
         )
 
     def __str__(self) -> str:
-        return self.board.diagram()
+        return self._board.diagram()
 
     def status_lines(self, player: int | None = None) -> list[str]:
         """The phase, stunned balls, supplies and result, showing only what ``player`` may know."""
@@ -747,7 +811,7 @@ class SpagyricState(State[SpagyricMove]):
             lines.append(f"{names[1 - player]} holds {sum(self.hand(1 - player))} balls.")
         else:
             lines.append(f"{names[0]} holds {sum(self.hand(0))} balls, {names[1]} {sum(self.hand(1))}.")
-        lines.append(f"Balls on the pyramid: {self.board.count()}.")
+        lines.append(f"Balls on the pyramid: {self._board.count()}.")
         if not self.game.memory:
             reveals = [str(m) for m in self.history if isinstance(m, Reveal)]
             if reveals:
@@ -758,7 +822,7 @@ class SpagyricState(State[SpagyricMove]):
         names = self.game.player_names()
         if self.winner is None:
             return "Draw: a player has no ball left to choose."
-        deciding = deciding_groups(self.board)
+        deciding = deciding_groups(self._board)
         won_by_reveal = bool(self.history) and isinstance(self.history[-1], Reveal)
         if won_by_reveal or not deciding:  # only a sudden-death reveal wins outright
             return f"{names[self.winner]} wins the sudden death."
@@ -768,6 +832,8 @@ class SpagyricState(State[SpagyricMove]):
         return f"{names[self.winner]} wins: {names[maker]} made a group of {size} {COLOR_NAMES[color]} balls."
 
     def move_hint(self, player: int | None = None) -> str:
+        if player is not None:
+            self._check_seat(player)
         names = self.game.player_names()
         if self.phase == OVER:
             return "the game is over"
@@ -792,7 +858,7 @@ class SpagyricState(State[SpagyricMove]):
         """Raise ``ValueError`` naming the first reason this position cannot arise in play."""
         names = self.game.player_names()
         s = self.game.supply
-        full = self.board.occupied == ALL_SITES
+        full = self._board.occupied == ALL_SITES
         if self.phase == SUDDEN:
             if any(n > 1 for n in self.stunned) or all(self.stunned):
                 raise ValueError("in sudden death each colour is stunned at most once, and never all three at once")
@@ -810,7 +876,7 @@ class SpagyricState(State[SpagyricMove]):
                         f"(one per {COLOR_NAMES[BEATS[c]]} ball of {names[1 - p]}'s in the bag)"
                     )
         for c in COLORS:
-            in_play = self.board.count(c) + (1 if self.phase == PLACE and self.placing == c else 0)
+            in_play = self._board.count(c) + (1 if self.phase == PLACE and self.placing == c else 0)
             beaten = self.bag[0][BEATS[c]] + self.bag[1][BEATS[c]]
             if in_play != beaten:
                 raise ValueError(
@@ -826,7 +892,7 @@ class SpagyricState(State[SpagyricMove]):
                     f"{names[1 - self.placer]}'s bag holds no {COLOR_NAMES[BEATS[self.placing]]} ball "
                     "for it to have beaten"
                 )
-        deciding = deciding_groups(self.board)
+        deciding = deciding_groups(self._board)
         if self.phase != OVER:
             if deciding:
                 color, group = deciding[0]
@@ -867,7 +933,7 @@ class SpagyricState(State[SpagyricMove]):
         names = self.game.player_names()
         size = group.bit_count()
         maker = self.winner if size == WINNING_SIZE else 1 - self.winner
-        occupied = self.board.occupied
+        occupied = self._board.occupied
         if self.won(maker, color) < 1:
             raise ValueError(
                 f"a group of {size} {COLOR_NAMES[color]} balls means {names[maker]} placed one last, but "

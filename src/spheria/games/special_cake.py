@@ -33,10 +33,10 @@ that receives the candy.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from spheria.engine.board import (
     ABOVE,
@@ -49,13 +49,27 @@ from spheria.engine.board import (
     SITE_NAMES,
     TOP,
     Board,
+    BoardView,
     drop_chain,
     iter_sites,
     parse_site,
     placeable,
     shift_down,
 )
-from spheria.games.base import TERMINAL, Game, IllegalMoveError, Option, State, register
+from spheria.games.base import (
+    PICK_PREFIX,
+    PICK_SET,
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Option,
+    PerfectObservation,
+    State,
+    checked_site,
+    move_text,
+    register,
+)
 
 MINT, SUGAR, POISONED = "mint", "sugar", "poisoned"
 MIXED, ANY, SAME = "mixed", "any", "same"
@@ -77,23 +91,34 @@ class CakeMove:
     sites: tuple[int, ...]
 
     def __str__(self) -> str:
-        return "+".join(SITE_NAMES[s] for s in self.sites)
+        text = _MOVE_TEXT.get(self.sites)  # every move is written once per turn in a record
+        return "+".join(SITE_NAMES[s] for s in self.sites) if text is None else text
 
     @classmethod
     def parse(cls, text: str) -> CakeMove:
-        """Sites joined by ``+`` (a comma or spaces also separate them)."""
-        if not re.sub(r"[\s+,]", "", text):
-            raise IllegalMoveError("empty move: name a site such as 0a1, or a line such as 0a1+0b1")
+        """Sites joined by ``+`` (a comma or spaces also separate them); raises
+        :class:`InvalidMoveError` if ``text`` is not written so."""
+        if not re.sub(r"[\s+,]", "", move_text(text)):
+            raise InvalidMoveError("empty move: name a site such as 0a1, or a line such as 0a1+0b1")
         parts = re.split(r"\s*[+,]\s*|\s+", text.strip())
         if "" in parts:
-            raise IllegalMoveError(f"{text.strip()!r} has an empty place between its sites")
+            raise InvalidMoveError(f"{text.strip()!r} has an empty place between its sites")
         try:
             sites = tuple(parse_site(p) for p in parts)
         except ValueError as error:
-            raise IllegalMoveError(str(error)) from None
+            raise InvalidMoveError(str(error)) from None
         if len(set(sites)) != len(sites):
-            raise IllegalMoveError(f"{text.strip()!r} names a site twice")
+            raise InvalidMoveError(f"{text.strip()!r} names a site twice")
         return cls(sites)
+
+    def check(self) -> None:
+        """Raise :class:`InvalidMoveError` unless the sites are distinct site numbers, at least one."""
+        if not isinstance(self.sites, tuple) or not self.sites:
+            raise InvalidMoveError(f"a Special Cake move names its sites as a non-empty tuple, not {self.sites!r}")
+        for site in self.sites:
+            checked_site(site)
+        if len(set(self.sites)) != len(self.sites):
+            raise InvalidMoveError(f"{self} names a site twice")
 
 
 def _line_colors_ok(masks: Masks, segment_mask: int, line_rule: str, cherry: bool) -> bool:
@@ -154,6 +179,185 @@ def eating_outcomes(masks: Masks, variant: str, line_rule: str) -> dict[Masks, t
     return found
 
 
+# -- fast move lists ----------------------------------------------------------------------
+# Every eating move is one of a fixed set (a single candy, or one order of one nameable line),
+# so each is made once here and shared; the compiled generator (spheria.engine._cakemoves, when
+# it was built) returns these very objects, and the Python path below caches each line's orders
+# by the candies they can touch.
+
+#: Every eating order: the 30 single candies, then every order of every line of ``SEGMENTS``.
+EATING_ORDERS: tuple[tuple[int, ...], ...] = (
+    *((site,) for site in range(NUM_SITES)),
+    *(order for segment in SEGMENTS for order in itertools.permutations(segment)),
+)
+_MOVES: dict[tuple[int, ...], CakeMove] = {order: CakeMove(order) for order in EATING_ORDERS}
+_MOVE_TEXT: dict[tuple[int, ...], str] = {order: "+".join(SITE_NAMES[s] for s in order) for order in EATING_ORDERS}
+_SINGLE_MOVES: tuple[CakeMove, ...] = tuple(_MOVES[(site,)] for site in range(NUM_SITES))
+_RULE_CODES = {MIXED: 0, ANY: 1, SAME: 2}
+
+
+def _reach(sites: int) -> int:
+    """``sites`` and every site resting on them, up to the top: all that eating them can move."""
+    reach = frontier = sites
+    while frontier:
+        above = 0
+        for site in iter_sites(frontier):
+            above |= ABOVE[site]
+        frontier = above & ~reach
+        reach |= frontier
+    return reach
+
+
+_SEGMENT_REACH: tuple[int, ...] = tuple(_reach(mask) for mask in SEGMENT_MASKS)
+_SEGMENT_HOLDS: tuple[int, ...] = tuple(
+    reach & ~mask for reach, mask in zip(_SEGMENT_REACH, SEGMENT_MASKS, strict=True)
+)
+_LINE_CACHE: dict[tuple[int, int, int, int], tuple[tuple[Masks, CakeMove], ...]] = {}
+_LINE_CACHE_LIMIT = 1 << 18
+
+
+def _line_moves(index: int, masks: Masks) -> tuple[tuple[Masks, CakeMove], ...]:
+    """Every distinct way to eat line ``SEGMENTS[index]``, as (masks inside its reach, move).
+
+    Only the candies within the line's reach can pin or drop, so the answer depends on them
+    alone and is cached by them.
+    """
+    reach = _SEGMENT_REACH[index]
+    local = (masks[0] & reach, masks[1] & reach, masks[2] & reach)
+    key = (index, *local)
+    cached = _LINE_CACHE.get(key)
+    if cached is None:
+        found: dict[Masks, CakeMove] = {}
+        for move, stay, moved in _line_geometry(index, local[0] | local[1] | local[2]):
+            result = []
+            for color in local:
+                mask = color & stay
+                for source, target in moved:
+                    if color & source:
+                        mask |= target
+                result.append(mask)
+            found.setdefault((result[0], result[1], result[2]), move)
+        cached = tuple((result, move) for result, move in found.items())
+        if len(_LINE_CACHE) >= _LINE_CACHE_LIMIT:
+            _LINE_CACHE.clear()
+        _LINE_CACHE[key] = cached
+    return cached
+
+
+#: How each legal order of a line moves the candies in its reach, by the occupied sites there:
+#: (move, the sites whose candy stays, (from bit, to bit) of each candy that dropped).
+_Geometry = tuple[tuple[CakeMove, int, tuple[tuple[int, int], ...]], ...]
+_GEOMETRY_CACHE: dict[tuple[int, int], _Geometry] = {}
+
+
+def _line_geometry(index: int, occupied: int) -> _Geometry:
+    """Every order of eating line ``SEGMENTS[index]`` legal on ``occupied`` (the sites of its
+    reach that hold a candy), with where each remaining candy ends up; colours play no part,
+    so this is cached by the occupied sites alone and shared by every colouring."""
+    key = (index, occupied)
+    cached = _GEOMETRY_CACHE.get(key)
+    if cached is None:
+        found: list[tuple[CakeMove, int, tuple[tuple[int, int], ...]]] = []
+        segment = SEGMENTS[index]
+        origins = {site: site for site in iter_sites(occupied)}
+        _order_geometry(occupied, segment, segment, (), origins, found)
+        cached = tuple(found)
+        if len(_GEOMETRY_CACHE) >= _LINE_CACHE_LIMIT:
+            _GEOMETRY_CACHE.clear()
+        _GEOMETRY_CACHE[key] = cached
+    return cached
+
+
+def _order_geometry(
+    occupied: int,
+    positions: tuple[int, ...],
+    starts: tuple[int, ...],
+    order: tuple[int, ...],
+    origins: dict[int, int],
+    found: list[tuple[CakeMove, int, tuple[tuple[int, int], ...]]],
+) -> None:
+    """As :func:`_orders`, following each candy (``origins``: where each one now stands came from)."""
+    if not positions:
+        stay = sum(1 << site for site, origin in origins.items() if site == origin)
+        moved = tuple((1 << origin, 1 << site) for site, origin in origins.items() if site != origin)
+        found.append((_MOVES[order], stay, moved))
+        return
+    for i, site in enumerate(positions):
+        if (ABOVE[site] & occupied).bit_count() >= 2:
+            continue  # pinned now; maybe later in another order
+        chain = drop_chain(occupied, site)
+        after = dict(origins)
+        for k in range(1, len(chain)):
+            after[chain[k - 1]] = origins[chain[k]]
+        del after[chain[-1]]
+        rest = tuple(chain[chain.index(p) - 1] if p in chain else p for j, p in enumerate(positions) if j != i)
+        _order_geometry(
+            occupied & ~(1 << chain[-1]), rest, starts[:i] + starts[i + 1 :], (*order, starts[i]), after, found
+        )
+
+
+def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[CakeMove, Masks]:
+    w, b, r = masks
+    occupied = w | b | r
+    moves: dict[CakeMove, Masks] = {}
+    reached: set[Masks] = set()
+    for site in iter_sites(occupied):
+        if (ABOVE[site] & occupied).bit_count() >= 2 or (cherry and r >> site & 1):
+            continue
+        result = _eat(masks, occupied, site)[0]
+        if result not in reached:
+            reached.add(result)
+            moves[_SINGLE_MOVES[site]] = result
+    for index, segment_mask in enumerate(SEGMENT_MASKS):
+        if occupied & segment_mask != segment_mask or not _line_colors_ok(masks, segment_mask, line_rule, cherry):
+            continue
+        if not occupied & _SEGMENT_HOLDS[index]:  # nothing rests on the line: eaten in its own order
+            result = (w & ~segment_mask, b & ~segment_mask, r & ~segment_mask)
+            if result not in reached:
+                reached.add(result)
+                moves[_MOVES[SEGMENTS[index]]] = result
+            continue
+        keep = ~_SEGMENT_REACH[index]
+        for (lw, lb, lr), move in _line_moves(index, masks):
+            result = ((w & keep) | lw, (b & keep) | lb, (r & keep) | lr)
+            if result not in reached:
+                reached.add(result)
+                moves[move] = result
+    return moves
+
+
+def _rising_chains() -> list[tuple[int, ...]]:
+    """For each site and each site resting on it, the whole chain up that diagonal."""
+    chains = []
+    for site in range(NUM_SITES):
+        for above in iter_sites(ABOVE[site]):
+            # every other site resting on ``site`` empty, the rest full: the chain runs to the edge
+            chains.append(drop_chain(ALL_SITES & ~(ABOVE[site] & ~(1 << above)), site))
+    return chains
+
+
+try:
+    from spheria.engine import _cakemoves
+except ImportError:  # the optional compiled generator was not built
+    _cakemoves = None  # type: ignore[assignment]
+else:
+    _cakemoves.init(ABOVE, _rising_chains(), SEGMENTS, tuple(_MOVES[order] for order in EATING_ORDERS))
+
+#: Whether eating moves come from the compiled generator (``spheria.engine._cakemoves``).
+COMPILED_MOVES = _cakemoves is not None
+
+
+def eating_moves(masks: Masks, variant: str, line_rule: str) -> dict[CakeMove, Masks]:
+    """Every legal eating move, one per distinct outcome, mapped to the masks it leaves.
+
+    The same moves in the same order as :func:`eating_outcomes` finds them (compiled when
+    :data:`COMPILED_MOVES`); the move objects are shared, never to be mutated.
+    """
+    if _cakemoves is not None:
+        return _cakemoves.eating_moves(masks[0], masks[1], masks[2], variant == POISONED, _RULE_CODES[line_rule])
+    return _python_eating_moves(masks, variant == POISONED, line_rule)
+
+
 def random_cake(rng: random.Random) -> Board:
     """A sugar cake: 30 of the 48 balls (16 of each colour), on the 30 sites at random."""
     balls = [0] * 16 + [1] * 16 + [2] * 16
@@ -168,6 +372,7 @@ def random_cake(rng: random.Random) -> Board:
 class SpecialCake(Game):
     name = "special-cake"
     title = "Special Cake"
+    picking_modes = (PICK_PREFIX, PICK_SET)
     option_specs = (
         Option("variant", MINT, "mint, sugar or poisoned (the cherry variant)", (MINT, SUGAR, POISONED)),
         Option(
@@ -191,12 +396,17 @@ class SpecialCake(Game):
     def line_rule(self) -> str:
         return str(self.options["line_rule"])
 
-    @property
-    def num_players(self) -> int:
-        return 2
-
     def player_names(self) -> list[str]:
         return ["Player 1", "Player 2"] if self.variant == SUGAR else ["Mint", "Liquorice"]
+
+    def seat_colors(self) -> list[str | None]:
+        """Mint places white, Liquorice black; in sugar nobody places, so no seat has a colour."""
+        return [None, None] if self.variant == SUGAR else ["w", "b"]
+
+    @property
+    def chance(self) -> bool:
+        """The sugar cake is built at random."""
+        return self.variant == SUGAR
 
     @property
     def placements(self) -> int:
@@ -211,7 +421,7 @@ class SpecialCake(Game):
         return CakeState(self, random_cake(random.Random(seed)), 0, EAT, seed)
 
     def state_from_spn(self, text: str) -> CakeState:
-        fields = text.split()
+        fields = self.spn_fields(text)
         if len(fields) != 3:
             raise ValueError(f"Special Cake SPN has 3 fields (board, player 1|2, place|eat); found {len(fields)}")
         board = Board.from_spn(fields[0])
@@ -249,12 +459,18 @@ class SpecialCake(Game):
                 raise ValueError("a candy rests on the cherry: it starts on top and only ever drops")
 
 
+class CakeObservation(PerfectObservation):
+    """A Special Cake observation: everything, and the phase (``place`` or ``eat``)."""
+
+    phase: str
+
+
 class CakeState(State[CakeMove]):
     """A Special Cake position: the cake, the player to move and the phase."""
 
     def __init__(self, game: SpecialCake, board: Board, player: int, phase: str, seed: int | None) -> None:
         self.game: SpecialCake = game
-        self.board = board
+        self._board = board
         self.player = player
         self.phase = phase
         self.seed = seed
@@ -265,16 +481,21 @@ class CakeState(State[CakeMove]):
 
     # -- queries -----------------------------------------------------------------------
 
+    @property
+    def board(self) -> BoardView:
+        """The balls as a read-only snapshot (the state's own board changes only by moves)."""
+        return self._board.view()
+
     def masks(self) -> Masks:
-        m = self.board.masks
+        m = self._board.masks
         return (m[0], m[1], m[2])
 
     def is_terminal(self) -> bool:
         if self.phase != EAT:
             return False
-        occupied = self.board.occupied
+        occupied = self._board.occupied
         if self.game.variant == POISONED:
-            return occupied == self.board.masks[2]
+            return occupied == self._board.masks[2]
         return occupied == 0
 
     def current_player(self) -> int:
@@ -292,28 +513,34 @@ class CakeState(State[CakeMove]):
             if self.is_terminal():
                 self._outcomes = {}
             elif self.phase == PLACE:
-                color = self.player
-                masks = self.masks()
-                self._outcomes = {}
-                for site in iter_sites(placeable(self.board.occupied)):
-                    new = list(masks)
-                    new[color] |= 1 << site
-                    self._outcomes[CakeMove((site,))] = (new[0], new[1], new[2])
+                w, b, r = self.masks()
+                sites = iter_sites(placeable(w | b | r))
+                if self.player == 0:
+                    self._outcomes = {_SINGLE_MOVES[s]: (w | 1 << s, b, r) for s in sites}
+                else:
+                    self._outcomes = {_SINGLE_MOVES[s]: (w, b | 1 << s, r) for s in sites}
             else:
-                found = eating_outcomes(self.masks(), self.game.variant, self.game.line_rule)
-                self._outcomes = {CakeMove(order): result for result, order in found.items()}
+                self._outcomes = eating_moves(self.masks(), self.game.variant, self.game.line_rule)
         return self._outcomes
 
     def legal_moves(self, player: int | None = None) -> list[CakeMove]:
-        if player is not None and player != self.current_player():
+        if player is not None and self.check_seat(player) != self.current_player():
             return []
         return list(self._legal_outcomes())
+
+    def history_notation(self) -> list[str]:
+        # Every move is one of the shared eating orders, written once at import (a record is
+        # written after every turn, so this runs often).
+        return [_MOVE_TEXT[move.sites] for move in self.history]
 
     # -- playing -----------------------------------------------------------------------
 
     def apply(self, move: CakeMove) -> None:
         """Play a move; a line eaten in another legal order is recorded as its listed equivalent."""
-        result = self._legal_outcomes().get(move)
+        try:
+            result = self._legal_outcomes().get(move)
+        except TypeError:  # unhashable: a move object built with a list of sites
+            result = None
         if result is None:
             move = self._equivalent(self._validate(move))
             result = self._outcomes[move]  # type: ignore[index]
@@ -322,13 +549,13 @@ class CakeState(State[CakeMove]):
         self._set(result)
 
     def _set(self, masks: Masks) -> None:
-        self.board.masks[:] = masks
+        self._board.masks[:] = masks
         self._outcomes = None
         if self.phase == PLACE:
-            placed = self.board.count()
+            placed = self._board.count()
             if placed == self.game.placements:
                 if self.game.variant == POISONED:
-                    self.board.place(TOP, 2)
+                    self._board.place(TOP, 2)
                 self.phase, self.player = EAT, 0
                 return
         self.player = 1 - self.player
@@ -336,7 +563,8 @@ class CakeState(State[CakeMove]):
     def _validate(self, move: CakeMove) -> Masks:
         """The result of a move offered in a non-canonical eating order, or an error naming the fault."""
         if not isinstance(move, CakeMove):
-            raise IllegalMoveError(f"{move!r} is not a Special Cake move")
+            raise InvalidMoveError(f"{move!r} is not a Special Cake move")
+        move.check()
         if self.is_terminal():
             raise IllegalMoveError("the game is over")
         if self.phase == PLACE:
@@ -345,7 +573,7 @@ class CakeState(State[CakeMove]):
                 raise IllegalMoveError("in the set-up a move places one candy: name one site")
             raise IllegalMoveError(f"{SITE_NAMES[site]} cannot take a candy now (taken, or not on four candies)")
         masks = self.masks()
-        occupied = self.board.occupied
+        occupied = self._board.occupied
         sites = move.sites
         for site in sites:
             if not occupied >> site & 1:
@@ -380,7 +608,7 @@ class CakeState(State[CakeMove]):
         if not self.history:
             raise IndexError("no move to undo")
         masks, self.player, self.phase, outcomes = self._undo.pop()
-        self.board.masks[:] = masks
+        self._board.masks[:] = masks
         self._outcomes = outcomes
         return self.history.pop()
 
@@ -388,8 +616,10 @@ class CakeState(State[CakeMove]):
         """The legal move written as ``text``: a site, or a line's sites in an eating order.
 
         Any legal order is accepted and returned as the equivalent move of ``legal_moves()``.
+        With ``player`` given, the move must be that seat's.
         """
         move = CakeMove.parse(text)
+        self.check_turn(player)
         if move in self._legal_outcomes():
             return move
         return self._equivalent(self._validate(move))
@@ -402,7 +632,7 @@ class CakeState(State[CakeMove]):
         raise AssertionError("a validated move has no equivalent legal move")
 
     def clone(self) -> CakeState:
-        state = CakeState(self.game, self.board.copy(), self.player, self.phase, self.seed)
+        state = CakeState(self.game, self._board.copy(), self.player, self.phase, self.seed)
         state.history = list(self.history)
         state._undo = list(self._undo)
         state._outcomes = self._outcomes  # never mutated, only replaced: safe to share
@@ -411,34 +641,50 @@ class CakeState(State[CakeMove]):
     # -- text --------------------------------------------------------------------------
 
     def to_spn(self) -> str:
-        return f"{self.board.spn()} {self.player + 1} {self.phase}"
+        return f"{self._board.spn()} {self.player + 1} {self.phase}"
 
     def __str__(self) -> str:
-        return self.board.diagram()
+        return self._board.diagram()
 
     def status_lines(self, player: int | None = None) -> list[str]:
+        if player is not None:
+            self.check_seat(player)
         names = self.game.player_names()
         if self.is_terminal():
             winner = self.winners()[0]
             if self.game.variant == POISONED:
                 return [f"Only the cherry is left: {names[self.player]} must eat it. {names[winner]} wins."]
             return [f"{names[1 - winner]} ate the last candy. {names[winner]} wins."]
-        counts = f"{self.board.count(0)} white, {self.board.count(1)} black, {self.board.count(2)} red"
+        counts = f"{self._board.count(0)} white, {self._board.count(1)} black, {self._board.count(2)} red"
         if self.phase == PLACE:
             color = "mint (w)" if self.player == 0 else "liquorice (b)"
             return [f"Set-up: {names[self.player]} places a {color} candy.", counts + " placed"]
         lines = [f"{names[self.player]} to eat ({self.game.line_rule} lines).", counts + " left"]
-        if self.board.occupied == ALL_SITES:
+        if self._board.occupied == ALL_SITES:
             cherry = " The cherry is on top." if self.game.variant == POISONED else ""
             lines.insert(0, f"The cake is complete.{cherry} {names[0]} eats first.")
         return lines
 
+    def picking_mode(self) -> str:
+        """Eating a line: its candies in any order (the server checks the order); else one site."""
+        return PICK_SET if self.phase == EAT else PICK_PREFIX
+
+    def placing_color(self, player: int) -> str | None:
+        """Candies are placed only in the set-up (not in sugar), in the seat's colour."""
+        color = self.game.seat_colors()[self.check_seat(player)]
+        return color if self.phase == PLACE else None
+
+    def extend_move_text(self, text: str, site: str) -> str:
+        return f"{text}+{site}"
+
     def move_hint(self, player: int | None = None) -> str:
+        if player is not None:
+            self.check_seat(player)
         if self.phase == PLACE:
             return "a site such as 0a1 (level, file, rank)"
         return "a candy such as 0a1, or a line eaten in order such as 0a1+0b1+0c1"
 
-    def observation(self, player: int) -> dict[str, Any]:
-        view = super().observation(player)
-        view["phase"] = self.phase
+    def observation(self, player: int) -> CakeObservation:
+        self.check_seat(player)
+        view: CakeObservation = {**self._perfect_observation(player), "phase": self.phase}
         return view

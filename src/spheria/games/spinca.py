@@ -74,7 +74,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from spheria.engine.board import (
     ABOVE,
@@ -90,13 +90,27 @@ from spheria.engine.board import (
     TOP,
     TOUCHING,
     Board,
+    BoardView,
     drop_chain,
     groups,
     iter_sites,
     parse_site,
     shift_down,
 )
-from spheria.games.base import TERMINAL, Game, IllegalMoveError, Option, State, register
+from spheria.games.base import (
+    PICK_RELOCATE,
+    SEAT_COLOR_CODES,
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Option,
+    PerfectObservation,
+    State,
+    checked_site,
+    move_text,
+    register,
+)
 
 #: Marbles placed in a whole game: every site but the top.
 PLACEMENTS = 29
@@ -308,25 +322,40 @@ class SpincaMove:
 
     @classmethod
     def parse(cls, text: str) -> SpincaMove:
-        """Read ``1b2`` or ``0a1-0b2 1b2`` (a comma may stand for the space); checks only the form."""
-        parts = text.replace(",", " ").replace(";", " ").split()
+        """Read ``1b2`` or ``0a1-0b2 1b2`` (a comma may stand for the space); checks only the form.
+
+        Raises :class:`InvalidMoveError` naming the first thing not written as a Spinca turn.
+        """
+        parts = move_text(text).replace(",", " ").replace(";", " ").split()
         example = "write a placement such as 1b2, or a relocation then a placement such as 0a1-0b2 1b2"
         if not parts:
-            raise IllegalMoveError(f"empty move: {example}")
+            raise InvalidMoveError(f"empty move: {example}")
         if len(parts) > 2:
-            raise IllegalMoveError(f"{text.strip()!r} has {len(parts)} parts: {example}")
-        if len(parts) == 1 and "-" in parts[0]:
-            raise IllegalMoveError(f"{parts[0]} moves a marble but places none: a turn ends with a placement")
-        if len(parts) == 2 and "-" not in parts[0]:
-            raise IllegalMoveError(f"{parts[0]!r} is not a relocation: write it from-to, e.g. 0a1-0b2")
+            raise InvalidMoveError(f"{text.strip()!r} has {len(parts)} parts: {example}")
         try:
-            place = parse_site(parts[-1])
-            if len(parts) == 1:
-                return cls(place)
-            source_text, _, target_text = parts[0].partition("-")
-            return cls(place, parse_site(source_text), parse_site(target_text))
+            sites = [[parse_site(name) for name in part.split("-")] for part in parts]
         except ValueError as error:
-            raise IllegalMoveError(str(error)) from None
+            raise InvalidMoveError(str(error)) from None
+        if any(len(part) > 2 for part in sites):
+            raise InvalidMoveError(f"{text.strip()!r} moves a marble twice: a turn has at most one relocation")
+        if len(parts) == 1 and len(sites[0]) == 2:
+            raise InvalidMoveError(f"{parts[0]} moves a marble but places none: a turn ends with a placement")
+        if len(parts) == 2 and len(sites[0]) == 1:
+            raise InvalidMoveError(f"{parts[0]!r} is not a relocation: write it from-to, e.g. 0a1-0b2")
+        if len(sites[-1]) != 1:
+            raise InvalidMoveError(f"{parts[-1]!r} is not a placement: the turn ends with one site, e.g. 1b2")
+        if len(parts) == 1:
+            return cls(sites[0][0])
+        return cls(sites[1][0], sites[0][0], sites[0][1])
+
+    def check(self) -> None:
+        """Raise :class:`InvalidMoveError` unless every site is a site number (or both relocation ends are ``None``)."""
+        checked_site(self.place)
+        if self.source is not None or self.target is not None:
+            if self.source is None or self.target is None:
+                raise InvalidMoveError("a relocation needs both a source and a target")
+            checked_site(self.source)
+            checked_site(self.target)
 
 
 def _relocation_moves() -> dict[int, tuple[SpincaMove, ...]]:
@@ -406,12 +435,15 @@ def legal_outcomes(masks: Masks, locked: int, color: int) -> dict[int, SpincaMov
 class Spinca(Game):
     name = "spinca"
     title = "Spinca"
+    min_players = 2
+    max_players = 4
+    picking_modes = (PICK_RELOCATE,)
     option_specs = (
         Option(
             "players",
             2,
             "2 (White, Black), 3 (White, Black, Red) or 4 (teams: White-A, Black-A, White-B, Black-B)",
-            choices=("2", "3", "4"),
+            choices=(2, 3, 4),
             kind=int,
         ),
     )
@@ -426,15 +458,27 @@ class Spinca(Game):
     def seat_color(self, seat: int) -> int:
         return SEAT_COLORS[self.num_players][seat]
 
+    def seat_colors(self) -> list[str | None]:
+        return [SEAT_COLOR_CODES[color] for color in SEAT_COLORS[self.num_players]]
+
+    def seat_sides(self) -> list[int]:
+        """A seat plays for its colour: the sides are the colours in play (teams with 4 seats)."""
+        return list(SEAT_COLORS[self.num_players])
+
     def side_names(self) -> list[str]:
         """The scored sides, one per colour in play (teams with 4 seats)."""
         return list(SIDE_NAMES[self.num_players])
+
+    @property
+    def zero_sum(self) -> bool:
+        """With three players one wins (+1) and two lose (-1 each)."""
+        return self.num_players != 3
 
     def new_initial_state(self, seed: int | None = None) -> SpincaState:
         return SpincaState(self, Board(), 0, seed)
 
     def state_from_spn(self, text: str) -> SpincaState:
-        fields = text.split()
+        fields = self.spn_fields(text)
         if len(fields) != 3:
             raise ValueError(
                 f"Spinca SPN has 3 fields (board, player to move, locked sites or '-'); found {len(fields)}"
@@ -485,12 +529,27 @@ class Spinca(Game):
         return locked
 
 
+class SideScoreView(TypedDict):
+    """One side's score in an observation: smallest group per face, their sum, inner marbles."""
+
+    faces: list[int]
+    total: int
+    inner: int
+
+
+class SpincaObservation(PerfectObservation):
+    """A Spinca observation: everything, the locked sites and each side's score as it stands."""
+
+    locked: list[str]
+    scores: list[SideScoreView]
+
+
 class SpincaState(State[SpincaMove]):
     """A Spinca position: the temple so far and the marbles locked for the player to move."""
 
     def __init__(self, game: Spinca, board: Board, locked: int, seed: int | None) -> None:
         self.game: Spinca = game
-        self.board = board
+        self._board = board
         self.locked = locked
         self.seed = seed
         self.history: list[SpincaMove] = []
@@ -500,8 +559,13 @@ class SpincaState(State[SpincaMove]):
 
     # -- queries -----------------------------------------------------------------------
 
+    @property
+    def board(self) -> BoardView:
+        """The balls as a read-only snapshot (the state's own board changes only by moves)."""
+        return self._board.view()
+
     def masks(self) -> Masks:
-        m = self.board.masks
+        m = self._board.masks
         return (m[0], m[1], m[2])
 
     @property
@@ -524,13 +588,13 @@ class SpincaState(State[SpincaMove]):
 
     def scores(self) -> list[SpincaScore]:
         """Each seat's score as the temple stands now (team mates share theirs)."""
-        by_color = [score_color(self.board.masks[c], c) for c in range(3)]
+        by_color = [score_color(self._board.masks[c], c) for c in range(3)]
         return [by_color[self.game.seat_color(seat)] for seat in range(self.game.num_players)]
 
     def side_scores(self) -> list[SpincaScore]:
         """One score per side (colour; team with 4 seats), in side order."""
         sides = len(SIDE_NAMES[self.game.num_players])
-        return [score_color(self.board.masks[c], c) for c in range(sides)]
+        return [score_color(self._board.masks[c], c) for c in range(sides)]
 
     def result(self) -> tuple[list[int], str]:
         """The winning sides (empty: draw) and the deciding rule; the game must be over."""
@@ -551,14 +615,15 @@ class SpincaState(State[SpincaMove]):
         return self._outcomes
 
     def legal_moves(self, player: int | None = None) -> list[SpincaMove]:
-        if player is not None and player != self.current_player():
+        if player is not None and self.check_seat(player) != self.current_player():
             return []
         return list(self._legal_outcomes().values())
 
     def is_free(self, site: int) -> bool:
         """Whether the marble on ``site`` may be relocated this turn (ignoring where to)."""
+        checked_site(site)
         try:
-            self._check_source(self.board.occupied, site)
+            self._check_source(self._board.occupied, site)
         except IllegalMoveError:
             return False
         return True
@@ -604,15 +669,14 @@ class SpincaState(State[SpincaMove]):
     def _result(self, move: SpincaMove) -> tuple[Masks, int]:
         """The board and locks after ``move``; raises :class:`IllegalMoveError` naming the faulty step."""
         if not isinstance(move, SpincaMove):
-            raise IllegalMoveError(f"{move!r} is not a Spinca move")
+            raise InvalidMoveError(f"{move!r} is not a Spinca move")
+        move.check()
         if self.is_terminal():
             raise IllegalMoveError("the game is over: the temple is complete")
-        board = self.board.copy()
+        board = self._board.copy()
         locks = 0
         after = ""
-        if move.source is not None or move.target is not None:
-            if move.source is None or move.target is None:
-                raise IllegalMoveError("a relocation needs both a source and a target")
+        if move.source is not None and move.target is not None:
             occupied = board.occupied
             chain = self._check_source(occupied, move.source)
             self._check_target(occupied, move.source, move.target)
@@ -627,7 +691,7 @@ class SpincaState(State[SpincaMove]):
         masks, locks = self._result(move)
         self._undo.append((self.masks(), self.locked))
         self.history.append(move)
-        self.board.masks[:] = masks
+        self._board.masks[:] = masks
         self.locked = locks
         self._placed += 1
         self._outcomes = None
@@ -636,16 +700,16 @@ class SpincaState(State[SpincaMove]):
         if not self.history:
             raise IndexError("no move to undo")
         masks, self.locked = self._undo.pop()
-        self.board.masks[:] = masks
+        self._board.masks[:] = masks
         self._placed -= 1
         self._outcomes = None
         return self.history.pop()
 
     def parse_move(self, text: str, player: int | None = None) -> SpincaMove:
         """The legal move written as ``text``; a turn with the same outcome as a listed move gives that move."""
-        if player is not None and player != self.current_player():
-            raise IllegalMoveError(f"it is not {self.game.player_names()[player]}'s turn")
         move = SpincaMove.parse(text)
+        if player is not None and self.check_seat(player) != self.current_player():
+            raise IllegalMoveError(f"it is not {self.game.player_names()[player]}'s turn")
         masks, locks = self._result(move)
         legal = self._legal_outcomes().get(_key(masks, locks))
         if legal is None:
@@ -653,7 +717,7 @@ class SpincaState(State[SpincaMove]):
         return legal
 
     def clone(self) -> SpincaState:
-        state = SpincaState(self.game, self.board.copy(), self.locked, self.seed)
+        state = SpincaState(self.game, self._board.copy(), self.locked, self.seed)
         state.history = list(self.history)
         state._undo = list(self._undo)
         return state
@@ -662,12 +726,14 @@ class SpincaState(State[SpincaMove]):
 
     def to_spn(self) -> str:
         locks = ",".join(SITE_NAMES[s] for s in iter_sites(self.locked)) or "-"
-        return f"{self.board.spn()} {self.seat_to_move() + 1} {locks}"
+        return f"{self._board.spn()} {self.seat_to_move() + 1} {locks}"
 
     def __str__(self) -> str:
-        return self.board.diagram(dict.fromkeys(iter_sites(self.locked), "+"))
+        return self._board.diagram(dict.fromkeys(iter_sites(self.locked), "+"))
 
     def status_lines(self, player: int | None = None) -> list[str]:
+        if player is not None:
+            self.check_seat(player)
         lines = []
         names = self.game.player_names()
         if self.is_terminal():
@@ -691,13 +757,22 @@ class SpincaState(State[SpincaMove]):
             lines.append(f"  {name:<10} {score}")
         return lines
 
+    def extend_move_text(self, text: str, site: str) -> str:
+        """After a relocation ``from-to`` comes the placement; after one site, the relocation's target."""
+        return f"{text} {site}" if "-" in text else f"{text}-{site}"
+
     def move_hint(self, player: int | None = None) -> str:
+        if player is not None:
+            self.check_seat(player)
         return "a placement such as 1b2, or a relocation then a placement such as 0a1-0b2 1b2"
 
-    def observation(self, player: int) -> dict[str, Any]:
-        view = super().observation(player)
-        view["locked"] = [SITE_NAMES[s] for s in iter_sites(self.locked)]
-        view["scores"] = [{"faces": list(s.faces), "total": s.total, "inner": s.inner} for s in self.side_scores()]
+    def observation(self, player: int) -> SpincaObservation:
+        self.check_seat(player)
+        view: SpincaObservation = {
+            **self._perfect_observation(player),
+            "locked": [SITE_NAMES[s] for s in iter_sites(self.locked)],
+            "scores": [SideScoreView(faces=list(s.faces), total=s.total, inner=s.inner) for s in self.side_scores()],
+        }
         return view
 
 

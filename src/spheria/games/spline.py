@@ -26,7 +26,6 @@ Moves are sites, written ``0a1`` (level, file, rank). Position notation is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from spheria.engine.board import (
     ABOVE,
@@ -37,11 +36,22 @@ from spheria.engine.board import (
     SITE_NAMES,
     SPAN_LINES,
     Board,
+    BoardView,
     iter_sites,
     parse_site,
     placeable,
 )
-from spheria.games.base import TERMINAL, Game, IllegalMoveError, State, register
+from spheria.games.base import (
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    PerfectObservation,
+    State,
+    checked_site,
+    move_text,
+    register,
+)
 
 WHITE_SEAT, BLACK_SEAT = 0, 1
 COLOR_WORDS = ("White", "Black")
@@ -60,18 +70,20 @@ class SplineMove:
     site: int
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.site, int) and 0 <= self.site < NUM_SITES):
-            raise ValueError(f"site {self.site!r} is not 0..29")
+        checked_site(self.site)
 
     def __str__(self) -> str:
         return SITE_NAMES[self.site]
 
     @classmethod
     def parse(cls, text: str) -> SplineMove:
+        """The move onto the site named ``text``; :class:`InvalidMoveError` if it names none."""
         try:
-            return MOVES[parse_site(text)]
+            return MOVES[parse_site(move_text(text))]
+        except InvalidMoveError:
+            raise
         except ValueError as error:
-            raise IllegalMoveError(str(error)) from None
+            raise InvalidMoveError(str(error)) from None
 
 
 #: One immutable move per site, shared by every state.
@@ -118,10 +130,6 @@ class Spline(Game):
     name = "spline"
     title = "Spline"
 
-    @property
-    def num_players(self) -> int:
-        return 2
-
     def player_names(self) -> list[str]:
         return list(COLOR_WORDS)
 
@@ -134,7 +142,7 @@ class Spline(Game):
         A position with a line is accepted only as the end of a game: the line's owner placed
         the last ball, that ball lies on all of their lines, and nothing rests on it.
         """
-        fields = text.split()
+        fields = self.spn_fields(text)
         if len(fields) != 2:
             raise ValueError(f"Spline SPN has 2 fields (board, player 1|2); found {len(fields)}")
         board = Board.from_spn(fields[0])
@@ -184,6 +192,12 @@ class Spline(Game):
         return state
 
 
+class SplineObservation(PerfectObservation):
+    """A Spline observation: everything, and the winning seat (``None`` before the end)."""
+
+    winner: int | None
+
+
 class SplineState(State[SplineMove]):
     """A Spline position: the two colour masks and the player to move.
 
@@ -217,7 +231,7 @@ class SplineState(State[SplineMove]):
 
     def legal_moves(self, player: int | None = None) -> list[SplineMove]:
         mask = self._placeable
-        if player is not None and player != self.player:
+        if player is not None and self.check_seat(player) != self.player:
             return []
         return [*_MOVES_0[mask & 1023], *_MOVES_1[mask >> 10 & 1023], *_MOVES_2[mask >> 20]]
 
@@ -238,9 +252,9 @@ class SplineState(State[SplineMove]):
         return None if self._winner < 0 else self._winner
 
     @property
-    def board(self) -> Board:
-        """A copy of the balls as a :class:`Board`."""
-        return Board(self._masks[0], self._masks[1])
+    def board(self) -> BoardView:
+        """The balls as a read-only snapshot (the state's own masks change only by moves)."""
+        return BoardView(self._masks[0], self._masks[1])
 
     # -- playing -----------------------------------------------------------------------
 
@@ -286,7 +300,7 @@ class SplineState(State[SplineMove]):
 
     def _illegal(self, move: object) -> IllegalMoveError:
         if not isinstance(move, SplineMove):
-            return IllegalMoveError(f"{move!r} is not a Spline move")
+            return InvalidMoveError(f"{move!r} is not a Spline move")
         if not self._placeable:
             return IllegalMoveError("the game is over")
         site = move.site
@@ -301,7 +315,7 @@ class SplineState(State[SplineMove]):
 
     def parse_move(self, text: str, player: int | None = None) -> SplineMove:
         move = SplineMove.parse(text)
-        if player is not None and self._placeable and player != self.player:
+        if player is not None and self.check_seat(player) != self.player and self._placeable:
             raise IllegalMoveError(f"it is {COLOR_WORDS[self.player]}'s turn, not {COLOR_WORDS[player]}'s")
         if not self._placeable & BB_SITES[move.site]:
             raise self._illegal(move)
@@ -336,6 +350,8 @@ class SplineState(State[SplineMove]):
         return lines[0] if lines else 0
 
     def status_lines(self, player: int | None = None) -> list[str]:
+        if player is not None:
+            self.check_seat(player)
         white, black = self._masks
         counts = f"{white.bit_count()} white, {black.bit_count()} black placed"
         if self._winner >= 0:
@@ -347,9 +363,11 @@ class SplineState(State[SplineMove]):
         return [f"{COLOR_WORDS[self.player]} to place.", counts]
 
     def move_hint(self, player: int | None = None) -> str:
+        if player is not None:
+            self.check_seat(player)
         return "a site such as 0a1 (level, file, rank): an empty level-0 site or one resting on four balls"
 
-    def observation(self, player: int) -> dict[str, Any]:
-        view = super().observation(player)
-        view["winner"] = self.winner
+    def observation(self, player: int) -> SplineObservation:
+        self.check_seat(player)
+        view: SplineObservation = {**self._perfect_observation(player), "winner": self.winner}
         return view

@@ -106,7 +106,7 @@ def catalog() -> dict[str, Any]:
                 "name": spec.name,
                 "default": spec.default,
                 "help": spec.help,
-                "choices": list(spec.choices),
+                "choices": [str(choice) for choice in spec.choices],
                 "kind": spec.kind.__name__,
                 "minimum": spec.minimum,
             }

@@ -279,23 +279,10 @@ class GameSession:
 
     def _completions(self, text: str, seat: int) -> list[dict[str, str]]:
         """The sites that, added to a partial move, make a legal move (with the resulting boards)."""
-        result: list[dict[str, str]] = []
-        stem = text.strip()
-        if not stem or len(stem) > 40:
-            return result
-        from spheria.engine.board import SITE_NAMES
-
-        for site in SITE_NAMES:
-            for sep in (" ", "+", "-"):
-                candidate = f"{stem}{sep}{site}"
-                try:
-                    move = self.state.parse_move(candidate, seat)
-                except (IllegalMoveError, ValueError):
-                    continue
-                child = self.state.child(move)
-                result.append({"site": site, "move": candidate, "board": board_of(child.observation(seat))})
-                break
-        return result
+        return [
+            {"site": c.site, "move": c.text, "board": board_of(self.state.child(c.move).observation(seat))}
+            for c in self.state.completions(text, seat)
+        ]
 
     # -- agents ----------------------------------------------------------------------------
 

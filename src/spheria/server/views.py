@@ -14,6 +14,7 @@ Everything the server sends about a game goes through :func:`seat_frame` or
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from spheria.games.base import SIMULTANEOUS, TERMINAL, State
@@ -21,7 +22,7 @@ from spheria.games.base import SIMULTANEOUS, TERMINAL, State
 SITE_RE = re.compile(r"[0-3][a-d][1-4]")
 
 
-def board_of(observation: dict[str, Any]) -> str:
+def board_of(observation: Mapping[str, Any]) -> str:
     """The board string (SPN's first field: ``w``/``b``/``r``/``.`` by site) of an observation."""
     board = observation.get("board")
     if isinstance(board, str):
@@ -32,7 +33,7 @@ def board_of(observation: dict[str, Any]) -> str:
     return "/".join("." * n * n for n in (4, 3, 2, 1))
 
 
-def public_observation(state: State[Any]) -> dict[str, Any]:
+def public_observation(state: State[Any]) -> Mapping[str, Any]:
     """What anyone may see: no seat's hidden data (the game's own :meth:`State.public_observation`)."""
     return state.public_observation()
 
