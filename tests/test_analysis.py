@@ -25,7 +25,7 @@ from spheria.match import play
 from spheria.records import Record
 from spheria.solver import solve
 from spheria.solver.spagyric import SpagyricSolver, position_of
-from tests.test_match import SecretNumbers
+from tests.conftest import SecretNumbers
 
 # Special Cake, mint, eating: three candies in a row on level 0 (w b w on 0a1 0b1 0c1):
 #
