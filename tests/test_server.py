@@ -157,7 +157,7 @@ def test_check_names_the_seats_and_refuses_unknown_options(client: TestClient) -
             "unknown agent",
         ),
         ({"game": "special-cake", "seats": [HUMAN, {"kind": "robot"}]}, "bad_seats", "kind must be"),
-        ({"game": "spline", "seats": [HUMAN, {"kind": "agent", "agent": "random:time=600"}]}, "bad_seats", "most 10"),
+        ({"game": "spline", "seats": [HUMAN, {"kind": "agent", "agent": "mcts:time=600"}]}, "bad_seats", "10, not 600"),
         ({"game": "special-cake", "seats": "two"}, "bad_seats", "seats"),
         ({"game": "special-cake", "seats": [HUMAN, HUMAN], "admin": True}, "bad_game", "unexpected field 'admin'"),
         ({"game": "special-cake", "seats": [HUMAN, HUMAN], "seed": "x"}, "bad_game", "seed"),

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
 import os
 import threading
 from collections import OrderedDict
@@ -26,7 +25,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any
 
-from spheria.agents.registry import make_agent, parse_spec
+from spheria.agents.registry import make_agent
 from spheria.games.base import State, load_game
 
 
@@ -39,6 +38,7 @@ class AgentJob:
     entries: tuple[str, ...]
     seat: int
     spec: str
+    max_time: float | None = None
 
 
 _CACHE_SIZE = 64
@@ -70,7 +70,7 @@ def _state_for(job: AgentJob) -> State[Any]:
 def choose_move(job: AgentJob) -> str:
     """The agent's move for ``job.seat``, as text that ``state.parse_move(text, seat)`` reads."""
     state = _state_for(job)
-    agent = make_agent(job.spec)
+    agent = make_agent(job.spec, max_time=job.max_time)
     move = agent.choose(state.view(job.seat), job.seat)
     text = str(move)
     with _cache_lock:
@@ -95,17 +95,11 @@ class AgentTimeout(Exception):
 
 
 def agent_budget(spec: str, max_time: float) -> float:
-    """The seconds an agent spec may think per move: its ``time`` (or ``seconds``) option, at most
-    ``max_time``; agents bounded by iterations or depth get ``max_time``."""
+    """The seconds an agent spec may think per move (its own budget, at most ``max_time``)."""
     try:
-        _, params = parse_spec(spec)
+        return min(make_agent(spec, max_time=max_time).max_seconds_per_move(), max_time)
     except ValueError:
         return max_time
-    for key in ("time", "seconds"):
-        value = params.get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value > 0:
-            return min(float(value), max_time)
-    return max_time
 
 
 def _kill_workers(executor: Executor) -> None:

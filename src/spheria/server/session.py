@@ -33,7 +33,7 @@ from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from spheria.agents.registry import make_agent, parse_spec
+from spheria.agents.registry import check_spec
 from spheria.games.base import SIMULTANEOUS, Game, IllegalMoveError, State, load_game
 from spheria.server.agents import AgentJob, AgentPool, AgentTimeout, agent_budget, rebuild
 from spheria.server.limits import Limits, QuietLog
@@ -45,7 +45,6 @@ quiet_log = QuietLog(log)
 
 T = TypeVar("T")
 
-MAX_AGENT_SPEC = 120
 #: Websocket close code for a client too far behind: the browser reconnects and catches up.
 CLOSE_TOO_SLOW = 1013
 #: Seconds within which presence changes (seats connecting, leaving) are sent as one frame.
@@ -509,22 +508,13 @@ class SessionManager:
             self._db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="spheria-db")
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, lambda: call(*args))
 
-    def check_agent_spec(self, index: int, spec: Any) -> str:
-        """The agent spec of seat ``index``, stripped, or ``bad_seats`` naming the problem."""
-        if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_AGENT_SPEC:
+    def check_agent_spec(self, index: int, spec: Any, game: Game) -> str:
+        """The agent spec of seat ``index``, stripped, or ``bad_seats`` naming the problem: every
+        option within its range (``time`` at most ``agent_max_time``) and the agent fitting ``game``."""
+        if not isinstance(spec, str) or not spec.strip():
             raise GameError("bad_seats", f"seat {index + 1}: an agent seat needs a spec such as 'random'")
-        if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in spec):
-            raise GameError("bad_seats", f"seat {index + 1}: the agent spec holds a control character")
         try:
-            _, params = parse_spec(spec)
-            for key in ("time", "seconds"):
-                value = params.get(key)
-                if isinstance(value, bool) or value is None:
-                    continue
-                if not isinstance(value, int | float) or not 0 < value <= self.limits.agent_max_time:
-                    limit = self.limits.agent_max_time
-                    raise ValueError(f"option {key!r} must be a number of seconds above 0 and at most {limit:g}")
-            make_agent(spec)
+            check_spec(spec, game, max_time=self.limits.agent_max_time)
         except ValueError as error:
             raise GameError("bad_seats", f"seat {index + 1}: {error}") from None
         return spec.strip()
@@ -551,7 +541,7 @@ class SessionManager:
                 tokens[index] = token
                 records.append(SeatRecord(index, HUMAN, None, token_digest(token)))
             elif kind == AGENT:
-                records.append(SeatRecord(index, AGENT, self.check_agent_spec(index, seat.get("agent"))))
+                records.append(SeatRecord(index, AGENT, self.check_agent_spec(index, seat.get("agent"), game)))
             else:
                 raise GameError("bad_seats", f"seat {index + 1}: kind must be 'human' or 'agent'")
         if seed is None:
