@@ -20,7 +20,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any
@@ -110,13 +110,17 @@ def _kill_workers(executor: Executor) -> None:
     executor.shutdown(wait=False, cancel_futures=True)
 
 
+def warm() -> None:
+    """A job that does nothing: it makes a process pool start its workers before they are needed."""
+
+
 class AgentPool:
     """Agent jobs with deadlines on a pool that is rebuilt when a worker dies or runs away."""
 
     def __init__(self, factory: Callable[[], Executor], thinking: int = 0, grace: float = 5.0) -> None:
         """``thinking``: jobs running at once (0: the pool's number of workers)."""
         self._factory = factory
-        self.executor = factory()
+        self.executor = self._start()
         thinking = thinking or int(getattr(self.executor, "_max_workers", 2))
         self.generation = 0
         self.rebuilds = 0
@@ -128,10 +132,23 @@ class AgentPool:
         if generation != self.generation:
             return
         old = self.executor
-        self.executor = self._factory()
+        self.executor = self._start()
         self.generation += 1
         self.rebuilds += 1
         _kill_workers(old)
+
+    def _start(self) -> Executor:
+        executor = self._factory()
+        self._warming: list[Future[None]] = []
+        if isinstance(executor, ProcessPoolExecutor):  # workers start (and import) now, not during a move
+            self._warming = [executor.submit(warm) for _ in range(int(getattr(executor, "_max_workers", 1)))]
+        return executor
+
+    async def _ready(self) -> None:
+        """Wait (at most a minute) for a new pool's workers to start: a deadline counts thinking only."""
+        warming = [asyncio.wrap_future(f) for f in self._warming if not f.done()]
+        if warming:
+            await asyncio.wait(warming, timeout=60)
 
     async def run(self, job: AgentJob, budget: float) -> str:
         """The agent's move, or :class:`AgentTimeout` after ``budget`` + grace seconds of thinking.
@@ -139,6 +156,7 @@ class AgentPool:
         A job whose pool broke under it (another job's worker was killed) is run once more."""
         async with self._thinking:
             for attempt in (1, 2):
+                await self._ready()
                 generation = self.generation
                 try:
                     future = self.executor.submit(choose_move, job)

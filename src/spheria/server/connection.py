@@ -120,7 +120,10 @@ class GameSocket:
             try:
                 await self.handle(frame)
             except GameError as error:
-                self.reply(error_frame(error.code, error.message))
+                frame = error_frame(error.code, error.message)
+                if error.kept is not None:
+                    frame["kept"] = error.kept
+                self.reply(frame)
 
     async def handle(self, frame: dict[str, Any]) -> None:
         kind = frame["type"]

@@ -22,6 +22,7 @@ token are refused (``seat_taken``), joins with the credential take the seat.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -54,12 +55,26 @@ AGENT_TIMEOUT, AGENT_FAILED, AGENT_ILLEGAL = "agent_timeout", "agent_failed", "a
 
 
 class GameError(Exception):
-    """A request the server refuses; ``code`` is a stable word for clients, the message is for people."""
+    """A request the server refuses; ``code`` is a stable word for clients, the message is for people.
 
-    def __init__(self, code: str, message: str) -> None:
+    ``kept`` (storage errors only): whether the move or choice was stored after all."""
+
+    def __init__(self, code: str, message: str, kept: bool | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.kept = kept
+
+
+#: Words for people, by code (one place, for a catalogue to translate).
+MESSAGES = {
+    "kept": "the server had trouble storing that, but it was kept",
+    "not_kept": "the server could not store that; nothing was kept: try again",
+}
+
+
+def message_of(code: str) -> str:
+    return MESSAGES[code]
 
 
 def new_token() -> str:
@@ -279,7 +294,40 @@ class GameSession:
     # -- playing ---------------------------------------------------------------------------
 
     async def submit(self, seat: int, text: str, version: int | None = None) -> None:
-        """Play (or, at a simultaneous node, commit) ``text`` for ``seat``; raises :class:`GameError`."""
+        """Play (or, at a simultaneous node, commit) ``text`` for ``seat``; raises :class:`GameError`.
+
+        When storage fails, the session re-reads what the store kept and the error says whether
+        the move (or choice) was kept (``storage_error`` with ``kept``)."""
+        try:
+            await self._submit(seat, text, version)
+        except GameError:
+            raise
+        except Exception as error:
+            quiet_log.warning(f"store:{self.id}", "game %s: storing a move failed: %s", self.id, error)
+            before = (self.version, seat in self.pending)
+            await self._resync()
+            kept = (self.version, seat in self.pending) != before
+            asyncio.get_running_loop().call_soon(self._after_resync)
+            raise GameError("storage_error", message_of("kept" if kept else "not_kept"), kept=kept) from None
+
+    def _after_resync(self) -> None:
+        self.broadcast()
+        self.schedule_agents()
+
+    async def _resync(self) -> None:
+        """Make the session what the store holds (after a write whose outcome is unknown)."""
+        with contextlib.suppress(Exception):  # the store is unreachable: memory was rolled back already
+            async with self.lock:
+                record = await self.manager.db(self.manager.storage.load_game, self.id)
+                if record is None or (record.moves == self.record.moves and record.pending == self.pending):
+                    return
+                loop = asyncio.get_running_loop()
+                args = (record.name, record.options, record.seed, record.moves)
+                state = await loop.run_in_executor(None, rebuild, *args)
+                self.record, self.state = record, state
+                self.pending, self.version = dict(record.pending), len(record.moves)
+
+    async def _submit(self, seat: int, text: str, version: int | None = None) -> None:
         async with self.lock:
             if version is not None and version != self.version:
                 raise GameError("stale", "the game moved on since that move was chosen; look again")
@@ -301,6 +349,8 @@ class GameSession:
             self.touched = time.monotonic()
         self.broadcast()
         self.schedule_agents()
+        if self.is_over() and not self.clients:
+            self.manager.evict(self)  # a finished game nobody watches is served from storage
 
     async def _commit_choice(self, seat: int, text: str) -> None:
         state = self.state
