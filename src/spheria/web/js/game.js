@@ -148,7 +148,7 @@ function onFrame(data) {
     if (data.code === "bad_credential" && claimKey) localStorage.removeItem(claimKey);
     if ((data.code === "seat_taken" || data.code === "bad_credential") && !info) send(joinFrame());
     previewing = false;
-    showMessage(data.message, "error");
+    if (data.code !== "seat_taken") showMessage(data.message, "error"); // the role line says it
     if (picker && data.code === "illegal_move") picker.clear();
     render();
   }
