@@ -35,6 +35,7 @@ from spheria.agents.base import Agent
 from spheria.games.base import PlayerView
 from spheria.server.agents import AgentPool
 from spheria.server.app import create_app
+from spheria.server.limits import Limits
 from spheria.server.session import SessionManager
 from spheria.server.storage import SQLiteStorage
 from tests.test_server import HUMAN, RANDOM, TEST_LIMITS, create, error, join, receive, state_at, token_of
@@ -588,9 +589,10 @@ def post(base: str, path: str, data: Frame) -> Frame:
 
 
 async def open_socket(base: str, game_id: str) -> Any:
+    """A websocket that keeps reading (and answering the server's pings) whatever the test reads."""
     from websockets.asyncio.client import connect
 
-    return await connect(base.replace("http", "ws") + f"/ws/{game_id}", open_timeout=60, max_queue=4)
+    return await connect(base.replace("http", "ws") + f"/ws/{game_id}", open_timeout=60, max_queue=None)
 
 
 async def next_of(ws: Any, wanted: Callable[[Frame], bool], seconds: float = 60) -> Frame:
@@ -712,3 +714,27 @@ def test_slow_headers_and_silent_sockets_are_closed(serve: Callable[..., str]) -
         sock.close()
     with urllib.request.urlopen(base + "/api/games", timeout=20) as response:
         assert response.status == 200
+
+
+def test_serve_options_set_the_limits_and_a_public_url_is_the_only_other_origin(tmp_path: Path) -> None:
+    import argparse
+
+    from spheria.server.command import add_arguments, limits_of
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    defaults = limits_of(parser.parse_args([]))
+    assert defaults == Limits()  # the options' defaults are the documented limits
+    public = parser.parse_args(["--public-url", "https://Spheria.example.org", "--allowed-host", "lan.local:8000"])
+    limits = limits_of(public)
+    assert {"spheria.example.org", "lan.local", "127.0.0.1"} <= set(limits.allowed_hosts)
+    assert limits.allowed_origins == ("https://spheria.example.org",)
+    with pytest.raises(SystemExit):
+        limits_of(parser.parse_args(["--agent-max-time", "nan"]))
+    client = TestClient(create_app(str(tmp_path / "g.sqlite3"), executor=ThreadPoolExecutor(1), limits=limits))
+    with client:
+        body = {"game": "spline", "seats": [HUMAN, HUMAN]}
+        own = {"Host": "spheria.example.org", "Origin": "https://spheria.example.org"}
+        assert client.post("/api/games", json=body, headers=own).status_code == 201
+        other = {"Host": "spheria.example.org", "Origin": "https://evil.example"}
+        assert client.post("/api/games", json=body, headers=other).status_code == 403
