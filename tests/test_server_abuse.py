@@ -487,7 +487,7 @@ def test_an_idle_game_is_aborted_and_a_finished_game_is_served_from_storage(make
     assert finished["id"] not in manager.sessions  # fetched from the file, not kept
     with client.websocket_connect(f"/ws/{idle['id']}") as ws:
         ws.send_json({"type": "join", "token": token_of(idle, 0)})
-        receive(ws, lambda f: f["type"] == "state")
+        assert receive(ws, lambda f: f["type"] == "state")["aborted"] is True
         ws.send_json({"type": "move", "move": "0a1"})
         assert error(ws)["code"] == "game_over"
 
@@ -633,7 +633,9 @@ async def play_out(base: str, created: Frame) -> list[list[int]]:
 
 
 def test_a_join_storm_of_a_thousand_spectators_leaves_both_players_every_move(serve: Callable[..., str]) -> None:
-    base = serve("--spectators-per-game", "1000", "--connections-per-address", "1100")
+    # The 1,000 clients run in this one test process on a shared machine: they may take longer
+    # than the default 10 s to send their handshakes, which the header timeout would rightly close.
+    base = serve("--spectators-per-game", "1000", "--connections-per-address", "1100", "--header-timeout", "120")
     created = post(base, "/api/games", {"game": "spline", "seats": [HUMAN, HUMAN]})
 
     async def storm() -> tuple[list[list[int]], list[Frame]]:

@@ -38,7 +38,7 @@ from spheria.agents.registry import check_spec
 from spheria.games.base import SIMULTANEOUS, Game, IllegalMoveError, State, load_game
 from spheria.server.agents import AgentJob, AgentPool, AgentTimeout, agent_budget, rebuild
 from spheria.server.limits import Limits, QuietLog
-from spheria.server.storage import AGENT, FINISHED, HUMAN, GameRecord, SeatRecord, Storage
+from spheria.server.storage import ABORTED, AGENT, FINISHED, HUMAN, GameRecord, SeatRecord, Storage
 from spheria.server.views import board_of, choosers, public_frame, result_of, seat_frame
 
 log = logging.getLogger("spheria.server")
@@ -246,6 +246,7 @@ class GameSession:
         frame["game_id"] = self.id
         frame["players"] = self.players()
         frame["fallbacks"] = self.fallbacks()
+        frame["aborted"] = self.record.status == ABORTED
         return frame
 
     def fallbacks(self) -> list[dict[str, Any]]:
@@ -675,7 +676,7 @@ class SessionManager:
             await self.db(self.storage.abort, game_id)
             session = self.sessions.pop(game_id, None)
             if session is not None:
-                session.record.status = "aborted"
+                session.record.status = ABORTED
                 session.closed = True
                 for task in session.agent_tasks.values():
                     task.cancel()
