@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from spheria.agents.alphabeta import AlphaBetaAgent
 from spheria.agents.base import Agent, Plays
@@ -61,10 +62,20 @@ def agent_names() -> list[str]:
     return sorted(_AGENTS)
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``"mcts:time=1,c=1.4"`` into ``("mcts", {"time": "1", "c": "1.4"})``.
+def _value(text: str) -> int | float | str:
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text
 
-    The values stay text: each agent's declared options convert and check them. Refused with a
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``"mcts:time=1,c=1.4"`` into ``("mcts", {"time": 1, "c": 1.4})``.
+
+    Values that read as numbers become numbers, the rest stay text; each agent's declared
+    options then check them (range, whole or not, finite, choices). Refused with a
     ``ValueError``: a spec that is not text, longer than :data:`MAX_SPEC_LENGTH`, holds a control
     character, or has an option not written ``key=value`` or given twice.
     """
@@ -78,14 +89,14 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     name, _, rest = spec.strip().partition(":")
     if not name.strip():
         raise ValueError(message("spec_empty", agents=", ".join(agent_names())))
-    params: dict[str, str] = {}
+    params: dict[str, Any] = {}
     for pair in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise ValueError(message("spec_pair", pair=shown(pair), spec=shown(spec)))
         if key.strip() in params:
             raise ValueError(message("spec_repeat", option=shown(key.strip()), spec=shown(spec)))
-        params[key.strip()] = value.strip()
+        params[key.strip()] = _value(value.strip())
     return name.strip(), params
 
 
