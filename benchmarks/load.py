@@ -137,6 +137,7 @@ async def worker(
         except (RuntimeError, OSError) as error:
             stats.errors += 1
             print(f"game failed: {error}", file=sys.stderr)
+            await asyncio.sleep(0.5)  # a refused game is not retried in a tight loop
 
 
 async def run(
@@ -285,6 +286,10 @@ def measure(args: argparse.Namespace, options: dict[str, str], abuse: str) -> di
             "0",
             "--agent-max-time",
             f"{AGENT_MAX_TIME:g}",
+            "--create-per-minute",  # one client plays every game here: the per-address limit is lifted
+            "1000000",
+            "--create-burst",
+            "1000",
         ]
         if abuse == "spectators":
             command += ["--spectators-per-game", "1000", "--connections-per-address", "1100"]
