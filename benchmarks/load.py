@@ -99,8 +99,8 @@ async def play_game(base: str, game: str, options: dict[str, str], stats: Stats,
     ws_base = base.replace("http", "ws", 1)
     tokens = [seat["invite"].split("#", 1)[1] for seat in created["seats"]]
     async with (
-        connect(f"{ws_base}/ws/{created['id']}") as first,
-        connect(f"{ws_base}/ws/{created['id']}") as second,
+        connect(f"{ws_base}/ws/{created['id']}", open_timeout=60) as first,
+        connect(f"{ws_base}/ws/{created['id']}", open_timeout=60) as second,
     ):
         sockets = [first, second]
         for ws, token in zip(sockets, tokens, strict=True):
