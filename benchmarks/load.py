@@ -42,6 +42,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
 
 
 def free_port() -> int:
@@ -78,6 +79,7 @@ class Stats:
         self.errors = 0
         self.first_game: asyncio.Future[str] | None = None
         self.notes: dict[str, Any] = {}
+        self.joined = 0
 
 
 async def next_state(ws: ClientConnection, version: int) -> dict[str, Any]:
@@ -106,6 +108,7 @@ async def play_game(base: str, game: str, options: dict[str, str], stats: Stats,
         for ws, token in zip(sockets, tokens, strict=True):
             await ws.send(json.dumps({"type": "join", "token": token}))
         frames = [await next_state(ws, 0) for ws in sockets]
+        stats.joined += 1
         version = frames[0]["version"]
         while time.monotonic() < deadline:
             if frames[0]["terminal"]:
@@ -134,7 +137,7 @@ async def worker(
         budget[0] -= 1
         try:
             await play_game(base, game, options, stats, deadline, seed=budget[0])
-        except (RuntimeError, OSError) as error:
+        except (RuntimeError, OSError, WebSocketException) as error:
             stats.errors += 1
             print(f"game failed: {error}", file=sys.stderr)
             await asyncio.sleep(0.5)  # a refused game is not retried in a tight loop
@@ -147,7 +150,7 @@ async def run(
     stats.first_game = asyncio.get_running_loop().create_future()
     deadline = time.monotonic() + seconds
     budget = [max_games]
-    attack = asyncio.create_task(ATTACKS[abuse](base, stats, deadline)) if abuse in ATTACKS else None
+    attack = asyncio.create_task(attack_when_playing(abuse, base, stats, deadline, games)) if abuse in ATTACKS else None
     await asyncio.gather(*(worker(base, game, options, stats, deadline, budget) for _ in range(games)))
     if attack is not None:
         await attack
@@ -155,6 +158,17 @@ async def run(
 
 
 # -- attacks (each runs beside the normal games until the deadline) ------------------------------------
+
+
+async def attack_when_playing(abuse: str, base: str, stats: Stats, deadline: float, games: int) -> None:
+    """Start the attack once the normal games are under way (all joined, or after 30 s)."""
+    for _ in range(300):
+        if stats.joined >= games:
+            break
+        await asyncio.sleep(0.1)
+    stats.notes["games_joined_before_attack"] = stats.joined
+    await ATTACKS[abuse](base, stats, deadline)
+
 
 AGENT_MAX_TIME = 10.0
 
