@@ -58,10 +58,16 @@ class SleeperAgent(Agent):
 
 
 def register_sleeper() -> None:
+    """Registers the sleeper (in a pool worker: its initializer)."""
     registry.register_agent("sleeper", SleeperAgent)
 
 
-register_sleeper()
+@pytest.fixture
+def sleeper() -> Iterator[str]:
+    """The sleeper, known to the server process for the test (and to no other test)."""
+    register_sleeper()
+    yield "sleeper"
+    registry._AGENTS.pop("sleeper", None)
 
 
 def process_pool(workers: int = 1) -> Executor:
@@ -212,7 +218,7 @@ def test_control_characters_in_a_spec_are_refused_and_never_stored(
 
 
 def test_a_runaway_agent_is_stopped_its_worker_killed_and_a_visible_random_move_played(
-    make_app: MakeApp, tmp_path: Path
+    make_app: MakeApp, tmp_path: Path, sleeper: str
 ) -> None:
     client = make_app(executor_factory=process_pool, agent_max_time=1.0, agent_grace=2.0)
     pool: AgentPool = manager_of(client).agents
@@ -251,7 +257,9 @@ def test_a_killed_worker_is_replaced_and_later_agent_moves_are_the_agents_own(ma
     assert pool.rebuilds == 1
 
 
-def test_a_job_that_timed_out_before_a_restart_is_not_run_again(make_app: MakeApp, tmp_path: Path) -> None:
+def test_a_job_that_timed_out_before_a_restart_is_not_run_again(
+    make_app: MakeApp, tmp_path: Path, sleeper: str
+) -> None:
     db = tmp_path / "games.sqlite3"
     first = make_app(db)
     created = create(first, "spline", [HUMAN, {"kind": "agent", "agent": "sleeper"}])
