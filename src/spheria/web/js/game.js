@@ -18,6 +18,16 @@ let picker = null;
 let reconnectDelay = 500;
 let confirmMoves = localStorage.getItem("spheria.confirm") === "1";
 let sending = false;
+let seatTaken = false;
+let fallbacksSeen = -1;
+// A seat's invite link is exchanged, on first use, for a credential this browser keeps.
+const claimKey = token ? `spheria.claim.${gameId}.${token.slice(0, 16)}` : null;
+
+function joinFrame() {
+  const credential = claimKey && localStorage.getItem(claimKey);
+  if (credential) return { type: "join", credential };
+  return token && !seatTaken ? { type: "join", token } : { type: "join" };
+}
 let badToken = false;
 let previewing = false;
 
@@ -63,7 +73,7 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(gameId)}`);
   socket.addEventListener("open", () => {
     reconnectDelay = 500;
-    socket.send(JSON.stringify(token ? { type: "join", token } : { type: "join" }));
+    socket.send(JSON.stringify(joinFrame()));
   });
   socket.addEventListener("message", (event) => onFrame(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
@@ -85,14 +95,27 @@ function setConnection(state) {
 }
 
 function onFrame(data) {
-  if (data.type === "welcome") {
+  if (data.type === "claimed") {
+    if (claimKey) localStorage.setItem(claimKey, data.credential);
+  } else if (data.type === "presence") {
+    if (frame) {
+      frame.players = data.players;
+      render();
+    }
+  } else if (data.type === "welcome") {
     seat = data.seat;
     info = data.game;
     setConnection("online");
     document.title = `${info.title} · Spheria`;
     $("title").textContent = info.title;
     $("options").textContent = describeOptions(info.options);
-    $("role").textContent = badToken ? "This invite link is not valid: watching" : seat === null ? "Watching" : `You play ${info.players[seat].name}`;
+    $("role").textContent = seatTaken
+      ? "This seat was already taken by another browser: watching"
+      : badToken
+        ? "This invite link is not valid: watching"
+        : seat === null
+          ? "Watching"
+          : `You play ${info.players[seat].name}`;
     $("links").hidden = false;
     $("spectate-copy").replaceChildren(copyButton(absolute(`/game/${gameId}`), "Copy watch link"));
   } else if (data.type === "state") {
@@ -104,6 +127,7 @@ function onFrame(data) {
     }
     if (previous && previous.simultaneous && previous.version !== frame.version) reveal(previous, frame);
     render();
+    showFallback(frame.fallbacks || []);
   } else if (data.type === "preview") {
     previewing = false;
     if (picker && data.version === frame.version) {
@@ -120,11 +144,29 @@ function onFrame(data) {
     sending = false;
     if (data.code === "bad_token") badToken = true;
     if (data.code === "bad_token" && !info) send({ type: "join" });
+    if (data.code === "seat_taken") seatTaken = true;
+    if (data.code === "bad_credential" && claimKey) localStorage.removeItem(claimKey);
+    if ((data.code === "seat_taken" || data.code === "bad_credential") && !info) send(joinFrame());
     previewing = false;
-    showMessage(data.message, "error");
+    if (data.code !== "seat_taken") showMessage(data.message, "error"); // the role line says it
     if (picker && data.code === "illegal_move") picker.clear();
     render();
   }
+}
+
+const FALLBACK_WORDS = {
+  agent_timeout: "took too long; a random move was played for it",
+  agent_failed: "failed; a random move was played for it",
+  agent_illegal_move: "chose an illegal move; a random move was played for it",
+};
+
+function showFallback(fallbacks) {
+  const latest = fallbacks[fallbacks.length - 1];
+  if (fallbacksSeen >= 0 && latest && latest.ply >= fallbacksSeen && info) {
+    const player = info.players[latest.seat];
+    showMessage(`${player ? player.name : "An agent"}'s agent ${FALLBACK_WORDS[latest.code] || latest.code}`, "warn");
+  }
+  fallbacksSeen = latest ? latest.ply + 1 : Math.max(fallbacksSeen, 0);
 }
 
 function samePickerChanged(a, b) {

@@ -110,7 +110,10 @@ async function create(event) {
   $("create").disabled = true;
   try {
     const result = await api("/api/games", { method: "POST", body: JSON.stringify({ game: $("game").value, options: options(), seats: seats() }) });
-    saveInvites(result.id, result.seats);
+    // Only the creator's own seat (the first human one) and the watch link stay in this browser:
+    // the first browser to open a seat's link takes that seat. The owner credential re-issues links.
+    const own = result.seats.find((s) => s.invite);
+    saveInvites(result.id, own ? [own] : [], result.owner);
     showCreated(result);
     refreshGames();
   } catch (error) {
@@ -137,7 +140,7 @@ function showCreated(result) {
   const box = clear($("created"));
   box.append(
     h("h3", {}, "Game created"),
-    h("p", { class: "muted" }, "Each invite link is secret: send it only to the person who takes that seat. Links are kept in this browser."),
+    h("p", { class: "muted" }, "Each invite link is secret and works once: the first browser to open it takes that seat. Send each to its player; only your own seat's link (the first) is kept in this browser."),
     ...inviteRows(result.id, result.seats),
   );
 }

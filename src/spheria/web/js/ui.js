@@ -97,8 +97,9 @@ export function savedInvites() {
   }
 }
 
-export function saveInvites(gameId, seats) {
+export function saveInvites(gameId, seats, owner) {
   const all = savedInvites();
   all[gameId] = seats;
+  if (owner) localStorage.setItem(`spheria.owner.${gameId}`, owner);
   localStorage.setItem(INVITES, JSON.stringify(all));
 }
