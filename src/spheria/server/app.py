@@ -6,7 +6,8 @@ HTTP::
     GET  /game/{id}              the game page; a seat's invite link adds ``#<token>``
     GET  /replay/{id}            replay of a finished game
     GET  /static/...             the browser client (HTML, CSS, JavaScript modules)
-    GET  /api/catalog            games, their options and the agents
+    GET  /api/catalog            games, their options and the agents (per game: those that fit)
+    GET  /api/howto/{game}       {"game", "text"}: how to play it, for the page's panel
     POST /api/check              {"game", "options"} -> the seats' names, or a clear error
     GET  /api/games              games (public facts only)
     POST /api/games              create: {"game", "options", "seats": [{"kind": "human"},
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import json
 import logging
 import time
@@ -97,6 +99,23 @@ def _options_of(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.items() if v != ""}
 
 
+def fitting_agents(game: Any) -> list[str]:
+    """The agents that can play ``game`` (with its options), the lobby's default first."""
+    from spheria.agents import registry
+
+    agents_for = getattr(registry, "agents_for", None)
+    if callable(agents_for):
+        names = [str(a) for a in agents_for(game)]
+    else:  # until agents declare what they play: what each one's checks accept
+        full = game.perfect_information and not getattr(game, "simultaneous", False)
+        wanted = {"random"} | ({"greedy", "mcts"} if full else {"spagyric", "fixed"})
+        if full and game.num_players == 2:
+            wanted.add("alphabeta")
+        names = [a for a in agent_names() if a in wanted]
+    preferred: list[str] = [a for a in ("mcts", "spagyric") if a in names] or [a for a in names if a != "random"]
+    return [*preferred[:1], *(a for a in names if a not in preferred[:1])]
+
+
 def catalog() -> dict[str, Any]:
     games = []
     for name in game_names():
@@ -120,9 +139,20 @@ def catalog() -> dict[str, Any]:
                 "options": options,
                 "players": default.player_names(),
                 "perfect_information": default.perfect_information,
+                "agents": fitting_agents(default),
             }
         )
     return {"games": games, "agents": agent_names()}
+
+
+def howto_text(name: str) -> str | None:
+    """The "How to play" text of a game (plain text with small ASCII drawings), if written."""
+    try:
+        help_module = importlib.import_module("spheria.help")
+    except ImportError:
+        return None
+    text = help_module.howto(name)
+    return text if isinstance(text, str) else None
 
 
 def record_of(session: GameSession) -> dict[str, Any]:
@@ -180,6 +210,12 @@ def create_app(
     async def api_catalog(request: Request) -> Response:
         return _json(catalog())
 
+    async def api_howto(request: Request) -> Response:
+        name = request.path_params["game"]
+        if name not in game_names():
+            return _error(404, "unknown_game", f"no game called {name!r}")
+        return _json({"game": name, "text": howto_text(name)})
+
     async def api_check(request: Request) -> Response:
         try:
             data = await _body(request)
@@ -191,7 +227,15 @@ def create_app(
                 raise GameError("bad_game", str(error)) from None
         except GameError as error:
             return _error(400, error.code, error.message)
-        return _json({"game": game.name, "title": game.title, "options": game.options, "players": game.player_names()})
+        return _json(
+            {
+                "game": game.name,
+                "title": game.title,
+                "options": game.options,
+                "players": game.player_names(),
+                "agents": fitting_agents(game),
+            }
+        )
 
     async def api_games(request: Request) -> Response:
         status = request.query_params.get("status")
@@ -414,6 +458,7 @@ def create_app(
         page_route("/replay/{game_id}", "replay.html"),
         Route("/api/catalog", api_catalog, methods=["GET"]),
         Route("/api/check", api_check, methods=["POST"]),
+        Route("/api/howto/{game}", api_howto, methods=["GET"]),
         Route("/api/games", api_games, methods=["GET"]),
         Route("/api/games", api_create, methods=["POST"]),
         Route("/api/games/{game_id}", api_game, methods=["GET"]),

@@ -1,5 +1,7 @@
 // Small helpers shared by the pages.
 
+import { t } from "./messages.js";
+
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -39,16 +41,24 @@ export async function api(path, options = {}) {
   return data;
 }
 
-/** The colour of the balls a seat plays ('w', 'b', 'r') or null, by game and options. */
-export function seatColors(game, options, count) {
-  if (game === "special-cake") return options && options.variant === "sugar" ? [null, null] : ["w", "b"];
-  if (game === "spline") return ["w", "b"];
-  if (game === "spinca") {
-    if (count === 3) return ["w", "b", "r"];
-    if (count === 4) return ["w", "b", "w", "b"];
-    return ["w", "b"];
+/** The colour of the balls each seat plays ('w', 'b', 'r' or null), from the game's own facts. */
+export function seatColors(game, count) {
+  const seats = (game && game.seats) || [];
+  return Array.from({ length: count }, (_, i) => (seats[i] && seats[i].color) || null);
+}
+
+/** Fill ``host`` (a <details>) with the game's "How to play" text from the server. */
+export async function showHowTo(host, gameName) {
+  if (!host || host.dataset.game === gameName) return;
+  host.dataset.game = gameName;
+  const body = host.querySelector(".howto-text");
+  try {
+    const data = await api(`/api/howto/${encodeURIComponent(gameName)}`);
+    body.textContent = data.text || "";
+    host.hidden = !data.text;
+  } catch {
+    host.hidden = true;
   }
-  return Array.from({ length: count }, () => null);
 }
 
 export function ballSwatch(color, size = 16) {
@@ -64,19 +74,19 @@ export function describeOptions(options) {
     .join(" · ");
 }
 
-export function copyButton(text, label = "Copy") {
+export function copyButton(text, label = t("lobby.copy")) {
   const button = h("button", { class: "small", type: "button" }, label);
   button.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(text);
-      button.textContent = "Copied";
+      button.textContent = t("lobby.copied");
     } catch {
       const input = h("input", { value: text });
       document.body.appendChild(input);
       input.select();
       document.execCommand("copy");
       input.remove();
-      button.textContent = "Copied";
+      button.textContent = t("lobby.copied");
     }
     setTimeout(() => (button.textContent = label), 1500);
   });
