@@ -92,3 +92,49 @@ def test_garbage_moves_are_refused_without_change(name: str, options: dict[str, 
         with pytest.raises(spheria.IllegalMoveError):
             state.parse_move(text, seat)
         assert state.to_spn() == before
+
+
+def test_every_game_describes_itself_from_its_own_class() -> None:
+    described = {d["name"]: d for d in spheria.describe_games()}
+    assert list(described) == spheria.game_names()
+    assert json.loads(json.dumps(described)) == described
+    seats = {name: [(s["name"], s["color"], s["side"]) for s in d["seats"]] for name, d in described.items()}
+    assert seats == {
+        "spagyric": [("Player 1", None, 0), ("Player 2", None, 1)],
+        "special-cake": [("Mint", "w", 0), ("Liquorice", "b", 1)],
+        "spinca": [("White", "w", 0), ("Black", "b", 1)],
+        "spline": [("White", "w", 0), ("Black", "b", 1)],
+    }
+    ranges = {name: (d["min_players"], d["max_players"]) for name, d in described.items()}
+    assert ranges == {"spagyric": (2, 2), "special-cake": (2, 2), "spinca": (2, 4), "spline": (2, 2)}
+    hidden = {name for name, d in described.items() if not d["perfect_information"]}
+    together = {name for name, d in described.items() if d["simultaneous"]}
+    assert hidden == together == {"spagyric"}
+    memory = next(o for o in described["spagyric"]["options"] if o["name"] == "memory")
+    assert (memory["type"], memory["default"], memory["value"]) == ("bool", True, True)
+    supply = next(o for o in described["spagyric"]["options"] if o["name"] == "supply")
+    assert (supply["type"], supply["minimum"], supply["maximum"]) == ("int", 1, 99)
+
+
+def test_descriptions_follow_the_options() -> None:
+    sugar = spheria.load_game("special-cake", variant="sugar").info()
+    assert [s.color for s in sugar.seats] == [None, None] and sugar.chance
+    assert not spheria.load_game("special-cake").info().chance
+    line_rule = next(o for o in sugar.to_json()["options"] if o["name"] == "line_rule")
+    assert (line_rule["default"], line_rule["value"]) == (None, "any")
+    teams = spheria.load_game("spinca", players=4).info()
+    assert [s.side for s in teams.seats] == [0, 1, 0, 1] and teams.sides == ("White team", "Black team")
+    assert teams.zero_sum and not spheria.load_game("spinca", players=3).info().zero_sum
+    assert [s.color for s in spheria.load_game("spinca", players=3).info().seats] == ["w", "b", "r"]
+
+
+def test_the_picking_mode_follows_the_position() -> None:
+    mint = spheria.load_game("special-cake").new_initial_state()
+    assert mint.picking_mode() == "prefix"
+    sugar = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=1)
+    assert sugar.picking_mode() == "set"
+    assert spheria.load_game("spinca").new_initial_state().picking_mode() == "relocate"
+    assert spheria.load_game("spline").new_initial_state().picking_mode() == "prefix"
+    assert spheria.load_game("spagyric").new_initial_state().picking_mode() == "prefix"
+    for cls in spheria.game_classes():
+        assert cls().new_initial_state(seed=1).picking_mode() in cls.picking_modes

@@ -35,9 +35,7 @@ class SecretNumbers(Game):
     def num_players(self) -> int:
         return 2
 
-    @property
-    def perfect_information(self) -> bool:
-        return False
+    perfect_information = False
 
     def player_names(self) -> list[str]:
         return ["North", "South"]

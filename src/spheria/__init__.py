@@ -8,7 +8,22 @@
 """
 
 from spheria.engine.board import Board
-from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, State, game_names, load_game
+from spheria.games.base import (
+    SIMULTANEOUS,
+    TERMINAL,
+    Game,
+    GameInfo,
+    IllegalMoveError,
+    InvalidMoveError,
+    Option,
+    Seat,
+    State,
+    describe_games,
+    game_classes,
+    game_names,
+    load_game,
+    register,
+)
 
 __version__ = "0.1.0"
 
@@ -17,8 +32,15 @@ __all__ = [
     "TERMINAL",
     "Board",
     "Game",
+    "GameInfo",
     "IllegalMoveError",
+    "InvalidMoveError",
+    "Option",
+    "Seat",
     "State",
+    "describe_games",
+    "game_classes",
     "game_names",
     "load_game",
+    "register",
 ]

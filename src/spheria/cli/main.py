@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn
@@ -31,11 +32,9 @@ from spheria.games.base import (
     SIMULTANEOUS,
     Game,
     IllegalMoveError,
-    Option,
     PlayerView,
     State,
-    game_names,
-    load_game,
+    describe_games,
 )
 from spheria.match import Turn, apply_turn, choose_moves
 from spheria.records.record import Record, RecordError
@@ -414,33 +413,58 @@ def _wait(term: Terminal) -> bool:
 # -- games -----------------------------------------------------------------------------------
 
 
-def describe_option(option: Option) -> str:
-    if option.choices:
-        values = "|".join(option.choices)
-    elif option.kind is bool:
+def _option_value(value: Any) -> str:
+    """An option value as typed on the command line: ``true``/``false`` for flags."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def describe_option(option: Mapping[str, Any]) -> str:
+    """``name=values; default D`` for ``--option``, from an option's JSON description."""
+    if option["choices"]:
+        values = "|".join(_option_value(choice) for choice in option["choices"])
+    elif option["type"] == "bool":
         values = "true|false"
-    elif option.kind is int:
-        values = "N" + (f" (at least {option.minimum})" if option.minimum is not None else "")
+    elif option["type"] in ("int", "float"):
+        low, high = option["minimum"], option["maximum"]
+        values = "N" if option["type"] == "int" else "X"
+        if low is not None and high is not None:
+            values += f" ({_option_value(low)} to {_option_value(high)})"
+        elif low is not None:
+            values += f" (at least {_option_value(low)})"
+        elif high is not None:
+            values += f" (at most {_option_value(high)})"
     else:
         values = "TEXT"
-    default = "" if option.default is None else f"; default {option.default}"
-    return f"{option.name}={values}{default}"
+    default = "" if option["default"] is None else f"; default {_option_value(option['default'])}"
+    return f"{option['name']}={values}{default}"
+
+
+def describe_game(game: Mapping[str, Any]) -> str:
+    """One line about a game from its JSON description (:meth:`Game.describe`)."""
+    low, high = game["min_players"], game["max_players"]
+    seats = ", ".join(seat["name"] for seat in game["seats"])
+    if low == high:
+        players = f"{low} players ({seats})"
+    else:
+        players = f"{low} to {high} players (by default {game['num_players']}: {seats})"
+    turns = "simultaneous choices" if game["simultaneous"] else "sequential"
+    information = "perfect information" if game["perfect_information"] else "hidden information"
+    return f"{game['title']}, {players}; {turns}, {information}"
 
 
 def cmd_games(args: argparse.Namespace, term: Terminal) -> int:
-    for name in game_names():
-        game = load_game(name)
-        names = ", ".join(game.player_names())
-        term.say(f"{term.bold(name)}  {game.title}, {game.num_players} players ({names})")
-        for option in game.option_specs:
+    for game in describe_games():
+        name = game["name"]
+        term.say(f"{term.bold(name)}  {describe_game(game)}")
+        for option in game["options"]:
             term.say(f"    --option {describe_option(option)}")
-            term.say(textwrap.fill(option.help, width=96, initial_indent="        ", subsequent_indent="        "))
+            term.say(textwrap.fill(option["help"], width=96, initial_indent="        ", subsequent_indent="        "))
         example = f"spheria play {name}"
-        variant = next((o for o in game.option_specs if o.name == "variant" and o.choices), None)
+        variant = next((o for o in game["options"] if o["name"] == "variant" and o["choices"]), None)
         if variant is not None:
-            example += f" --variant {variant.choices[-1]}"
+            example += f" --variant {variant['choices'][-1]}"
             term.say(term.dim("    (--variant V is short for --option variant=V)"))
-        term.say(f"    e.g. {example} --players human,random")
+        term.say(f"    e.g. {example} --players {','.join([HUMAN, *['random'] * (game['num_players'] - 1)])}")
         term.say()
     term.say(f"Players for --players: {HUMAN}, {', '.join(agent_names())} (agent options as name:key=value)")
     return 0

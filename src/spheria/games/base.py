@@ -16,6 +16,10 @@ command line and the integrations never need to know which game they drive::
 
 from __future__ import annotations
 
+import importlib
+import math
+import pkgutil
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,55 +32,219 @@ SIMULTANEOUS = -2
 
 
 class IllegalMoveError(ValueError):
-    """A move that is malformed, or not legal in the position it was offered to."""
+    """A move that is not legal in the position it was offered to (or not a move at all)."""
+
+
+class InvalidMoveError(IllegalMoveError):
+    """Move text (or a move object) that is not written as a move of the game: bad syntax,
+    an unknown site, a site named twice, a seat that does not exist."""
+
+
+def _number_text(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 @dataclass(frozen=True)
 class Option:
-    """One game option: its name, allowed values, default and a line of help."""
+    """One declared option: name, type (``kind``), default, allowed values and a line of help.
+
+    ``kind`` is ``str``, ``int``, ``float`` or ``bool``. Numbers must be finite and within
+    ``minimum``..``maximum`` (when given); whole-number options refuse fractions; ``choices``
+    (typed like ``kind``) lists the only allowed values. ``default`` ``None`` means the value
+    is worked out from other options (see :meth:`Game._resolve_options`).
+
+    >>> Option("players", 2, "seats", kind=int, minimum=2, maximum=4).parse("3")
+    3
+    >>> Option("players", 2, "seats", kind=int).parse(2.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: option 'players' takes a whole number, not 2.5
+    """
 
     name: str
     default: Any
     help: str
-    choices: tuple[str, ...] = ()
+    choices: tuple[Any, ...] = ()
     kind: type = str
-    minimum: int | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+
+    @property
+    def type_name(self) -> str:
+        """``"str"``, ``"int"``, ``"float"`` or ``"bool"``: the option's type in JSON descriptions."""
+        return self.kind.__name__
 
     def parse(self, value: Any) -> Any:
-        """Convert a value (possibly a string from a command line or URL) and check it."""
+        """Convert a value (possibly a string from a command line or URL) and check it.
+
+        Raises ``ValueError`` naming the option and what it takes.
+        """
         if self.kind is bool:
-            if isinstance(value, bool):
-                return value
-            text = str(value).strip().lower()
-            if text in ("1", "true", "yes", "on"):
-                return True
-            if text in ("0", "false", "no", "off"):
-                return False
-            raise ValueError(f"option {self.name!r} takes true or false, not {value!r}")
-        if self.kind is int:
-            if isinstance(value, bool):
-                raise ValueError(f"option {self.name!r} takes a whole number, not {value!r}")
+            result: Any = self._parse_bool(value)
+        elif self.kind is int:
+            result = self._parse_int(value)
+        elif self.kind is float:
+            result = self._parse_float(value)
+        else:
+            if not isinstance(value, str):
+                raise ValueError(f"option {self.name!r} takes text, not {value!r}")
+            result = value.strip().lower()
+        if self.choices and result not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise ValueError(f"option {self.name!r} must be one of {allowed}; got {value!r}")
+        return result
+
+    def _parse_bool(self, value: Any) -> bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower() if isinstance(value, str | int) else ""
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"option {self.name!r} takes true or false, not {value!r}")
+
+    def _parse_int(self, value: Any) -> int:
+        number: int | None = None
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif (isinstance(value, float) and math.isfinite(value) and value.is_integer()) or (
+            isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,18}\s*", value)
+        ):
+            number = int(value)
+        if number is None:
+            raise ValueError(f"option {self.name!r} takes a whole number, not {value!r}")
+        self._check_range(number)
+        return number
+
+    def _parse_float(self, value: Any) -> float:
+        number: float | None = None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            number = float(value)
+        elif isinstance(value, str):
             try:
-                number = int(value)
-            except (TypeError, ValueError):
-                raise ValueError(f"option {self.name!r} takes a whole number, not {value!r}") from None
-            if self.minimum is not None and number < self.minimum:
-                raise ValueError(f"option {self.name!r} must be at least {self.minimum}, not {number}")
-            if self.choices and str(number) not in self.choices:
-                raise ValueError(f"option {self.name!r} must be one of {', '.join(self.choices)}; got {value!r}")
-            return number
-        text = str(value).strip().lower()
-        if self.choices and text not in self.choices:
-            raise ValueError(f"option {self.name!r} must be one of {', '.join(self.choices)}; got {value!r}")
-        return text
+                number = float(value)
+            except ValueError:
+                number = None
+        if number is None or not math.isfinite(number):
+            raise ValueError(f"option {self.name!r} takes a finite number, not {value!r}")
+        self._check_range(number)
+        return number
+
+    def _check_range(self, number: float) -> None:
+        low, high = self.minimum, self.maximum
+        if (low is not None and number < low) or (high is not None and number > high):
+            if low is not None and high is not None:
+                bounds = f"at least {_number_text(low)} and at most {_number_text(high)}"
+            elif low is not None:
+                bounds = f"at least {_number_text(low)}"
+            else:
+                assert high is not None
+                bounds = f"at most {_number_text(high)}"
+            raise ValueError(f"option {self.name!r} must be {bounds}, not {_number_text(number)}")
+
+    def describe(self, value: Any = None) -> dict[str, Any]:
+        """This option as JSON-ready data; ``value`` is the value in force, if any."""
+        return {
+            "name": self.name,
+            "type": self.type_name,
+            "default": self.default,
+            "value": value,
+            "choices": list(self.choices),
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "help": self.help,
+        }
+
+
+#: How a client builds a move by clicks (see :meth:`State.picking_mode`).
+PICK_PREFIX = "prefix"  # the tokens of one listed move, in order
+PICK_SET = "set"  # the sites of one listed move in any order (the server checks the order)
+PICK_RELOCATE = "relocate"  # an optional relocation (source, target), then a placement site
+
+#: Ball colours as one-character codes in descriptions: white, black, red.
+SEAT_COLOR_CODES = ("w", "b", "r")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat of a game with its options fixed.
+
+    ``color`` is the code of the balls the seat plays (``"w"``, ``"b"``, ``"r"``), or ``None``
+    when the seat has no colour of its own (Special Cake sugar, Spagyric); ``side`` is the
+    scored side the seat plays for (the team with four Spinca seats; else the seat itself).
+    """
+
+    name: str
+    color: str | None
+    side: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "color": self.color, "side": self.side}
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Every fact about a game with its options fixed, in one place (see :meth:`Game.info`).
+
+    Integrations, the server's catalogue, ``spheria games`` and the lobby derive what they
+    show from this; :meth:`to_json` is its JSON form.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    num_players: int
+    seats: tuple[Seat, ...]
+    sides: tuple[str, ...]
+    simultaneous: bool
+    perfect_information: bool
+    chance: bool
+    zero_sum: bool
+    picking_modes: tuple[str, ...]
+    options: tuple[Option, ...]
+    values: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "num_players": self.num_players,
+            "seats": [seat.to_json() for seat in self.seats],
+            "sides": list(self.sides),
+            "simultaneous": self.simultaneous,
+            "perfect_information": self.perfect_information,
+            "chance": self.chance,
+            "zero_sum": self.zero_sum,
+            "picking_modes": list(self.picking_modes),
+            "options": [spec.describe(self.values.get(spec.name)) for spec in self.options],
+        }
 
 
 class Game(ABC):
-    """The rules of one game with its options fixed."""
+    """The rules of one game with its options fixed.
+
+    A game module declares its facts as class attributes (``name``, ``title``, the seat
+    range, ``simultaneous``, ``perfect_information``, ``option_specs``, ``picking_modes``)
+    and the ones that depend on options as methods (``num_players``, ``player_names``,
+    ``seat_colors``, ``seat_sides``, ``side_names``, ``chance``, ``zero_sum``);
+    :meth:`info` gathers them all.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
     option_specs: ClassVar[tuple[Option, ...]] = ()
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    #: Whether some nodes have every seat choose at once (``SIMULTANEOUS``).
+    simultaneous: ClassVar[bool] = False
+    #: Whether every seat sees the whole state (else ``observation`` hides something).
+    perfect_information: ClassVar[bool] = True
+    #: Every picking mode a state of this game may report (:meth:`State.picking_mode`).
+    picking_modes: ClassVar[tuple[str, ...]] = (PICK_PREFIX,)
 
     def __init__(self, **options: Any) -> None:
         specs = {spec.name: spec for spec in self.option_specs}
@@ -94,12 +262,60 @@ class Game(ABC):
         """Fill option defaults that depend on other options, and check combinations."""
 
     @property
-    @abstractmethod
-    def num_players(self) -> int: ...
+    def num_players(self) -> int:
+        """The number of seats with these options (``min_players`` unless a game overrides it)."""
+        return self.min_players
 
     @abstractmethod
     def player_names(self) -> list[str]:
         """Display names of the seats, in seat order."""
+
+    def seat_colors(self) -> list[str | None]:
+        """Each seat's ball colour code (``"w"``, ``"b"``, ``"r"``), or ``None`` where a seat has
+        none of its own. Default: seat ``i`` plays colour ``i``."""
+        return [SEAT_COLOR_CODES[seat] for seat in range(self.num_players)]
+
+    def seat_sides(self) -> list[int]:
+        """The scored side of each seat (teams share one); default: each seat is its own side."""
+        return list(range(self.num_players))
+
+    def side_names(self) -> list[str]:
+        """The names of the scored sides, in side order; default: the seat names."""
+        return self.player_names()
+
+    @property
+    def chance(self) -> bool:
+        """Whether the rules leave something to chance with these options (``seed`` fixes it)."""
+        return False
+
+    @property
+    def zero_sum(self) -> bool:
+        """Whether the returns of every finished game add up to 0 with these options."""
+        return True
+
+    def info(self) -> GameInfo:
+        """Every fact about this game with its options, in one :class:`GameInfo`."""
+        colors, sides = self.seat_colors(), self.seat_sides()
+        return GameInfo(
+            name=self.name,
+            title=self.title,
+            min_players=self.min_players,
+            max_players=self.max_players,
+            num_players=self.num_players,
+            seats=tuple(Seat(name, colors[seat], sides[seat]) for seat, name in enumerate(self.player_names())),
+            sides=tuple(self.side_names()),
+            simultaneous=self.simultaneous,
+            perfect_information=self.perfect_information,
+            chance=self.chance,
+            zero_sum=self.zero_sum,
+            picking_modes=self.picking_modes,
+            options=self.option_specs,
+            values=dict(self.options),
+        )
+
+    def describe(self) -> dict[str, Any]:
+        """:meth:`info` as JSON-ready data."""
+        return self.info().to_json()
 
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> State[Any]:
@@ -108,10 +324,6 @@ class Game(ABC):
     @abstractmethod
     def state_from_spn(self, text: str) -> State[Any]:
         """A state from position notation; raises ``ValueError`` naming the problem."""
-
-    @property
-    def perfect_information(self) -> bool:
-        return True
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
@@ -203,6 +415,11 @@ class State(ABC, Generic[M]):
         """
         return []
 
+    def picking_mode(self) -> str:
+        """How a client builds a move here by clicks: one of the game's ``picking_modes``
+        (``PICK_PREFIX``, ``PICK_SET`` or ``PICK_RELOCATE``)."""
+        return self.game.picking_modes[0]
+
     def move_hint(self, player: int | None = None) -> str:
         """How to write a move here, for interfaces that ask a person for one."""
         moves = self.legal_moves(player)
@@ -255,14 +472,33 @@ _REGISTRY: dict[str, type[Game]] = {}
 
 
 def register(game_class: type[Game]) -> type[Game]:
-    """Class decorator: make a game loadable by its name."""
+    """Class decorator: make a game loadable by its name, listed by :func:`game_classes`.
+
+    Raises ``ValueError`` if the class lacks a fact every game declares, or its name is taken
+    by another class.
+    """
+    for fact in ("name", "title"):
+        if not isinstance(getattr(game_class, fact, None), str) or not getattr(game_class, fact):
+            raise ValueError(f"{game_class.__name__} must declare its {fact} as a class attribute")
+    if not 1 <= game_class.min_players <= game_class.max_players:
+        raise ValueError(f"{game_class.name}: seat range {game_class.min_players}..{game_class.max_players} is empty")
+    taken = _REGISTRY.get(game_class.name)
+    if taken is not None and taken.__qualname__ != game_class.__qualname__:
+        raise ValueError(f"game name {game_class.name!r} is taken by {taken.__qualname__}")
     _REGISTRY[game_class.name] = game_class
     return game_class
 
 
 def game_names() -> list[str]:
+    """The names of every registered game, sorted."""
     _load_builtin_games()
     return sorted(_REGISTRY)
+
+
+def game_classes() -> list[type[Game]]:
+    """Every registered game class, sorted by name."""
+    _load_builtin_games()
+    return [_REGISTRY[name] for name in sorted(_REGISTRY)]
 
 
 def game_class(name: str) -> type[Game]:
@@ -273,23 +509,39 @@ def game_class(name: str) -> type[Game]:
         raise ValueError(f"unknown game {name!r} (games: {', '.join(sorted(_REGISTRY))})") from None
 
 
+def describe_games() -> list[dict[str, Any]]:
+    """:meth:`Game.describe` of every registered game with its default options, sorted by name."""
+    return [cls().describe() for cls in game_classes()]
+
+
 def load_game(name: str, **options: Any) -> Game:
     """The game called ``name`` with ``options``; raises ``ValueError`` for an unknown name or option.
 
     >>> load_game("special-cake", variant="poisoned").options["line_rule"]
     'mixed'
     """
+    if not isinstance(name, str):
+        raise TypeError(f"a game name is text such as 'spinca', not {name!r}")
     return game_class(name)(**options)
 
 
 def _load_builtin_games() -> None:
-    # Imported here, not at the top: each game module imports this one and registers itself.
-    from spheria.games import (
-        spagyric,  # noqa: F401
-        special_cake,  # noqa: F401
-        spinca,  # noqa: F401
-        spline,  # noqa: F401
-    )
+    """Import every module of the :mod:`spheria.games` package once: each registers its game.
+
+    A new game is one module in that package with a ``@register`` class; nothing else lists it.
+    """
+    global _BUILTINS_LOADED
+    if _BUILTINS_LOADED:
+        return
+    _BUILTINS_LOADED = True
+    import spheria.games
+
+    for module in pkgutil.iter_modules(spheria.games.__path__):
+        if module.name != "base" and not module.name.startswith("_"):
+            importlib.import_module(f"spheria.games.{module.name}")
+
+
+_BUILTINS_LOADED = False
 
 
 def options_from_pairs(pairs: Sequence[str] | Mapping[str, str]) -> dict[str, str]:

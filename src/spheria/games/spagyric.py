@@ -238,8 +238,10 @@ def deciding_groups(board: Board) -> list[tuple[int, int]]:
 class Spagyric(Game):
     name = "spagyric"
     title = "Spagyric"
+    simultaneous = True
+    perfect_information = False
     option_specs = (
-        Option("supply", 8, "balls of each colour in each player's supply", kind=int, minimum=1),
+        Option("supply", 8, "balls of each colour in each player's supply", kind=int, minimum=1, maximum=99),
         Option(
             "memory",
             True,
@@ -256,16 +258,12 @@ class Spagyric(Game):
     def memory(self) -> bool:
         return bool(self.options["memory"])
 
-    @property
-    def num_players(self) -> int:
-        return 2
-
-    @property
-    def perfect_information(self) -> bool:
-        return False
-
     def player_names(self) -> list[str]:
         return ["Player 1", "Player 2"]
+
+    def seat_colors(self) -> list[str | None]:
+        """Both players hold balls of every colour."""
+        return [None, None]
 
     def new_initial_state(self, seed: int | None = None) -> SpagyricState:
         s = self.supply

@@ -55,7 +55,16 @@ from spheria.engine.board import (
     placeable,
     shift_down,
 )
-from spheria.games.base import TERMINAL, Game, IllegalMoveError, Option, State, register
+from spheria.games.base import (
+    PICK_PREFIX,
+    PICK_SET,
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    Option,
+    State,
+    register,
+)
 
 MINT, SUGAR, POISONED = "mint", "sugar", "poisoned"
 MIXED, ANY, SAME = "mixed", "any", "same"
@@ -168,6 +177,7 @@ def random_cake(rng: random.Random) -> Board:
 class SpecialCake(Game):
     name = "special-cake"
     title = "Special Cake"
+    picking_modes = (PICK_PREFIX, PICK_SET)
     option_specs = (
         Option("variant", MINT, "mint, sugar or poisoned (the cherry variant)", (MINT, SUGAR, POISONED)),
         Option(
@@ -191,12 +201,17 @@ class SpecialCake(Game):
     def line_rule(self) -> str:
         return str(self.options["line_rule"])
 
-    @property
-    def num_players(self) -> int:
-        return 2
-
     def player_names(self) -> list[str]:
         return ["Player 1", "Player 2"] if self.variant == SUGAR else ["Mint", "Liquorice"]
+
+    def seat_colors(self) -> list[str | None]:
+        """Mint places white, Liquorice black; in sugar nobody places, so no seat has a colour."""
+        return [None, None] if self.variant == SUGAR else ["w", "b"]
+
+    @property
+    def chance(self) -> bool:
+        """The sugar cake is built at random."""
+        return self.variant == SUGAR
 
     @property
     def placements(self) -> int:
@@ -432,6 +447,10 @@ class CakeState(State[CakeMove]):
             cherry = " The cherry is on top." if self.game.variant == POISONED else ""
             lines.insert(0, f"The cake is complete.{cherry} {names[0]} eats first.")
         return lines
+
+    def picking_mode(self) -> str:
+        """Eating a line: its candies in any order (the server checks the order); else one site."""
+        return PICK_SET if self.phase == EAT else PICK_PREFIX
 
     def move_hint(self, player: int | None = None) -> str:
         if self.phase == PLACE:

@@ -96,7 +96,16 @@ from spheria.engine.board import (
     parse_site,
     shift_down,
 )
-from spheria.games.base import TERMINAL, Game, IllegalMoveError, Option, State, register
+from spheria.games.base import (
+    PICK_RELOCATE,
+    SEAT_COLOR_CODES,
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    Option,
+    State,
+    register,
+)
 
 #: Marbles placed in a whole game: every site but the top.
 PLACEMENTS = 29
@@ -406,12 +415,15 @@ def legal_outcomes(masks: Masks, locked: int, color: int) -> dict[int, SpincaMov
 class Spinca(Game):
     name = "spinca"
     title = "Spinca"
+    min_players = 2
+    max_players = 4
+    picking_modes = (PICK_RELOCATE,)
     option_specs = (
         Option(
             "players",
             2,
             "2 (White, Black), 3 (White, Black, Red) or 4 (teams: White-A, Black-A, White-B, Black-B)",
-            choices=("2", "3", "4"),
+            choices=(2, 3, 4),
             kind=int,
         ),
     )
@@ -426,9 +438,21 @@ class Spinca(Game):
     def seat_color(self, seat: int) -> int:
         return SEAT_COLORS[self.num_players][seat]
 
+    def seat_colors(self) -> list[str | None]:
+        return [SEAT_COLOR_CODES[color] for color in SEAT_COLORS[self.num_players]]
+
+    def seat_sides(self) -> list[int]:
+        """A seat plays for its colour: the sides are the colours in play (teams with 4 seats)."""
+        return list(SEAT_COLORS[self.num_players])
+
     def side_names(self) -> list[str]:
         """The scored sides, one per colour in play (teams with 4 seats)."""
         return list(SIDE_NAMES[self.num_players])
+
+    @property
+    def zero_sum(self) -> bool:
+        """With three players one wins (+1) and two lose (-1 each)."""
+        return self.num_players != 3
 
     def new_initial_state(self, seed: int | None = None) -> SpincaState:
         return SpincaState(self, Board(), 0, seed)

@@ -118,10 +118,6 @@ class Spline(Game):
     name = "spline"
     title = "Spline"
 
-    @property
-    def num_players(self) -> int:
-        return 2
-
     def player_names(self) -> list[str]:
         return list(COLOR_WORDS)
 
