@@ -188,3 +188,24 @@ def test_spagyric_choices_are_words_then_the_winner_places() -> None:
     state.apply(state.legal_moves(0)[0])
     state.apply_joint([state.parse_move("r", 0), state.parse_move("r", 1)])
     assert seat_frame(state, 1, {}, 3)["reveal"] == {"colors": ["r", "r"], "winner": None, "stunned": True}
+
+
+def test_the_result_names_the_sites_that_decided_it() -> None:
+    """Spagyric's end shows the group that decided it; Spline's its winning line."""
+    spagyric = spheria.load_game("spagyric")
+    state = spagyric.new_initial_state(1)
+    # Player 1 wins four reveals with red against white and places them in a row on level 0,
+    # the last one joining a pair and a single ball into a group of exactly four.
+    for site in ("0a1", "0b1", "0d1", "0c1"):
+        state.apply_joint([state.parse_move("r", 0), state.parse_move("w", 1)])
+        state.apply(state.parse_move(site, 0))
+    frame = seat_frame(state, 1, {}, 8)
+    assert frame["code"] == {"code": "over", "winners": [0]}
+    assert frame["result"]["winners"] == [0]
+    assert frame["result"]["sites"] == ["0a1", "0b1", "0c1", "0d1"]
+    spline = spheria.load_game("spline")
+    line = spline.new_initial_state()
+    for site in ("0a1", "0a2", "0b1", "0b2", "0c1", "0c2", "0d1"):
+        line.apply(line.parse_move(site))
+    assert seat_frame(line, 0, {}, 7)["result"]["sites"] == ["0a1", "0b1", "0c1", "0d1"]
+    assert seat_frame(spline.new_initial_state(), 0, {}, 0)["result"] is None

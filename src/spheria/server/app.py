@@ -132,12 +132,15 @@ def catalog() -> dict[str, Any]:
             for spec in cls.option_specs
         ]
         default = cls()
+        facts = default.describe()
         games.append(
             {
                 "name": name,
                 "title": cls.title,
                 "options": options,
                 "players": default.player_names(),
+                "seats": facts["seats"],
+                "sides": facts["sides"],
                 "perfect_information": default.perfect_information,
                 "agents": fitting_agents(default),
             }
@@ -233,6 +236,7 @@ def create_app(
                 "title": game.title,
                 "options": game.options,
                 "players": game.player_names(),
+                "seats": game.describe()["seats"],
                 "agents": fitting_agents(game),
             }
         )
@@ -242,20 +246,19 @@ def create_app(
         if status not in (None, "active", FINISHED):
             return _error(400, "bad_query", "status must be 'active' or 'finished'")
         summaries = await manager.db(store.list_games, status, 100)
-        names = {}
+        facts: dict[str, list[dict[str, Any]]] = {}
         result = []
         for s in summaries:
-            if s.name not in names:
-                try:
-                    names[s.name] = load_game(s.name, **s.options).player_names()
-                except ValueError:
-                    continue
+            try:  # the seats of this game with its own options (names and colours)
+                facts[s.id] = load_game(s.name, **s.options).describe()["seats"]
+            except ValueError:
+                continue
             live = manager.sessions.get(s.id)
             players = (
                 live.players()
                 if live is not None
                 else [
-                    {"seat": seat.seat, "name": names[s.name][seat.seat], "kind": seat.kind, "agent": seat.agent}
+                    {"seat": seat.seat, "name": facts[s.id][seat.seat]["name"], "kind": seat.kind, "agent": seat.agent}
                     for seat in s.seats
                 ]
             )
@@ -266,6 +269,7 @@ def create_app(
                     "title": game_class(s.name).title,
                     "options": s.options,
                     "players": players,
+                    "seats": facts[s.id],
                     "status": s.status,
                     "plies": s.plies,
                     "result": s.result,

@@ -142,12 +142,15 @@ class GameSession:
 
     def info(self) -> dict[str, Any]:
         """Public facts about the game: no tokens, no hidden data."""
+        facts = self.game.describe()
         return {
             "id": self.id,
             "game": self.game.name,
             "title": self.game.title,
             "options": self.game.options,
             "players": self.players(),
+            "seats": facts["seats"],
+            "sides": facts["sides"],
             "status": FINISHED if self.state.is_terminal() else "active",
             "plies": len(self.state.history),
             "spectators": sum(1 for c in self.clients if c.seat is None),

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from spheria.engine.board import COLOR_CHARS, SITE_NAMES, iter_sites
-from spheria.games.base import SIMULTANEOUS, TERMINAL, IllegalMoveError, State
+from spheria.games.base import PICK_RELOCATE, PICK_SET, SIMULTANEOUS, TERMINAL, IllegalMoveError, State
 
 #: One click of a move's text: a site (``0a1``) or a word (a colour such as ``w``).
 TOKEN_RE = re.compile(r"[0-3][a-d][1-4]|[A-Za-z]+")
@@ -68,15 +68,37 @@ def choosers(state: State[Any]) -> list[int]:
 
 
 def picking_order(state: State[Any]) -> str:
-    """Whether a move's sites may be clicked in any order (a set, its order worked out here).
+    """Whether a move's sites may be clicked in any order: the game's picking mode is a set."""
+    return ANY_ORDER if state.picking_mode() == PICK_SET else ORDERED
 
-    The game says so: its state's ``picking_mode()`` is ``"set"`` (Special Cake eating).
+
+def _relocation_boards(state: State[Any], seat: int, moves: list[str], tree: dict[str, Any]) -> None:
+    """Give each relocation node (a marble, then where it goes) the board it leaves, as ``board``.
+
+    In the relocate picking mode a move ends with one placement on its last site, so the board
+    after the relocation is the board after any move through the node without that marble.
     """
-    mode = getattr(state, "picking_mode", None)
-    if callable(mode):
-        return ANY_ORDER if mode() == "set" else ORDERED
-    # Until every game declares its picking mode: a game in an eating phase picks sets.
-    return ANY_ORDER if getattr(state, "phase", None) == "eat" else ORDERED
+    for marble in tree.get("next", {}).values():
+        for node in marble.get("next", {}).values():
+            if "move" in node or not node.get("next"):
+                continue
+            last, leaf = next(iter(node["next"].items()))
+            child = state.child(state.parse_move(moves[leaf["move"]], seat))
+            node["board"] = _without(board_of(child.observation(seat)), last)
+
+
+def _without(board: str, site: str) -> str:
+    """``board`` (levels joined by ``/``) with ``site`` emptied."""
+    position = SITE_NAMES.index(site)
+    chars = list(board)
+    seen = -1
+    for i, char in enumerate(chars):
+        if char != "/":
+            seen += 1
+            if seen == position:
+                chars[i] = "."
+                break
+    return "".join(chars)
 
 
 def _insert(tree: dict[str, Any], clicks: list[str] | tuple[str, ...], index: int, order: str | None = None) -> None:
@@ -107,6 +129,8 @@ def click_tree(state: State[Any], seat: int, moves: list[str]) -> dict[str, Any]
     if picking_order(state) != ANY_ORDER:
         for index, text in enumerate(moves):
             _insert(tree, clicks_of(text), index)
+        if state.picking_mode() == PICK_RELOCATE:
+            _relocation_boards(state, seat, moves, tree)
         return tree
     index_of = {text: i for i, text in enumerate(moves)}
     by_clicks = {tuple(clicks_of(text)): i for i, text in enumerate(moves)}

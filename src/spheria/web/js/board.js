@@ -113,6 +113,7 @@ export class PyramidView {
    * @param {string|null} [o.preview] board after the candidate move (drawn in the main view)
    * @param {string} [o.ghostColor] colour of the ball a placement would put down
    * @param {Set<string>} [o.marked] sites to outline (e.g. a winning line)
+   * @param {string|null} [o.mapBoard] board to show in the level maps instead of ``board`` (after a relocation)
    */
   render(o) {
     this.last = o;
@@ -202,7 +203,7 @@ export class PyramidView {
       const label = el("text", { x: 24, y: 34, class: "preview-label" }, svg);
       label.textContent = o.previewLabel || "preview";
     }
-    this.levelMaps(now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked });
+    this.levelMaps(o.mapBoard ? parseBoard(o.mapBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked });
   }
 
   defs(svg) {

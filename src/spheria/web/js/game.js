@@ -220,7 +220,8 @@ function render() {
     lastMove: moveSites(frame.last_move),
     locked: new Set(obs.locked || []),
     preview,
-    previewLabel: t("board.preview"),
+    previewLabel: t(picker && picker.partialBoard() ? "board.preview_relocation" : "board.preview"),
+    mapBoard: picker ? picker.partialBoard() : null,
     ghostColor: ghostColor(),
     marked: new Set(frame.terminal && frame.result ? frame.result.sites || [] : []),
   });
@@ -310,8 +311,9 @@ function ballCounts(board) {
 }
 
 function scoreTable(scores) {
-  const sides = (info.sides && info.sides.length === scores.length ? info.sides : null) || (scores.length === frame.players.length ? frame.players.map((p) => p.name) : null);
-  const sideColors = info.side_colors || (scores.length === frame.players.length ? colors() : []);
+  // Scores are by side (a Spinca team is one side): its name and the colour its seats play.
+  const sides = info.sides || [];
+  const sideColors = sides.map((_, i) => ((info.seats || []).find((s) => s.side === i) || {}).color || null);
   return h(
     "table",
     { class: "scores" },
@@ -323,7 +325,7 @@ function scoreTable(scores) {
         h(
           "tr",
           {},
-          h("td", {}, ballSwatch(sideColors[i], 12), " ", sides ? sides[i] : t("scores.side", { n: i + 1 })),
+          h("td", {}, ballSwatch(sideColors[i], 12), " ", sides[i] || t("scores.side", { n: i + 1 })),
           ...(s.faces || []).map((f) => h("td", {}, String(f))),
           h("td", { class: "total" }, String(s.total)),
           h("td", {}, String(s.inner)),

@@ -78,6 +78,7 @@ const MESSAGES = {
   "howto.missing": "No instructions for this game yet.",
   "moves.title": "Moves",
   "board.preview": "preview: after this move (dropped balls ringed)",
+  "board.preview_relocation": "preview: after moving the marble; now tap where to place",
   "board.level": "level {level}",
   "board.main": "the pyramid",
   "board.levels": "the four levels, from the bottom",

@@ -38,10 +38,11 @@ export class Picker {
     return node;
   }
 
-  /** The move text the selection makes now, or null. */
+  /** The move text the selection makes now (in the order clicked when that order is legal), or null. */
   move() {
     const node = this.node();
-    return node.move === undefined ? null : this.moves[node.move];
+    if (node.move === undefined) return null;
+    return node.order || this.moves[node.move];
   }
 
   /** What may be clicked next, and whether the selection is a move (final: nothing extends it). */
@@ -83,9 +84,15 @@ export class Picker {
     return move && this.kind === "set" ? move : null;
   }
 
+  /** The board the clicks so far leave when the server sent it (after a relocation), or null. */
+  partialBoard() {
+    return this.node().board || null;
+  }
+
   /** The board to draw in the main view while picking (after the candidate move), or null. */
   previewBoard() {
     const p = this.preview;
-    return p && p.ok && p.move === this.move() ? p.board : null;
+    if (p && p.ok && p.move === this.move()) return p.board;
+    return this.partialBoard();
   }
 }
