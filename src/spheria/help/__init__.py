@@ -1,0 +1,150 @@
+"""How to play each game, for people who have never seen a Shibumi set.
+
+The API (stable; the terminal's ``help rules`` and the browser's "How to play" panel use it):
+
+``HELP_GAMES``
+    The names of the games that have a text (``"special-cake"``, ``"spagyric"``,
+    ``"spinca"``, ``"spline"``).
+``howto(game_name, width=78) -> str``
+    The whole text as plain text: headings underlined, paragraphs wrapped to ``width``,
+    pictures of positions drawn as ``spheria play`` draws the board. ``game_name`` may be
+    written ``Special Cake``, ``special_cake`` or ``special-cake``; an unknown name raises
+    ``ValueError``.
+``howto_blocks(game_name) -> list[HelpBlock]``
+    The same text as blocks, for an interface that lays text out itself. Each block has a
+    ``kind``: ``"heading"``, ``"paragraph"``, ``"item"`` (one list item), ``"pre"`` (keep
+    line breaks and spacing) or ``"position"``. Its ``text`` is unwrapped prose, or for
+    ``"pre"`` and ``"position"`` the lines to show as they are. A ``"position"`` block also
+    carries ``spn`` (the position, in the game's notation with its default options) and
+    ``move`` (the move shown being played from it, or ``None``); ``after_spn`` is the
+    position after that move. Its ``text`` draws the position, the move and the result.
+``render_block(block, width=78) -> str``
+    One block as ``howto`` writes it (for an interface that styles headings or pictures).
+
+The English texts live in :mod:`spheria.help.texts` as data; nothing here holds prose.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from spheria.games.base import State, load_game
+from spheria.help.texts import HOWTO
+
+HELP_GAMES: tuple[str, ...] = tuple(HOWTO)
+
+BlockKind = Literal["heading", "paragraph", "item", "pre", "position"]
+
+
+@dataclass(frozen=True)
+class HelpBlock:
+    """One piece of a how-to text; see the module docstring."""
+
+    kind: BlockKind
+    text: str
+    spn: str | None = None
+    move: str | None = None
+    after_spn: str | None = None
+
+
+_POSITION = re.compile(r"^\[\[(board|play) ([^|\]]+?)(?: \| ([^\]]+))?\]\]$")
+_ITEM = re.compile(r"^(- |\d+\. )")
+_PRE_INDENT = "    "
+
+
+def help_key(game_name: str) -> str:
+    """``Special Cake``, ``special_cake`` and ``special-cake`` alike -> ``special-cake``."""
+    return "-".join(game_name.strip().lower().replace("_", " ").split())
+
+
+def _source(game_name: str) -> tuple[str, str]:
+    key = help_key(game_name)
+    if key not in HOWTO:
+        raise ValueError(f"no how-to for {game_name!r}; games: {', '.join(HELP_GAMES)}")
+    return key, HOWTO[key]
+
+
+def howto_blocks(game_name: str) -> list[HelpBlock]:
+    """The text of ``game_name`` as blocks (see the module docstring)."""
+    key, source = _source(game_name)
+    blocks: list[HelpBlock] = []
+    lines: list[str] = []
+    kind: BlockKind = "paragraph"
+
+    def flush() -> None:
+        if lines:
+            if kind == "pre":
+                blocks.append(HelpBlock("pre", "\n".join(line[len(_PRE_INDENT) :] for line in lines)))
+            else:
+                blocks.append(HelpBlock(kind, " ".join(line.strip() for line in lines)))
+            lines.clear()
+
+    for line in source.splitlines():
+        position = _POSITION.match(line.strip())
+        if not line.strip():
+            flush()
+        elif line.startswith("# "):
+            flush()
+            blocks.append(HelpBlock("heading", line[2:].strip()))
+        elif position:
+            flush()
+            blocks.append(_position_block(key, position.group(2).strip(), position.group(3)))
+        elif line.startswith(_PRE_INDENT):
+            if kind != "pre":
+                flush()
+            kind = "pre"
+            lines.append(line)
+        elif _ITEM.match(line) or kind == "pre" or (kind == "item" and not line.startswith(" ")):
+            flush()
+            kind = "item" if _ITEM.match(line) else "paragraph"
+            lines.append(line)
+        else:
+            if not lines:
+                kind = "paragraph"
+            lines.append(line)
+    flush()
+    return blocks
+
+
+def _position_block(game_name: str, spn: str, move: str | None) -> HelpBlock:
+    """Draw ``spn`` (and the effect of ``move``) with the engine, as the terminal draws a game."""
+    state: State[Any] = load_game(game_name).state_from_spn(spn)
+    before = str(state)
+    if move is None:
+        return HelpBlock("position", before, spn=spn)
+    move = move.strip()
+    state.apply_notation(move)
+    arrow = f"        |  {move}\n        v"
+    return HelpBlock("position", f"{before}\n{arrow}\n{state}", spn=spn, move=move, after_spn=state.to_spn())
+
+
+def howto(game_name: str, width: int = 78) -> str:
+    """The how-to of ``game_name`` as plain text wrapped to ``width`` columns."""
+    parts: list[str] = []
+    previous = ""
+    for block in howto_blocks(game_name):
+        if block.kind == "item" and previous == "item":  # a list stays one paragraph
+            parts[-1] += "\n" + render_block(block, width)
+        else:
+            parts.append(render_block(block, width))
+        previous = block.kind
+    return "\n\n".join(parts) + "\n"
+
+
+def render_block(block: HelpBlock, width: int = 78) -> str:
+    """One block as plain text: a heading underlined, prose wrapped to ``width``, pictures as drawn."""
+    if block.kind == "heading":
+        return f"{block.text}\n{'-' * len(block.text)}"
+    if block.kind == "paragraph":
+        return textwrap.fill(block.text, width)
+    if block.kind == "item":
+        marker = _ITEM.match(block.text)
+        indent = " " * (len(marker.group(1)) if marker else 2)
+        return textwrap.fill(block.text, width, subsequent_indent=indent)
+    return block.text
+
+
+__all__ = ["HELP_GAMES", "HelpBlock", "help_key", "howto", "howto_blocks", "render_block"]
