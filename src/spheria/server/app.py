@@ -7,7 +7,7 @@ HTTP::
     GET  /replay/{id}            replay of a finished game
     GET  /static/...             the browser client (HTML, CSS, JavaScript modules)
     GET  /api/catalog            games, their options and the agents (per game: those that fit)
-    GET  /api/howto/{game}       {"game", "text"}: how to play it, for the page's panel
+    GET  /api/howto/{game}       {"game", "text", "blocks"}: how to play it, for the page's panel
     POST /api/check              {"game", "options"} -> the seats' names, or a clear error
     GET  /api/games              games (public facts only)
     POST /api/games              create: {"game", "options", "seats": [{"kind": "human"},
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import json
 import logging
 import time
@@ -46,7 +45,7 @@ from spheria.server.agents import make_executor, rebuild
 from spheria.server.protocol import ProtocolError, error_frame, parse_frame
 from spheria.server.session import Client, GameError, GameSession, SessionManager
 from spheria.server.storage import FINISHED, SQLiteStorage, Storage
-from spheria.server.views import public_frame, result_of
+from spheria.server.views import board_of, public_frame, result_of
 
 log = logging.getLogger("spheria.server")
 
@@ -148,14 +147,30 @@ def catalog() -> dict[str, Any]:
     return {"games": games, "agents": agent_names()}
 
 
-def howto_text(name: str) -> str | None:
-    """The "How to play" text of a game (plain text with small ASCII drawings), if written."""
+def howto(name: str) -> dict[str, Any] | None:
+    """How to play a game, for the page's panel: the plain text and its blocks, each pictured
+    position as boards the page draws (``board``, ``after``, ``locked``, ``move_sites``)."""
     try:
-        help_module = importlib.import_module("spheria.help")
+        from spheria.help import howto as howto_text
+        from spheria.help import howto_blocks
     except ImportError:
         return None
-    text = help_module.howto(name)
-    return text if isinstance(text, str) else None
+    blocks = []
+    for block in howto_blocks(name):
+        data: dict[str, Any] = {"kind": block.kind, "text": block.text}
+        if block.spn is not None:
+            data.update(_pictured(name, block.spn, "board"))
+            data["move"] = block.move
+            if block.after_spn is not None:
+                data.update(_pictured(name, block.after_spn, "after"))
+        blocks.append(data)
+    return {"game": name, "text": howto_text(name), "blocks": blocks}
+
+
+def _pictured(name: str, spn: str, key: str) -> dict[str, Any]:
+    state = load_game(name).state_from_spn(spn)
+    observation = state.public_observation()
+    return {key: board_of(observation), f"{key}_locked": observation.get("locked", [])}
 
 
 def record_of(session: GameSession) -> dict[str, Any]:
@@ -217,7 +232,7 @@ def create_app(
         name = request.path_params["game"]
         if name not in game_names():
             return _error(404, "unknown_game", f"no game called {name!r}")
-        return _json({"game": name, "text": howto_text(name)})
+        return _json(howto(name) or {"game": name, "text": None, "blocks": []})
 
     async def api_check(request: Request) -> Response:
         try:

@@ -72,7 +72,7 @@ function connect() {
   });
   socket.addEventListener("message", (event) => onFrame(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
-    if (gone || event.code === 4404) return showMissing();
+    if (gone || event.code === 4404) return showMissing(`close ${event.code}`);
     setConnection("offline");
     if (frame && frame.terminal) return;
     setTimeout(connect, reconnectDelay);
@@ -90,8 +90,9 @@ function setConnection(state) {
   node.textContent = t(`connection.${state}`);
 }
 
-function showMissing() {
+function showMissing(reason) {
   gone = true;
+  document.body.dataset.missing = reason;
   setConnection("gone");
   document.title = `${t("missing.title")} · Spheria`;
   $("title").textContent = t("missing.title");
@@ -131,7 +132,7 @@ function onFrame(data) {
   } else if (data.type === "error") {
     sending = false;
     previewing = false;
-    if (data.code === "unknown_game") return showMissing();
+    if (data.code === "unknown_game") return showMissing(data.message);
     if (data.code === "bad_token") badToken = true;
     if (data.code === "bad_token" && !info) send({ type: "join" });
     showMessage(data.message, "error");

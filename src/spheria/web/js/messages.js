@@ -27,13 +27,17 @@ const MESSAGES = {
   "status.sudden": "Sudden death: both players choose a ball in secret",
   "status.turn": "{name} plays",
   "status.counts": "On the pyramid: {counts}",
-  "hint.place": "Tap a highlighted site to place your ball.",
-  "hint.set": "Tap a candy to eat it, or the candies of a line in any order; the order is worked out for you.",
-  "hint.set.more": "Tap more candies of the line, or Play to eat what is picked.",
-  "hint.sequence": "Tap an empty site to place, or a free marble to move it first.",
-  "hint.sequence.more": "Now tap a highlighted site: where the marble goes, then where you place.",
+  "hint.place": "{Tap} a highlighted site to place your ball.",
+  "hint.set": "{Tap} a candy to eat it, or the candies of a line in any order; the order is worked out for you.",
+  "hint.set.more": "{Tap} more candies of the line, or Play to eat what is picked.",
+  "hint.sequence": "{Tap} an empty site to place, or a free marble to move it first.",
+  "hint.sequence.more": "Now {tap} a highlighted site: where the marble goes, then where you place.",
   "hint.choose": "Choose a ball in secret: the other player cannot see it.",
-  "picker.prompt": "Tap a highlighted site",
+  "picker.prompt": "{Tap} a highlighted site",
+  "word.Tap": "Tap",
+  "word.tap": "tap",
+  "word.Click": "Click",
+  "word.click": "click",
   "picker.choose": "Choose a ball in secret",
   "picker.picked": "Picked: {clicks}",
   "picker.move": "Move: {move}",
@@ -99,16 +103,23 @@ const MESSAGES = {
   "replay.play": "▶ play",
   "replay.pause": "❚❚ pause",
   "replay.failed": "Could not load the replay: {error}",
+  "list.and": "{first} and {last}",
+  "list.comma": ", ",
 };
+
+// Touch screens are tapped, others clicked: hints say which ({Tap} / {tap}).
+const TOUCH = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+const ACTION = TOUCH ? { Tap: "word.Tap", tap: "word.tap" } : { Tap: "word.Click", tap: "word.click" };
 
 /** The message ``key`` with ``{name}`` parameters filled in. */
 export function t(key, params = {}) {
   const text = MESSAGES[key] ?? key;
+  params = { Tap: MESSAGES[ACTION.Tap], tap: MESSAGES[ACTION.tap], ...params };
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
 /** A list of names as people write it: "A", "A and B", "A, B and C". */
 export function joinNames(names) {
   if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return t("list.and", { first: names.slice(0, -1).join(t("list.comma")), last: names[names.length - 1] });
 }

@@ -1,5 +1,6 @@
 // Small helpers shared by the pages.
 
+import { PyramidView } from "./board.js";
 import { t } from "./messages.js";
 
 export function h(tag, attrs = {}, ...children) {
@@ -13,7 +14,7 @@ export function h(tag, attrs = {}, ...children) {
   }
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
-    node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
 }
@@ -47,18 +48,50 @@ export function seatColors(game, count) {
   return Array.from({ length: count }, (_, i) => (seats[i] && seats[i].color) || null);
 }
 
-/** Fill ``host`` (a <details>) with the game's "How to play" text from the server. */
+/** Fill ``host`` (a <details>) with the game's "How to play" from the server: its text, with
+ * every pictured position drawn as the game page draws the pyramid (before and after a move). */
 export async function showHowTo(host, gameName) {
   if (!host || host.dataset.game === gameName) return;
   host.dataset.game = gameName;
-  const body = host.querySelector(".howto-text");
+  const body = clear(host.querySelector(".howto-body"));
+  let data;
   try {
-    const data = await api(`/api/howto/${encodeURIComponent(gameName)}`);
-    body.textContent = data.text || "";
-    host.hidden = !data.text;
+    data = await api(`/api/howto/${encodeURIComponent(gameName)}`);
   } catch {
-    host.hidden = true;
+    data = null;
   }
+  if (!data || !data.blocks || !data.blocks.length) {
+    host.hidden = true;
+    return;
+  }
+  let list = null;
+  for (const block of data.blocks) {
+    if (block.kind !== "item") list = null;
+    if (block.kind === "heading") body.appendChild(h("h3", {}, block.text));
+    else if (block.kind === "paragraph") body.appendChild(h("p", {}, block.text));
+    else if (block.kind === "pre") body.appendChild(h("pre", {}, block.text));
+    else if (block.kind === "item") {
+      if (!list) list = body.appendChild(h("ul", {}));
+      list.appendChild(h("li", {}, block.text.replace(/^(- |\d+\. )/, "")));
+    } else if (block.kind === "position") body.appendChild(positionFigure(block));
+  }
+  host.hidden = false;
+}
+
+function positionFigure(block) {
+  const figure = h("figure", { class: "howto-figure" });
+  const draw = (board, locked, marked) => {
+    const host = h("div", { class: "board howto-board" });
+    figure.appendChild(host);
+    new PyramidView(host).render({ board, locked: new Set(locked || []), marked: new Set(marked || []) });
+  };
+  const moved = block.move ? block.move.match(/[0-3][a-d][1-4]/g) || [] : [];
+  draw(block.board, block.board_locked, moved);
+  if (block.after) {
+    figure.appendChild(h("figcaption", { class: "howto-move" }, `↓ ${block.move}`));
+    draw(block.after, block.after_locked, []);
+  }
+  return figure;
 }
 
 export function ballSwatch(color, size = 16) {
