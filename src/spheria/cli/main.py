@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 
 from spheria import __version__
 from spheria.agents.base import Agent
-from spheria.agents.registry import agent_names, make_agent
+from spheria.agents.registry import agent_names, agents_for, check_spec, game_words
 from spheria.cli import arena, solve
 from spheria.cli.common import HUMAN, PROG, CliError, add_color_option, add_game_options, make_game, split_players
 from spheria.cli.terminal import Terminal
@@ -63,10 +63,17 @@ def make_players(text: str, game: Game) -> tuple[list[str], list[Agent | None]]:
             specs[seat] = HUMAN
             agents.append(None)
             continue
+        seat_name = f"--players: seat {seat + 1} ({names[seat]})"
+        if spec.partition(":")[0].strip() not in agent_names():
+            players = ", ".join([HUMAN, *agents_for(game)])
+            raise CliError(
+                f"--players: unknown agent {spec!r} in seat {seat + 1} ({names[seat]}); "
+                f"players for {game_words(game)}: {players}"
+            )
         try:
-            agents.append(make_agent(spec))
+            agents.append(check_spec(spec, game))
         except ValueError as error:
-            raise CliError(f"--players: {error} (or {HUMAN})") from None
+            raise CliError(f"{seat_name}: {error}") from None
     return specs, agents
 
 
