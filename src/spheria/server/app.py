@@ -39,8 +39,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from spheria.agents.registry import agent_names
-from spheria.games.base import game_class, game_names, load_game
+from spheria.agents.registry import agent_names, agents_for, default_agent
+from spheria.games.base import Game, game_class, game_names, load_game
 from spheria.server.agents import make_executor, rebuild
 from spheria.server.protocol import ProtocolError, error_frame, parse_frame
 from spheria.server.session import Client, GameError, GameSession, SessionManager
@@ -98,21 +98,11 @@ def _options_of(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.items() if v != ""}
 
 
-def fitting_agents(game: Any) -> list[str]:
+def fitting_agents(game: Game) -> list[str]:
     """The agents that can play ``game`` (with its options), the lobby's default first."""
-    from spheria.agents import registry
-
-    agents_for = getattr(registry, "agents_for", None)
-    if callable(agents_for):
-        names = [str(a) for a in agents_for(game)]
-    else:  # until agents declare what they play: what each one's checks accept
-        full = game.perfect_information and not getattr(game, "simultaneous", False)
-        wanted = {"random"} | ({"greedy", "mcts"} if full else {"spagyric", "fixed"})
-        if full and game.num_players == 2:
-            wanted.add("alphabeta")
-        names = [a for a in agent_names() if a in wanted]
-    preferred: list[str] = [a for a in ("mcts", "spagyric") if a in names] or [a for a in names if a != "random"]
-    return [*preferred[:1], *(a for a in names if a not in preferred[:1])]
+    names = agents_for(game)
+    default = default_agent(game).split(":")[0] if names else None
+    return sorted(names, key=lambda name: name != default)
 
 
 def catalog() -> dict[str, Any]:
