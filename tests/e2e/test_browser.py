@@ -106,9 +106,9 @@ def page(browser: Browser) -> Iterator[Page]:
     assert [e for e in errors if not any(words in e for words in expected)] == [], errors
 
 
-def screenshot(page: Page, name: str) -> None:
+def screenshot(page: Page, name: str, full_page: bool = False) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
 
 def create_from_lobby(page: Page, server: str, game: str, options: dict[str, str], humans: int = 1) -> list[str]:
@@ -237,7 +237,7 @@ def play_to_the_end(page: Page, rng: random.Random, shot: str, shot_after: int =
     page.wait_for_selector("#result .result-title")
     if moves < shot_after:
         screenshot(page, shot)
-    screenshot(page, shot + "-end")
+    screenshot(page, shot + "-end", full_page=True)
     return page.inner_text("#result .result-text")
 
 
@@ -323,6 +323,10 @@ def test_a_whole_game_through_the_ui_against_agents(
     assert page.inner_text("#step") == f"move {total} of {total}"
     check_moves_list_shows_the_latest(page)
     screenshot(page, f"replay-{name}-desktop")
+    # In the lobby the game has left "Games in play" for "Finished games".
+    page.goto(server + "/")
+    page.wait_for_selector(f"#finished-games tr[data-game='{game_id}']")
+    assert page.locator(f"#active-games tr[data-game='{game_id}']").count() == 0
 
 
 @pytest.mark.parametrize(("game", "options", "name"), GAMES, ids=[g[2] for g in GAMES])
@@ -334,7 +338,7 @@ def test_a_whole_game_on_a_phone_by_touch(
     page, errors = sized_page(browser, "phone")
     invites = create_from_lobby(page, server, game, options)
     assert_fits(page, board=False)
-    screenshot(page, "lobby-phone")
+    screenshot(page, "lobby-phone", full_page=True)
     page.goto(server + invites[0])
     page.wait_for_selector("#players li.player")
     assert_fits(page)
@@ -360,6 +364,8 @@ def test_a_whole_game_on_a_phone_by_touch(
 def test_every_game_fits_a_tablet(browser: Browser, server: str, game: str, options: dict[str, str], name: str) -> None:
     page, errors = sized_page(browser, "tablet")
     invites = create_from_lobby(page, server, game, options)
+    assert_fits(page, board=False)
+    screenshot(page, "lobby-tablet", full_page=True)
     page.goto(server + invites[0])
     rng = random.Random(name + "tablet")
     for _ in range(6):
