@@ -280,14 +280,15 @@ def check_moves_list_shows_the_latest(page: Page) -> None:
     """The last move of the Moves list is inside the list's visible box (it scrolls to the end)."""
     if page.locator(".history-box:not([hidden]) #history li").count() < 2:
         return
-    inside = page.evaluate(
-        """() => {
+    in_sight = """() => {
           const list = document.getElementById('history');
           const last = list.lastElementChild.getBoundingClientRect();
           const box = list.getBoundingClientRect();
-          return last.bottom <= box.bottom + 1 && last.top >= box.top - 1 && last.right <= box.right + 1;
+          return last.bottom <= box.bottom + 2 && last.top >= box.top - 2 && last.right <= box.right + 2;
         }"""
-    )
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(in_sight, timeout=3000)
+    inside = page.evaluate(in_sight)
     assert inside, "the latest move is not in sight"
 
 

@@ -4,8 +4,10 @@
 
 import { PyramidView } from "./board.js";
 import { Picker, isSite, moveSites } from "./moves.js";
-import { t, joinNames } from "./messages.js";
+import { t, translatePage, joinNames } from "./messages.js";
 import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo } from "./ui.js";
+
+translatePage(); // static labels from the message table
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const token = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : null;

@@ -1,7 +1,9 @@
 // The lobby: the new game form, games in play and finished games.
 
-import { t } from "./messages.js";
+import { t, translatePage } from "./messages.js";
 import { h, clear, api, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch } from "./ui.js";
+
+translatePage(); // static labels from the message table
 
 const $ = (id) => document.getElementById(id);
 let catalog = null;

@@ -81,6 +81,20 @@ const MESSAGES = {
   "howto.title": "How to play",
   "howto.missing": "No instructions for this game yet.",
   "moves.title": "Moves",
+  "board.turn": "↻ turn",
+  "board.top": "top view",
+  "board.confirm": "confirm each move",
+  "replay.title": "Replay:",
+  "lobby.hero": "Play the games of the Shibumi system",
+  "lobby.hero_text": "Start a game, seat people or agents, and send each player their own invite link.",
+  "lobby.new": "New game",
+  "lobby.game": "Game",
+  "lobby.seats": "Seats",
+  "lobby.create": "Create game",
+  "lobby.in_play": "Games in play",
+  "lobby.none_in_play": "No game in play yet.",
+  "lobby.finished": "Finished games",
+  "lobby.none_finished": "No finished game yet.",
   "board.preview": "preview: after this move (dropped balls ringed)",
   "board.preview_relocation": "preview: after moving the marble; now tap where to place",
   "board.level": "level {level}",
@@ -116,6 +130,11 @@ export function t(key, params = {}) {
   const text = MESSAGES[key] ?? key;
   params = { Tap: MESSAGES[ACTION.Tap], tap: MESSAGES[ACTION.tap], ...params };
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** Word every element of the page marked ``data-t="key"`` from the table. */
+export function translatePage(root = document) {
+  for (const node of root.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
 }
 
 /** A list of names as people write it: "A", "A and B", "A, B and C". */

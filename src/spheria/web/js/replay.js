@@ -2,8 +2,10 @@
 
 import { PyramidView } from "./board.js";
 import { moveSites } from "./moves.js";
-import { t } from "./messages.js";
+import { t, translatePage } from "./messages.js";
 import { h, clear, api, describeOptions, seatColors, ballSwatch, showHowTo } from "./ui.js";
+
+translatePage(); // static labels from the message table
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
