@@ -224,6 +224,22 @@ def assert_fits(page: Page, board: bool = True) -> None:
         assert not low, f"controls lower than 44 px on {page.url}: {low}"
 
 
+def check_moves_list_shows_the_latest(page: Page) -> None:
+    """The last move of the Moves list is inside the list's visible box (it scrolls to the end)."""
+    if page.locator(".history-box:not([hidden]) #history li").count() < 2:
+        return
+    in_sight = """() => {
+          const list = document.getElementById('history');
+          const last = list.lastElementChild.getBoundingClientRect();
+          const box = list.getBoundingClientRect();
+          return last.bottom <= box.bottom + 2 && last.top >= box.top - 2 && last.right <= box.right + 2;
+        }"""
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(in_sight, timeout=3000)
+    inside = page.evaluate(in_sight)
+    assert inside, "the latest move is not in sight"
+
+
 def play_to_the_end(page: Page, rng: random.Random, shot: str, shot_after: int = 6, fits: bool = False) -> str:
     moves = 0
     while wait_turn(page):
@@ -231,10 +247,12 @@ def play_to_the_end(page: Page, rng: random.Random, shot: str, shot_after: int =
         moves += 1
         if fits:
             assert_fits(page)
+            check_moves_list_shows_the_latest(page)
         if moves == shot_after:
             page.wait_for_timeout(300)
             screenshot(page, shot)
     page.wait_for_selector("#result .result-title")
+    check_moves_list_shows_the_latest(page)  # (before a full-page screenshot, which resets inner scrolling)
     if moves < shot_after:
         screenshot(page, shot)
     screenshot(page, shot + "-end", full_page=True)
@@ -276,22 +294,6 @@ def sized_page(browser: Browser, size: str) -> tuple[Page, list[str]]:
     return page, errors
 
 
-def check_moves_list_shows_the_latest(page: Page) -> None:
-    """The last move of the Moves list is inside the list's visible box (it scrolls to the end)."""
-    if page.locator(".history-box:not([hidden]) #history li").count() < 2:
-        return
-    in_sight = """() => {
-          const list = document.getElementById('history');
-          const last = list.lastElementChild.getBoundingClientRect();
-          const box = list.getBoundingClientRect();
-          return last.bottom <= box.bottom + 2 && last.top >= box.top - 2 && last.right <= box.right + 2;
-        }"""
-    with contextlib.suppress(PlaywrightTimeoutError):
-        page.wait_for_function(in_sight, timeout=3000)
-    inside = page.evaluate(in_sight)
-    assert inside, "the latest move is not in sight"
-
-
 @pytest.mark.parametrize(("game", "options", "name"), GAMES, ids=[g[2] for g in GAMES])
 def test_a_whole_game_through_the_ui_against_agents(
     page: Page, server: str, game: str, options: dict[str, str], name: str
@@ -308,7 +310,6 @@ def test_a_whole_game_through_the_ui_against_agents(
     assert result
     # The result is told once (not again in the status lines), and the list shows the last move.
     assert page.inner_text("main").count(result) == 1
-    check_moves_list_shows_the_latest(page)
     # The record downloads and the replay steps through the game.
     game_id = invites[0].split("/")[2].split("#")[0]
     record = page.request.get(f"{server}/api/games/{game_id}/record")
@@ -349,7 +350,6 @@ def test_a_whole_game_on_a_phone_by_touch(
         screenshot(page, name + "-phone-failure")
         raise
     assert result and page.inner_text("main").count(result) == 1
-    check_moves_list_shows_the_latest(page)
     page.locator("#result a:has-text('Replay')").tap()
     page.wait_for_selector("#history li")
     page.locator("#last").tap()

@@ -28,8 +28,9 @@ from spheria.games.base import PICK_RELOCATE, PICK_SET, SIMULTANEOUS, TERMINAL, 
 TOKEN_RE = re.compile(r"[0-3][a-d][1-4]|[A-Za-z]+")
 #: How the sites of a move are picked: in the written order, or as a set in any order.
 ORDERED, ANY_ORDER = "ordered", "any_order"
-#: Most moves whose permutations are entered in a click tree (a safety bound, far above any game).
+#: Most sites of a set whose every order is entered in a click tree (a bound far above any line).
 MAX_SET_SIZE = 6
+_SITES = frozenset(SITE_NAMES)
 
 
 def board_of(observation: dict[str, Any]) -> str:
@@ -172,9 +173,6 @@ def picking_kind(tree: dict[str, Any], order: str) -> str:
         return "set"
     deeper = any("next" in node for node in first.values())
     return "sequence" if deeper else "place"
-
-
-_SITES = frozenset(SITE_NAMES)
 
 
 # -- what happened and what is shown -------------------------------------------------------

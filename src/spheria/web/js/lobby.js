@@ -185,7 +185,7 @@ async function refreshGames() {
       const mine = invites[game.id];
       const links = h("td", { class: "links-cell" }, h("a", { href: `/game/${game.id}`, class: "button small" }, t("lobby.watch")));
       if (mine) for (const s of mine) if (s.invite) links.append(" ", h("a", { href: s.invite, class: "button small" }, t("lobby.play", { name: s.name })));
-      active.appendChild(h("tr", { "data-game": game.id }, title, seatsCell, h("td", { class: "muted" }, t("lobby.moves", { count: game.plies })), links));
+      active.appendChild(h("tr", { "data-game": game.id }, title, seatsCell, h("td", { class: "muted plies" }, t("lobby.moves", { count: game.plies })), links));
     }
   }
   $("no-active").hidden = nActive > 0;
