@@ -6,16 +6,19 @@ import io
 import json
 import re
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import spheria
 from spheria.agents import registry
 from spheria.agents.base import Agent
 from spheria.agents.random_agent import RandomAgent
-from spheria.cli.common import split_players
+from spheria.cli.common import printable, split_players
 from spheria.cli.main import main
 from spheria.cli.terminal import BALL_STYLES, Terminal, wants_color
 from spheria.games import base
@@ -30,9 +33,12 @@ Run = tuple[int, str, str]
 def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Any:
     """``run(argv, typed)``: the exit status, stdout and stderr of ``spheria argv``."""
 
-    def runner(argv: list[str], typed: list[str] | str = "") -> Run:
-        text = typed if isinstance(typed, str) else "".join(line + "\n" for line in typed)
-        monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    def runner(argv: list[str], typed: list[str] | str | Keyboard = "") -> Run:
+        if isinstance(typed, Keyboard):
+            monkeypatch.setattr(sys, "stdin", typed)
+        else:
+            text = typed if isinstance(typed, str) else "".join(line + "\n" for line in typed)
+            monkeypatch.setattr(sys, "stdin", io.StringIO(text))
         code = main(argv)
         out, err = capsys.readouterr()
         return code, out, err
@@ -120,7 +126,7 @@ def test_two_humans_play_to_the_end_then_the_record_replays(run: Any, tmp_path: 
     assert (code, err) == (0, "")
 
     assert "Special Cake (variant=mint, line_rule=mixed)\nMint vs Liquorice\n" in out
-    assert "Commands:\n  moves   list the legal moves" in out
+    assert "Commands:\n  moves       list the legal moves" in out
     assert "There is no move to take back yet." in out
     assert "16 legal moves: 0a1, 0b1, 0c1, 0d1, 0a2" in out
     assert "'garbage' is not a site name" in out
@@ -217,7 +223,7 @@ def test_quit_offers_to_save_the_unfinished_game(run: Any, tmp_path: Path) -> No
     code, out, err = run(
         ["play", "special-cake", "--players", "human,human", "--save", str(save)], ["0a1", "quit", "y"]
     )
-    assert (code, err) == (0, "")
+    assert (code, err) == (1, "")  # abandoned: not a finished game
     assert f"Save the unfinished game to {save}? [y/N]" in out
     record = Record.load(save)
     assert record.moves == ["0a1"] and record.result is None
@@ -227,17 +233,40 @@ def test_quit_offers_to_save_the_unfinished_game(run: Any, tmp_path: Path) -> No
 @pytest.mark.parametrize("answer", [["n"], []])
 def test_quit_without_saving(run: Any, answer: list[str]) -> None:
     code, out, err = run(["play", "special-cake", "--players", "human,human"], ["0a1", "quit", *answer])
-    assert (code, err) == (0, "")
+    assert (code, err) == (1, "")
     assert "Goodbye." in out
     assert list(Path().iterdir()) == []
 
 
-def test_end_of_input_leaves_cleanly(run: Any) -> None:
-    code, out, err = run(["play", "special-cake"], ["0a1", "0b"])
-    assert (code, err) == (0, "")
+def test_end_of_input_is_quit_with_its_save_prompt(run: Any) -> None:
+    code, out, err = run(["play", "special-cake"], ["0a1", "0b"])  # then Ctrl-D at the prompt
+    assert (code, err) == (1, "")
     assert "'0b' is not a site name" in out
-    assert out.endswith("End of input: game abandoned, not saved.\n")
-    assert list(Path().iterdir()) == []
+    assert "Save the unfinished game to special-cake-" in out  # the same question as quit
+    assert out.endswith("The game is left unfinished.\nGoodbye.\n")
+    assert list(Path().iterdir()) == []  # the question met the end of input too: no
+
+
+def test_ctrl_d_then_yes_saves_and_resume_plays_on(run: Any, tmp_path: Path) -> None:
+    save = tmp_path / "later.spheria.json"
+    keys: list[str | None] = ["0a1", "0b1", EOF, "y"]  # a terminal's Ctrl-D ends one read; the next prompt reads on
+    code, out, err = run(["play", "special-cake", "--players", "human,human", "--save", str(save)], Keyboard(keys))
+    assert (code, err) == (1, "")
+    assert f"Saved the record to {save}\nContinue it with: spheria play --resume {save}\n" in out
+    record = Record.load(save)
+    assert record.moves == ["0a1", "0b1"] and record.result is None and record.players == ["human", "human"]
+
+    expected = record.replay()
+    rest = first_moves(expected)
+    code, out, err = run(["play", "--resume", str(save)], rest)
+    assert (code, err) == (0, "")
+    assert f"Resumed from {save} after 2 moves." in out
+    assert "Move 3: Mint plays " in out and "Move 1:" not in out
+    finished = Record.load(save)  # saved back to the same file, now finished
+    assert finished.moves == expected.history_notation() and finished.result == expected.returns()
+
+    code, _, err = run(["play", "--resume", str(save)])
+    assert code == 1 and "the game is already over; replay it with: spheria replay" in err
 
 
 # -- play: a simultaneous game ----------------------------------------------------------------
@@ -362,10 +391,14 @@ def test_a_missing_record_file(run: Any) -> None:
         (["play", "special-cake", "--option", "fast"], 1, "--option: option 'fast' must be written name=value"),
         (["play", "special-cake", "--variant", "mint", "--option", "variant=sugar"], 1, "--variant mint contradicts"),
         (["play", "special-cake", "--players", "human"], 1, "--players names 1 seat but Special Cake has 2"),
-        (["play", "special-cake", "--players", "human,deep-blue"], 1, "--players: unknown agent 'deep-blue'"),
+        (
+            ["play", "special-cake", "--players", "human,deep-blue"],
+            1,
+            "--players: seat 2 (Liquorice): 'deep-blue' is not a player; write human or an agent: alphabeta,",
+        ),
         (["play", "special-cake", "--players", "human,"], 1, "--players: seat 2 (Liquorice) is empty"),
         (["play", "special-cake", "--save", "no/such/folder/g.json"], 1, "--save: folder 'no/such/folder' does not"),
-        (["play"], 2, "spheria play: error: the following arguments are required: GAME"),
+        (["play"], 1, "spheria: error: name a game to play (see 'spheria games'), or --resume FILE"),
         (["play", "special-cake", "--seed", "x"], 2, "argument --seed: invalid int value: 'x'"),
         (["play", "special-cake", "--save", "a", "--no-save"], 2, "not allowed with argument --save"),
         (["dance"], 2, "spheria: error: argument COMMAND: invalid choice: 'dance'"),
@@ -401,11 +434,26 @@ def test_a_failing_agent_is_one_line_not_a_traceback(run: Any, monkeypatch: pyte
     monkeypatch.setitem(registry._AGENTS, "broken", Broken)
     monkeypatch.setitem(registry._AGENTS, "cheat", Cheat)
     code, _, err = run(["play", "special-cake", "--players", "broken,random", "--no-save"])
-    assert code == 2
-    assert err == "spheria: error: internal error: RuntimeError: out of ideas (set SPHERIA_DEBUG=1 for the traceback)\n"
+    assert code == 1
+    assert err == "spheria: error: Mint (broken) failed: RuntimeError: out of ideas\n"
     code, _, err = run(["play", "special-cake", "--players", "cheat,random", "--no-save"])
     assert code == 1
-    assert err.startswith("spheria: error: illegal move: seat 0 (cheat) chose 3a1") and err.count("\n") == 1
+    assert err.startswith("spheria: error: Mint (cheat) failed: illegal move: seat 0 (cheat) chose 3a1")
+    assert err.count("\n") == 1
+
+
+def test_a_failing_agent_keeps_the_game_for_resume(run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken(Agent):
+        def choose(self, view: PlayerView, player: int) -> Any:
+            raise RuntimeError("out of ideas")
+
+    monkeypatch.setitem(registry._AGENTS, "broken", Broken)
+    code, out, err = run(["play", "special-cake", "--players", "human,broken", "--save", "g.json"], ["0a1"])
+    assert code == 1 and "Liquorice (broken) failed: RuntimeError: out of ideas" in err
+    assert "The game so far is saved to g.json.\nContinue it with: spheria play --resume g.json\n" in out
+    assert Record.load("g.json").moves == ["0a1"]
+    code, out, _ = run(["play", "--resume", "g.json", "--players", "human,random:seed=1", "--no-save"], ["quit"])
+    assert code == 1 and "Mint (you) vs Liquorice (random:seed=1)" in out
 
 
 def test_split_players_keeps_agent_options_together() -> None:
@@ -477,7 +525,7 @@ def test_a_move_typed_another_way_is_shown_as_recorded(run: Any) -> None:
     rest = first_moves(state)
     code, out, _ = run(["play", "special-cake", "--players", "human,human", "--no-save"], [*typed, other, *rest])
     assert code == 0
-    assert f"Move 31: Mint plays {entry}  (same as {other})\n" in out
+    assert f"Move 31: Mint plays {entry}  (you typed {other}: the same result)\n" in out
 
 
 def _legal(state: spheria.State[Any], text: str) -> bool:
@@ -488,8 +536,11 @@ def _legal(state: spheria.State[Any], text: str) -> bool:
     return True
 
 
+EOF = "\x04"
+
+
 class Keyboard:
-    """Typed lines, where ``None`` stands for Ctrl-C."""
+    """Typed lines, where ``None`` stands for Ctrl-C and ``EOF`` for Ctrl-D (which ends one read)."""
 
     def __init__(self, lines: list[str | None]) -> None:
         self.lines = lines
@@ -503,12 +554,12 @@ class Keyboard:
         line = self.lines.pop(0)
         if line is None:
             raise KeyboardInterrupt
-        return line + "\n"
+        return "" if line == EOF else line + "\n"
 
 
 def test_ctrl_c_in_a_game_offers_to_save(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(sys, "stdin", Keyboard(["0a1", None, "yes"]))
-    assert main(["play", "special-cake", "--players", "human,human", "--save", "g.json"]) == 0
+    assert main(["play", "special-cake", "--players", "human,human", "--save", "g.json"]) == 130
     out, err = capsys.readouterr()
     assert "Save the unfinished game to g.json? [y/N]" in out and err == ""
     assert Record.load("g.json").moves == ["0a1"]
@@ -522,10 +573,184 @@ def test_ctrl_c_in_a_game_offers_to_save(monkeypatch: pytest.MonkeyPatch, capsys
 def test_moves_with_spaces_stay_whole_in_the_listing(run: Any) -> None:
     typed = ["0a1", "moves", "quit", "n"]  # after two marbles, a turn may move one: "0a1-0b1 0c1"
     code, out, _ = run(["play", "spinca", "--players", "human,random:seed=1"], typed)
-    assert code == 0
+    assert code == 1
     listing = out[out.index("legal moves: ") + len("legal moves: ") :]
     lines = listing[: listing.index("White>")].strip().splitlines()
     assert len(lines) > 1 and all(line.endswith(",") for line in lines[:-1])  # breaks only after commas
     moves = " ".join(line.strip() for line in lines).split(", ")
     assert any("-" in move for move in moves)
     assert all(re.fullmatch(r"(\d[a-d]\d-\d[a-d]\d )?\d[a-d]\d", move) for move in moves)
+
+
+# -- play: resign, help rules, the seat count in messages ---------------------------------------
+
+
+def test_resign_ends_the_game_and_the_record_says_who(run: Any, tmp_path: Path) -> None:
+    save = tmp_path / "resigned.spheria.json"
+    typed = ["0a1", "resign", "n", "0b1", "resign", "yes"]
+    code, out, err = run(["play", "special-cake", "--players", "human,human", "--save", str(save)], typed)
+    assert (code, err) == (0, "")  # a resigned game is a finished game
+    assert out.count("Liquorice, resign and lose this game? [y/N]") == 1  # "n": play goes on
+    assert out.count("Mint, resign and lose this game? [y/N]") == 1
+    assert "Move 2: Liquorice plays 0b1" in out and "Move 3:" not in out
+    assert "Mint resigns: Liquorice wins.\n" in out and "Liquorice resigns" not in out
+    record = Record.load(save)
+    assert record.moves == ["0a1", "0b1"] and record.resigned == 0 and record.result is None
+
+    code, out, err = run(["replay", str(save)])
+    assert (code, err) == (0, "")
+    assert out.endswith("Mint (human) resigned after 2 moves.\n")
+    code, _, err = run(["play", "--resume", str(save)])
+    assert code == 1 and "the game is over: Mint resigned" in err
+
+
+def test_resign_against_an_agent_says_you_lose(run: Any) -> None:
+    code, out, _ = run(["play", "spline", "--no-save"], ["0a1", "resign", "y"])
+    assert code == 0
+    assert out.endswith("White resigns: Black wins.\nYou lose.\n")
+    code, out, _ = run(["play", "spinca", "--option", "players=3", "--no-save"], ["0a1", "resign", "y"])
+    assert code == 0 and out.endswith("White resigns.\nYou lose.\n")
+
+
+def test_help_rules_shows_how_to_play_with_pictures(run: Any) -> None:
+    code, out, _ = run(["play", "special-cake", "--no-save"], ["help", "help rules", "quit"])
+    assert code == 1
+    assert "help rules  how to play Special Cake, with pictures" in out
+    assert "resign      give up: the game ends and you lose" in out
+    assert "New to Special Cake? Type 'help rules' to learn it." in out
+    assert "A drop chain: eating 0a1 here" in out
+    assert "        |  1a1+1c1+1b1\n        v\n" in out
+    code, out, _ = run(["play", "spagyric", "--no-save"], ["help rules", "quit"])
+    assert "stunned" in out and "w    :    b" in out
+
+
+def test_a_game_with_three_seats_gets_three_seats_by_default(run: Any) -> None:
+    code, out, _ = run(["play", "spinca", "--option", "players=3", "--no-save"], ["quit"])
+    assert code == 1
+    assert "White (you) vs Black (random) vs Red (random)" in out
+    code, _, err = run(["play", "spinca", "--option", "players=3", "--players", "human,random"])
+    assert code == 1
+    assert "--players names 2 seats but Spinca has 3 (White, Black, Red); e.g. --players human,random,random" in err
+
+
+def test_a_relocation_typed_as_recorded_has_no_same_as(run: Any) -> None:
+    typed = ["0a1", "0d4", "0a1-0b1 0c1", "0a1-0a2 0b2", "quit"]
+    code, out, _ = run(["play", "spinca", "--players", "human,human", "--no-save"], typed)
+    assert code == 1
+    assert "Move 3: White plays 0a1-0b1 0c1\n" in out and "you typed" not in out
+    assert "Move 4: Black plays" not in out  # 0a1 was just placed by White: locked for Black
+    code, out, _ = run(["play", "spinca", "--players", "human,human", "--no-save"], ["0a1", "0d4", "0a1-0a2 0b1"])
+    assert "Move 3: White plays 0a1-0b1 0a2  (you typed 0a1-0a2 0b1: the same result)\n" in out
+
+
+def test_a_reveal_says_what_it_decided(run: Any) -> None:
+    code, out, _ = run(["play", "spagyric", "--players", "human,fixed:color=w", "--no-save"], ["r", "quit"])
+    assert code == 1
+    assert "Move 1, revealed: Player 1 (you) r, Player 2 (fixed:color=w) w  ->  r:w\n" in out
+    assert out.count("Player 1 won the reveal (red beats white) and places the red ball.\n") == 1  # at the prompt
+    code, out, _ = run(["play", "spagyric", "--players", "fixed:color=b,human", "--no-save"], ["r", "quit"])
+    assert "->  b:r\nPlayer 1 won the reveal (black beats red) and places the black ball.\nMove 2: " in out
+    assert out.count("won the reveal") == 1  # said once; Player 2's prompt for the next reveal follows
+
+
+def test_replay_words_a_reveal(run: Any, tmp_path: Path) -> None:
+    state = spheria.load_game("spagyric").new_initial_state()
+    state.apply_notation("w:b")
+    state.apply_notation("0a1")
+    path = Record.from_state(state, ["human", "random"]).save(tmp_path / "s.spheria.json")
+    code, out, _ = run(["replay", str(path)])
+    assert code == 0
+    assert "Move 1, revealed together: w:b\n" in out and "together w:b" not in out.replace("together: w:b", "")
+    assert "Move 2: Player 1 (human) 0a1\n" in out
+
+
+# -- outside text is never printed raw ----------------------------------------------------------
+
+HOSTILE = [
+    "\x1b]0;pwned\x07",  # OSC: retitle the window, ended by BEL
+    "\x1b[2J\x1b[H",  # CSI: clear the screen, home the cursor
+    "\x1bc",  # ESC c: reset the terminal
+    "\r",  # overwrite the line
+    "\x9b31m",  # C1 CSI
+    "\u202e",  # right-to-left override
+]
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def hostile_record(tmp_path: Path, **changes: Any) -> Path:
+    state = mint()
+    for _ in range(4):
+        state.apply(state.legal_moves()[0])
+    data = Record.from_state(state, ["human", "random"]).to_json()
+    data.update(changes)
+    path = tmp_path / "hostile.spheria.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize("bad", HOSTILE)
+def test_replay_escapes_control_characters_from_a_record(run: Any, tmp_path: Path, bad: str) -> None:
+    fields = {
+        "players": [f"human{bad}", f"random:seed=1{bad}"],
+        "created": f"2025-01-31T12:00:00Z{bad}",
+    }
+    path = hostile_record(tmp_path, **fields)
+    moves = Record.load(path).moves
+    moves[1] = bad + moves[1]  # the game's parser skips white space such as \r: the move is legal
+    data = json.loads(path.read_text())
+    data["moves"] = moves if bad.isspace() else data["moves"]
+    path.write_text(json.dumps(data))
+    code, out, err = run(["replay", str(path)])
+    assert code == 0 and err == ""
+    assert not CONTROL.search(out)
+    assert repr(bad)[1:-1] in out  # shown, as an escape
+
+
+@pytest.mark.parametrize("bad", HOSTILE)
+def test_errors_quoting_a_record_or_a_spec_are_escaped(run: Any, tmp_path: Path, bad: str) -> None:
+    path = hostile_record(tmp_path, options={"variant": f"mint{bad}"})
+    code, out, err = run(["replay", str(path)])
+    assert not CONTROL.search(out + err)
+    if not bad.isspace():  # the game reads "mint\r" as "mint"
+        assert code == 1 and out == "" and err.count("\n") == 1
+
+    code, out, err = run(["play", "special-cake", "--players", f"human,random:seed={bad}"])
+    assert code == 1 and not CONTROL.search(out + err)
+
+    path = hostile_record(tmp_path, players=["human", f"random:seed=1{bad}"])
+    code, out, err = run(["play", "--resume", str(path)], ["quit"])
+    assert code == 1 and not CONTROL.search(out + err)
+
+
+def test_analyse_escapes_a_record_entry(run: Any, tmp_path: Path) -> None:
+    state = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=5)
+    while len(state.history) < 27:
+        state.apply(state.legal_moves()[0])
+    data = Record.from_state(state, ["random", "random"]).to_json()
+    data["moves"][0] = "\r" + data["moves"][0]
+    path = tmp_path / "a.spheria.json"
+    path.write_text(json.dumps(data))
+    code, out, err = run(["analyse", str(path)])
+    assert code == 0 and not CONTROL.search(out + err)
+    assert "\\r" in out
+
+
+@given(st.text())
+def test_printable_leaves_no_control_character_and_keeps_the_rest(text: str) -> None:
+    shown = printable(text)
+    assert not CONTROL.search(shown) and "\n" not in shown and "\t" not in shown
+    bidi = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    if not any(unicodedata.category(c) == "Cc" or c in bidi for c in text):
+        assert shown == text
+
+
+def test_an_illegal_secret_choice_of_an_agent_is_reported(run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Liar(Agent):
+        name = "liar"
+
+        def choose(self, view: PlayerView, player: int) -> Any:
+            return "x"
+
+    monkeypatch.setitem(registry._AGENTS, "liar", Liar)
+    code, _, err = run(["play", "spagyric", "--players", "random:seed=1,liar", "--no-save"])
+    assert code == 1 and err.startswith("spheria: error: an agent failed: illegal move: ") and "(liar) chose x" in err

@@ -251,3 +251,52 @@ def test_not_json_and_not_an_object_are_refused(tmp_path: Path) -> None:
 def test_fields_a_reader_does_not_know_are_ignored() -> None:
     data = record_json(comment="a fine game")
     assert Record.loads(json.dumps(data)).replay().is_terminal()
+
+
+# -- resigned and unfinished games ----------------------------------------------------------------
+
+
+def unfinished_json(**changes: Any) -> dict[str, Any]:
+    state = spheria.load_game("special-cake").new_initial_state()
+    for text in ("0a1", "0b1", "0c1"):
+        state.apply_notation(text)
+    data = Record.from_state(state, ["human", "random"]).to_json()
+    data.update(changes)
+    return data
+
+
+def test_a_resignation_is_recorded_and_read_back() -> None:
+    state = spheria.load_game("spinca", players=3).new_initial_state()
+    for text in ("0a1", "0b1", "0c1", "0d1"):
+        state.apply_notation(text)
+    record = Record.loads(Record.from_state(state, ["human", "random", "random"], resigned=1).dumps())
+    assert record.resigned == 1 and record.result is None and record.finished
+    assert record.replay().to_spn() == state.to_spn()
+    assert not Record.loads(json.dumps(unfinished_json())).finished
+
+
+def test_a_record_without_the_resigned_field_reads_as_before() -> None:
+    data = unfinished_json()
+    del data["resigned"]
+    assert Record.loads(json.dumps(data)).resigned is None
+
+
+@pytest.mark.parametrize(
+    ("changes", "problem"),
+    [
+        ({"resigned": "Mint"}, "'resigned' must be the seat (0-based) that resigned, or null, not 'Mint'"),
+        ({"resigned": True}, "'resigned' must be the seat"),
+        ({"resigned": -1}, "'resigned' must be the seat"),
+        ({"resigned": 2}, "'resigned' is seat 2 but special-cake has seats 0 to 1"),
+        ({"resigned": 0, "result": [1.0, -1.0]}, "a resigned game has no 'result' (null)"),
+    ],
+)
+def test_a_malformed_resignation_names_the_problem(changes: dict[str, Any], problem: str) -> None:
+    assert problem in str(load_error(unfinished_json(**changes)))
+
+
+def test_a_resignation_after_the_end_is_refused() -> None:
+    data = record_json(result=None, resigned=0)
+    assert "'resigned' is 0 but the game is already over after" in str(load_error(data))
+    with pytest.raises(RecordError, match="cannot resign here: the game is over"):
+        Record.from_state(finished("mint"), ["human", "random"], resigned=0)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from spheria.cli import messages as msg
 from spheria.games.base import Game, game_class, load_game, options_from_pairs
 
 HUMAN = "human"
@@ -14,6 +16,31 @@ PROG = "spheria"
 
 class CliError(Exception):
     """A problem to report in one line before exiting with status 1."""
+
+
+# Bidirectional overrides and isolates reorder what follows them on screen.
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def printable(text: object) -> str:
+    r"""``text`` made safe to print: control characters written as escapes such as ``\x1b``.
+
+    Everything the command line prints that came from outside (a record, an agent spec, a
+    file name, what was typed, an error message quoting any of these) goes through this, so
+    a record cannot move the cursor, clear the screen, retitle the window or ring the bell.
+
+    >>> print(printable("random:seed=\x1b]0;pwned\x07\r"))
+    random:seed=\x1b]0;pwned\x07\r
+    >>> printable("Mint (you) é")
+    'Mint (you) é'
+    """
+    return "".join(_escape_char(char) for char in str(text))
+
+
+def _escape_char(char: str) -> str:
+    if char in _BIDI_CONTROLS or unicodedata.category(char) == "Cc":
+        return repr(char)[1:-1]  # '\x1b', '\r', '\u202e'
+    return char
 
 
 # -- choosing the game and the players -------------------------------------------------------
@@ -33,11 +60,11 @@ def make_game(name: str, variant: str | None = None, pairs: Sequence[str] = (), 
     try:
         options: dict[str, Any] = options_from_pairs(list(pairs))
     except ValueError as error:
-        raise CliError(f"--option: {error}") from None
+        raise CliError(msg.OPTION_ERROR.format(error=error)) from None
     if variant is not None:
         given = options.get("variant")
         if given is not None and game_key(given) != game_key(variant):
-            raise CliError(f"--variant {variant} contradicts --option variant={given}")
+            raise CliError(msg.VARIANT_CONTRADICTS.format(variant=variant, given=given))
         options["variant"] = variant
     key = game_key(name)
     try:
@@ -50,7 +77,7 @@ def make_game(name: str, variant: str | None = None, pairs: Sequence[str] = (), 
         return load_game(key, **options)
     except ValueError as error:
         message = str(error)
-        raise CliError(message if message.startswith(key) else f"{key}: {message}") from None
+        raise CliError(message if message.startswith(key) else msg.GAME_ERROR.format(game=key, error=message)) from None
 
 
 def split_players(text: str) -> list[str]:

@@ -24,18 +24,30 @@ from typing import Any, NoReturn
 
 from spheria import __version__
 from spheria.agents.base import Agent
-from spheria.agents.registry import agent_names, agents_for, check_spec, game_words
+from spheria.agents.registry import agent_names, agents_for, check_spec
 from spheria.cli import arena, solve
-from spheria.cli.common import HUMAN, PROG, CliError, add_color_option, add_game_options, make_game, split_players
+from spheria.cli import messages as msg
+from spheria.cli.common import (
+    HUMAN,
+    PROG,
+    CliError,
+    add_color_option,
+    add_game_options,
+    make_game,
+    printable,
+    split_players,
+)
 from spheria.cli.terminal import Terminal
 from spheria.games.base import (
     SIMULTANEOUS,
+    TERMINAL,
     Game,
     IllegalMoveError,
     PlayerView,
     State,
     describe_games,
 )
+from spheria.help import howto_blocks, render_block
 from spheria.match import Turn, apply_turn, choose_moves
 from spheria.records.record import Record, RecordError
 from spheria.server import command as serve_command
@@ -46,35 +58,49 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def make_players(text: str, game: Game) -> tuple[list[str], list[Agent | None]]:
-    """The seat specs and agents (``None`` for a human) named by ``--players``."""
-    specs = split_players(text)
+def make_players(text: str | None, game: Game) -> tuple[list[str], list[Agent | None]]:
+    """The seat specs and agents (``None`` for a human) named by ``--players``.
+
+    Without ``--players`` the first seat is the person at the terminal and every other seat
+    the random agent.
+    """
+    seats = game.num_players
+    default = [HUMAN] + ["random"] * (seats - 1)
+    specs = default if text is None else split_players(text)
     names = game.player_names()
-    if len(specs) != game.num_players:
+    if len(specs) != seats:
         raise CliError(
-            f"--players names {len(specs)} seat{'s' if len(specs) != 1 else ''} but {game.title} has "
-            f"{game.num_players} ({', '.join(names)}); e.g. --players {','.join([HUMAN, 'random'][: game.num_players])}"
+            msg.PLAYERS_COUNT.format(
+                given=_seats(len(specs)),
+                game=game.title,
+                seats=seats,
+                names=", ".join(names),
+                example=",".join(default),
+            )
         )
     agents: list[Agent | None] = []
     for seat, spec in enumerate(specs):
         if not spec:
-            raise CliError(f"--players: seat {seat + 1} ({names[seat]}) is empty")
+            raise CliError(msg.PLAYERS_EMPTY_SEAT.format(seat=seat + 1, name=names[seat]))
         if spec.lower() == HUMAN:
             specs[seat] = HUMAN
             agents.append(None)
             continue
-        seat_name = f"--players: seat {seat + 1} ({names[seat]})"
-        if spec.partition(":")[0].strip() not in agent_names():
-            players = ", ".join([HUMAN, *agents_for(game)])
+        if spec.split(":", 1)[0].strip().lower() not in agent_names():
             raise CliError(
-                f"--players: unknown agent {spec!r} in seat {seat + 1} ({names[seat]}); "
-                f"players for {game_words(game)}: {players}"
+                msg.PLAYERS_UNKNOWN.format(
+                    seat=seat + 1, name=names[seat], spec=repr(spec), human=HUMAN, agents=", ".join(agents_for(game))
+                )
             )
         try:
             agents.append(check_spec(spec, game))
         except ValueError as error:
-            raise CliError(f"{seat_name}: {error}") from None
+            raise CliError(msg.PLAYERS_BAD_AGENT.format(seat=seat + 1, name=names[seat], error=error)) from None
     return specs, agents
+
+
+def _seats(count: int) -> str:
+    return msg.ONE_SEAT if count == 1 else msg.SEATS.format(n=count)
 
 
 def default_record_path(game: Game, directory: Path | None = None) -> Path:
@@ -95,6 +121,12 @@ def format_returns(returns: Sequence[float]) -> list[str]:
 
 # -- play ------------------------------------------------------------------------------------
 
+#: Exit statuses of ``spheria play``: finished (also by a resignation), abandoned (quit, end of
+#: input, an agent failing), interrupted (Ctrl-C).
+EXIT_FINISHED = 0
+EXIT_ABANDONED = 1
+EXIT_INTERRUPTED = 130
+
 
 class UndoRequest(Exception):
     """The person at the terminal typed ``undo``."""
@@ -102,6 +134,14 @@ class UndoRequest(Exception):
 
 class QuitRequest(Exception):
     """The person at the terminal typed ``quit``."""
+
+
+class ResignRequest(Exception):
+    """The person in seat ``seat`` typed ``resign`` and confirmed it."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat)
+        self.seat = seat
 
 
 class HumanAgent(Agent):
@@ -117,29 +157,35 @@ class HumanAgent(Agent):
         return self.session.ask_move(player)
 
 
+class AgentFailure(Exception):
+    """An agent seat raised while choosing: the game cannot go on, but it is kept."""
+
+    def __init__(self, seat: int, error: Exception) -> None:
+        super().__init__(seat, error)
+        self.seat = seat
+        self.error = error
+
+
 class ThinkingAgent(Agent):
     """An agent seat at the terminal: shows "… is thinking" while the agent chooses."""
 
-    def __init__(self, agent: Agent, term: Terminal, label: str) -> None:
+    def __init__(self, agent: Agent, term: Terminal, label: str, seat: int) -> None:
         self.agent = agent
         self.name = agent.name
         self.term = term
         self.label = label
+        self.seat = seat
 
     def choose(self, view: PlayerView, player: int) -> Any:
-        self.term.transient(f"{self.label} is thinking...")
+        self.term.transient(msg.THINKING.format(label=self.label))
         try:
             return self.agent.choose(view, player)
+        except (KeyboardInterrupt, EOFError):
+            raise
+        except Exception as error:  # an agent's bug or misfit must not lose the game
+            raise AgentFailure(self.seat, error) from error
         finally:
             self.term.end_transient()
-
-
-HELP = """\
-Commands:
-  moves   list the legal moves
-  undo    take back the last move (only when every seat is human)
-  quit    stop playing (you can save the game first)
-  help    this help"""
 
 
 class PlaySession:
@@ -153,6 +199,7 @@ class PlaySession:
         agents: list[Agent | None],
         save_path: Path | None = None,
         save: bool = True,
+        resumed_from: Path | None = None,
     ) -> None:
         self.term = term
         self.state = state
@@ -161,9 +208,10 @@ class PlaySession:
         self.humans = [seat for seat, agent in enumerate(agents) if agent is None]
         self.save_path = save_path
         self.save_enabled = save
+        self.resumed_from = resumed_from
         self.names = self.game.player_names()
         self.seats: list[Agent] = [
-            HumanAgent(self, seat) if agent is None else ThinkingAgent(agent, term, self.label(seat))
+            HumanAgent(self, seat) if agent is None else ThinkingAgent(agent, term, self.label(seat), seat)
             for seat, agent in enumerate(agents)
         ]
         self._humans_chosen = 0  # humans who have chosen at the current simultaneous node
@@ -173,22 +221,25 @@ class PlaySession:
 
     def label(self, seat: int) -> str:
         if seat in self.humans:
-            return f"{self.names[seat]} (you)" if len(self.humans) == 1 else self.names[seat]
-        return f"{self.names[seat]} ({self.specs[seat]})"
+            return msg.YOU.format(name=self.names[seat]) if len(self.humans) == 1 else self.names[seat]
+        return msg.AGENT_LABEL.format(name=self.names[seat], spec=printable(self.specs[seat]))
 
     def title(self) -> str:
-        options = ", ".join(f"{k}={v}" for k, v in self.game.options.items() if v is not None)
-        seed = "" if self.state.seed is None else f", seed {self.state.seed}"
-        return f"{self.game.title}" + (f" ({options})" if options else "") + seed
+        options = ", ".join(f"{k}={printable(v)}" for k, v in self.game.options.items() if v is not None)
+        title = msg.TITLE_OPTIONS.format(title=self.game.title, options=options) if options else self.game.title
+        return title if self.state.seed is None else msg.TITLE_SEED.format(title=title, seed=self.state.seed)
 
     # -- the game loop -------------------------------------------------------------------
 
     def run(self) -> int:
         term = self.term
         term.say(term.bold(self.title()))
-        term.say(" vs ".join(self.label(seat) for seat in range(self.game.num_players)))
+        term.say(msg.VERSUS.join(self.label(seat) for seat in range(self.game.num_players)))
+        if self.resumed_from is not None:
+            term.say(msg.RESUMED.format(path=printable(self.resumed_from), moves=len(self.state.history)))
         if self.humans:
-            term.say(term.dim("Type a move, or help, moves, undo, quit."))
+            term.say(term.dim(msg.WELCOME))
+            term.say(term.dim(msg.NEW_HERE.format(game=self.game.title)))
         if not self.humans:
             self.draw(None)
         while not self.state.is_terminal():
@@ -199,18 +250,22 @@ class PlaySession:
             except UndoRequest:
                 self.undo()
                 continue
-            except (QuitRequest, KeyboardInterrupt) as stop:
-                if isinstance(stop, KeyboardInterrupt):
-                    term.say()
-                return self.quit()
-            except EOFError:
+            except ResignRequest as resign:
+                return self.finish(resigned=resign.seat)
+            except QuitRequest:
+                return self.quit(EXIT_ABANDONED)
+            except EOFError:  # Ctrl-D: like quit
                 term.say()
-                term.say("End of input: game abandoned, not saved.")
-                return 0
+                return self.quit(EXIT_ABANDONED)
+            except KeyboardInterrupt:
+                term.say()
+                return self.quit(EXIT_INTERRUPTED)
+            except AgentFailure as failure:
+                return self.agent_failed(failure)
             try:
                 turn = apply_turn(self.state, player, moves, self.seats)
             except IllegalMoveError as error:  # humans' moves are checked as typed: an agent erred
-                raise CliError(str(error)) from None
+                return self.agent_failed(AgentFailure(player, error))
             self.announce(turn)
             if not self.humans and not self.state.is_terminal():
                 self.draw(None)
@@ -226,49 +281,62 @@ class PlaySession:
 
     def announce(self, turn: Turn) -> None:
         term = self.term
+        entry = term.bold(printable(turn.entry))
         if turn.simultaneous:
-            chosen = ", ".join(f"{self.label(p)} {m}" for p, m in enumerate(turn.moves))
-            term.say(f"Move {turn.number}, revealed: {chosen}  ->  {term.bold(turn.entry)}")
-        else:
-            typed = self._typed.get(turn.player, "")
-            same = ""
-            if typed and "".join(typed.split()).lower() != turn.entry.lower():
-                same = term.dim(f"  (same as {typed})")  # the game writes an equivalent move its own way
-            term.say(f"Move {turn.number}: {self.label(turn.player)} plays {term.bold(turn.entry)}{same}")
+            choices = ", ".join(
+                msg.REVEAL_CHOICE.format(label=self.label(p), move=printable(m)) for p, m in enumerate(turn.moves)
+            )
+            term.say(msg.REVEALED.format(number=turn.number, choices=choices, entry=entry))
+            next_seat = self.state.current_player()
+            if next_seat not in (SIMULTANEOUS, TERMINAL, *self.humans):  # a human's prompt shows it anyway
+                term.say(self.state.status_lines(None)[0])  # what the reveal decided, e.g. who places
+            return
+        typed = self._typed.get(turn.player, "")
+        same = ""
+        if typed and _squeeze(typed) != _squeeze(turn.entry):  # the game wrote an equivalent move its own way
+            same = term.dim(msg.SAME_AS.format(typed=printable(typed)))
+        term.say(msg.PLAYED.format(number=turn.number, label=self.label(turn.player), entry=entry) + same)
 
     def ask_move(self, seat: int) -> Any:
-        """Prompt the human in ``seat`` until a legal move; raises Undo/QuitRequest or EOFError."""
+        """Prompt the human in ``seat`` until a legal move; raises Undo/Quit/ResignRequest or EOFError."""
         term, state = self.term, self.state
         simultaneous = state.current_player() == SIMULTANEOUS
         other_humans = [h for h in self.humans if h != seat]
         if simultaneous and other_humans:
             if self._humans_chosen:  # the screen was cleared when the last one chose
-                term.ask(f"{self.names[seat]}, your turn to choose in secret: press Enter when ready. ")
+                term.ask(msg.YOUR_SECRET_TURN.format(name=self.names[seat]))
             else:
                 others = ", ".join(self.names[h] for h in other_humans)
-                term.say(f"{self.names[seat]} chooses in secret ({others}: look away).")
+                term.say(msg.CHOOSE_IN_SECRET.format(name=self.names[seat], others=others))
         self.draw(seat)
-        prompt = f"{self.names[seat]}> "
-        term.say(term.dim(f"Enter {state.move_hint(seat)}."))
+        prompt = msg.PROMPT.format(name=self.names[seat])
+        term.say(term.dim(msg.ENTER_MOVE.format(hint=state.move_hint(seat))))
         mistakes = 0
         while True:
             text = term.ask(prompt).strip()
             if not text:
                 continue
-            command = text.lower()
+            command = " ".join(text.lower().split())
             if command in ("help", "?"):
-                term.say(HELP)
-                term.say(f"A move here: {state.move_hint(seat)}.")
+                term.say(msg.HELP.format(game=self.game.title))
+                term.say(msg.MOVE_HERE.format(hint=state.move_hint(seat)))
+            elif command in ("help rules", "rules"):
+                self.show_rules()
+                self.draw(seat)  # the rules scrolled the position away
+                term.say(term.dim(msg.ENTER_MOVE.format(hint=state.move_hint(seat))))
             elif command == "moves":
                 self.list_moves(seat)
             elif command == "undo":
                 if len(self.humans) < self.game.num_players:
                     agents = ", ".join(self.label(p) for p in range(self.game.num_players) if p not in self.humans)
-                    term.error(f"undo is only for games between humans; you are playing {agents}.")
+                    term.error(msg.UNDO_AGENTS.format(agents=agents))
                 elif not state.history:
-                    term.error("There is no move to take back yet.")
+                    term.error(msg.UNDO_NOTHING)
                 else:
                     raise UndoRequest
+            elif command == "resign":
+                if self.confirm(msg.RESIGN_CONFIRM.format(name=self.names[seat])):
+                    raise ResignRequest(seat)
             elif command in ("quit", "exit"):
                 raise QuitRequest
             else:
@@ -276,22 +344,40 @@ class PlaySession:
                     move = state.parse_move(text, seat)
                 except ValueError as error:
                     mistakes += 1
-                    message = str(error)
+                    message = printable(error)
                     term.error(message if message.endswith(".") else message + ".")
                     if mistakes == 2:
-                        term.say(term.dim("Type 'moves' to list the legal moves, 'help' for the commands."))
+                        term.say(term.dim(msg.AFTER_MISTAKES))
                     continue
                 self._typed[seat] = text
                 if simultaneous and other_humans:
                     self._humans_chosen += 1
                     if self._humans_chosen < len(self.humans):
                         term.clear()
-                        term.say(f"{self.names[seat]} has chosen.")
+                        term.say(msg.HAS_CHOSEN.format(name=self.names[seat]))
                 return move
 
+    def show_rules(self) -> None:
+        """``help rules``: how to play this game, its pictures coloured like the board."""
+        term = self.term
+        previous = ""
+        for block in howto_blocks(self.game.name):
+            if previous != "heading" and not block.kind == previous == "item":  # a list stays together
+                term.say()
+            previous = block.kind
+            if block.kind == "heading":
+                term.say(term.bold(block.text))
+            elif block.kind == "position":
+                term.say(term.board(block.text))
+            else:
+                term.say(render_block(block, width=78))
+
     def list_moves(self, seat: int) -> None:
-        moves = [str(m) for m in self.state.legal_moves(seat)]
-        text = f"{len(moves)} legal move{'s' if len(moves) != 1 else ''}: " + ", ".join(moves)
+        moves = [printable(m) for m in self.state.legal_moves(seat)]
+        if len(moves) == 1:
+            text = msg.ONE_LEGAL_MOVE.format(moves=moves[0])
+        else:
+            text = msg.LEGAL_MOVES.format(n=len(moves), moves=", ".join(moves))
         # Break only after a comma, so a move written with a space (a Spinca turn) stays whole.
         lines, line = [], ""
         for part in text.split(", "):
@@ -308,61 +394,136 @@ class PlaySession:
         entry = self.state.history_notation()[-1]
         number = len(self.state.history)
         self.state.undo()
-        self.term.say(f"Took back move {number} ({entry}).")
+        self.term.say(msg.TOOK_BACK.format(number=number, entry=printable(entry)))
 
-    def quit(self) -> int:
+    def confirm(self, question: str) -> bool:
+        """A yes/no question; no at the end of input."""
+        try:
+            answer = self.term.ask(question)
+        except EOFError:
+            self.term.say()
+            return False
+        return answer.strip().lower() in ("y", "yes")
+
+    def quit(self, status: int) -> int:
+        """Stop before the end, offering to save the game so it can be resumed; returns ``status``."""
         term = self.term
         if self.state.history and self.save_enabled:
             path = self.save_path or default_record_path(self.game)
-            try:
-                answer = term.ask(f"Save the unfinished game to {path}? [y/N] ")
-            except EOFError:
-                answer = ""
-                term.say()
-            if answer.strip().lower() in ("y", "yes"):
+            if self.confirm(msg.SAVE_UNFINISHED.format(path=printable(path))):
                 self.save(path)
-        term.say("Goodbye.")
-        return 0
+        term.say(msg.ABANDONED)
+        term.say(msg.GOODBYE)
+        return status
 
-    def finish(self) -> int:
+    def agent_failed(self, failure: AgentFailure) -> NoReturn:
+        """An agent broke down: keep the game so far (it can be resumed with other players), then fail."""
+        error = failure.error
+        detail = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
+        if self.state.history and self.save_enabled:
+            self.save(self.save_path or default_record_path(self.game), resumable=True)
+        if failure.seat < 0:  # a joint move: the error names the seats
+            raise CliError(msg.AN_AGENT_FAILED.format(error=detail))
+        raise CliError(msg.AGENT_FAILED.format(label=self.label(failure.seat), error=detail))
+
+    def finish(self, resigned: int | None = None) -> int:
         term, state = self.term, self.state
         self.draw(None)
-        returns = state.returns()
-        scores = ", ".join(f"{self.label(p)} {r}" for p, r in enumerate(format_returns(returns)))
-        term.say(f"Game over after {len(state.history)} moves. Result: {scores}")
-        if len(self.humans) == 1:
-            you = returns[self.humans[0]]
-            if you > max(r for p, r in enumerate(returns) if p != self.humans[0]):
-                term.good("You win!")
-            elif you < max(returns):
-                term.say("You lose.")
+        if resigned is not None:
+            if self.game.num_players == 2:
+                term.say(msg.RESIGNED_TO.format(name=self.names[resigned], winner=self.names[1 - resigned]))
             else:
-                term.say("A draw.")
+                term.say(msg.RESIGNED.format(name=self.names[resigned]))
+            if len(self.humans) == 1 and resigned == self.humans[0]:
+                term.say(msg.YOU_LOSE)
+        else:
+            returns = state.returns()
+            scores = ", ".join(
+                msg.SCORE.format(label=self.label(p), score=r) for p, r in enumerate(format_returns(returns))
+            )
+            term.say(msg.GAME_OVER.format(moves=len(state.history), scores=scores))
+            if len(self.humans) == 1:
+                you = returns[self.humans[0]]
+                if you > max(r for p, r in enumerate(returns) if p != self.humans[0]):
+                    term.good(msg.YOU_WIN)
+                elif you < max(returns):
+                    term.say(msg.YOU_LOSE)
+                else:
+                    term.say(msg.DRAW)
         if self.save_enabled:
-            self.save(self.save_path or default_record_path(self.game))
-        return 0
+            self.save(self.save_path or default_record_path(self.game), resigned=resigned)
+        return EXIT_FINISHED
 
-    def save(self, path: Path) -> None:
-        Record.from_state(self.state, self.specs).save(path)
-        self.term.say(f"Saved the record to {path}")
-        self.term.say(self.term.dim(f"Replay it with: spheria replay {path}"))
+    def save(self, path: Path, resigned: int | None = None, resumable: bool = False) -> None:
+        Record.from_state(self.state, self.specs, resigned=resigned).save(path)
+        shown = printable(path)
+        if resumable:
+            self.term.say(msg.AGENT_FAILED_SAVED.format(path=shown))
+        else:
+            self.term.say(msg.SAVED.format(path=shown))
+        if resumable or (not self.state.is_terminal() and resigned is None):
+            self.term.say(self.term.dim(msg.RESUME_HINT.format(path=shown)))
+        else:
+            self.term.say(self.term.dim(msg.REPLAY_HINT.format(path=shown)))
+
+
+def _squeeze(move_text: str) -> str:
+    """A move's text without spaces or case, to tell a differently written move from the same text."""
+    return "".join(move_text.split()).lower()
 
 
 def cmd_play(args: argparse.Namespace, term: Terminal) -> int:
-    game = make_game(args.game, args.variant, args.option or [], len(split_players(args.players)))
+    save_path = _save_path(args.save)
+    if args.resume is not None:
+        return _resume(args, term, save_path)
+    if args.game is None:
+        raise CliError(msg.NO_GAME)
+    seats = None if args.players is None else len(split_players(args.players))
+    game = make_game(args.game, args.variant, args.option or [], seats)
     specs, agents = make_players(args.players, game)
-    save_path: Path | None = None
-    if args.save is not None:
-        save_path = Path(args.save)
-        if not save_path.parent.is_dir():
-            raise CliError(f"--save: folder {str(save_path.parent)!r} does not exist")
-        if save_path.is_dir():
-            raise CliError(f"--save: {str(save_path)!r} is a folder; name a file")
     try:
         state = game.new_initial_state(args.seed)
     except ValueError as error:
-        raise CliError(f"--seed: {error}") from None
+        raise CliError(msg.BAD_SEED.format(error=error)) from None
     return PlaySession(term, state, specs, agents, save_path, save=not args.no_save).run()
+
+
+def _save_path(save: str | None) -> Path | None:
+    if save is None:
+        return None
+    path = Path(save)
+    if not path.parent.is_dir():
+        raise CliError(msg.SAVE_NO_FOLDER.format(folder=repr(str(path.parent))))
+    if path.is_dir():
+        raise CliError(msg.SAVE_IS_FOLDER.format(path=repr(str(path))))
+    return path
+
+
+def _resume(args: argparse.Namespace, term: Terminal, save_path: Path | None) -> int:
+    """``spheria play --resume FILE``: replay the record, then play on; saves back to FILE by default."""
+    path = Path(args.resume)
+    if args.game is not None:
+        raise CliError(msg.RESUME_WITH_GAME.format(game=args.game))
+    fixed = [
+        flag for flag, value in (("--variant", args.variant), ("--option", args.option), ("--seed", args.seed)) if value
+    ]
+    if fixed:
+        raise CliError(msg.RESUME_WITH_OPTIONS.format(flags=", ".join(fixed)))
+    try:
+        record = Record.load(path)
+        state = record.replay()
+    except RecordError as error:
+        raise CliError(f"{path}: {error}") from None
+    shown = printable(path)
+    if record.resigned is not None:
+        name = state.game.player_names()[record.resigned]
+        raise CliError(msg.RESUME_RESIGNED.format(path=shown, name=name))
+    if state.is_terminal():
+        raise CliError(msg.RESUME_FINISHED.format(path=shown))
+    players = args.players if args.players is not None else ",".join(record.players)
+    specs, agents = make_players(players, state.game)
+    session = PlaySession(term, state, specs, agents, save_path or path, save=not args.no_save, resumed_from=path)
+    return session.run()
 
 
 # -- replay ----------------------------------------------------------------------------------
@@ -377,13 +538,16 @@ def cmd_replay(args: argparse.Namespace, term: Terminal) -> int:
         raise CliError(f"{path}: {error}") from None
     game = state.game
     names = game.player_names()
-    labels = [f"{names[p]} ({spec})" for p, spec in enumerate(record.players)]
-    options = ", ".join(f"{k}={v}" for k, v in game.options.items() if v is not None)
-    term.say(term.bold(f"{game.title}" + (f" ({options})" if options else "")))
-    seed = "" if record.seed is None else f", seed {record.seed}"
-    term.say(f"{' vs '.join(labels)}; {len(record.moves)} moves, played {record.created}{seed}")
+    labels = [msg.AGENT_LABEL.format(name=names[p], spec=printable(spec)) for p, spec in enumerate(record.players)]
+    options = ", ".join(f"{k}={printable(v)}" for k, v in game.options.items() if v is not None)
+    term.say(term.bold(msg.TITLE_OPTIONS.format(title=game.title, options=options) if options else game.title))
+    seed = "" if record.seed is None else msg.REPLAY_SEED.format(seed=record.seed)
+    summary = msg.REPLAY_SUMMARY.format(
+        players=msg.VERSUS.join(labels), moves=len(record.moves), created=printable(record.created), seed=seed
+    )
+    term.say(summary)
     term.say()
-    term.say("Start")
+    term.say(msg.REPLAY_START)
     term.say(term.board(str(state)))
     for line in state.status_lines(None):
         term.say(line)
@@ -392,25 +556,32 @@ def cmd_replay(args: argparse.Namespace, term: Terminal) -> int:
             if args.step and not _wait(term):
                 return 0
             term.say()
-            who = "together" if step.player == SIMULTANEOUS else labels[step.player]
-            term.say(f"Move {step.number}: {who} {term.bold(step.entry)}")
+            entry = term.bold(printable(step.entry))
+            if step.player == SIMULTANEOUS:
+                term.say(msg.REPLAY_REVEAL.format(number=step.number, entry=entry))
+            else:
+                term.say(msg.REPLAY_MOVE.format(number=step.number, label=labels[step.player], entry=entry))
             term.say(term.board(str(step.state)))
             for line in step.state.status_lines(None):
                 term.say(line)
     except RecordError as error:
         raise CliError(f"{path}: {error}") from None
-    if record.result is None:
-        term.say(f"The game was not finished ({len(record.moves)} moves).")
+    if record.resigned is not None:
+        term.say(msg.REPLAY_RESIGNED.format(label=labels[record.resigned], moves=len(record.moves)))
+    elif record.result is None:
+        term.say(msg.REPLAY_UNFINISHED.format(moves=len(record.moves)))
     else:
-        scores = ", ".join(f"{labels[p]} {r}" for p, r in enumerate(format_returns(record.result)))
-        term.say(f"Result: {scores}")
+        scores = ", ".join(
+            msg.SCORE.format(label=labels[p], score=r) for p, r in enumerate(format_returns(record.result))
+        )
+        term.say(msg.REPLAY_RESULT.format(scores=scores))
     return 0
 
 
 def _wait(term: Terminal) -> bool:
     """Wait for Enter; False when the user stops (q, or end of input)."""
     try:
-        answer = term.ask(term.dim("[Enter: next move, q: stop] "))
+        answer = term.ask(term.dim(msg.REPLAY_WAIT))
     except EOFError:
         term.say()
         return False
@@ -485,16 +656,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = commands.add_parser("play", help="play a game in the terminal", description="Play a game in the terminal.")
-    play.add_argument("game", metavar="GAME", help="the game, e.g. special-cake (see 'spheria games')")
+    play = commands.add_parser(
+        "play",
+        help="play a game in the terminal",
+        description="Play a game in the terminal. Exit status: 0 when the game ends (also by a resignation), "
+        "1 when it is left unfinished (quit, end of input), 130 on Ctrl-C.",
+    )
+    play.add_argument("game", metavar="GAME", nargs="?", help="the game, e.g. special-cake (see 'spheria games')")
     add_game_options(play)
     play.add_argument(
         "--players",
         metavar="P1,P2",
-        default=f"{HUMAN},random",
-        help=f"who plays each seat, in seat order: {HUMAN} or an agent spec (default: {HUMAN},random)",
+        help=f"who plays each seat, in seat order: {HUMAN} or an agent spec "
+        f"(default: {HUMAN}, then random for every other seat)",
     )
     play.add_argument("--seed", metavar="N", type=int, help="fix what the rules leave to chance (e.g. a sugar cake)")
+    play.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="continue the unfinished game saved in FILE (with its players unless --players is given); "
+        "it is saved back to FILE",
+    )
     saving = play.add_mutually_exclusive_group()
     saving.add_argument(
         "--save", metavar="FILE", help="where to save the record (default: GAME-DATE-TIME.spheria.json)"
@@ -543,18 +725,18 @@ def main(argv: list[str] | None = None) -> int:
         _fail(f"{where}{error.strerror or error}")
     except KeyboardInterrupt:
         term.say()
-        print(f"{PROG}: interrupted", file=sys.stderr)
+        print(msg.INTERRUPTED.format(prog=PROG), file=sys.stderr)
         return 130
     except Exception as error:  # a bug: one line, unless the developer asks for the traceback
         if os.environ.get("SPHERIA_DEBUG"):
             raise
-        _fail(f"internal error: {type(error).__name__}: {error} (set SPHERIA_DEBUG=1 for the traceback)")
+        _fail(msg.INTERNAL_ERROR.format(kind=type(error).__name__, error=error))
         return 2
     return 1
 
 
 def _fail(message: str) -> None:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+    print(msg.ERROR.format(prog=PROG, message=printable(message)), file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from spheria.cli.common import CliError, add_color_option, add_game_options, make_game
+from spheria.cli.common import CliError, add_color_option, add_game_options, make_game, printable
 from spheria.cli.terminal import Terminal
 from spheria.games.special_cake import EAT, CakeState
 from spheria.records.record import Record, RecordError
@@ -130,13 +130,13 @@ def cmd_analyse(args: argparse.Namespace, term: Terminal) -> int:
     names = record.load_game().player_names()
     for row in rows:
         if row["verdict"] is None:
-            term.say(f"{row['move']:4d}. {row['played']:<22} (no verdict within the time limit)")
+            term.say(f"{row['move']:4d}. {printable(row['played']):<22} (no verdict within the time limit)")
             continue
         who = names[row["player"] - 1]
         note = f"{who} had {row['verdict']}"
         if row["threw_away_win"]:
             note += f"; threw the win away (winning was {row['a_winning_move']})"
-        term.say(f"{row['move']:4d}. {row['played']:<22} {note}")
+        term.say(f"{row['move']:4d}. {printable(row['played']):<22} {note}")
     mistakes = sum(1 for row in rows if row.get("threw_away_win"))
     term.say(f"{len(rows)} eating moves analysed; {mistakes} threw a win away.")
     return 0

@@ -19,6 +19,8 @@ import sys
 from collections.abc import Mapping
 from typing import TextIO
 
+from spheria.cli.messages import SCREEN_CLEARED
+
 RESET = "\x1b[0m"
 BOLD = "\x1b[1m"
 DIM = "\x1b[2m"
@@ -103,7 +105,7 @@ class Terminal:
         if _isatty(self.out):
             self.out.write("\x1b[H\x1b[2J\x1b[3J")
         else:
-            self.out.write("\n" + "-" * 30 + " screen cleared " + "-" * 30 + "\n")
+            self.out.write("\n" + "-" * 30 + f" {SCREEN_CLEARED} " + "-" * 30 + "\n")
         self.out.flush()
 
     def transient(self, text: str) -> None:

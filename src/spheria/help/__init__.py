@@ -13,8 +13,9 @@ The API (stable; the terminal's ``help rules`` and the browser's "How to play" p
 ``howto_blocks(game_name) -> list[HelpBlock]``
     The same text as blocks, for an interface that lays text out itself. Each block has a
     ``kind``: ``"heading"``, ``"paragraph"``, ``"item"`` (one list item), ``"pre"`` (keep
-    line breaks and spacing) or ``"position"``. Its ``text`` is unwrapped prose, or for
-    ``"pre"`` and ``"position"`` the lines to show as they are. A ``"position"`` block also
+    line breaks and spacing) or ``"position"``. Its ``text`` is unwrapped prose (an item's
+    starts with its marker, ``"- "`` or ``"1. "``), or for ``"pre"`` and ``"position"`` the
+    lines to show as they are. A ``"position"`` block also
     carries ``spn`` (the position, in the game's notation with its default options) and
     ``move`` (the move shown being played from it, or ``None``); ``after_spn`` is the
     position after that move. Its ``text`` draws the position, the move and the result.

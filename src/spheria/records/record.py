@@ -33,6 +33,9 @@ VERSION = 1
 #: The fields every version-1 record holds; readers ignore any others.
 FIELDS = ("format", "version", "game", "options", "seed", "start", "players", "moves", "result", "created")
 
+#: Fields added within version 1, optional when reading: a record without them reads as before.
+OPTIONAL_FIELDS = ("resigned",)
+
 
 class RecordError(ValueError):
     """A record that cannot be read or replayed; the message names the problem.
@@ -82,14 +85,27 @@ class Record:
     moves: list[str]
     result: list[float] | None = None
     created: str = field(default_factory=_now)
+    resigned: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game ended, by the rules (``result``) or by a resignation."""
+        return self.result is not None or self.resigned is not None
 
     # -- building ------------------------------------------------------------------------
 
     @classmethod
-    def from_state(cls, state: State[Any], players: Sequence[str], created: str | None = None) -> Record:
-        """The record of the game that led to ``state``; ``players`` are agent specs or ``"human"``."""
+    def from_state(
+        cls, state: State[Any], players: Sequence[str], created: str | None = None, resigned: int | None = None
+    ) -> Record:
+        """The record of the game that led to ``state``; ``players`` are agent specs or ``"human"``.
+
+        ``resigned`` is the seat that gave up in ``state`` (an unfinished position), if one did.
+        """
         if len(players) != state.game.num_players:
             raise RecordError(f"{state.game.name} has {state.game.num_players} seats; got {len(players)} players")
+        if resigned is not None and (state.is_terminal() or not 0 <= resigned < state.game.num_players):
+            raise RecordError(f"seat {resigned} cannot resign here: {_resign_problem(state, resigned)}")
         return cls(
             game=state.game.name,
             options=dict(state.game.options),
@@ -99,6 +115,7 @@ class Record:
             moves=list(state.history_notation()),
             result=[float(r) for r in state.returns()] if state.is_terminal() else None,
             created=created or _now(),
+            resigned=resigned,
         )
 
     # -- JSON ------------------------------------------------------------------------------
@@ -115,6 +132,7 @@ class Record:
             "moves": list(self.moves),
             "result": None if self.result is None else list(self.result),
             "created": self.created,
+            "resigned": self.resigned,
         }
 
     def dumps(self) -> str:
@@ -169,6 +187,11 @@ class Record:
         created = data["created"]
         if not isinstance(created, str):
             raise RecordError(f"'created' must be a timestamp such as '2025-01-31T12:00:00Z', not {created!r}")
+        resigned = data.get("resigned")
+        if resigned is not None and (not isinstance(resigned, int) or isinstance(resigned, bool) or resigned < 0):
+            raise RecordError(f"'resigned' must be the seat (0-based) that resigned, or null, not {resigned!r}")
+        if resigned is not None and result is not None:
+            raise RecordError("a resigned game has no 'result' (null): the rules did not finish it")
         return cls(
             game=game,
             options=dict(options),
@@ -178,6 +201,7 @@ class Record:
             moves=list(moves),
             result=None if result is None else [float(r) for r in result],
             created=created,
+            resigned=resigned,
         )
 
     @classmethod
@@ -217,6 +241,10 @@ class Record:
         game = self.load_game()
         if len(self.players) != game.num_players:
             raise RecordError(f"{game.name} has {game.num_players} seats but the record names {len(self.players)}")
+        if self.resigned is not None and self.resigned >= game.num_players:
+            raise RecordError(
+                f"'resigned' is seat {self.resigned} but {game.name} has seats 0 to {game.num_players - 1}"
+            )
         try:
             state = game.new_initial_state(self.seed)
         except ValueError as error:
@@ -256,6 +284,8 @@ class Record:
 
     def _check_result(self, state: State[Any]) -> None:
         moves = len(self.moves)
+        if self.resigned is not None and state.is_terminal():
+            raise RecordError(f"'resigned' is {self.resigned} but the game is already over after {moves} moves")
         if state.is_terminal():
             returns = [float(r) for r in state.returns()]
             if self.result is None:
@@ -264,3 +294,9 @@ class Record:
                 raise RecordError(f"'result' is {self.result} but the moves give {returns}")
         elif self.result is not None:
             raise RecordError(f"'result' is {self.result} but the game is not over after {moves} moves")
+
+
+def _resign_problem(state: State[Any], seat: int) -> str:
+    if state.is_terminal():
+        return "the game is over"
+    return f"{state.game.name} has seats 0 to {state.game.num_players - 1}"
