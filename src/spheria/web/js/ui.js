@@ -64,16 +64,12 @@ export async function showHowTo(host, gameName) {
     host.hidden = true;
     return;
   }
-  let list = null;
   for (const block of data.blocks) {
-    if (block.kind !== "item") list = null;
     if (block.kind === "heading") body.appendChild(h("h3", {}, block.text));
     else if (block.kind === "paragraph") body.appendChild(h("p", {}, block.text));
     else if (block.kind === "pre") body.appendChild(h("pre", {}, block.text));
-    else if (block.kind === "item") {
-      if (!list) list = body.appendChild(h("ul", {}));
-      list.appendChild(h("li", {}, block.text.replace(/^(- |\d+\. )/, "")));
-    } else if (block.kind === "position") body.appendChild(positionFigure(block));
+    else if (block.kind === "item") body.appendChild(h("p", { class: "howto-item" }, block.text)); // keeps its "-" or "1."
+    else if (block.kind === "position") body.appendChild(positionFigure(block));
   }
   host.hidden = false;
 }
