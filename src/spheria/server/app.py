@@ -6,7 +6,8 @@ HTTP::
     GET  /game/{id}              the game page; a seat's invite link adds ``#<token>``
     GET  /replay/{id}            replay of a finished game
     GET  /static/...             the browser client (HTML, CSS, JavaScript modules)
-    GET  /api/catalog            games, their options and the agents
+    GET  /api/catalog            games, their options and the agents (per game: those that fit)
+    GET  /api/howto/{game}       {"game", "text", "blocks"}: how to play it, for the page's panel
     POST /api/check              {"game", "options"} -> the seats' names, or a clear error
     GET  /api/games              games (public facts only)
     POST /api/games              create: {"game", "options", "seats": [{"kind": "human"},
@@ -58,6 +59,7 @@ ROUTES = [
     Route("/replay/{game_id}", endpoints.page("replay.html"), methods=["GET"]),
     Route("/api/catalog", endpoints.api_catalog, methods=["GET"]),
     Route("/api/check", endpoints.api_check, methods=["POST"]),
+    Route("/api/howto/{game}", endpoints.api_howto, methods=["GET"]),
     Route("/api/games", endpoints.api_games, methods=["GET"]),
     Route("/api/games", endpoints.api_create, methods=["POST"]),
     Route("/api/games/{game_id}", endpoints.api_game, methods=["GET"]),

@@ -15,12 +15,12 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
-from spheria.agents.registry import agent_names
-from spheria.games.base import game_class, game_names, load_game
+from spheria.agents.registry import agent_names, agents_for, default_agent
+from spheria.games.base import Game, game_class, game_names, load_game
 from spheria.server.agents import rebuild
 from spheria.server.session import GameError, GameSession, SessionManager
 from spheria.server.storage import FINISHED
-from spheria.server.views import public_frame, result_of
+from spheria.server.views import board_of, public_frame, result_of
 
 MAX_BODY = 16384
 WEB_DIR = Path(str(resources.files("spheria") / "web"))
@@ -96,6 +96,13 @@ def page(name: str) -> Any:
     return endpoint
 
 
+def fitting_agents(game: Game) -> list[str]:
+    """The agents that can play ``game`` (with its options), the lobby's default first."""
+    names = agents_for(game)
+    default = default_agent(game).split(":")[0] if names else None
+    return sorted(names, key=lambda name: name != default)
+
+
 def catalog() -> dict[str, Any]:
     games = []
     for name in game_names():
@@ -112,16 +119,44 @@ def catalog() -> dict[str, Any]:
             for spec in cls.option_specs
         ]
         default = cls()
+        facts = default.describe()
         games.append(
             {
                 "name": name,
                 "title": cls.title,
                 "options": options,
                 "players": default.player_names(),
+                "seats": facts["seats"],
+                "sides": facts["sides"],
                 "perfect_information": default.perfect_information,
+                "agents": fitting_agents(default),
             }
         )
     return {"games": games, "agents": agent_names()}
+
+
+def howto(name: str) -> dict[str, Any]:
+    """How to play a game, for the page's panel: the plain text and its blocks, each pictured
+    position as boards the page draws (``board``, ``after``, ``locked``, ``move``)."""
+    from spheria.help import howto as howto_text
+    from spheria.help import howto_blocks
+
+    blocks = []
+    for block in howto_blocks(name):
+        data: dict[str, Any] = {"kind": block.kind, "text": block.text}
+        if block.spn is not None:
+            data.update(_pictured(name, block.spn, "board"))
+            data["move"] = block.move
+            if block.after_spn is not None:
+                data.update(_pictured(name, block.after_spn, "after"))
+        blocks.append(data)
+    return {"game": name, "text": howto_text(name), "blocks": blocks}
+
+
+def _pictured(name: str, spn: str, key: str) -> dict[str, Any]:
+    state = load_game(name).state_from_spn(spn)
+    observation = state.public_observation()
+    return {key: board_of(observation), f"{key}_locked": observation.get("locked", [])}
 
 
 def record_of(session: GameSession) -> dict[str, Any]:
@@ -140,6 +175,13 @@ async def api_catalog(request: Request) -> Response:
     return json_response(catalog())
 
 
+async def api_howto(request: Request) -> Response:
+    name = request.path_params["game"]
+    if name not in game_names():
+        return error_response(404, "unknown_game", f"no game called {name!r}")
+    return json_response(howto(name))
+
+
 async def api_check(request: Request) -> Response:
     try:
         data = await read_json(request)
@@ -152,7 +194,14 @@ async def api_check(request: Request) -> Response:
     except GameError as error:
         return refused(error)
     return json_response(
-        {"game": game.name, "title": game.title, "options": game.options, "players": game.player_names()}
+        {
+            "game": game.name,
+            "title": game.title,
+            "options": game.options,
+            "players": game.player_names(),
+            "seats": game.describe()["seats"],
+            "agents": fitting_agents(game),
+        }
     )
 
 
@@ -162,20 +211,19 @@ async def api_games(request: Request) -> Response:
     if status not in (None, "active", FINISHED):
         return error_response(400, "bad_query", "status must be 'active' or 'finished'")
     summaries = await manager.db(manager.storage.list_games, status, 100)
-    names: dict[str, list[str]] = {}
+    facts: dict[str, list[dict[str, Any]]] = {}
     result = []
     for s in summaries:
-        if s.name not in names:
-            try:
-                names[s.name] = load_game(s.name, **s.options).player_names()
-            except ValueError:
-                continue
+        try:  # the seats of this game with its own options (names and colours)
+            facts[s.id] = load_game(s.name, **s.options).describe()["seats"]
+        except ValueError:
+            continue
         live = manager.sessions.get(s.id)
         players = (
             live.players()
             if live is not None
             else [
-                {"seat": seat.seat, "name": names[s.name][seat.seat], "kind": seat.kind, "agent": seat.agent}
+                {"seat": seat.seat, "name": facts[s.id][seat.seat]["name"], "kind": seat.kind, "agent": seat.agent}
                 for seat in s.seats
             ]
         )
@@ -186,6 +234,7 @@ async def api_games(request: Request) -> Response:
                 "title": game_class(s.name).title,
                 "options": s.options,
                 "players": players,
+                "seats": facts[s.id],
                 "status": s.status,
                 "plies": s.plies,
                 "result": s.result,

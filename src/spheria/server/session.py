@@ -223,12 +223,15 @@ class GameSession:
 
     def info(self) -> dict[str, Any]:
         """Public facts about the game: no tokens, no hidden data."""
+        facts = self.game.describe()
         return {
             "id": self.id,
             "game": self.game.name,
             "title": self.game.title,
             "options": self.game.options,
             "players": self.players(),
+            "seats": facts["seats"],
+            "sides": facts["sides"],
             "status": self.record.status
             if self.record.status != "active" or not self.state.is_terminal()
             else FINISHED,
