@@ -4,7 +4,9 @@ In a won position it plays a winning move the exact solver proved; in a lost one
 little as it can (a random choice among the smallest eats), leaving a fallible opponent the
 most room to go wrong. The set-up phase is not solved: another agent (option ``setup``,
 default ``greedy``) builds the cake; ``setup=planner`` plans it for the eating phase with the
-solver's help (see :mod:`spheria.agents.planner`).
+solver's help (see :mod:`spheria.agents.planner`). The default, ``setup=table``, plays the
+set-up of mint with mixed lines perfectly from the shipped set-up table (a random best
+placement, seeded), and builds other cakes greedily.
 
 ``last_value`` holds the solver's verdict on the last eating position it was asked about
 (+1 won, -1 lost), so a test or the arena can check that it never loses a game it judged won.
@@ -25,15 +27,16 @@ from spheria.agents.base import Agent
 from spheria.agents.heuristics import require_state
 from spheria.agents.options import check_positive, check_seed
 from spheria.games.base import PlayerView
-from spheria.games.special_cake import PLACE, CakeState
+from spheria.games.special_cake import MINT, MIXED, PLACE, CakeState
 
-SETUP_AGENTS = ("random", "greedy", "mcts", "planner")
+SETUP_TABLE = "table"
+SETUP_AGENTS = (SETUP_TABLE, "random", "greedy", "mcts", "planner")
 
 
 class SolverAgent(Agent):
     """Exact in the eating phase; ``setup`` agent in the set-up; ``time`` caps a solve (seconds)."""
 
-    def __init__(self, seed: int | None = None, setup: str = "greedy", time: float | None = None) -> None:
+    def __init__(self, seed: int | None = None, setup: str = SETUP_TABLE, time: float | None = None) -> None:
         from spheria.agents.registry import make_agent  # the registry imports this module
 
         self.seed = check_seed("solver", seed)
@@ -41,9 +44,11 @@ class SolverAgent(Agent):
             raise ValueError(f"solver option setup must be one of {', '.join(SETUP_AGENTS)}, not {setup!r}")
         self.time = None if time is None else check_positive("solver", "time", time, float)
         self.rng = random.Random(seed)
-        self.setup = make_agent(setup if seed is None else f"{setup}:seed={seed}")
+        self.use_table = setup == SETUP_TABLE
+        builder = "greedy" if self.use_table else setup
+        self.setup = make_agent(builder if seed is None else f"{builder}:seed={seed}")
         parts = [f"seed={seed}"] if seed is not None else []
-        parts += [f"setup={setup}"] if setup != "greedy" else []
+        parts += [f"setup={setup}"] if setup != SETUP_TABLE else []
         parts += [f"time={time}"] if time is not None else []
         self.name = "solver" + (":" + ",".join(parts) if parts else "")
         self.last_value: int | None = None
@@ -55,6 +60,10 @@ class SolverAgent(Agent):
         if not isinstance(state, CakeState):
             raise ValueError(f"the solver plays Special Cake, not {state.game.name}")
         if state.phase == PLACE:
+            if self.use_table and state.game.variant == MINT and state.game.line_rule == MIXED:
+                placing = solve(state)
+                self.last_value = placing.value
+                return self.rng.choice(placing.best_moves)
             return self.setup.choose(state, player)
         try:
             result = solve(state, time_limit=self.time, stop_at_first=True)
