@@ -1,6 +1,6 @@
 """The set-up table shipped with the package (mint, mixed lines), and what plays from it.
 
-These tests read only the packed file in ``spheria/tablebase/data`` (the build takes minutes
+These tests read only the packed file in ``spheria/solver/data`` (the build takes minutes
 and 2 GB, see docs/tablebase.md). The counts they recompute are the build's, as listed in
 docs/solver.md; the set-up values are checked against explicit minimax over the placements
 left.
@@ -21,14 +21,14 @@ from spheria.engine.board import ALL_SITES, NUM_SITES, Board
 from spheria.games.special_cake import CakeState
 from spheria.match import play
 from spheria.solver import position_value, solve, solve_spn
-from spheria.tablebase.layout import stable_shapes
-from spheria.tablebase.packed import (
+from spheria.solver.setup_table import (
     PackedSetupTable,
     PackError,
     check_file,
     default_checksum_path,
     default_pack_path,
     shipped_table,
+    stable_shapes,
 )
 from spheria.tablebase.verify import setup_minimax
 

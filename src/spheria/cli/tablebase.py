@@ -139,7 +139,7 @@ def _setup_reader(directory: Path, spec: Any) -> Callable[[int], bytes]:
 
 
 def _check_shipped(bits: Callable[[int], bytes], term: Terminal) -> None:
-    from spheria.tablebase.packed import (
+    from spheria.solver.setup_table import (
         PackedSetupTable,
         check_file,
         compare_with_build,
@@ -157,8 +157,8 @@ def _check_shipped(bits: Callable[[int], bytes], term: Terminal) -> None:
 
 
 def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
+    from spheria.solver.setup_table import default_pack_path, pack_levels
     from spheria.tablebase.build import build_dir
-    from spheria.tablebase.packed import default_pack_path, pack_levels
 
     spec = _spec(args)
     if spec.line_rule != "mixed":

@@ -300,7 +300,7 @@ def _solve_setup(state: CakeState, stop_at_first: bool) -> SolveResult:
             f"the set-up is solved only for mint with mixed lines (the shipped table), "
             f"not {variant} with {line_rule} lines"
         )
-    from spheria.tablebase.packed import shipped_table
+    from spheria.solver.setup_table import shipped_table
 
     start = time.perf_counter()
     table = shipped_table()

@@ -1,5 +1,10 @@
 """The set-up table of Special Cake mint (mixed lines) as shipped with the package.
 
+Built by ``spheria tablebase`` (:mod:`spheria.tablebase`), which packs it with
+:func:`pack_levels`; read here, below the tablebase, so that :func:`spheria.solver.solve`
+answers set-up positions from it. Also the position numbering both share (:func:`pext`,
+:func:`colex_rank`, :func:`stable_shapes`).
+
 The set-up table says, for every set-up position, whether Mint wins with perfect play. The
 shipped file keeps one shape per symmetry orbit (the least mask of its 8 images): a set-up
 position is looked up on the image of its shape that is canonical, and the 8 symmetries keep
@@ -19,6 +24,7 @@ streams (``Q`` each: shapes, then the chunks) and the streams.
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import lzma
 import math
@@ -30,7 +36,6 @@ from importlib import resources
 from pathlib import Path
 
 from spheria.engine.board import ALL_SITES, BELOW, NUM_SITES, SYMMETRIES
-from spheria.tablebase.layout import colex_rank, pext, stable_shapes
 
 MAGIC = b"SPHTBPAK"
 PACK_FORMAT = 2
@@ -38,12 +43,54 @@ PACK_HEADER = struct.Struct("<8sII")
 LEVEL_ENTRY = struct.Struct("<IIIIIQ32s")
 #: Uncompressed bytes of bits per compressed chunk.
 CHUNK_BYTES = 1 << 18
-#: The shipped file and its checksum file, in ``spheria.tablebase.data``.
+#: The shipped file and its checksum file, in ``spheria.solver.data``.
 PACK_NAME = "mint-mixed-setup.pack"
 CHECKSUM_NAME = "mint-mixed-setup.sha256"
 LZMA_PRESET = 9
 PACK_LINE = "set-up {k:2d}: {count} canonical shapes, {raw:,} bytes, packed {packed:,}"
 COMPARE_LINE = "set-up {k:2d}: the shipped table {verdict} with the build"
+
+
+@functools.cache
+def stable_shapes(universe: int) -> tuple[int, ...]:
+    """Every stable occupancy mask inside ``universe`` (each ball on four), sorted."""
+    shapes: list[int] = []
+    sites = [s for s in range(NUM_SITES) if universe >> s & 1]  # supports come before a site
+
+    def grow(i: int, chosen: int) -> None:
+        if i == len(sites):
+            shapes.append(chosen)
+            return
+        grow(i + 1, chosen)
+        s = sites[i]
+        if chosen & BELOW[s] == BELOW[s]:
+            grow(i + 1, chosen | 1 << s)
+
+    grow(0, 0)
+    return tuple(sorted(shapes))
+
+
+def pext(value: int, mask: int) -> int:
+    """The bits of ``value`` at the set bits of ``mask``, packed low (as the x86 instruction)."""
+    out, k = 0, 0
+    while mask:
+        low = mask & -mask
+        if value & low:
+            out |= 1 << k
+        k += 1
+        mask ^= low
+    return out
+
+
+def colex_rank(pattern: int) -> int:
+    """The rank of ``pattern`` among the numbers with as many set bits, in numeric order."""
+    rank, j = 0, 0
+    while pattern:
+        low = pattern & -pattern
+        rank += math.comb(low.bit_length() - 1, j + 1)
+        j += 1
+        pattern ^= low
+    return rank
 
 
 class PackError(ValueError):
@@ -219,11 +266,11 @@ class PackedSetupTable:
 
 
 def default_pack_path() -> Path:
-    return Path(str(resources.files("spheria.tablebase.data").joinpath(PACK_NAME)))
+    return Path(str(resources.files("spheria.solver.data").joinpath(PACK_NAME)))
 
 
 def default_checksum_path() -> Path:
-    return Path(str(resources.files("spheria.tablebase.data").joinpath(CHECKSUM_NAME)))
+    return Path(str(resources.files("spheria.solver.data").joinpath(CHECKSUM_NAME)))
 
 
 def file_digest(path: Path) -> str:
