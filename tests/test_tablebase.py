@@ -19,6 +19,7 @@ from spheria.cli.main import main
 from spheria.engine.board import ALL_SITES, BELOW, SYMMETRIES
 from spheria.games.special_cake import MINT, MIXED, SAME, eating_outcomes
 from spheria.solver import position_value
+from spheria.solver.setup_table import colex_rank, pext, stable_shapes
 from spheria.tablebase.build import TableSpec, compile_builder, run_builder
 from spheria.tablebase.layout import (
     HEADER,
@@ -26,11 +27,8 @@ from spheria.tablebase.layout import (
     SUB_PYRAMID_3,
     Layout,
     LevelFileError,
-    colex_rank,
     level_path,
-    pext,
     read_level,
-    stable_shapes,
     sub_pyramid,
 )
 from spheria.tablebase.verify import EatingTable, check_levels, check_setup, config_hash, solver_leaf, solver_value

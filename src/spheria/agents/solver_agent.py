@@ -4,7 +4,9 @@ In a won position it plays a winning move the exact solver proved; in a lost one
 little as it can (a random choice among the smallest eats), leaving a fallible opponent the
 most room to go wrong. The set-up phase is not solved: another agent (option ``setup``,
 default ``greedy``) builds the cake; ``setup=planner`` plans it for the eating phase with the
-solver's help (see :mod:`spheria.agents.planner`).
+solver's help (see :mod:`spheria.agents.planner`). The default, ``setup=table``, plays the
+set-up of mint with mixed lines perfectly from the shipped set-up table (a random best
+placement, seeded), and builds other cakes greedily.
 
 ``last_value`` holds the solver's verdict on the last eating position it was asked about
 (+1 won, -1 lost), so a test or the arena can check that it never loses a game it judged won.
@@ -25,9 +27,10 @@ from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import require_state
 from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
 from spheria.games.base import PlayerView
-from spheria.games.special_cake import PLACE, CakeState, SpecialCake
+from spheria.games.special_cake import MINT, MIXED, PLACE, CakeState, SpecialCake
 
-SETUP_AGENTS = ("random", "greedy", "mcts", "planner")
+SETUP_TABLE = "table"
+SETUP_AGENTS = (SETUP_TABLE, "random", "greedy", "mcts", "planner")
 
 
 class SolverAgent(Agent):
@@ -36,13 +39,17 @@ class SolverAgent(Agent):
     spec_name = "solver"
     option_specs = (
         SEED,
-        AgentOption("setup", "greedy", "the agent that builds the cake", SETUP_AGENTS),
+        AgentOption("setup", SETUP_TABLE, "the agent that builds the cake", SETUP_AGENTS),
         time_option(None, "seconds a solve may take (default: the caller's max_time)"),
     )
     plays = Plays(games=(SpecialCake,), seats=(2,))
 
     def __init__(
-        self, seed: int | None = None, setup: str = "greedy", time: float | None = None, max_time: float | None = None
+        self,
+        seed: int | None = None,
+        setup: str = SETUP_TABLE,
+        time: float | None = None,
+        max_time: float | None = None,
     ) -> None:
         from spheria.agents.registry import make_agent  # the registry imports this module
 
@@ -51,7 +58,9 @@ class SolverAgent(Agent):
         self.seed: int | None = values["seed"]
         self.time: float | None = values["time"]
         self.rng = random.Random(self.seed)
-        setup_spec = values["setup"] if self.seed is None else f"{values['setup']}:seed={self.seed}"
+        self.use_table = values["setup"] == SETUP_TABLE
+        builder = "greedy" if self.use_table else values["setup"]
+        setup_spec = builder if self.seed is None else f"{builder}:seed={self.seed}"
         self.setup = make_agent(setup_spec, max_time=self.time_cap)
         self.plays = Plays((SpecialCake,), self.setup.plays.variants, (2,))  # setup=planner narrows it
         self.name = self.spec_from(values)
@@ -68,6 +77,10 @@ class SolverAgent(Agent):
         if not isinstance(state, CakeState):
             raise ValueError(f"the solver plays Special Cake, not {state.game.name}")
         if state.phase == PLACE:
+            if self.use_table and state.game.variant == MINT and state.game.line_rule == MIXED:
+                placing = solve(state)
+                self.last_value = placing.value
+                return self.rng.choice(placing.best_moves)
             return self.setup.choose(state, player)
         try:
             limit = self.time if self.time is not None else self.time_cap

@@ -14,7 +14,7 @@ from spheria.cli import messages as msg
 from spheria.cli import spagyric
 from spheria.cli.common import PROG, CliError, add_color_option, add_game_options, make_game, printable
 from spheria.cli.terminal import Terminal
-from spheria.games.special_cake import CakeState
+from spheria.games.special_cake import PLACE, CakeState
 from spheria.records.record import Record, RecordError
 from spheria.solver import SolveProgress
 
@@ -183,12 +183,14 @@ def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
     if state.is_terminal():
         term.say(f"The game is over: {state.status_lines()[0]}")
         return 0
-    term.say(f"{mover} to eat: {_verdict(result.value)} with perfect play.")
+    action = "place" if state.phase == PLACE else "eat"
+    term.say(f"{mover} to {action}: {_verdict(result.value)} with perfect play.")
     label = "Winning moves" if result.value > 0 else "Every move loses"
     if result.value > 0 and args.first:
         label = "A winning move"
     term.say(f"{label} ({len(moves)}): {' '.join(moves)}")
-    term.say(term.dim(f"{result.positions} positions searched in {result.seconds:.3f} s"))
+    searched = "set-up positions looked up" if state.phase == PLACE else "positions searched"
+    term.say(term.dim(f"{result.positions} {searched} in {result.seconds:.3f} s"))
     return 0
 
 

@@ -1,14 +1,17 @@
 """``spheria tablebase``: build, inspect and verify the retrograde table of Special Cake mint.
 
 ``build`` compiles the builder and runs it (or resumes it) in the cache directory, printing
-its progress; ``status`` lists the finished levels; ``verify`` compares the finished levels
-with the search solver on random positions. See docs/tablebase.md.
+its progress, then checks the shipped set-up table against the build; ``status`` lists the
+finished levels; ``verify`` compares the finished levels with the search solver on random
+positions; ``pack`` writes the shipped set-up table from a build (or, ``--check``, only
+compares them). See docs/tablebase.md and docs/solver.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +51,15 @@ MESSAGES = {
     "verify_bad": "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x}",
     "verify_ok": "all {checked} positions agree with the search solver",
     "build_failed": "the build failed: {error}",
+    "pack_help": "pack the set-up table for shipping, or check the shipped one against the build",
+    "output_help": "where to write the packed table (default: the one shipped in the package)",
+    "check_help": "only compare the shipped table with the build (no writing)",
+    "pack_needs_setup": "the set-up table of {directory} is not finished; run 'spheria tablebase build' first",
+    "pack_written": "wrote {path} ({size:,} bytes, SHA-256 {digest})",
+    "shipped_checksum_bad": "{path} does not match its checksum file {checksum}",
+    "shipped_differs": "the shipped set-up table differs from the build at levels {levels}",
+    "shipped_ok": "the shipped set-up table ({path}, checksum verified) agrees with the build at every level",
+    "shipped_only_mint_mixed": "only mint with mixed lines has a shipped set-up table",
 }
 
 
@@ -60,6 +72,12 @@ def add_parser(commands: Any) -> None:
     build.add_argument("--threads", metavar="N", type=int, default=2, help=MESSAGES["threads_help"])
     build.add_argument("--upto", metavar="LEVEL", type=int, help=MESSAGES["upto_help"])
     build.set_defaults(handler=cmd_build)
+
+    pack = actions.add_parser("pack", help=MESSAGES["pack_help"], description=MESSAGES["pack_help"])
+    _add_common(pack)
+    pack.add_argument("--output", metavar="FILE", type=Path, help=MESSAGES["output_help"])
+    pack.add_argument("--check", action="store_true", help=MESSAGES["check_help"])
+    pack.set_defaults(handler=cmd_pack)
 
     status = actions.add_parser("status", help=MESSAGES["status_help"], description=MESSAGES["status_help"])
     _add_common(status)
@@ -95,9 +113,63 @@ def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.tablebase.build import BuildError, run_builder
 
     try:
-        run_builder(_spec(args), args.cache, threads=max(args.threads, 1), upto=args.upto, output=term.say)
+        spec = _spec(args)
+        directory = run_builder(spec, args.cache, threads=max(args.threads, 1), upto=args.upto, output=term.say)
     except BuildError as error:
         raise CliError(MESSAGES["build_failed"].format(error=error)) from None
+    if spec.line_rule == "mixed" and args.upto is None:
+        _check_shipped(_setup_reader(directory, spec), term)
+    return 0
+
+
+def _setup_reader(directory: Path, spec: Any) -> Callable[[int], bytes]:
+    """``bits(k)``: set-up level ``k`` of the build, read whole (and dropped after)."""
+    from spheria.tablebase.layout import SETUP
+    from spheria.tablebase.verify import EatingTable
+
+    table = EatingTable(directory, spec)
+    for k in range(table.layout.top + 1):
+        if not table.has_level(k, SETUP):
+            raise CliError(MESSAGES["pack_needs_setup"].format(directory=directory))
+
+    def bits(k: int) -> bytes:
+        return EatingTable(directory, spec).level_file(k, SETUP).bits
+
+    return bits
+
+
+def _check_shipped(bits: Callable[[int], bytes], term: Terminal) -> None:
+    from spheria.solver.setup_table import (
+        PackedSetupTable,
+        check_file,
+        compare_with_build,
+        default_checksum_path,
+        default_pack_path,
+    )
+
+    path, checksum = default_pack_path(), default_checksum_path()
+    if not check_file(path, checksum):
+        raise CliError(MESSAGES["shipped_checksum_bad"].format(path=path, checksum=checksum))
+    differ = compare_with_build(PackedSetupTable(path), bits, term.say)
+    if differ:
+        raise CliError(MESSAGES["shipped_differs"].format(levels=", ".join(map(str, differ))))
+    term.say(MESSAGES["shipped_ok"].format(path=path))
+
+
+def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
+    from spheria.solver.setup_table import default_pack_path, pack_levels
+    from spheria.tablebase.build import build_dir
+
+    spec = _spec(args)
+    if spec.line_rule != "mixed":
+        raise CliError(MESSAGES["shipped_only_mint_mixed"])
+    bits = _setup_reader(build_dir(args.cache, spec), spec)
+    if args.check:
+        _check_shipped(bits, term)
+        return 0
+    path = args.output or default_pack_path()
+    digest = pack_levels(bits, spec.universe.bit_count(), path, term.say)
+    term.say(MESSAGES["pack_written"].format(path=path, size=path.stat().st_size, digest=digest))
     return 0
 
 

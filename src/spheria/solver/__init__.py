@@ -237,7 +237,7 @@ def solve(
     table_bits: int = DEFAULT_TABLE_BITS,
     progress: Callable[[SolveProgress], object] | None = None,
 ) -> SolveResult:
-    """Solve a Special Cake position in the eating phase exactly.
+    """Solve a Special Cake position in the eating phase exactly, or a mint set-up from the table.
 
     ``best_moves`` lists every winning move in ``state.legal_moves()`` order, or with
     ``stop_at_first`` only the first one found (cheaper: the other children need no proof).
@@ -245,13 +245,15 @@ def solve(
     past it ``TimeoutError`` is raised (what was proved stays in the table, so a second call
     resumes cheaply). ``progress`` is called as each move's position is taken up and, during
     a long search, every few thousand (pure backend) or every 65,536 (compiled) positions;
-    an exception it raises stops the solve. Raises ``ValueError`` for a state that is not a
-    Special Cake eating position.
+    an exception it raises stops the solve. A set-up position of mint with mixed lines is
+    answered from the shipped set-up table (``best_moves`` every best placement, ``positions``
+    the placements looked up). Raises ``ValueError`` for a state that is not a Special Cake
+    position, or a set-up of another variant or line rule.
     """
     if not isinstance(state, CakeState) or not isinstance(state.game, _SpecialCake):
         raise ValueError(f"the solver solves Special Cake positions, not {type(state).__name__}")
     if state.phase != EAT:
-        raise ValueError("the solver solves the eating phase; this cake is still being set up")
+        return _solve_setup(state, stop_at_first)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     variant, line_rule = state.game.variant, state.game.line_rule
@@ -288,6 +290,32 @@ def solve(
     else:
         best = [CakeMove(order) for order in outcomes.values()]
     return SolveResult(1 if winning else -1, best, positions, time.perf_counter() - start)
+
+
+def _solve_setup(state: CakeState, stop_at_first: bool) -> SolveResult:
+    """A mint set-up position (mixed lines), answered from the shipped set-up table: each placement looked up."""
+    variant, line_rule = state.game.variant, state.game.line_rule
+    if variant != MINT or line_rule != MIXED:
+        raise ValueError(
+            f"the set-up is solved only for mint with mixed lines (the shipped table), "
+            f"not {variant} with {line_rule} lines"
+        )
+    from spheria.solver.setup_table import shipped_table
+
+    start = time.perf_counter()
+    table = shipped_table()
+    white, black, _ = state.masks()
+    mint_to_place = state.player == 0
+    moves = state.legal_moves()
+    best = []
+    for move in moves:
+        bit = 1 << move.sites[0]
+        mint_wins = table.mint_wins(white | bit, black) if mint_to_place else table.mint_wins(white, black | bit)
+        if mint_wins == mint_to_place:
+            best.append(move)
+            if stop_at_first:
+                break
+    return SolveResult(1 if best else -1, best or moves, len(moves), time.perf_counter() - start)
 
 
 def _reporter(

@@ -23,13 +23,13 @@ player to move wins.
 
 from __future__ import annotations
 
-import functools
 import math
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spheria.engine.board import ALL_SITES, BELOW, NUM_SITES, SITE_COORDS
+from spheria.engine.board import ALL_SITES, SITE_COORDS
+from spheria.solver.setup_table import colex_rank, pext, stable_shapes
 
 #: Candies of each colour on a full mint cake: no eating position has more.
 MINT_CAP = 15
@@ -49,48 +49,6 @@ def sub_pyramid(base: int) -> int:
 
 #: The 14 sites of the 3x3 sub-pyramid in the 0a1 corner: eating never leaves it.
 SUB_PYRAMID_3 = sub_pyramid(3)
-
-
-@functools.cache
-def stable_shapes(universe: int) -> tuple[int, ...]:
-    """Every stable occupancy mask inside ``universe`` (each ball on four), sorted."""
-    shapes: list[int] = []
-    sites = [s for s in range(NUM_SITES) if universe >> s & 1]  # supports come before a site
-
-    def grow(i: int, chosen: int) -> None:
-        if i == len(sites):
-            shapes.append(chosen)
-            return
-        grow(i + 1, chosen)
-        s = sites[i]
-        if chosen & BELOW[s] == BELOW[s]:
-            grow(i + 1, chosen | 1 << s)
-
-    grow(0, 0)
-    return tuple(sorted(shapes))
-
-
-def pext(value: int, mask: int) -> int:
-    """The bits of ``value`` at the set bits of ``mask``, packed low (as the x86 instruction)."""
-    out, k = 0, 0
-    while mask:
-        low = mask & -mask
-        if value & low:
-            out |= 1 << k
-        k += 1
-        mask ^= low
-    return out
-
-
-def colex_rank(pattern: int) -> int:
-    """The rank of ``pattern`` among the numbers with as many set bits, in numeric order."""
-    rank, j = 0, 0
-    while pattern:
-        low = pattern & -pattern
-        rank += math.comb(low.bit_length() - 1, j + 1)
-        j += 1
-        pattern ^= low
-    return rank
 
 
 def _shape_rank(ranks: dict[int, int], occupied: int) -> int:
