@@ -22,7 +22,7 @@ from spheria.agents.greedy import GreedyAgent
 from spheria.agents.heuristics import GameKnowledge, cake_can_win_now, cake_evaluate, knowledge_for
 from spheria.agents.mcts import MCTSAgent
 from spheria.agents.random_agent import RandomAgent
-from spheria.agents.registry import agent_names, make_agent
+from spheria.agents.registry import agent_names, describe_options, make_agent
 from spheria.engine.board import BELOW, Board, parse_diagram
 from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, Option, State
 
@@ -286,19 +286,31 @@ def test_the_registry_knows_every_agent() -> None:
 @pytest.mark.parametrize(
     ("spec", "problem"),
     [
-        ("mcts:iterations=0", "mcts option iterations must be more than 0, not 0"),
-        ("mcts:iterations=1.5", "mcts option iterations must be a whole number, not 1.5"),
-        ("mcts:time=soon", "mcts option time must be a number, not 'soon'"),
+        ("mcts:iterations=0", "mcts option iterations must be a whole number from 1 to 1000000, not 0"),
+        ("mcts:iterations=1.5", "mcts option iterations must be a whole number from 1 to 1000000, not 1.5"),
+        ("mcts:iterations=1000000000000", "iterations must be a whole number from 1 to 1000000, not 1000000000000"),
+        ("mcts:time=soon", "mcts option time must be a number of seconds from 0.01 to 600, not 'soon'"),
+        ("mcts:time=nan", "mcts option time must be a number of seconds from 0.01 to 600, not nan"),
+        ("mcts:time=inf", "mcts option time must be a number of seconds from 0.01 to 600, not inf"),
+        ("mcts:time=601", "mcts option time must be a number of seconds from 0.01 to 600, not 601"),
         ("mcts:iterations=10,time=1", "mcts takes iterations= or time=, not both"),
-        ("mcts:c=-1", "mcts option c must be a number of at least 0, not -1"),
-        ("mcts:reuse=maybe", "mcts option reuse must be 1 or 0, not 'maybe'"),
+        ("mcts:c=-1", "mcts option c must be a number from 0 to 10, not -1"),
+        ("mcts:reuse=maybe", r"mcts option reuse must be 1 or 0 \(true or false\), not 'maybe'"),
         ("mcts:rollout=smart", "mcts option rollout must be one of game, random, not 'smart'"),
-        ("mcts:speed=3", "bad options for agent 'mcts': .*'speed'"),
-        ("alphabeta:depth=deep", "alphabeta option depth must be a whole number, not 'deep'"),
-        ("alphabeta:time=0", "alphabeta option time must be more than 0, not 0"),
-        ("greedy:seed=abc", "greedy option seed must be a whole number, not 'abc'"),
-        ("greedy:depth=2", "bad options for agent 'greedy': .*'depth'"),
+        ("mcts:speed=3", r"mcts has no option 'speed' \(options: iterations, time, c, reuse, rollout, seed\)"),
+        ("mcts:tim=1", r"mcts has no option 'tim' \(options: iterations, time, c, reuse, rollout, seed\)"),
+        ("alphabeta:depth=deep", "alphabeta option depth must be a whole number from 1 to 50, not 'deep'"),
+        ("alphabeta:depth=99", "alphabeta option depth must be a whole number from 1 to 50, not 99"),
+        ("alphabeta:time=0", "alphabeta option time must be a number of seconds from 0.01 to 600, not 0"),
+        ("greedy:seed=abc", "greedy option seed must be a whole number from 0 to 4294967295, not 'abc'"),
+        ("random:seed=abc", "random option seed must be a whole number from 0 to 4294967295, not 'abc'"),
+        ("random:seed=2.5", "random option seed must be a whole number from 0 to 4294967295, not 2.5"),
+        ("random:seed=1,seed=2", "agent option 'seed' is given twice"),
+        ("random:seed=\x1b]0;owned\x07", r"holds a control character \(\\x1b\)"),
+        ("greedy:depth=2", r"greedy has no option 'depth' \(options: seed\)"),
         ("mcts:iterations", "agent option 'iterations' in 'mcts:iterations' must be written key=value"),
+        ("", "the agent spec is empty"),
+        ("mcts:" + "c=1," * 60, "characters long; the most is 200"),
     ],
 )
 def test_bad_specs_are_refused_naming_the_problem(spec: str, problem: str) -> None:
@@ -306,9 +318,74 @@ def test_bad_specs_are_refused_naming_the_problem(spec: str, problem: str) -> No
         make_agent(spec)
 
 
+def test_no_error_message_carries_a_control_character() -> None:
+    for spec in ("random:seed=\x1b[2J", "\x1b]0;title\x07", "mcts:c=\u202e1", "fixed:color=\x9b31m"):
+        with pytest.raises(ValueError) as refused:
+            make_agent(spec)
+        assert str(refused.value).isprintable()
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "random",
+        "random:seed=7",
+        "greedy:seed=0",
+        "mcts:iterations=300,c=0.5,reuse=0,rollout=random,seed=4",
+        "mcts:time=2.5",
+        "alphabeta:depth=3,time=0.25,seed=1",
+        "planner:time=1,exact=4,solves=9,eat=mcts",
+        "solver:setup=random,time=2",
+        "fixed:color=red",
+    ],
+)
+def test_an_agents_name_is_a_spec_for_the_same_agent(spec: str) -> None:
+    agent = make_agent(spec)
+    again = make_agent(agent.name)
+    assert again.name == agent.name
+    assert type(again) is type(agent)
+
+
+def test_the_caller_caps_thinking_time() -> None:
+    with pytest.raises(ValueError, match=r"mcts option time must be a number of seconds from 0\.01 to 10, not 11"):
+        make_agent("mcts:time=11", max_time=10)
+    with pytest.raises(ValueError, match=r"planner option time must be a number of seconds from 0\.01 to 2, not 3"):
+        make_agent("planner:time=3", max_time=2)
+    with pytest.raises(ValueError, match="the longest an agent may think must be"):
+        make_agent("random", max_time=float("nan"))
+    assert make_agent("mcts:time=10", max_time=10).max_seconds_per_move() == 10
+    assert make_agent("planner", max_time=2).name == "planner:time=2"  # the default budget shrinks to the cap
+    # Searches bounded by iterations or depth are bounded by the cap as well.
+    assert make_agent("mcts:iterations=1000", max_time=4).max_seconds_per_move() == 4
+    assert make_agent("alphabeta:depth=5", max_time=3).max_seconds_per_move() == 3
+    assert make_agent("solver:setup=mcts", max_time=5).max_seconds_per_move() == 5
+    assert make_agent("mcts").max_seconds_per_move() == 1
+    assert make_agent("random").max_seconds_per_move() == make_agent("greedy").max_seconds_per_move() == 0
+
+
+def test_options_describe_their_ranges_for_help_texts() -> None:
+    described = {name: kind for name, kind, _ in describe_options("mcts", max_time=10)}
+    assert described == {
+        "iterations": "1 to 1000000",
+        "time": "0.01 to 10",
+        "c": "0 to 10",
+        "reuse": "1 or 0",
+        "rollout": "game, random",
+        "seed": "0 to 4294967295",
+    }
+
+
+def test_an_iteration_budget_stops_at_the_time_cap() -> None:
+    agent = make_agent("mcts:iterations=1000000,seed=1", max_time=0.05)
+    assert isinstance(agent, MCTSAgent)
+    move = agent.choose(SPLINE.new_initial_state(), 0)
+    assert move in SPLINE.new_initial_state().legal_moves()
+    assert agent.last_stats is not None and 0 < agent.last_stats.iterations < 1_000_000
+
+
 @pytest.mark.parametrize("agent", [GreedyAgent(), MCTSAgent(iterations=5), AlphaBetaAgent(depth=1)])
 def test_search_agents_refuse_what_they_cannot_search(agent: Agent) -> None:
-    with pytest.raises(ValueError, match="perfect-information games only; it was given HiddenView"):
+    with pytest.raises(ValueError, match="perfect-information games only; it was given a view of a game with hidden"):
         agent.choose(HiddenView(), 0)
     reveal = RevealState(Takeaway(), 5, 0)
     with pytest.raises(ValueError, match="cannot play a simultaneous move"):

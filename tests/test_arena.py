@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from spheria.arena import AgentRow, ArenaReport, GameResult, bradley_terry, run_arena, seatings
+from spheria.arena import AgentRow, ArenaReport, GameResult, bradley_terry, make_jobs, run_arena, seatings
 from spheria.cli.main import main
 from spheria.records import Record
 
@@ -21,6 +21,41 @@ def test_a_full_cycle_puts_every_agent_in_every_seat_equally() -> None:
         assert Counter(order[seat] for order in cycle) == {"a": 2, "b": 2, "c": 2}
     pairs = seatings(["a", "b", "c"], 2)  # three agents in a two-seat game: every pair, both ways
     assert sorted(pairs) == [("a", "b"), ("a", "c"), ("b", "a"), ("b", "c"), ("c", "a"), ("c", "b")]
+
+
+def seat_counts(game: str, options: dict[str, Any], agents: list[str], games: int) -> Counter[tuple[str, int]]:
+    jobs = make_jobs(game, options, agents, games, seed=1)
+    return Counter((spec, seat) for job in jobs for seat, spec in enumerate(job.seats))
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "seats"),
+    [("spline", {}, 2), ("spinca", {"players": 3}, 3), ("spinca", {"players": 4}, 4)],
+)
+@pytest.mark.parametrize("extra_agents", [0, 1, 2])
+def test_every_agent_sits_in_every_seat_equally_often_after_any_number_of_games(
+    game: str, options: dict[str, Any], seats: int, extra_agents: int
+) -> None:
+    agents = [f"random:seed={i}" for i in range(seats + extra_agents)]
+    for games in range(1, 3 * len(agents) + 2):
+        counts = seat_counts(game, options, agents, games)
+        per_pair = [counts[(spec, seat)] for spec in agents for seat in range(seats)]
+        assert max(per_pair) - min(per_pair) <= 1, (games, counts)
+
+
+def test_four_seats_and_eight_games_seat_everyone_first_twice() -> None:
+    agents = ["random:seed=1", "random:seed=2", "random:seed=3", "random:seed=4"]
+    counts = seat_counts("spinca", {"players": 4}, agents, 8)
+    assert all(counts[(spec, seat)] == 2 for spec in agents for seat in range(4))  # was 6, 2, 0, 0 in seat 0
+
+
+def test_a_three_seat_arena_reports_fair_seats() -> None:
+    agents = ["random:seed=1", "random:seed=2", "greedy:seed=3"]
+    report = run_arena("spinca", {"players": 3}, agents, games=4, seed=3)
+    by_seat = {spec: [row.games for row in rows] for spec, rows in report.by_seat.items()}
+    assert sorted(by_seat) == sorted(agents)
+    assert all(sorted(seats) in ([1, 1, 2], [1, 2, 1], [2, 1, 1]) for seats in by_seat.values())
+    assert sum(seats[0] for seats in by_seat.values()) == 4
 
 
 def test_seating_needs_enough_distinct_agents() -> None:

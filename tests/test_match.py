@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import spheria
-from spheria.agents.base import Agent
+from spheria.agents.base import Agent, Plays
 from spheria.agents.random_agent import RandomAgent
 from spheria.games.base import SIMULTANEOUS, IllegalMoveError, PlayerView, State
 from spheria.match import Turn, choose_moves, play, step
@@ -88,6 +88,22 @@ def test_wrong_number_of_agents_is_refused() -> None:
     state = spheria.load_game("special-cake").new_initial_state()
     with pytest.raises(ValueError, match="needs 2 agents"):
         play(state, [RandomAgent()])
+
+
+def test_an_agent_that_cannot_play_the_game_is_refused_before_the_first_move() -> None:
+    class TwoSeatSpy(SpyAgent):
+        spec_name = "two-seat-spy"
+        plays = Plays(seats=(2,), hidden_information=False)
+
+    spinca = spheria.load_game("spinca", players=3).new_initial_state()
+    spy = TwoSeatSpy(["0a1"])
+    with pytest.raises(ValueError, match=r"two-seat-spy does not play Spinca \(3 seats\): it plays perfect-info"):
+        play(spinca, [RandomAgent(seed=1), spy, RandomAgent(seed=2)])
+    assert spinca.history == [] and spy.seen == []
+    hidden = spheria.load_game("spagyric").new_initial_state()
+    with pytest.raises(ValueError, match="Agents for Spagyric: fixed, random, spagyric"):
+        play(hidden, [TwoSeatSpy([]), RandomAgent()])
+    assert hidden.history == []
 
 
 def test_an_illegal_agent_move_names_the_seat_and_changes_nothing() -> None:

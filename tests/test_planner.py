@@ -190,8 +190,9 @@ def test_refuses_what_it_cannot_plan() -> None:
 @pytest.mark.parametrize(
     ("spec", "problem"),
     [
-        ("planner:time=0", "planner option time must be more than 0"),
-        ("planner:exact=0", "planner option exact must be more than 0"),
+        ("planner:time=0", "planner option time must be a number of seconds from 0.01 to 600, not 0"),
+        ("planner:exact=0", "planner option exact must be a whole number from 1 to 12, not 0"),
+        ("planner:solves=1000000", "planner option solves must be a whole number from 1 to 100000"),
         ("planner:eat=planner", "planner option eat must be one of"),
         ("planner:seed=x", "planner option seed must be a whole number"),
     ],

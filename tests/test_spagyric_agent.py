@@ -552,12 +552,13 @@ def test_agent_specs() -> None:
     assert make_agent("fixed:color=b,seed=2").name == "fixed:color=b,seed=2"
     assert isinstance(make_agent("fixed"), FixedColorAgent)
     for spec, problem in [
-        ("spagyric:iterations=0", "spagyric option iterations must be more than 0, not 0"),
+        ("spagyric:iterations=0", "spagyric option iterations must be a whole number from 1 to 1000000, not 0"),
         ("spagyric:iterations=10,time=1", "spagyric takes iterations= or time=, not both"),
-        ("spagyric:exact=-1", "spagyric option exact must be a whole number of at least 0, not -1"),
-        ("spagyric:final=best", "spagyric option final must be matrix or average, not 'best'"),
-        ("spagyric:gamma=0", "spagyric option gamma must be a number above 0 and at most 1, not 0"),
-        ("fixed:color=green", "fixed option color must be w, b or r, not 'green'"),
+        ("spagyric:exact=-1", "spagyric option exact must be a whole number from 0 to 10, not -1"),
+        ("spagyric:final=best", "spagyric option final must be one of matrix, average, not 'best'"),
+        ("spagyric:gamma=0", "spagyric option gamma must be a number from 0.001 to 1, not 0"),
+        ("spagyric:c=nan", "spagyric option c must be a number from 0 to 10, not nan"),
+        ("fixed:color=green", "fixed option color must be one of w, b, r, not 'green'"),
     ]:
         with pytest.raises(ValueError, match=problem):
             make_agent(spec)

@@ -2,8 +2,8 @@
 
 Every game is a :class:`GameJob` — the game, the agent spec in each seat and a seed — that
 any worker can play by itself, so games run in parallel processes (or on a cluster) and the
-same seed always gives the same games. Seats rotate through every ordering of the agents,
-so each agent sits in each seat equally often over a full cycle.
+same seed always gives the same games. Seats rotate so that after any number of games each
+agent has sat in each seat equally often, to within one game (see :func:`seating`).
 
 >>> report = run_arena("special-cake", {"variant": "sugar"}, ["random", "greedy"], games=4, seed=1)
 >>> sorted(report.agents)
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spheria.agents.registry import make_agent, parse_spec
+from spheria.agents.registry import check_spec, make_agent, parse_spec
 from spheria.games.base import load_game
 from spheria.match import play
 from spheria.records import Record
@@ -74,19 +74,52 @@ def play_job(job: GameJob, keep_record: bool = False) -> GameResult:
     return GameResult(job.index, job.seats, tuple(returns), len(state.history), record)
 
 
+def seating(agents: Sequence[str], seats: int, index: int) -> tuple[str, ...]:
+    """Who sits where in game ``index``: fair after any number of games.
+
+    Games come in blocks of ``len(agents)``: within a block the agents' order is turned one
+    place per game (game ``k`` of the block seats agent ``order[(k + s) % n]`` in seat ``s``),
+    so over a block every agent sits in every seat exactly once. Hence after any number of
+    games each agent has sat in each seat equally often, to within one game. Successive blocks
+    take the orders with the first agent fixed in turn (``(n - 1)!`` of them), so over
+    ``n!`` games every ordering of the agents is played.
+
+    >>> [seating("abc", 3, i) for i in range(6)]
+    [('a', 'b', 'c'), ('b', 'c', 'a'), ('c', 'a', 'b'), ('a', 'c', 'b'), ('c', 'b', 'a'), ('b', 'a', 'c')]
+    """
+    _check_agents(agents, seats)
+    count = len(agents)
+    block, turn = divmod(index, count)
+    rest = list(agents[1:])
+    order = [agents[0], *_nth_permutation(rest, block % math.factorial(len(rest)))]
+    return tuple(order[(turn + seat) % count] for seat in range(seats))
+
+
 def seatings(agents: Sequence[str], seats: int) -> list[tuple[str, ...]]:
-    """Every ordering of ``seats`` distinct agents: a full cycle of fair seat rotation."""
+    """A full cycle of :func:`seating`: every ordering of the agents, ``n!`` games."""
+    return [seating(agents, seats, i) for i in range(math.factorial(len(agents)))]
+
+
+def _check_agents(agents: Sequence[str], seats: int) -> None:
     if len(agents) < seats:
         raise ValueError(f"the game has {seats} seats but only {len(agents)} agents were named")
     if len(set(agents)) != len(agents):
         raise ValueError("name each agent once; to pit an agent against itself give it distinct options")
-    return list(itertools.permutations(agents, seats))
+
+
+def _nth_permutation(items: list[str], n: int) -> list[str]:
+    """The ``n``-th ordering of ``items`` in the order ``itertools.permutations`` gives them."""
+    pool, result = list(items), []
+    for size in range(len(pool), 0, -1):
+        index, n = divmod(n, math.factorial(size - 1))
+        result.append(pool.pop(index))
+    return result
 
 
 def make_jobs(game: str, options: dict[str, Any], agents: Sequence[str], games: int, seed: int) -> list[GameJob]:
     seats = load_game(game, **options).num_players
-    cycle = seatings(agents, seats)
-    return [GameJob(i, game, dict(options), cycle[i % len(cycle)], derive_seed(seed, i)) for i in range(games)]
+    _check_agents(agents, seats)
+    return [GameJob(i, game, dict(options), seating(agents, seats, i), derive_seed(seed, i)) for i in range(games)]
 
 
 # -- results ---------------------------------------------------------------------------------
@@ -309,10 +342,11 @@ def run_arena(
     ``backend`` is a backend's name (see :func:`backend_names`) or a :data:`Backend` itself.
     """
     run = backend if callable(backend) else get_backend(backend)
+    loaded = load_game(game, **options)
     for spec in agents:
-        make_agent(spec)  # a bad spec fails here, not in a worker
+        check_spec(spec, loaded)  # a bad spec or a misfit fails here, not in a worker
     jobs = make_jobs(game, options, agents, games, seed)
-    report = ArenaReport(game, dict(load_game(game, **options).options), list(agents), games)
+    report = ArenaReport(game, dict(loaded.options), list(agents), games)
     if records_dir is not None:
         records_dir.mkdir(parents=True, exist_ok=True)
     try:

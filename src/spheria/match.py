@@ -89,12 +89,22 @@ def step(state: State[Any], agents: Sequence[Agent]) -> Turn:
     return apply_turn(state, player, moves, agents)
 
 
+def check_agents(state: State[Any], agents: Sequence[Agent]) -> None:
+    """Refuse, before any move, the wrong number of agents or an agent that cannot play the game."""
+    _check_seats(state, agents)
+    if not all(agent.fits(state.game) for agent in agents):
+        from spheria.agents.registry import check_fit  # every agent's module: only to name the ones that fit
+
+        check_fit(state.game, agents)
+
+
 def play(state: State[Any], agents: Sequence[Agent], on_move: OnMove | None = None) -> list[float]:
     """Play ``state`` to the end in place; ``on_move(state, turn)`` is called after every turn.
 
-    Returns ``state.returns()``.
+    Returns ``state.returns()``. An agent that cannot play the game is refused before the
+    first move (``ValueError`` naming the agents that fit, see :func:`check_agents`).
     """
-    _check_seats(state, agents)
+    check_agents(state, agents)
     while not state.is_terminal():
         turn = step(state, agents)
         if on_move is not None:

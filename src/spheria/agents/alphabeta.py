@@ -10,8 +10,9 @@ the set-up in poisoned Special Cake) is handled: the sign flips only when the tu
 
 Options (spec ``alphabeta:depth=6,seed=3``):
 
-* ``depth`` — the deepest iteration (plies); ``time`` — seconds per move. With both, whichever
-  comes first stops the search; with neither, ``time=1``. ``depth`` alone is deterministic.
+* ``depth`` — the deepest iteration (plies, 1 to 50); ``time`` — seconds per move (0.01 to the
+  caller's ``max_time``). With both, whichever comes first stops the search; with neither,
+  ``time=1``. ``depth`` alone is deterministic, but stops at ``max_time`` (default 600 s) too.
 * ``seed`` — shuffles the root moves, so equal moves are chosen at random but reproducibly.
 
 >>> import spheria
@@ -28,9 +29,9 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from spheria.agents.base import Agent
+from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import Evaluate, KeyFunction, knowledge_for, require_state, spn_key, zero_evaluation
-from spheria.agents.options import check_positive, check_seed
+from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
 from spheria.games.base import PlayerView, State
 
 #: The score of winning at once; a win ``k`` plies away scores ``WIN - k``.
@@ -41,6 +42,8 @@ PROVEN = WIN - 10_000
 SCALE = 10_000
 _INFINITY = 10 * WIN
 _MAX_DEPTH = 200
+#: The deepest search the ``depth`` option may ask for (plies).
+MAX_DEPTH = 50
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
@@ -80,17 +83,30 @@ def _to_child(bound: int) -> int:
 class AlphaBetaAgent(Agent):
     """Negamax alpha-beta with a transposition table, iterative deepening and a per-game evaluation."""
 
-    def __init__(self, depth: int | None = None, time: float | None = None, seed: int | None = None) -> None:
-        self.depth = None if depth is None else check_positive("alphabeta", "depth", depth, int)
-        self.time = None if time is None else check_positive("alphabeta", "time", time, float)
-        if self.depth is None and self.time is None:
-            self.time = 1.0
-        self.seed = check_seed("alphabeta", seed)
-        parts = [] if self.depth is None else [f"depth={self.depth}"]
-        parts += [] if self.time is None else [f"time={self.time:g}"]
-        parts += [] if seed is None else [f"seed={seed}"]
-        self.name = "alphabeta:" + ",".join(parts)
-        self.rng = random.Random(seed)
+    spec_name = "alphabeta"
+    option_specs = (
+        AgentOption("depth", None, "the deepest iteration, in plies", kind=int, bounds=(1, MAX_DEPTH)),
+        time_option(None, "seconds per move (default 1 unless depth is given)"),
+        SEED,
+    )
+    plays = Plays(seats=(2,), hidden_information=False)
+
+    def __init__(
+        self,
+        depth: int | None = None,
+        time: float | None = None,
+        seed: int | None = None,
+        max_time: float | None = None,
+    ) -> None:
+        self.time_cap = check_max_time(max_time)
+        values = self.checked_options(self.time_cap, depth=depth, time=time, seed=seed)
+        if values["depth"] is None and values["time"] is None:
+            values["time"] = min(1.0, self.time_cap)
+        self.depth: int | None = values["depth"]
+        self.time: float | None = values["time"]
+        self.seed: int | None = values["seed"]
+        self.name = self.spec_from(values)
+        self.rng = random.Random(self.seed)
         self.reports: list[DepthReport] = []
         self.nodes = 0
         self._table: dict[Hashable, tuple[int, int, int, Any, bool]] = {}
@@ -115,11 +131,12 @@ class AlphaBetaAgent(Agent):
         if len(moves) == 1:
             return moves[0]
         start = time.perf_counter()
+        budget = self.max_seconds_per_move()
         max_depth = self.depth or _MAX_DEPTH
         best = moves[0]
         for depth in range(1, max_depth + 1):
             # The first iteration always completes, so there is always a searched answer.
-            self._deadline = None if self.time is None or depth == 1 else start + self.time
+            self._deadline = None if depth == 1 else start + budget
             self._approx = 0
             try:
                 score, best = self._root(work, moves, depth)
@@ -131,9 +148,13 @@ class AlphaBetaAgent(Agent):
             moves.insert(0, best)
             if exact or abs(score) > PROVEN:
                 break
-            if self.time is not None and time.perf_counter() - start >= self.time:
+            if time.perf_counter() - start >= budget:
                 break
         return best
+
+    def max_seconds_per_move(self) -> float:
+        """``time``; with ``depth`` alone, the caller's ``max_time`` (the search stops there too)."""
+        return self.time if self.time is not None else self.time_cap
 
     def value(self, state: State[Any], depth: int) -> int:
         """The negamax score of ``state`` for the player to move, searched ``depth`` plies (for tests)."""

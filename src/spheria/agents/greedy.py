@@ -21,9 +21,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from spheria.agents.base import Agent
+from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import GameKnowledge, knowledge_for, require_state
-from spheria.agents.options import check_seed
+from spheria.agents.options import SEED
 from spheria.games.base import PlayerView, State
 
 _WINS, _SAFE, _UNSAFE, _LOSES = 30.0, 20.0, 10.0, 0.0
@@ -32,10 +32,15 @@ _WINS, _SAFE, _UNSAFE, _LOSES = 30.0, 20.0, 10.0, 0.0
 class GreedyAgent(Agent):
     """One-ply search with the game's evaluation and a random tie-break."""
 
+    spec_name = "greedy"
+    option_specs = (SEED,)
+    plays = Plays(hidden_information=False)
+
     def __init__(self, seed: int | None = None) -> None:
-        self.seed = check_seed("greedy", seed)
-        self.name = "greedy" if seed is None else f"greedy:seed={seed}"
-        self.rng = random.Random(seed)
+        values = self.checked_options(seed=seed)
+        self.seed: int | None = values["seed"]
+        self.name = self.spec_from(values)
+        self.rng = random.Random(self.seed)
 
     def choose(self, view: PlayerView, player: int) -> Any:
         state = require_state(view, player, "greedy")

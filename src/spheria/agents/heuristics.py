@@ -26,6 +26,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from spheria.agents.messages import message
 from spheria.engine.board import ADJACENT, BELOW, SPAN_LINES
 from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, PlayerView, State
 from spheria.games.special_cake import EAT, POISONED, CakeState, eating_outcomes
@@ -45,10 +46,7 @@ def require_state(view: PlayerView, player: int, agent: str) -> State[Any]:
     a finished game, or another seat to move).
     """
     if not isinstance(view, State) or not view.game.perfect_information:
-        raise ValueError(
-            f"{agent} searches the whole game tree, so it plays perfect-information games only; "
-            f"it was given {type(view).__name__}"
-        )
+        raise ValueError(message("needs_state", agent=agent))
     to_move = view.current_player()
     if to_move == SIMULTANEOUS:
         raise ValueError(f"{agent} cannot play a simultaneous move ({view.game.name}): use an agent made for them")

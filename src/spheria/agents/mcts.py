@@ -9,9 +9,10 @@ games all work.
 
 Options (spec ``mcts:iterations=2000,c=1.4,seed=3``):
 
-* ``iterations`` — iterations per move; or ``time`` — seconds per move (default ``time=1``).
-  Give one of them, not both.
-* ``c`` — the exploration constant (default 1.4).
+* ``iterations`` — iterations per move (1 to 1,000,000); or ``time`` — seconds per move (0.01
+  to the caller's ``max_time``, default ``time=1``). Give one of them, not both. A search by
+  iterations also stops at ``max_time`` (default 600 s), so no move takes longer.
+* ``c`` — the exploration constant (0 to 10, default 1.4).
 * ``reuse`` — keep the matching subtree between moves (default 1; 0 to search afresh).
 * ``rollout`` — ``game`` (default) rolls out with the game's own fast playout where
   :mod:`spheria.agents.heuristics` registers one (Spinca: cheap random turns on the
@@ -37,13 +38,16 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from spheria.agents.base import Agent
+from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import Playout, knowledge_for, require_state
-from spheria.agents.options import check_flag, check_positive, check_seed
+from spheria.agents.messages import message
+from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
 from spheria.games.base import SIMULTANEOUS, PlayerView, State
 
 #: The values of the ``rollout`` option.
 ROLLOUTS = ("game", "random")
+#: The most iterations a move may be given.
+MAX_ITERATIONS = 1_000_000
 
 
 class _Node:
@@ -82,6 +86,18 @@ class SearchStats:
 class MCTSAgent(Agent):
     """UCT with random rollouts, a reward per seat, and tree reuse between moves."""
 
+    spec_name = "mcts"
+    option_specs = (
+        AgentOption("iterations", None, "iterations per move", kind=int, bounds=(1, MAX_ITERATIONS)),
+        time_option(None, "seconds per move (default 1 unless iterations is given)"),
+        AgentOption("c", 1.4, "the exploration constant", kind=float, bounds=(0, 10)),
+        AgentOption("reuse", True, "keep the matching subtree between moves", kind=bool),
+        AgentOption("rollout", "game", "game: the game's own playout; random: random moves", ROLLOUTS),
+        SEED,
+    )
+    named_options = ("c",)
+    plays = Plays(hidden_information=False)
+
     def __init__(
         self,
         iterations: int | None = None,
@@ -90,27 +106,24 @@ class MCTSAgent(Agent):
         seed: int | None = None,
         reuse: bool | int = True,
         rollout: str = "game",
+        max_time: float | None = None,
     ) -> None:
-        if iterations is not None and time is not None:
-            raise ValueError("mcts takes iterations= or time=, not both")
-        self.iterations = None if iterations is None else check_positive("mcts", "iterations", iterations, int)
-        self.time = 1.0 if iterations is None and time is None else None
-        if time is not None:
-            self.time = check_positive("mcts", "time", time, float)
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
-            raise ValueError(f"mcts option c must be a number of at least 0, not {c!r}")
-        self.c = float(c)
-        self.seed = check_seed("mcts", seed)
-        self.reuse = check_flag("mcts", "reuse", reuse)
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"mcts option rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
-        self.rollout = rollout
-        budget = f"iterations={self.iterations}" if self.iterations is not None else f"time={self.time:g}"
-        parts = [budget, f"c={self.c:g}"] + ([] if self.reuse else ["reuse=0"])
-        parts += [] if rollout == "game" else [f"rollout={rollout}"]
-        parts += [] if seed is None else [f"seed={seed}"]
-        self.name = "mcts:" + ",".join(parts)
-        self.rng = random.Random(seed)
+        self.time_cap = check_max_time(max_time)
+        values = self.checked_options(
+            self.time_cap, iterations=iterations, time=time, c=c, seed=seed, reuse=reuse, rollout=rollout
+        )
+        if values["iterations"] is not None and values["time"] is not None:
+            raise ValueError(message("one_budget", agent=self.spec_name))
+        if values["iterations"] is None and values["time"] is None:
+            values["time"] = min(1.0, self.time_cap)
+        self.iterations: int | None = values["iterations"]
+        self.time: float | None = values["time"]
+        self.c: float = values["c"]
+        self.seed: int | None = values["seed"]
+        self.reuse: bool = values["reuse"]
+        self.rollout: str = values["rollout"]
+        self.name = self.spec_from(values)
+        self.rng = random.Random(self.seed)
         self.last_stats: SearchStats | None = None
         self._root: _Node | None = None
         self._root_history: list[Any] = []
@@ -132,7 +145,7 @@ class MCTSAgent(Agent):
         if root is None:
             root = _Node(None, None, player, state.legal_moves(), state.game.num_players)
         start = time.perf_counter()
-        deadline = None if self.time is None else start + self.time
+        deadline = start + self.max_seconds_per_move()
         playout = knowledge_for(state.game).playout if self.rollout == "game" else None
         done = self._search(root, state, self.iterations, deadline, playout)
         self.last_stats = SearchStats(done, reused, root.visits, time.perf_counter() - start)
@@ -145,6 +158,10 @@ class MCTSAgent(Agent):
         p = root.player
         best = max(root.children, key=lambda node: (node.visits, node.totals[p]))
         return best.move
+
+    def max_seconds_per_move(self) -> float:
+        """``time``; with ``iterations``, the caller's ``max_time`` (the search stops there too)."""
+        return self.time if self.time is not None else self.time_cap
 
     def root_values(self) -> list[float]:
         """The mean return per seat over the last search's root visits (``[-1, 1]`` each)."""
@@ -210,10 +227,7 @@ class MCTSAgent(Agent):
         log, sqrt, clock = math.log, math.sqrt, time.perf_counter
         done = 0
         while True:
-            if iterations is not None:
-                if done >= iterations:
-                    break
-            elif deadline is not None and clock() >= deadline:
+            if (iterations is not None and done >= iterations) or (deadline is not None and clock() >= deadline):
                 break
             state = root_state.clone()
             node = root

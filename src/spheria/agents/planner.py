@@ -51,18 +51,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from spheria.agents.base import Agent
+from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import require_state
-from spheria.agents.options import check_positive, check_seed
+from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
 from spheria.engine.board import TOP, iter_sites, placeable
 from spheria.games.base import PlayerView
-from spheria.games.special_cake import MINT, PLACE, POISONED, CakeMove, CakeState, Masks
+from spheria.games.special_cake import MINT, PLACE, POISONED, CakeMove, CakeState, Masks, SpecialCake
 
 #: Agents the planner may hand the eating phase to.
 EAT_AGENTS = ("solver", "greedy", "mcts", "alphabeta", "random")
 
 #: Placements left at which the exact search starts, by variant (poisoned cakes cost more to solve).
 DEFAULT_EXACT = {MINT: 9, POISONED: 6}
+#: The most placements left that the ``exact`` option may ask the exact search to start at.
+MAX_EXACT = 12
+#: The most cakes the ``solves`` option may allow per set-up move.
+MAX_SOLVES = 100_000
 
 #: How often uniformly random set-up play builds a cake the first eater loses, measured with
 #: ``benchmarks/label_cakes.py`` (see docs/agents.md); the chance given to a cake not solved yet.
@@ -143,40 +147,50 @@ class Score:
 class PlannerAgent(Agent):
     """Plans the Special Cake set-up so the eating phase starts in a cake its seat wants.
 
-    Options: ``time`` (seconds per set-up move, default 3), ``exact`` (placements left at
-    which the exact search starts; default 9 in mint, 6 in poisoned), ``solves`` (at most this
-    many cakes solved per set-up move, default no limit but ``time``: a budget that does not
-    depend on the machine's load), ``eat`` (the agent for the eating phase, default
-    ``solver``), ``seed``.
+    Options: ``time`` (seconds per set-up move, 0.01 to the caller's ``max_time``, default 3),
+    ``exact`` (placements left at which the exact search starts, 1 to 12; default 9 in mint, 6
+    in poisoned), ``solves`` (at most this many cakes solved per set-up move, 1 to 100,000;
+    default no limit but ``time``: a budget that does not depend on the machine's load),
+    ``eat`` (the agent for the eating phase, default ``solver``), ``seed``.
     """
+
+    spec_name = "planner"
+    option_specs = (
+        SEED,
+        time_option(3.0, "seconds per set-up move"),
+        AgentOption("exact", None, "placements left when the exact search starts", kind=int, bounds=(1, MAX_EXACT)),
+        AgentOption("solves", None, "at most this many cakes solved per set-up move", kind=int, bounds=(1, MAX_SOLVES)),
+        AgentOption("eat", "solver", "the agent for the eating phase", EAT_AGENTS),
+    )
+    plays = Plays(games=(SpecialCake,), variants=tuple(DEFAULT_EXACT), seats=(2,))
 
     def __init__(
         self,
         seed: int | None = None,
-        time: float = 3.0,
+        time: float | None = None,
         exact: int | None = None,
         solves: int | None = None,
         eat: str = "solver",
+        max_time: float | None = None,
     ) -> None:
-        self.seed = check_seed("planner", seed)
-        self.time = check_positive("planner", "time", time, float)
-        self.exact = None if exact is None else check_positive("planner", "exact", exact, int)
-        self.solves = None if solves is None else check_positive("planner", "solves", solves, int)
-        if eat not in EAT_AGENTS:
-            raise ValueError(f"planner option eat must be one of {', '.join(EAT_AGENTS)}, not {eat!r}")
-        self.eat = eat
-        self.rng = random.Random(seed)
+        self.time_cap = check_max_time(max_time)
+        values = self.checked_options(self.time_cap, seed=seed, time=time, exact=exact, solves=solves, eat=eat)
+        self.seed: int | None = values["seed"]
+        self.time: float = values["time"]
+        self.exact: int | None = values["exact"]
+        self.solves: int | None = values["solves"]
+        self.eat: str = values["eat"]
+        self.rng = random.Random(self.seed)
         self._eater: Agent | None = None
         #: The solved value (+1 the first eater wins, -1 loses) of every complete cake solved so far.
         self.solved: dict[Masks, int] = {}
         #: How the last set-up move was chosen: method, cakes below the position, unsolved, score.
         self.last_report: dict[str, Any] = {}
-        parts = [f"seed={seed}"] if seed is not None else []
-        parts += [f"time={self.time:g}"] if self.time != 3.0 else []
-        parts += [f"exact={self.exact}"] if self.exact is not None else []
-        parts += [f"solves={self.solves}"] if self.solves is not None else []
-        parts += [f"eat={eat}"] if eat != "solver" else []
-        self.name = "planner" + (":" + ",".join(parts) if parts else "")
+        self.name = self.spec_from(values)
+
+    def max_seconds_per_move(self) -> float:
+        """``time`` in the set-up; in the eating phase, the eating agent's budget."""
+        return max(self.time, self._eating_agent().max_seconds_per_move())
 
     def reset(self) -> None:
         self.solved.clear()
@@ -240,7 +254,8 @@ class PlannerAgent(Agent):
         if self._eater is None:
             from spheria.agents.registry import make_agent  # the registry imports this module
 
-            self._eater = make_agent(self.eat if self.seed is None else f"{self.eat}:seed={self.seed}")
+            spec = self.eat if self.seed is None else f"{self.eat}:seed={self.seed}"
+            self._eater = make_agent(spec, max_time=self.time_cap)
         return self._eater
 
     # -- near the end: every finish, solved ----------------------------------------------

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from spheria.agents.base import Agent
+from spheria.agents.options import SEED
 from spheria.games.base import PlayerView
 
 
@@ -18,9 +19,14 @@ class RandomAgent(Agent):
     True
     """
 
+    spec_name = "random"
+    option_specs = (SEED,)
+
     def __init__(self, seed: int | None = None) -> None:
-        self.name = "random" if seed is None else f"random:seed={seed}"
-        self.rng = random.Random(seed)
+        values = self.checked_options(seed=seed)
+        self.seed: int | None = values["seed"]
+        self.name = self.spec_from(values)
+        self.rng = random.Random(self.seed)
 
     def choose(self, view: PlayerView, player: int) -> Any:
         moves = view.legal_moves(player)

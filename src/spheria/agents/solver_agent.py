@@ -21,11 +21,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from spheria.agents.base import Agent
+from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import require_state
-from spheria.agents.options import check_positive, check_seed
+from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
 from spheria.games.base import PlayerView
-from spheria.games.special_cake import PLACE, CakeState
+from spheria.games.special_cake import PLACE, CakeState, SpecialCake
 
 SETUP_AGENTS = ("random", "greedy", "mcts", "planner")
 
@@ -33,20 +33,33 @@ SETUP_AGENTS = ("random", "greedy", "mcts", "planner")
 class SolverAgent(Agent):
     """Exact in the eating phase; ``setup`` agent in the set-up; ``time`` caps a solve (seconds)."""
 
-    def __init__(self, seed: int | None = None, setup: str = "greedy", time: float | None = None) -> None:
+    spec_name = "solver"
+    option_specs = (
+        SEED,
+        AgentOption("setup", "greedy", "the agent that builds the cake", SETUP_AGENTS),
+        time_option(None, "seconds a solve may take (default: the caller's max_time)"),
+    )
+    plays = Plays(games=(SpecialCake,), seats=(2,))
+
+    def __init__(
+        self, seed: int | None = None, setup: str = "greedy", time: float | None = None, max_time: float | None = None
+    ) -> None:
         from spheria.agents.registry import make_agent  # the registry imports this module
 
-        self.seed = check_seed("solver", seed)
-        if setup not in SETUP_AGENTS:
-            raise ValueError(f"solver option setup must be one of {', '.join(SETUP_AGENTS)}, not {setup!r}")
-        self.time = None if time is None else check_positive("solver", "time", time, float)
-        self.rng = random.Random(seed)
-        self.setup = make_agent(setup if seed is None else f"{setup}:seed={seed}")
-        parts = [f"seed={seed}"] if seed is not None else []
-        parts += [f"setup={setup}"] if setup != "greedy" else []
-        parts += [f"time={time}"] if time is not None else []
-        self.name = "solver" + (":" + ",".join(parts) if parts else "")
+        self.time_cap = check_max_time(max_time)
+        values = self.checked_options(self.time_cap, seed=seed, setup=setup, time=time)
+        self.seed: int | None = values["seed"]
+        self.time: float | None = values["time"]
+        self.rng = random.Random(self.seed)
+        setup_spec = values["setup"] if self.seed is None else f"{values['setup']}:seed={self.seed}"
+        self.setup = make_agent(setup_spec, max_time=self.time_cap)
+        self.plays = Plays((SpecialCake,), self.setup.plays.variants, (2,))  # setup=planner narrows it
+        self.name = self.spec_from(values)
         self.last_value: int | None = None
+
+    def max_seconds_per_move(self) -> float:
+        """A solve's limit (``time``, else the caller's ``max_time``), or the set-up agent's budget."""
+        return max(self.time if self.time is not None else self.time_cap, self.setup.max_seconds_per_move())
 
     def choose(self, view: PlayerView, player: int) -> Any:
         from spheria.solver import solve  # the compiled solver loads only when it is needed
@@ -57,7 +70,8 @@ class SolverAgent(Agent):
         if state.phase == PLACE:
             return self.setup.choose(state, player)
         try:
-            result = solve(state, time_limit=self.time, stop_at_first=True)
+            limit = self.time if self.time is not None else self.time_cap
+            result = solve(state, time_limit=limit, stop_at_first=True)
         except TimeoutError:
             self.last_value = None
             return self.setup.choose(state, player)

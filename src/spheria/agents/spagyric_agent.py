@@ -70,10 +70,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from spheria.agents.base import Agent
-from spheria.agents.options import check_positive, check_seed
+from spheria.agents.base import Agent, Plays
+from spheria.agents.messages import message
+from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
 from spheria.engine.board import COLOR_CHARS, COLORS, Board
-from spheria.games.base import PlayerView
+from spheria.games.base import IllegalMoveError, PlayerView
 from spheria.games.spagyric import (
     BEATEN_BY,
     OVER,
@@ -83,6 +84,7 @@ from spheria.games.spagyric import (
     WINNING_SIZE,
     Choice,
     Place,
+    Spagyric,
     SpagyricMove,
     parse_color,
 )
@@ -229,10 +231,24 @@ def _sample(weights: list[float], u: float) -> int:
 
 
 FINALS = ("matrix", "average")
+#: The most search iterations a decision may be given.
+MAX_ITERATIONS = 1_000_000
 
 
 class SpagyricAgent(Agent):
     """Mixed strategies at reveals by decoupled SM-MCTS with regret matching; exact in small endgames."""
+
+    spec_name = "spagyric"
+    option_specs = (
+        AgentOption("iterations", None, "search iterations per decision", kind=int, bounds=(1, MAX_ITERATIONS)),
+        time_option(None, "seconds per decision (default 1 unless iterations is given)"),
+        AgentOption("exact", 3, "solve exactly once each seat holds at most this many balls", kind=int, bounds=(0, 10)),
+        AgentOption("final", "matrix", "how the strategy is read off the search", FINALS),
+        AgentOption("gamma", 0.1, "the exploration share at reveals", kind=float, bounds=(0.001, 1)),
+        AgentOption("c", 1.0, "the UCT constant at placements", kind=float, bounds=(0, 10)),
+        SEED,
+    )
+    plays = Plays(games=(Spagyric,), seats=(2,))
 
     def __init__(
         self,
@@ -243,37 +259,27 @@ class SpagyricAgent(Agent):
         gamma: float = 0.1,
         c: float = 1.0,
         seed: int | None = None,
+        max_time: float | None = None,
     ) -> None:
-        if iterations is not None and time is not None:
-            raise ValueError("spagyric takes iterations= or time=, not both")
-        self.iterations = None if iterations is None else check_positive("spagyric", "iterations", iterations, int)
-        self.time: float | None = 1.0 if iterations is None and time is None else None
-        if time is not None:
-            self.time = check_positive("spagyric", "time", time, float)
-        if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
-            raise ValueError(f"spagyric option exact must be a whole number of at least 0, not {exact!r}")
-        self.exact = exact
-        if final not in FINALS:
-            raise ValueError(f"spagyric option final must be {' or '.join(FINALS)}, not {final!r}")
-        self.final = final
-        if isinstance(gamma, bool) or not isinstance(gamma, int | float) or not 0 < gamma <= 1:
-            raise ValueError(f"spagyric option gamma must be a number above 0 and at most 1, not {gamma!r}")
-        self.gamma = float(gamma)
-        if isinstance(c, bool) or not isinstance(c, int | float) or c < 0:
-            raise ValueError(f"spagyric option c must be a number of at least 0, not {c!r}")
-        self.c = float(c)
-        self.seed = check_seed("spagyric", seed)
+        self.time_cap = check_max_time(max_time)
+        values = self.checked_options(
+            self.time_cap, iterations=iterations, time=time, exact=exact, final=final, gamma=gamma, c=c, seed=seed
+        )
+        if values["iterations"] is not None and values["time"] is not None:
+            raise ValueError(message("one_budget", agent=self.spec_name))
+        if values["iterations"] is None and values["time"] is None:
+            values["time"] = min(1.0, self.time_cap)
+        self.iterations: int | None = values["iterations"]
+        self.time: float | None = values["time"]
+        self.exact: int = values["exact"]
+        self.final: str = values["final"]
+        self.gamma: float = values["gamma"]
+        self.c: float = values["c"]
+        self.seed: int | None = values["seed"]
         if importlib.util.find_spec("scipy") is None:
             raise ValueError("the spagyric agent solves matrix games with scipy: pip install 'spheria[ai]'")
-        budget = f"iterations={self.iterations}" if self.iterations is not None else f"time={self.time:g}"
-        parts = [budget]
-        parts += [] if exact == 3 else [f"exact={exact}"]
-        parts += [] if final == "matrix" else [f"final={final}"]
-        parts += [] if gamma == 0.1 else [f"gamma={gamma:g}"]
-        parts += [] if c == 1.0 else [f"c={c:g}"]
-        parts += [] if seed is None else [f"seed={seed}"]
-        self.name = "spagyric:" + ",".join(parts)
-        self.rng = random.Random(seed)
+        self.name = self.spec_from(values)
+        self.rng = random.Random(self.seed)
         self.solver = SpagyricSolver()
         #: What the last decision did: search iterations run, and whether the solver decided.
         self.last_iterations = 0
@@ -312,6 +318,10 @@ class SpagyricAgent(Agent):
 
     def reset(self) -> None:
         self.solver.clear()
+
+    def max_seconds_per_move(self) -> float:
+        """``time``; with ``iterations``, the caller's ``max_time`` (the search stops there too)."""
+        return self.time if self.time is not None else self.time_cap
 
     # -- deciding in the canonical position (the agent is seat 0) -----------------------------------
 
@@ -416,13 +426,10 @@ class SpagyricAgent(Agent):
 
     def _search(self, root: _Node, rng: random.Random) -> None:
         clock = time.perf_counter
-        deadline = None if self.time is None else clock() + self.time
+        deadline = clock() + self.max_seconds_per_move()
         done = 0
         while True:
-            if self.iterations is not None:
-                if done >= self.iterations:
-                    break
-            elif deadline is not None and clock() >= deadline:
+            if (self.iterations is not None and done >= self.iterations) or clock() >= deadline:
                 break
             if self.final == "matrix" and done % 64 == 63 and _settled(root):
                 break  # more iterations cannot change what the root knows
@@ -537,14 +544,19 @@ class FixedColorAgent(Agent):
     'r'
     """
 
+    spec_name = "fixed"
+    option_specs = (AgentOption("color", "w", "the colour it always reveals", ("w", "b", "r")), SEED)
+    named_options = ("color",)
+    plays = Plays(games=(Spagyric,), seats=(2,))
+
     def __init__(self, color: str = "w", seed: int | None = None) -> None:
-        try:
-            self.color = parse_color(str(color))
-        except ValueError:
-            raise ValueError(f"fixed option color must be w, b or r, not {color!r}") from None
-        self.seed = check_seed("fixed", seed)
-        self.name = f"fixed:color={COLOR_CHARS[self.color]}" + ("" if seed is None else f",seed={seed}")
-        self.rng = random.Random(seed)
+        with contextlib.suppress(IllegalMoveError):
+            color = COLOR_CHARS[parse_color(str(color))]  # white, black and red are read too
+        values = self.checked_options(color=color, seed=seed)
+        self.color = parse_color(values["color"])
+        self.seed: int | None = values["seed"]
+        self.name = self.spec_from(values)
+        self.rng = random.Random(self.seed)
 
     def policy(self, view: PlayerView, player: int | None = None) -> dict[SpagyricMove, float]:
         """``color`` with probability 1 when it can be chosen; otherwise every legal move alike."""

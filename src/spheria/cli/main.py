@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 
 from spheria import __version__
 from spheria.agents.base import Agent
-from spheria.agents.registry import agent_names, make_agent
+from spheria.agents.registry import agent_names, agents_for, check_spec
 from spheria.cli import arena, solve
 from spheria.cli import messages as msg
 from spheria.cli.common import (
@@ -89,11 +89,11 @@ def make_players(text: str | None, game: Game) -> tuple[list[str], list[Agent | 
         if spec.split(":", 1)[0].strip().lower() not in agent_names():
             raise CliError(
                 msg.PLAYERS_UNKNOWN.format(
-                    seat=seat + 1, name=names[seat], spec=repr(spec), human=HUMAN, agents=", ".join(agent_names())
+                    seat=seat + 1, name=names[seat], spec=repr(spec), human=HUMAN, agents=", ".join(agents_for(game))
                 )
             )
         try:
-            agents.append(make_agent(spec))
+            agents.append(check_spec(spec, game))
         except ValueError as error:
             raise CliError(msg.PLAYERS_BAD_AGENT.format(seat=seat + 1, name=names[seat], error=error)) from None
     return specs, agents

@@ -1,0 +1,62 @@
+"""Every sentence the agent layer shows people, in one place so a catalogue can translate it.
+
+Logic never inspects these texts; it raises ``ValueError`` with them and callers show them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MESSAGES: dict[str, str] = {
+    # options
+    "whole": "{agent} option {option} must be a whole number from {low} to {high}, not {value}",
+    "number": "{agent} option {option} must be a number from {low} to {high}, not {value}",
+    "seconds": "{agent} option {option} must be a number of seconds from {low} to {high}, not {value}",
+    "flag": "{agent} option {option} must be 1 or 0 (true or false), not {value}",
+    "choice": "{agent} option {option} must be one of {choices}, not {value}",
+    "unknown_option": "{agent} has no option {option} (options: {options})",
+    "no_options": "{agent} takes no options; got {option}",
+    "one_budget": "{agent} takes iterations= or time=, not both",
+    "max_time": "the longest an agent may think must be a number of seconds from {low} to {high}, not {value}",
+    # specs
+    "spec_text": "an agent spec is text such as 'mcts:time=1', not {value}",
+    "spec_empty": "the agent spec is empty: name an agent ({agents})",
+    "spec_long": "agent spec {spec} is {length} characters long; the most is {most}",
+    "spec_control": "agent spec {spec} holds a control character ({char}); write only printable text",
+    "spec_pair": "agent option {pair} in {spec} must be written key=value",
+    "spec_repeat": "agent option {option} is given twice in {spec}",
+    "unknown_agent": "unknown agent {agent} (agents: {agents})",
+    # what agents play
+    "misfit": "{agent} does not play {game}: it plays {plays}. Agents for {game}: {fitting}",
+    "plays_all": "every game",
+    "plays_perfect": "perfect-information games",
+    "plays_any": "games",
+    "plays_seats": "{games} for {seats} seats",
+    "or": " or ",
+    "and": " and ",
+    "seat_count": "{seats} seats",
+    "needs_state": "{agent} looks at the whole position, so it plays perfect-information games only; "
+    "it was given a view of a game with hidden information",
+}
+
+
+def message(key: str, **fields: Any) -> str:
+    """The sentence ``key`` with its fields filled in."""
+    return MESSAGES[key].format(**fields)
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """``value`` as an error message quotes it: numbers bare, text quoted, never a control character.
+
+    >>> shown("0"), shown("soon"), shown("\\x1b[2J"), shown(1.5)
+    ('0', "'soon'", "'\\\\x1b[2J'", '1.5')
+    """
+    if not isinstance(value, str):
+        return repr(value)[:limit]
+    text = value.strip()
+    cut = "…" if len(text) > limit else ""
+    try:
+        float(text)
+    except ValueError:
+        return repr(text[:limit]) + cut  # repr escapes every character that is not printable
+    return (text[:limit] + cut) if text.isascii() and text.isprintable() else repr(text[:limit]) + cut
