@@ -12,6 +12,13 @@ setup(
             "spheria.solver._cakesolver",
             sources=["src/spheria/solver/_cakesolver.c"],
             extra_compile_args=flags,
-        )
+        ),
+        # Special Cake's eating moves, compiled; optional: the games fall back to Python without it.
+        Extension(
+            "spheria.engine._cakemoves",
+            sources=["src/spheria/engine/_cakemoves.c"],
+            extra_compile_args=flags,
+            optional=True,
+        ),
     ]
 )

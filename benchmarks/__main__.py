@@ -8,6 +8,7 @@ import platform
 import sys
 
 from benchmarks.games import random_games
+from benchmarks.integrations import spline_to_cake_ratio
 from benchmarks.mcts import mcts_iterations
 from benchmarks.solver import solver_small_positions, solver_sugar_cake
 from benchmarks.spline import spline_random_moves
@@ -23,6 +24,7 @@ def main(argv: list[str] | None = None) -> int:
         mcts_iterations("spline", seconds),
         random_games("special-cake", seconds, variant="sugar"),
         random_games("special-cake", seconds, variant="mint"),
+        spline_to_cake_ratio(seconds),
         solver_sugar_cake(),
         solver_small_positions(),
         random_games("spinca", seconds, players=2),

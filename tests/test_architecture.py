@@ -42,6 +42,14 @@ class Pile(Game):
     def new_initial_state(self, seed: int | None = None) -> PileState:
         return PileState(self, int(self.options["stones"]))
 
+    @property
+    def zero_sum(self) -> bool:
+        return self.num_players == 2  # three takers: one +1 and two -1
+
+    def action_texts(self) -> list[str]:
+        """Every move this game can ever write: what OpenSpiel and PettingZoo number as actions."""
+        return ["1", "2"]
+
     def state_from_spn(self, text: str) -> PileState:
         raise ValueError("no position notation for this test game")
 
@@ -183,3 +191,22 @@ def test_number_options_must_be_finite_and_in_range() -> None:
         with pytest.raises(ValueError, match=problem):
             seconds.parse(value)
     assert seconds.describe(2.0)["type"] == "float"
+
+
+def test_a_registered_game_loads_in_openspiel(pile_registered: type[Game]) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from spheria.integrations import openspiel
+
+    openspiel.register_all()  # the integration picks up games registered after its import
+    game = openspiel.load("test-pile", stones=7, players=3)
+    kind = game.get_type()
+    # Three takers are general-sum: another game type, so its own registration, found from the facts.
+    assert (kind.short_name, kind.utility) == ("spheria_test_pile_3", pyspiel.GameType.Utility.GENERAL_SUM)
+    assert (kind.min_num_players, kind.max_num_players, game.num_players()) == (3, 3, 3)
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL and game.num_distinct_actions() == 2
+    assert pyspiel.load_game("spheria_test_pile").get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.string_to_action(state.action_to_string(state.legal_actions()[-1])))
+    assert state.returns() == [1.0 if seat == 0 else -1.0 for seat in range(3)]  # 2, 2, 2, 1: seat 1 took the last

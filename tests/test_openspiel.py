@@ -29,16 +29,18 @@ from spheria.integrations.encoding import (
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("spheria_special_cake", {"variant": "mint"}),
-    ("spheria_special_cake", {"variant": "sugar"}),
+    ("spheria_special_cake_sugar", {}),
     ("spheria_special_cake", {"variant": "poisoned", "line_rule": "any"}),
     ("spheria_spinca", {"players": 2}),
-    ("spheria_spinca", {"players": 3}),
+    ("spheria_spinca_3", {}),
     ("spheria_spinca", {"players": 4}),
     ("spheria_spline", {}),
     ("spheria_spagyric", {"supply": 2}),
     ("spheria_spagyric", {}),
 ]
 IDS = [name.removeprefix("spheria_") + "".join(f"-{v}" for v in params.values()) for name, params in CONFIGS]
+PERFECT = [(n, p) for n, p in CONFIGS if n != "spheria_spagyric"]
+PERFECT_IDS = [i for i, (n, _) in zip(IDS, CONFIGS, strict=True) if n != "spheria_spagyric"]
 
 
 def play_randomly(state: Any, rng: np.random.RandomState) -> None:
@@ -69,12 +71,37 @@ def test_every_game_is_registered_and_its_game_string_round_trips() -> None:
         assert str(again) == str(game)
         assert again.num_distinct_actions() == game.num_distinct_actions()
     # "auto" is the variant's own default, and the game string states what was resolved.
-    assert str(pyspiel.load_game("spheria_special_cake", {"variant": "sugar"})) == (
-        "spheria_special_cake(cakes=1000,line_rule=any,variant=sugar)"
+    assert (
+        str(pyspiel.load_game("spheria_special_cake_sugar")) == "spheria_special_cake_sugar(cakes=1000,line_rule=any)"
     )
     assert openspiel.load("special-cake", variant="poisoned").get_type().short_name == "spheria_special_cake"
+    assert openspiel.load("special-cake", variant="sugar").get_type().short_name == "spheria_special_cake_sugar"
+    assert openspiel.load("spinca", players=3).get_type().short_name == "spheria_spinca_3"
     with pytest.raises(ValueError, match="variant"):
         pyspiel.load_game("spheria_special_cake", {"variant": "vanilla"})
+
+
+def test_unknown_parameters_and_other_types_are_refused_by_name() -> None:
+    with pytest.raises(pyspiel.SpielError, match="cakes"):
+        pyspiel.load_game("spheria_special_cake", {"cakes": 3})
+    with pytest.raises(pyspiel.SpielError, match="seats"):
+        pyspiel.load_game("spheria_spline", {"seats": 2})
+    # A random cake is a chance node: another game type, so another registration.
+    with pytest.raises(ValueError, match="load spheria_special_cake_sugar"):
+        pyspiel.load_game("spheria_special_cake", {"variant": "sugar"})
+    with pytest.raises(ValueError, match="load spheria_spinca_3"):
+        pyspiel.load_game("spheria_spinca", {"players": 3})
+    # ... but a given sugar cake is deterministic, and loads as Special Cake.
+    full = "wbrbbwbwwbwbbwbr/wbwbrbwbw/wbwb/b 1 eat"
+    assert (
+        str(pyspiel.load_game("spheria_special_cake", {"variant": "sugar", "start": full}).new_initial_state()) == full
+    )
+
+
+@pytest.mark.parametrize(("name", "params"), CONFIGS, ids=IDS)
+def test_the_registered_type_is_the_loaded_type(name: str, params: dict[str, Any]) -> None:
+    registered = {t.short_name: t for t in pyspiel.registered_games()}[name]
+    assert pyspiel.load_game(name, params).get_type() == registered
 
 
 def test_game_types_say_what_each_game_is() -> None:
@@ -86,13 +113,11 @@ def test_game_types_say_what_each_game_is() -> None:
     assert cake.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     assert cake.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert cake.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
-    sugar = pyspiel.load_game("spheria_special_cake", {"variant": "sugar", "cakes": 5})
+    sugar = pyspiel.load_game("spheria_special_cake_sugar", {"cakes": 5})
     assert sugar.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert sugar.max_chance_outcomes() == 5
     # Three Spinca players: one winner at +1 and two losers at -1, so the sum is not fixed.
-    assert (
-        pyspiel.load_game("spheria_spinca", {"players": 3}).get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
-    )
+    assert pyspiel.load_game("spheria_spinca_3").get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert pyspiel.load_game("spheria_spinca", {"players": 4}).get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     assert pyspiel.load_game("spheria_spinca", {"players": 4}).num_players() == 4
 
@@ -115,8 +140,10 @@ def test_the_action_tables_are_fixed() -> None:
     assert pyspiel.load_game("spheria_spagyric").num_distinct_actions() == 33
 
     state = cake.new_initial_state()
-    assert state.action_to_string(0, 5) == "place 0b2"
-    assert state.action_to_string(0, 30 + 5) == "eat 0b2"
+    # Spheria's notation: the site a candy is placed on or eaten from, a line's sites in order.
+    assert state.action_to_string(0, 5) == "0b2"
+    assert state.action_to_string(0, 30 + 5) == "0b2"
+    assert state.action_to_string(0, CAKE_LINE_BASE + CAKE_LINE_ORDERS.index((0, 16))) == "0a1+1a1"
     spinca = pyspiel.load_game("spheria_spinca").new_initial_state()
     assert spinca.action_to_string(0, 28) == "2b2"  # no relocation, place on the last temple site
     assert spinca.action_to_string(0, 29 + parse_site("1b2")) == "0a1-0b1 1b2"
@@ -132,7 +159,7 @@ def test_every_cake_action_decodes_to_its_own_number() -> None:
     for action in range(codec.num_actions):
         state = setup if action < 30 else eating
         assert codec.action_of(state, codec.decode(state, action)) == action
-    assert codec.action_text(CAKE_LINE_BASE + CAKE_LINE_ORDERS.index((0, 16, 25))) == "eat 0a1+1a1+2a1"
+    assert codec.action_text(CAKE_LINE_BASE + CAKE_LINE_ORDERS.index((0, 16, 25))) == "0a1+1a1+2a1"
 
 
 # -- OpenSpiel's own tests and the API against Spheria's ----------------------------------------------
@@ -222,7 +249,7 @@ def test_serialised_states_come_back_identical() -> None:
 
 
 def test_a_sugar_cake_is_a_chance_outcome() -> None:
-    game = pyspiel.load_game("spheria_special_cake", {"variant": "sugar", "cakes": 10})
+    game = pyspiel.load_game("spheria_special_cake_sugar", {"cakes": 10})
     state = game.new_initial_state()
     assert state.is_chance_node()
     assert state.chance_outcomes() == [(k, 0.1) for k in range(10)]
@@ -257,13 +284,9 @@ def test_a_game_can_start_from_any_spheria_position() -> None:
 # -- MCTSBot ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "params"), CONFIGS[:-1], ids=IDS[:-1])
-def test_mcts_bots_play_every_game_to_the_end(name: str, params: dict[str, Any]) -> None:
+@pytest.mark.parametrize(("name", "params"), PERFECT, ids=PERFECT_IDS)
+def test_mcts_bots_play_every_perfect_information_game_to_the_end(name: str, params: dict[str, Any]) -> None:
     game = pyspiel.load_game(name, params)
-    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
-        # MCTSBot needs turns: OpenSpiel's own transform makes each reveal two turns, the
-        # second seat's information state not showing the first seat's choice.
-        game = pyspiel.convert_to_turn_based(game)
     rng = np.random.RandomState(11)
     bot = mcts.MCTSBot(game, 1.4, 12, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
     state = game.new_initial_state()
@@ -277,10 +300,7 @@ def test_mcts_bots_play_every_game_to_the_end(name: str, params: dict[str, Any])
         state.apply_action(action)
         decisions += 1
     assert decisions > 0
-    returns = state.returns()
-    assert all(r in (-1.0, 0.0, 1.0) for r in returns)
-    if name != "spheria_spagyric":
-        assert returns == state.spheria.returns()
+    assert state.returns() == state.spheria.returns()
 
 
 def test_mcts_beats_random_play_at_spline() -> None:
@@ -342,8 +362,10 @@ def test_spagyric_supplies_by_colour_are_private() -> None:
     assert "spectator; hands 5,5" in spectator.string_from(state, 0)
     # The information state remembers the public history: the reveal and the placement.
     assert state.information_state_string(0).endswith("history w:b 0a1")
-    history = np.reshape(state.information_state_tensor(0)[141:], (game.max_game_length(), 39))
-    assert history[0, 0 * 3 + 1] == 1 and history[1, 9 + parse_site("0a1")] == 1 and history[2:].sum() == 0
+    # One row per turn: stuns by colour, the deciding reveal (seat 1's colour * 3 + seat 2's), the site.
+    history = np.reshape(state.information_state_tensor(0)[141:], (game.history_rows, 42))
+    assert history[0, 3 + 0 * 3 + 1] == 1 and history[0, 12 + parse_site("0a1")] == 1
+    assert history[0].sum() == 2 and history[1:].sum() == 0
 
 
 def test_spagyric_turn_based_second_chooser_cannot_see_the_first_choice() -> None:

@@ -1,4 +1,5 @@
-"""Spheria's games as PettingZoo AEC environments: the API test, masks, rewards, hidden information."""
+"""Spheria's games as PettingZoo environments: the AEC and parallel API tests, masks, rewards,
+hidden information, agent-relative observations and the rgb_array picture."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ from typing import Any
 import numpy as np
 import pytest
 from pettingzoo import AECEnv
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, parallel_api_test
 
 import spheria
 from spheria.engine.board import parse_site
 from spheria.games.base import SIMULTANEOUS
-from spheria.integrations.encoding import codec_for
-from spheria.integrations.pettingzoo import SpheriaEnv, env, raw_env
+from spheria.integrations.encoding import codec_for, to_relative
+from spheria.integrations.pettingzoo import SpheriaEnv, env, parallel_env, raw_env
+from spheria.integrations.render import BALLS, CELL, MARGIN
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("special-cake", {"variant": "mint"}),
@@ -157,7 +159,8 @@ def test_spagyric_observations_are_built_from_the_seat_s_observation_only() -> N
     for agent, seat in (("player_0", 0), ("player_1", 1)):
         seen = first.observe(agent)["observation"]
         assert np.array_equal(seen, second.observe(agent)["observation"])
-        assert np.allclose(seen, codec.features_from_observation(first.spheria_state.observation(seat)))  # type: ignore[attr-defined]
+        own = codec.features_from_observation(first.spheria_state.observation(seat))  # type: ignore[attr-defined]
+        assert np.allclose(seen, to_relative(codec, own, seat))
 
 
 def test_spagyric_own_supply_is_seen_and_the_opponent_s_only_as_a_count() -> None:
@@ -195,4 +198,96 @@ def test_the_environment_is_a_pettingzoo_aec_env_that_renders_text() -> None:
     text = environment.render()
     assert text is not None and "White to place." in text
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env("spline", render_mode="rgb_array")
+        raw_env("spline", render_mode="svg")
+
+
+# -- parallel environments ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=IDS)
+def test_pettingzoo_parallel_api_test_passes(name: str, options: dict[str, Any]) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        parallel_api_test(parallel_env(name, **options), num_cycles=300)
+    assert not [w for w in caught if "Live agent" in str(w.message) or "dead" in str(w.message)]
+
+
+def test_a_parallel_spagyric_reveal_is_one_step_for_both_seats() -> None:
+    environment = parallel_env("spagyric", supply=2)
+    observations, _ = environment.reset(seed=0)
+    assert all(list(np.flatnonzero(observations[a]["action_mask"])) == [0, 1, 2] for a in environment.agents)
+    observations, rewards, *_ = environment.step({"player_0": 2, "player_1": 0})  # red beats white
+    assert environment.spheria_state.history_notation() == ["r:w"]
+    # Seat 1 places alone; seat 2's mask is empty and whatever it sends is ignored.
+    assert not observations["player_1"]["action_mask"].any()
+    environment.step({"player_0": 3 + parse_site("0a1"), "player_1": 0})
+    assert environment.spheria_state.history_notation() == ["r:w", "0a1"]
+    with pytest.raises(ValueError, match="player_1 has a decision to make"):
+        environment.step({"player_0": 0})
+    assert rewards == {"player_0": 0.0, "player_1": 0.0}
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=IDS)
+def test_parallel_games_end_with_spheria_s_returns(name: str, options: dict[str, Any]) -> None:
+    environment = parallel_env(name, **options)
+    observations, _ = environment.reset(seed=3)
+    rng = np.random.default_rng(3)
+    rewards: dict[str, float] = {}
+    while environment.agents:
+        actions = {}
+        for agent in environment.agents:
+            legal = np.flatnonzero(observations[agent]["action_mask"])
+            actions[agent] = int(rng.choice(legal)) if len(legal) else 0
+        observations, rewards, terminations, _, _ = environment.step(actions)
+    assert all(terminations.values())
+    returns = environment.spheria_state.returns()
+    assert rewards == {f"player_{seat}": value for seat, value in enumerate(returns)}
+
+
+# -- agent-relative observations and the picture ---------------------------------------------------
+
+
+def test_observations_are_agent_relative() -> None:
+    # White on 0a1, Black on 0b1. Each agent sees its own ball in plane 1 and the other's in plane 2,
+    # and itself as seat 0 of the seat blocks (to move, observer).
+    environment = raw_env("spline")
+    environment.reset()
+    environment.step(parse_site("0a1"))
+    environment.step(parse_site("0b1"))
+    a1, b1 = parse_site("0a1"), parse_site("0b1")
+    for agent, own, other in (("player_0", a1, b1), ("player_1", b1, a1)):
+        planes = environment.observe(agent)["observation"][:120].reshape(4, 30)
+        assert planes[1, own] == 1 and planes[2, other] == 1 and planes[1, other] == 0
+        assert planes[0].sum() == 28 and planes[3].sum() == 0
+    assert list(environment.observe("player_0")["observation"][120:]) == [1, 0, 1, 0]  # I am to move
+    assert list(environment.observe("player_1")["observation"][120:]) == [0, 1, 1, 0]  # the other is
+    absolute = raw_env("spline", relative=False)
+    absolute.reset(options={"start": environment.spheria_state.to_spn()})
+    assert absolute.observe("player_1")["observation"][:120].reshape(4, 30)[1, a1] == 1  # white is white
+
+
+def test_three_seat_spinca_planes_follow_turn_order() -> None:
+    environment = raw_env("spinca", players=3)
+    environment.reset(options={"start": "wbr............./........./..../. 1 0c1"})
+    planes = environment.observe("player_1")["observation"][:120].reshape(4, 30)
+    # Black's frame: black (own), red (the next seat), white (the one after).
+    assert [int(planes[p, s]) for p, s in ((1, 1), (2, 2), (3, 0))] == [1, 1, 1]
+
+
+def test_rgb_array_draws_the_pyramid_from_above() -> None:
+    environment = raw_env("spline", render_mode="rgb_array")
+    environment.reset()
+    environment.step(parse_site("0a1"))  # a white ball in the corner (rank 1 at the bottom)
+    image = environment.render()
+    assert isinstance(image, np.ndarray) and image.dtype == np.uint8
+    assert image.shape == (4 * CELL + 2 * MARGIN,) * 2 + (3,)
+    corner = image[image.shape[0] - MARGIN - CELL // 2, MARGIN + CELL // 2]
+    assert tuple(corner) == BALLS[0]
+    opposite = image[MARGIN + CELL // 2, image.shape[1] - MARGIN - CELL // 2]  # 0d4: empty
+    assert tuple(opposite) not in BALLS
+    full = parallel_env("special-cake", variant="sugar", render_mode="rgb_array")
+    full.reset(seed=1)
+    top = full.render()
+    assert isinstance(top, np.ndarray)
+    centre = top[top.shape[0] // 2, top.shape[1] // 2]  # the apex, 3a1, over everything
+    assert tuple(centre) == BALLS[full.spheria_state.board.color_at(parse_site("3a1"))]  # type: ignore[attr-defined]

@@ -68,7 +68,7 @@ class AgentOption(Option):
         high = self.bounds[1] if self.bounds is not None else math.inf
         return min(high, max_time) if self.seconds and max_time is not None else high
 
-    def describe(self, max_time: float | None = None) -> str:
+    def range_text(self, max_time: float | None = None) -> str:
         """The option's type and range, for help texts: ``a whole number from 1 to 1000000``."""
         if self.kind is bool:
             return "1 or 0"

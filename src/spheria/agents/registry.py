@@ -206,4 +206,4 @@ def game_words(game: Game) -> str:
 def describe_options(name: str, max_time: float | None = None) -> list[tuple[str, str, str]]:
     """The options of agent ``name`` for help texts: ``(option, range or choices, help)``."""
     specs = getattr(_AGENTS[name], "option_specs", ())
-    return [(spec.name, spec.describe(max_time), spec.help) for spec in specs]
+    return [(spec.name, spec.range_text(max_time), spec.help) for spec in specs]

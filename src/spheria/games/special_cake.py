@@ -33,6 +33,7 @@ that receives the candy.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from dataclasses import dataclass
@@ -90,7 +91,8 @@ class CakeMove:
     sites: tuple[int, ...]
 
     def __str__(self) -> str:
-        return "+".join(SITE_NAMES[s] for s in self.sites)
+        text = _MOVE_TEXT.get(self.sites)  # every move is written once per turn in a record
+        return "+".join(SITE_NAMES[s] for s in self.sites) if text is None else text
 
     @classmethod
     def parse(cls, text: str) -> CakeMove:
@@ -175,6 +177,185 @@ def eating_outcomes(masks: Masks, variant: str, line_rule: str) -> dict[Masks, t
         if occupied & segment_mask == segment_mask and _line_colors_ok(masks, segment_mask, line_rule, cherry):
             _orders(masks, occupied, segment, segment, (), found)
     return found
+
+
+# -- fast move lists ----------------------------------------------------------------------
+# Every eating move is one of a fixed set (a single candy, or one order of one nameable line),
+# so each is made once here and shared; the compiled generator (spheria.engine._cakemoves, when
+# it was built) returns these very objects, and the Python path below caches each line's orders
+# by the candies they can touch.
+
+#: Every eating order: the 30 single candies, then every order of every line of ``SEGMENTS``.
+EATING_ORDERS: tuple[tuple[int, ...], ...] = (
+    *((site,) for site in range(NUM_SITES)),
+    *(order for segment in SEGMENTS for order in itertools.permutations(segment)),
+)
+_MOVES: dict[tuple[int, ...], CakeMove] = {order: CakeMove(order) for order in EATING_ORDERS}
+_MOVE_TEXT: dict[tuple[int, ...], str] = {order: "+".join(SITE_NAMES[s] for s in order) for order in EATING_ORDERS}
+_SINGLE_MOVES: tuple[CakeMove, ...] = tuple(_MOVES[(site,)] for site in range(NUM_SITES))
+_RULE_CODES = {MIXED: 0, ANY: 1, SAME: 2}
+
+
+def _reach(sites: int) -> int:
+    """``sites`` and every site resting on them, up to the top: all that eating them can move."""
+    reach = frontier = sites
+    while frontier:
+        above = 0
+        for site in iter_sites(frontier):
+            above |= ABOVE[site]
+        frontier = above & ~reach
+        reach |= frontier
+    return reach
+
+
+_SEGMENT_REACH: tuple[int, ...] = tuple(_reach(mask) for mask in SEGMENT_MASKS)
+_SEGMENT_HOLDS: tuple[int, ...] = tuple(
+    reach & ~mask for reach, mask in zip(_SEGMENT_REACH, SEGMENT_MASKS, strict=True)
+)
+_LINE_CACHE: dict[tuple[int, int, int, int], tuple[tuple[Masks, CakeMove], ...]] = {}
+_LINE_CACHE_LIMIT = 1 << 18
+
+
+def _line_moves(index: int, masks: Masks) -> tuple[tuple[Masks, CakeMove], ...]:
+    """Every distinct way to eat line ``SEGMENTS[index]``, as (masks inside its reach, move).
+
+    Only the candies within the line's reach can pin or drop, so the answer depends on them
+    alone and is cached by them.
+    """
+    reach = _SEGMENT_REACH[index]
+    local = (masks[0] & reach, masks[1] & reach, masks[2] & reach)
+    key = (index, *local)
+    cached = _LINE_CACHE.get(key)
+    if cached is None:
+        found: dict[Masks, CakeMove] = {}
+        for move, stay, moved in _line_geometry(index, local[0] | local[1] | local[2]):
+            result = []
+            for color in local:
+                mask = color & stay
+                for source, target in moved:
+                    if color & source:
+                        mask |= target
+                result.append(mask)
+            found.setdefault((result[0], result[1], result[2]), move)
+        cached = tuple((result, move) for result, move in found.items())
+        if len(_LINE_CACHE) >= _LINE_CACHE_LIMIT:
+            _LINE_CACHE.clear()
+        _LINE_CACHE[key] = cached
+    return cached
+
+
+#: How each legal order of a line moves the candies in its reach, by the occupied sites there:
+#: (move, the sites whose candy stays, (from bit, to bit) of each candy that dropped).
+_Geometry = tuple[tuple[CakeMove, int, tuple[tuple[int, int], ...]], ...]
+_GEOMETRY_CACHE: dict[tuple[int, int], _Geometry] = {}
+
+
+def _line_geometry(index: int, occupied: int) -> _Geometry:
+    """Every order of eating line ``SEGMENTS[index]`` legal on ``occupied`` (the sites of its
+    reach that hold a candy), with where each remaining candy ends up; colours play no part,
+    so this is cached by the occupied sites alone and shared by every colouring."""
+    key = (index, occupied)
+    cached = _GEOMETRY_CACHE.get(key)
+    if cached is None:
+        found: list[tuple[CakeMove, int, tuple[tuple[int, int], ...]]] = []
+        segment = SEGMENTS[index]
+        origins = {site: site for site in iter_sites(occupied)}
+        _order_geometry(occupied, segment, segment, (), origins, found)
+        cached = tuple(found)
+        if len(_GEOMETRY_CACHE) >= _LINE_CACHE_LIMIT:
+            _GEOMETRY_CACHE.clear()
+        _GEOMETRY_CACHE[key] = cached
+    return cached
+
+
+def _order_geometry(
+    occupied: int,
+    positions: tuple[int, ...],
+    starts: tuple[int, ...],
+    order: tuple[int, ...],
+    origins: dict[int, int],
+    found: list[tuple[CakeMove, int, tuple[tuple[int, int], ...]]],
+) -> None:
+    """As :func:`_orders`, following each candy (``origins``: where each one now stands came from)."""
+    if not positions:
+        stay = sum(1 << site for site, origin in origins.items() if site == origin)
+        moved = tuple((1 << origin, 1 << site) for site, origin in origins.items() if site != origin)
+        found.append((_MOVES[order], stay, moved))
+        return
+    for i, site in enumerate(positions):
+        if (ABOVE[site] & occupied).bit_count() >= 2:
+            continue  # pinned now; maybe later in another order
+        chain = drop_chain(occupied, site)
+        after = dict(origins)
+        for k in range(1, len(chain)):
+            after[chain[k - 1]] = origins[chain[k]]
+        del after[chain[-1]]
+        rest = tuple(chain[chain.index(p) - 1] if p in chain else p for j, p in enumerate(positions) if j != i)
+        _order_geometry(
+            occupied & ~(1 << chain[-1]), rest, starts[:i] + starts[i + 1 :], (*order, starts[i]), after, found
+        )
+
+
+def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[CakeMove, Masks]:
+    w, b, r = masks
+    occupied = w | b | r
+    moves: dict[CakeMove, Masks] = {}
+    reached: set[Masks] = set()
+    for site in iter_sites(occupied):
+        if (ABOVE[site] & occupied).bit_count() >= 2 or (cherry and r >> site & 1):
+            continue
+        result = _eat(masks, occupied, site)[0]
+        if result not in reached:
+            reached.add(result)
+            moves[_SINGLE_MOVES[site]] = result
+    for index, segment_mask in enumerate(SEGMENT_MASKS):
+        if occupied & segment_mask != segment_mask or not _line_colors_ok(masks, segment_mask, line_rule, cherry):
+            continue
+        if not occupied & _SEGMENT_HOLDS[index]:  # nothing rests on the line: eaten in its own order
+            result = (w & ~segment_mask, b & ~segment_mask, r & ~segment_mask)
+            if result not in reached:
+                reached.add(result)
+                moves[_MOVES[SEGMENTS[index]]] = result
+            continue
+        keep = ~_SEGMENT_REACH[index]
+        for (lw, lb, lr), move in _line_moves(index, masks):
+            result = ((w & keep) | lw, (b & keep) | lb, (r & keep) | lr)
+            if result not in reached:
+                reached.add(result)
+                moves[move] = result
+    return moves
+
+
+def _rising_chains() -> list[tuple[int, ...]]:
+    """For each site and each site resting on it, the whole chain up that diagonal."""
+    chains = []
+    for site in range(NUM_SITES):
+        for above in iter_sites(ABOVE[site]):
+            # every other site resting on ``site`` empty, the rest full: the chain runs to the edge
+            chains.append(drop_chain(ALL_SITES & ~(ABOVE[site] & ~(1 << above)), site))
+    return chains
+
+
+try:
+    from spheria.engine import _cakemoves
+except ImportError:  # the optional compiled generator was not built
+    _cakemoves = None  # type: ignore[assignment]
+else:
+    _cakemoves.init(ABOVE, _rising_chains(), SEGMENTS, tuple(_MOVES[order] for order in EATING_ORDERS))
+
+#: Whether eating moves come from the compiled generator (``spheria.engine._cakemoves``).
+COMPILED_MOVES = _cakemoves is not None
+
+
+def eating_moves(masks: Masks, variant: str, line_rule: str) -> dict[CakeMove, Masks]:
+    """Every legal eating move, one per distinct outcome, mapped to the masks it leaves.
+
+    The same moves in the same order as :func:`eating_outcomes` finds them (compiled when
+    :data:`COMPILED_MOVES`); the move objects are shared, never to be mutated.
+    """
+    if _cakemoves is not None:
+        return _cakemoves.eating_moves(masks[0], masks[1], masks[2], variant == POISONED, _RULE_CODES[line_rule])
+    return _python_eating_moves(masks, variant == POISONED, line_rule)
 
 
 def random_cake(rng: random.Random) -> Board:
@@ -332,22 +513,25 @@ class CakeState(State[CakeMove]):
             if self.is_terminal():
                 self._outcomes = {}
             elif self.phase == PLACE:
-                color = self.player
-                masks = self.masks()
-                self._outcomes = {}
-                for site in iter_sites(placeable(self._board.occupied)):
-                    new = list(masks)
-                    new[color] |= 1 << site
-                    self._outcomes[CakeMove((site,))] = (new[0], new[1], new[2])
+                w, b, r = self.masks()
+                sites = iter_sites(placeable(w | b | r))
+                if self.player == 0:
+                    self._outcomes = {_SINGLE_MOVES[s]: (w | 1 << s, b, r) for s in sites}
+                else:
+                    self._outcomes = {_SINGLE_MOVES[s]: (w, b | 1 << s, r) for s in sites}
             else:
-                found = eating_outcomes(self.masks(), self.game.variant, self.game.line_rule)
-                self._outcomes = {CakeMove(order): result for result, order in found.items()}
+                self._outcomes = eating_moves(self.masks(), self.game.variant, self.game.line_rule)
         return self._outcomes
 
     def legal_moves(self, player: int | None = None) -> list[CakeMove]:
         if player is not None and self.check_seat(player) != self.current_player():
             return []
         return list(self._legal_outcomes())
+
+    def history_notation(self) -> list[str]:
+        # Every move is one of the shared eating orders, written once at import (a record is
+        # written after every turn, so this runs often).
+        return [_MOVE_TEXT[move.sites] for move in self.history]
 
     # -- playing -----------------------------------------------------------------------
 

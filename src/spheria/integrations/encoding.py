@@ -38,6 +38,7 @@ red; plane ``p`` of site ``s`` at ``p * 30 + s``), followed by named blocks list
 
 from __future__ import annotations
 
+import functools
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -153,9 +154,14 @@ class Codec(ABC):
         """What ``player`` observes now, as text: the position's SPN (perfect information)."""
         return state.to_spn()
 
-    def max_game_length(self) -> int:
-        """An upper bound on the number of turns (joint moves count once) of a game."""
+    def max_game_length(self, start: State[Any] | None = None) -> int:
+        """An upper bound on the number of turns (joint moves count once) of a game from ``start``
+        (the first position by default)."""
         raise NotImplementedError
+
+    def actions_of_entry(self, state: State[Any], entry: str) -> list[int]:
+        """The action numbers of one record entry played in ``state``: one, or one per seat for a joint move."""
+        return [self.action_of(state, state.parse_move(entry))]
 
 
 class _PerfectInformationCodec(Codec):
@@ -181,6 +187,53 @@ class _PerfectInformationCodec(Codec):
             *one_hot(_seat_to_move(state), seats),
             *one_hot(player, seats),
         ]
+
+
+# -- agent-relative features --------------------------------------------------------------------
+
+#: Blocks with one value per seat: in an agent-relative frame they start at the observer's seat.
+SEAT_BLOCKS = frozenset({"to_move", "observer", "to_decide", "placer", "hands"})
+
+
+def relative_order(game: Game, seat: int) -> list[int]:
+    """The colour planes (0 white, 1 black, 2 red) in ``seat``'s frame: its own colour, then
+    the colours of the seats after it in turn order, then any other colour. A game whose seats
+    have no colour of their own (Special Cake sugar, Spagyric) keeps the absolute order."""
+    colors = [seat_info.color for seat_info in game.info().seats]
+    if colors[seat] is None:
+        return [0, 1, 2]
+    order: list[int] = []
+    seats = len(colors)
+    for step in range(seats):
+        color = colors[(seat + step) % seats]
+        if color is not None and COLOR_CHARS.index(color) not in order:
+            order.append(COLOR_CHARS.index(color))
+    return order + [c for c in range(3) if c not in order]
+
+
+def relative_permutation(codec: Codec, seat: int) -> list[int]:
+    """The indices that put one seat's features in that seat's frame: ``values[i]`` for each
+    ``i`` of the result, in order (see :func:`to_relative`)."""
+    order = relative_order(codec.game, seat)
+    indices: list[int] = []
+    offset = 0
+    for name, shape in codec.layout:
+        size = layout_size(((name, shape),))
+        block = list(range(offset, offset + size))
+        if name == "board":
+            planes = [block[p * NUM_SITES : (p + 1) * NUM_SITES] for p in range(BOARD_PLANES)]
+            block = [*planes[0], *(i for color in order for i in planes[1 + color])]
+        elif name in SEAT_BLOCKS:
+            block = block[seat:] + block[:seat]
+        indices += block
+        offset += size
+    return indices
+
+
+def to_relative(codec: Codec, values: Sequence[float], seat: int) -> list[float]:
+    """``values`` (one seat's features) in that seat's frame: board colour planes by
+    :func:`relative_order`, every per-seat block rotated to start at ``seat``."""
+    return [values[i] for i in relative_permutation(codec, seat)]
 
 
 # -- Special Cake ---------------------------------------------------------------------------
@@ -226,12 +279,13 @@ class SpecialCakeCodec(_PerfectInformationCodec):
         raise IllegalMoveError(f"action {action} is not 0..{CAKE_ACTIONS - 1}")
 
     def action_text(self, action: int) -> str:
+        """Spheria's notation: the site placed on or eaten, or a line's sites in eating order."""
         if CAKE_PLACE_BASE <= action < CAKE_EAT_BASE:
-            return f"place {SITE_NAMES[action - CAKE_PLACE_BASE]}"
+            return SITE_NAMES[action - CAKE_PLACE_BASE]
         if CAKE_EAT_BASE <= action < CAKE_LINE_BASE:
-            return f"eat {SITE_NAMES[action - CAKE_EAT_BASE]}"
+            return SITE_NAMES[action - CAKE_EAT_BASE]
         if CAKE_LINE_BASE <= action < CAKE_ACTIONS:
-            return "eat " + "+".join(SITE_NAMES[s] for s in CAKE_LINE_ORDERS[action - CAKE_LINE_BASE])
+            return "+".join(SITE_NAMES[s] for s in CAKE_LINE_ORDERS[action - CAKE_LINE_BASE])
         return f"action {action}"
 
     def _extra_layout(self) -> Layout:
@@ -240,7 +294,7 @@ class SpecialCakeCodec(_PerfectInformationCodec):
     def _extra_features(self, state: State[Any]) -> list[float]:
         return [1.0, 0.0] if self._placing(state) else [0.0, 1.0]
 
-    def max_game_length(self) -> int:
+    def max_game_length(self, start: State[Any] | None = None) -> int:
         placements = {"mint": 30, "poisoned": 29, "sugar": 0}[str(self.game.options["variant"])]
         return placements + NUM_SITES  # at most one eat per candy
 
@@ -290,7 +344,7 @@ class SpincaCodec(_PerfectInformationCodec):
         locked: int = state.locked  # type: ignore[attr-defined]
         return [float(locked >> site & 1) for site in range(NUM_SITES)]
 
-    def max_game_length(self) -> int:
+    def max_game_length(self, start: State[Any] | None = None) -> int:
         return SPINCA_SITES  # one placement a turn, 29 placements
 
 
@@ -313,7 +367,7 @@ class SplineCodec(_PerfectInformationCodec):
     def action_text(self, action: int) -> str:
         return SITE_NAMES[action] if 0 <= action < NUM_SITES else f"action {action}"
 
-    def max_game_length(self) -> int:
+    def max_game_length(self, start: State[Any] | None = None) -> int:
         return NUM_SITES
 
 
@@ -322,20 +376,67 @@ class SplineCodec(_PerfectInformationCodec):
 SPAGYRIC_PLACE_BASE = 3
 SPAGYRIC_ACTIONS = SPAGYRIC_PLACE_BASE + NUM_SITES
 SPAGYRIC_PHASES = ("reveal", "place", "sudden", "over")
-#: One history entry in an information-state tensor: a reveal (3 x 3 colours) or a placement (30 sites).
-SPAGYRIC_HISTORY_ENTRY = 9 + NUM_SITES
+#: One turn in an information-state tensor: its stuns by colour (as fractions of the supply), the
+#: deciding reveal (3 x 3 colours: seat 0's * 3 + seat 1's) and the placement (30 sites).
+SPAGYRIC_HISTORY_ENTRY = 3 + 9 + NUM_SITES
 
 
-def spagyric_max_length(supply: int) -> int:
-    """An upper bound on a Spagyric game's turns (a reveal or a placement each).
+#: The most balls a pyramid holds with no same-colour group of three or more (see
+#: :mod:`spheria.games.spagyric`): the placement after that many always ends the game.
+SPAGYRIC_MAX_QUIET_BALLS = 27
+#: Above this supply the exact bound below is too slow to compute, and the simple one is used.
+SPAGYRIC_EXACT_BOUND_SUPPLY = 10
 
-    Each turn takes one ball from each player for good (stunned balls come back), so a player
-    holding ``h`` balls at a turn's start reveals at most ``h`` times in it, then places once;
-    there are at most ``min(3 * supply, 30)`` turns. (Sudden death needs a full pyramid, which
-    the group rule never lets play reach.)
+Hands = tuple[int, int, int]
+
+
+def spagyric_max_length(supply: int, hands: tuple[Hands, Hands] | None = None, placed: int = 0) -> int:
+    """The most record entries (reveals and placements) a Spagyric game can still have.
+
+    ``hands`` are both seats' balls by colour at the start of a turn (each ``supply`` of every
+    colour by default) and ``placed`` the balls already on the pyramid. A turn is some stuns,
+    one reveal of two different colours and a placement; each takes one ball from each seat
+    for good (stunned balls come back), and the game is over by the placement that brings the
+    pyramid past :data:`SPAGYRIC_MAX_QUIET_BALLS`, or by a draw when the hands run out (all
+    stuns). The stuns of a turn are at most the same-colour pairs left beside the decisive
+    pair, so the bound follows both hands through every turn (exact over the hands; the board
+    only caps the number of turns). Supplies above :data:`SPAGYRIC_EXACT_BOUND_SUPPLY` use the
+    simple bound: a seat holding ``h`` balls makes at most ``h - 1`` stuns in a turn.
     """
-    balls = 3 * supply
-    return sum(balls - turn + 1 for turn in range(min(balls, NUM_SITES)))
+    start = hands or ((supply,) * 3, (supply,) * 3)
+    turns_left = max(SPAGYRIC_MAX_QUIET_BALLS + 1 - placed, 0)
+    if supply > SPAGYRIC_EXACT_BOUND_SUPPLY:
+        balls = sum(start[0])
+        return sum(balls - turn + 1 for turn in range(min(balls, turns_left)))
+    return _most_entries(_canonical_hands(start[0], start[1]), turns_left)
+
+
+def _canonical_hands(first: Hands, second: Hands) -> tuple[Hands, Hands]:
+    """The same hands up to colour renaming and seat swapping (the bound cannot tell them apart)."""
+    forms = []
+    for order in itertools.permutations(range(3)):
+        a = (first[order[0]], first[order[1]], first[order[2]])
+        b = (second[order[0]], second[order[1]], second[order[2]])
+        forms += [(a, b), (b, a)]
+    return min(forms)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _most_entries(hands: tuple[Hands, Hands], turns_left: int) -> int:
+    first, second = hands
+    best = sum(first) if first == second else 0  # stun every pair, then a draw
+    if turns_left == 0:
+        return best
+    for x in range(3):
+        for y in range(3):
+            if x == y or not first[x] or not second[y]:
+                continue
+            a = tuple(n - (c == x) for c, n in enumerate(first))
+            b = tuple(n - (c == y) for c, n in enumerate(second))
+            stuns = sum(min(a[c], b[c]) for c in range(3))
+            after = _most_entries(_canonical_hands(a, b), turns_left - 1)  # type: ignore[arg-type]
+            best = max(best, stuns + 2 + after)
+    return best
 
 
 class SpagyricCodec(Codec):
@@ -368,8 +469,36 @@ class SpagyricCodec(Codec):
             return SITE_NAMES[action - SPAGYRIC_PLACE_BASE]
         return f"action {action}"
 
-    def max_game_length(self) -> int:
-        return spagyric_max_length(int(self.game.options["supply"]))
+    def max_game_length(self, start: State[Any] | None = None) -> int:
+        """The most reveals and placements from ``start`` (the first position by default)."""
+        supply = int(self.game.options["supply"])
+        if start is None:
+            return spagyric_max_length(supply)
+        hands, placed, placing = self._start_facts(start)
+        return placing + spagyric_max_length(supply, hands, placed)
+
+    def actions_of_entry(self, state: State[Any], entry: str) -> list[int]:
+        if ":" in entry:
+            return [COLOR_CHARS.index(color) for color in entry.split(":")]
+        return [SPAGYRIC_PLACE_BASE + SITE_NAMES.index(entry)]
+
+    def history_rows(self, start: State[Any] | None = None) -> int:
+        """The most turns from ``start``: one row each in the information-state tensor."""
+        if start is None:
+            return min(3 * int(self.game.options["supply"]), SPAGYRIC_MAX_QUIET_BALLS + 1) + 1
+        hands, placed, placing = self._start_facts(start)
+        return min(sum(hands[0]), SPAGYRIC_MAX_QUIET_BALLS + 1 - placed) + placing + 1
+
+    @staticmethod
+    def _start_facts(start: State[Any]) -> tuple[tuple[Hands, Hands], int, int]:
+        """Both hands with the stunned balls back, the balls placed, and 1 if a placement is due."""
+        state: Any = start
+        stunned = state.stunned if state.phase != "sudden" else [0, 0, 0]
+        hands = tuple(
+            (state.supply[p][0] + stunned[0], state.supply[p][1] + stunned[1], state.supply[p][2] + stunned[2])
+            for p in (0, 1)
+        )
+        return (hands[0], hands[1]), state.board.count(), int(state.phase == "place")
 
     @property
     def layout(self) -> Layout:
@@ -385,10 +514,9 @@ class SpagyricCodec(Codec):
             ("observer", (2,)),
         )
 
-    @property
-    def history_layout(self) -> Layout:
-        """The extra block of the information-state features: one row per history entry."""
-        return (("history", (self.max_game_length(), SPAGYRIC_HISTORY_ENTRY)),)
+    def history_layout(self, rows: int) -> Layout:
+        """The extra block of the information-state features: ``rows`` turns (see :meth:`history_rows`)."""
+        return (("history", (rows, SPAGYRIC_HISTORY_ENTRY)),)
 
     def features(self, state: State[Any], player: int) -> list[float]:
         return self.features_from_observation(state.observation(player))
@@ -425,18 +553,27 @@ class SpagyricCodec(Codec):
             *one_hot(player, 2),
         ]
 
-    def history_features(self, history: Sequence[str]) -> list[float]:
-        """The history block: row ``i`` one-hot over 9 reveals (seat 0's colour * 3 + seat 1's)
-        then 30 sites, from the record entries ``w:b`` and ``0a1``."""
-        rows = self.max_game_length()
+    def history_features(self, history: Sequence[str], rows: int) -> list[float]:
+        """The history block from the record entries (``w:w``, ``w:b``, ``0a1``): row ``t`` is
+        turn ``t``: its stuns counted by colour (fractions of the supply; their order within
+        the turn is in the information-state string, not here), its deciding reveal one-hot
+        over seat 0's colour * 3 + seat 1's, and its placement one-hot over the 30 sites."""
+        per_color = float(self.game.options["supply"])
         values = [0.0] * (rows * SPAGYRIC_HISTORY_ENTRY)
-        for i, entry in enumerate(history[:rows]):
-            base = i * SPAGYRIC_HISTORY_ENTRY
+        turn = 0
+        for entry in history:
+            if turn >= rows:
+                raise ValueError(f"a history of more than {rows} turns: the bound is wrong")
+            base = turn * SPAGYRIC_HISTORY_ENTRY
             if ":" in entry:
-                first, second = entry.split(":")
-                values[base + COLOR_CHARS.index(first) * 3 + COLOR_CHARS.index(second)] = 1.0
+                first, second = (COLOR_CHARS.index(c) for c in entry.split(":"))
+                if first == second:
+                    values[base + first] += 1.0 / per_color
+                else:
+                    values[base + 3 + first * 3 + second] = 1.0
             else:
-                values[base + 9 + SITE_NAMES.index(entry)] = 1.0
+                values[base + 12 + SITE_NAMES.index(entry)] = 1.0
+                turn += 1
         return values
 
     def observation_text(self, state: State[Any], player: int) -> str:
@@ -468,6 +605,51 @@ class SpagyricCodec(Codec):
         return "; ".join(parts)
 
 
+# -- any other game: its own list of move notations ----------------------------------------------
+
+
+class NotationCodec(Codec):
+    """The codec of a game without a table here, from the game's own list of every move it can
+    ever write, ``game.action_texts()`` (its options fixed): action ``i`` is the move written
+    ``action_texts()[i]``. Its features are the seat to move and the observing seat; a game
+    may bound its length with ``game.max_game_length()``."""
+
+    #: The length bound of a game that gives none.
+    DEFAULT_MAX_LENGTH = 1000
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.texts: list[str] = [str(text) for text in game.action_texts()]  # type: ignore[attr-defined]
+        self.index = {text: i for i, text in enumerate(self.texts)}
+        if len(self.index) != len(self.texts):
+            raise ValueError(f"{game.name}: action_texts() names a move twice")
+        self.num_actions = len(self.texts)
+
+    def action_of(self, state: State[Any], move: Any) -> int:
+        return self.index[str(move)]
+
+    def decode(self, state: State[Any], action: int) -> Any:
+        if not 0 <= action < self.num_actions:
+            raise IllegalMoveError(f"action {action} is not 0..{self.num_actions - 1}")
+        return state.parse_move(self.texts[action])
+
+    def action_text(self, action: int) -> str:
+        return self.texts[action] if 0 <= action < self.num_actions else f"action {action}"
+
+    @property
+    def layout(self) -> Layout:
+        seats = self.game.num_players
+        return (("to_move", (seats,)), ("observer", (seats,)))
+
+    def features(self, state: State[Any], player: int) -> list[float]:
+        seats = self.game.num_players
+        return [*one_hot(_seat_to_move(state), seats), *one_hot(player, seats)]
+
+    def max_game_length(self, start: State[Any] | None = None) -> int:
+        bound = getattr(self.game, "max_game_length", None)
+        return int(bound()) if callable(bound) else self.DEFAULT_MAX_LENGTH
+
+
 _CODECS: dict[str, type[Codec]] = {
     "special-cake": SpecialCakeCodec,
     "spinca": SpincaCodec,
@@ -477,8 +659,13 @@ _CODECS: dict[str, type[Codec]] = {
 
 
 def codec_for(game: Game) -> Codec:
-    """The codec of ``game`` (a loaded Spheria game)."""
-    try:
-        return _CODECS[game.name](game)
-    except KeyError:
-        raise ValueError(f"no action encoding for {game.name!r} (games: {', '.join(sorted(_CODECS))})") from None
+    """The codec of ``game`` (a loaded Spheria game): its own table, or a :class:`NotationCodec`."""
+    codec = _CODECS.get(game.name)
+    if codec is not None:
+        return codec(game)
+    if callable(getattr(game, "action_texts", None)):
+        return NotationCodec(game)
+    raise ValueError(
+        f"no action encoding for {game.name!r}: give the game an action_texts() listing every move's "
+        f"notation (games with their own tables: {', '.join(sorted(_CODECS))})"
+    )

@@ -1,22 +1,33 @@
-"""Spheria's games as PettingZoo AEC environments (``pip install 'spheria[pettingzoo]'``).
+"""Spheria's games as PettingZoo environments (``pip install 'spheria[pettingzoo]'``).
 
-One environment class serves every game: ``env("special-cake", variant="mint")`` (wrapped
-like PettingZoo's classic environments) or ``raw_env(...)``. Agents are ``player_0``,
-``player_1``, ... in seat order; the agent to act is the seat to move, so a seat may act twice
-in a row when the rules say so (Mint places the 29th poisoned candy, then eats first).
+One AEC environment class serves every game: ``env("special-cake", variant="mint")`` (wrapped
+like PettingZoo's classic environments) or ``raw_env(...)``; ``parallel_env(...)`` is the same
+game as a ``ParallelEnv``. Agents are ``player_0``, ``player_1``, ... in seat order.
 
 * Actions are the fixed numbers of :mod:`spheria.integrations.encoding`
   (``Discrete(num_actions)``); an illegal action raises ``ValueError``.
 * ``observe(agent)`` is ``{"observation": float32 features, "action_mask": int8 mask}``. The
-  mask is the agent's legal actions when it is the agent to act, else all zeros.
-* Spagyric's simultaneous reveal becomes two AEC steps: ``player_0`` chooses, then
-  ``player_1``, and only then is the reveal played. The first choice is held by the
-  environment, outside the game, and every observation is built from Spheria's
-  ``observation(player)`` alone, so the second chooser cannot see the first's choice — nor
-  the opponent's supply by colour, which the rules keep hidden.
+  mask is the agent's legal actions when it has something to decide, else all zeros.
+* Observations are agent-relative by default (``relative=False`` gives the absolute frame):
+  the board's colour planes are empty, the agent's own colour, then the colours of the seats
+  after it in turn order (then any other colour), and every per-seat block (seat to move,
+  observer, Spagyric's seats to decide, placer and hands) starts at the agent's own seat. So
+  one policy can play every seat. Seats without a colour of their own (Special Cake sugar,
+  Spagyric) keep the absolute colour planes.
+* AEC: the agent to act is the seat to move, so a seat may act twice in a row when the rules
+  say so (Mint places the 29th poisoned candy, then eats first). Spagyric's simultaneous
+  reveal becomes two AEC steps: ``player_0`` chooses, then ``player_1``, and only then is the
+  reveal played; the first choice is held by the environment, outside the game, and every
+  observation is built from Spheria's ``observation(player)`` alone, so the second chooser
+  cannot see the first's choice — nor the opponent's supply by colour.
+* Parallel: every live agent sends an action each step; those with something to decide are
+  played (both seats at a reveal, at once), the others' are ignored (send 0, or sample with
+  the all-zero mask, as ``parallel_api_test`` does).
 * ``reset(seed=...)`` seeds what the rules leave to chance (the sugar cake);
   ``reset(options={"start": spn})`` starts from a Spheria position.
 * Rewards come at the end: +1 win, -1 loss, 0 draw (teams share theirs in 4-seat Spinca).
+* ``render_mode``: ``"ansi"`` (text), ``"human"`` (printed) or ``"rgb_array"`` (the pyramid
+  seen from above, see :mod:`spheria.integrations.render`).
 
 >>> from spheria.integrations.pettingzoo import env
 >>> e = env("spline")
@@ -32,37 +43,31 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from spheria.games.base import SIMULTANEOUS, IllegalMoveError, State, load_game
-from spheria.integrations.encoding import Codec, codec_for
+from spheria.games.base import SIMULTANEOUS, Game, IllegalMoveError, State, load_game
+from spheria.integrations.encoding import Codec, codec_for, relative_permutation
+from spheria.integrations.render import board_of, pyramid_image
+
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
 def _agent(seat: int) -> str:
     return f"player_{seat}"
 
 
-class SpheriaEnv(AECEnv):  # type: ignore[misc]
-    """An AEC environment for one Spheria game with its options fixed."""
+class _Spaces:
+    """What the AEC and parallel environments share: the game, its codec, spaces and observations."""
 
-    render_modes = ("ansi", "human")
-
-    def __init__(self, game: str = "spline", render_mode: str | None = None, **options: Any) -> None:
-        super().__init__()
-        self.game = load_game(game, **options)
+    def _setup(self, game: str, render_mode: str | None, relative: bool, options: dict[str, Any]) -> None:
+        self.game: Game = load_game(game, **options)
         self.codec: Codec = codec_for(self.game)
-        if render_mode is not None and render_mode not in self.render_modes:
-            raise ValueError(f"render_mode must be one of {', '.join(self.render_modes)}, not {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
         self.render_mode = render_mode
-        self.metadata: dict[str, Any] = {
-            "name": f"spheria_{game.replace('-', '_')}_v0",
-            "render_modes": list(self.render_modes),
-            "is_parallelizable": False,
-            "render_fps": 1,
-        }
-        seats = self.game.num_players
-        self.possible_agents: list[str] = [_agent(seat) for seat in range(seats)]
+        self.relative = relative
+        self.possible_agents: list[str] = [_agent(seat) for seat in range(self.game.num_players)]
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -75,17 +80,14 @@ class SpheriaEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {agent: spaces.Discrete(self.codec.num_actions) for agent in self.possible_agents}
         self._rng = np.random.default_rng()
         self._state: State[Any] | None = None
-        self._pending: dict[int, Any] = {}  # choices made so far at a simultaneous node, by seat
-
-    # -- spaces ---------------------------------------------------------------------------------
+        seats = range(self.game.num_players)
+        self._frames = [np.array(relative_permutation(self.codec, seat), dtype=np.intp) for seat in seats]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
-
-    # -- the game ---------------------------------------------------------------------------------
 
     @property
     def spheria_state(self) -> State[Any]:
@@ -94,14 +96,59 @@ class SpheriaEnv(AECEnv):  # type: ignore[misc]
             raise RuntimeError("call reset() first")
         return self._state
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game. ``seed`` seeds the draw of a sugar cake; ``options={"start": SPN}`` starts
-        from that Spheria position instead of the first one."""
+    def _new_state(self, seed: int | None, options: dict[str, Any] | None) -> State[Any]:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(2**32))
         start = (options or {}).get("start")
-        self._state = self.game.new_initial_state(seed=game_seed) if start is None else self.game.state_from_spn(start)
+        return self.game.new_initial_state(seed=game_seed) if start is None else self.game.state_from_spn(start)
+
+    def _features(self, seat: int) -> np.ndarray:
+        values = np.asarray(self.codec.features(self.spheria_state, seat), dtype=np.float32)
+        return values[self._frames[seat]] if self.relative else values
+
+    def _mask(self, seat: int) -> np.ndarray:
+        mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+        mask[self.codec.legal_actions(self.spheria_state, seat)] = 1
+        return mask
+
+    def _render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            return None
+        state = self.spheria_state
+        if self.render_mode == "rgb_array":
+            return pyramid_image(board_of(state))
+        text = "\n".join([str(state), *state.status_lines()])
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+class SpheriaEnv(_Spaces, AECEnv):  # type: ignore[misc]
+    """An AEC environment for one Spheria game with its options fixed."""
+
+    render_modes = RENDER_MODES
+
+    def __init__(
+        self, game: str = "spline", render_mode: str | None = None, relative: bool = True, **options: Any
+    ) -> None:
+        AECEnv.__init__(self)
+        self._setup(game, render_mode, relative, options)
+        self.metadata: dict[str, Any] = {
+            "name": f"spheria_{game.replace('-', '_')}_v0",
+            "render_modes": list(RENDER_MODES),
+            "is_parallelizable": False,  # parallel_env() is the parallel form
+            "render_fps": 1,
+        }
+        self._pending: dict[int, Any] = {}  # choices made so far at a simultaneous node, by seat
+
+    # -- the game ---------------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game. ``seed`` seeds the draw of a sugar cake; ``options={"start": SPN}`` starts
+        from that Spheria position instead of the first one."""
+        self._state = self._new_state(seed, options)
         self._pending = {}
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -123,13 +170,11 @@ class SpheriaEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.possible_agents.index(agent)
-        state = self.spheria_state
-        features = np.asarray(self.codec.features(state, seat), dtype=np.float32)
-        mask = np.zeros(self.codec.num_actions, dtype=np.int8)
         if agent == self.agent_selection and not self.terminations.get(agent, True) and seat not in self._pending:
-            for action in self.codec.legal_actions(state, seat):
-                mask[action] = 1
-        return {"observation": features, "action_mask": mask}
+            mask = self._mask(seat)
+        else:
+            mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+        return {"observation": self._features(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -164,29 +209,109 @@ class SpheriaEnv(AECEnv):  # type: ignore[misc]
 
     # -- display ----------------------------------------------------------------------------------
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        state = self.spheria_state
-        text = "\n".join([str(state), *state.status_lines()])
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+    def render(self) -> str | np.ndarray | None:
+        return self._render()
 
     def close(self) -> None:
         pass
 
 
-def raw_env(game: str = "spline", render_mode: str | None = None, **options: Any) -> SpheriaEnv:
-    """The environment without PettingZoo's checking wrappers."""
-    return SpheriaEnv(game, render_mode=render_mode, **options)
+class SpheriaParallelEnv(_Spaces, ParallelEnv):  # type: ignore[misc]
+    """A parallel environment for one Spheria game: every live agent sends an action each step;
+    those of the agents with something to decide are played, at once at a simultaneous node."""
+
+    render_modes = RENDER_MODES
+
+    def __init__(
+        self, game: str = "spline", render_mode: str | None = None, relative: bool = True, **options: Any
+    ) -> None:
+        self._setup(game, render_mode, relative, options)
+        self.metadata: dict[str, Any] = {
+            "name": f"spheria_{game.replace('-', '_')}_parallel_v0",
+            "render_modes": list(RENDER_MODES),
+            "render_fps": 1,
+        }
+        self.agents: list[str] = []
+
+    def _deciding(self) -> list[int]:
+        state = self.spheria_state
+        return [seat for seat in range(self.game.num_players) if state.legal_moves(seat)]
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        deciding = set(self._deciding())
+        zeros = np.zeros(self.codec.num_actions, dtype=np.int8)
+        return {
+            agent: {
+                "observation": self._features(seat),
+                "action_mask": self._mask(seat) if seat in deciding else zeros.copy(),
+            }
+            for seat, agent in enumerate(self.possible_agents)
+            if agent in self.agents
+        }
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """A new game (``seed`` and ``options={"start": SPN}`` as in the AEC environment)."""
+        self._state = self._new_state(seed, options)
+        self.agents = self.possible_agents[:]
+        return self._observations(), {agent: {} for agent in self.agents}
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
+        state = self.spheria_state
+        deciding = self._deciding()
+        moves = []
+        for seat in deciding:
+            agent = self.possible_agents[seat]
+            if agent not in actions:
+                raise ValueError(f"{agent} has a decision to make and sent no action")
+            try:
+                moves.append(self.codec.legal_move(state, seat, int(actions[agent])))
+            except IllegalMoveError as error:
+                raise ValueError(f"{agent}: {error}") from None
+        if state.current_player() == SIMULTANEOUS:
+            state.apply_joint(moves)
+        else:
+            state.apply(moves[0])
+        over = state.is_terminal()
+        values = state.returns() if over else [0.0] * self.game.num_players
+        rewards = {agent: float(values[seat]) for seat, agent in enumerate(self.possible_agents)}
+        terminations = dict.fromkeys(self.agents, over)
+        truncations = dict.fromkeys(self.agents, False)
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        observations = self._observations()
+        rewards = {agent: rewards[agent] for agent in self.agents}
+        if over:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | np.ndarray | None:
+        return self._render()
+
+    def close(self) -> None:
+        pass
 
 
-def env(game: str = "spline", render_mode: str | None = None, **options: Any) -> Any:
-    """The environment inside PettingZoo's usual wrappers (out-of-bounds actions, call order)."""
-    wrapped = wrappers.AssertOutOfBoundsWrapper(raw_env(game, render_mode=render_mode, **options))
+def raw_env(game: str = "spline", render_mode: str | None = None, relative: bool = True, **options: Any) -> SpheriaEnv:
+    """The AEC environment without PettingZoo's checking wrappers."""
+    return SpheriaEnv(game, render_mode=render_mode, relative=relative, **options)
+
+
+def env(game: str = "spline", render_mode: str | None = None, relative: bool = True, **options: Any) -> Any:
+    """The AEC environment inside PettingZoo's usual wrappers (out-of-bounds actions, call order)."""
+    wrapped = wrappers.AssertOutOfBoundsWrapper(raw_env(game, render_mode=render_mode, relative=relative, **options))
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-__all__ = ["SpheriaEnv", "env", "raw_env"]
+def parallel_env(
+    game: str = "spline", render_mode: str | None = None, relative: bool = True, **options: Any
+) -> SpheriaParallelEnv:
+    """The game as a PettingZoo ``ParallelEnv`` (Spagyric's reveals are one step for both seats)."""
+    return SpheriaParallelEnv(game, render_mode=render_mode, relative=relative, **options)
+
+
+__all__ = ["RENDER_MODES", "SpheriaEnv", "SpheriaParallelEnv", "env", "parallel_env", "raw_env"]
