@@ -4,7 +4,9 @@
 ``python -m benchmarks.solver --mint 10 --poisoned 10`` adds ten cakes of each built by random
 set-up play (a few minutes on two cores; ``--all-moves`` also proves every winning first move,
 several times longer). Each cake is solved with an empty transposition table. The output is
-one JSON table; docs/solver.md quotes it.
+one JSON table; docs/solver.md quotes it. ``--backend python`` runs the pure-Python search;
+``python -m benchmarks.solver --compare-backends`` puts one sugar cake and the 20 small
+positions on each backend side by side.
 
 Cakes are reproducible: a sugar cake is ``new_initial_state(seed=seed)``; a mint or poisoned
 cake is built by uniformly random legal placements drawn from ``random.Random(f"{variant}-{seed}")``.
@@ -14,16 +16,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from typing import Any
 
 import spheria
 from spheria.games.special_cake import CakeState
-from spheria.solver import clear_tables, solve
+from spheria.solver import backend, clear_tables, solve
 
 
 def make_cake(variant: str, seed: int, line_rule: str | None = None) -> CakeState:
@@ -129,10 +133,38 @@ def solver_small_positions(count: int = 20, candies: int = 16, seed: int = 0) ->
     return {
         "name": f"special-cake solver: positions of {candies} candies or fewer",
         "positions_solved": len(rows),
+        "total_seconds": round(sum(times), 3),
+        "total_cpu_seconds": round(sum(r["cpu_seconds"] for r in rows), 3),
         "median_seconds": round(statistics.median(times), 4),
         "max_seconds": max(times),
         "max_positions": max(r["positions"] for r in rows),
     }
+
+
+def compare_backends(small: int = 20) -> dict[str, Any]:
+    """The full sugar cake and ``small`` positions of 16 candies or fewer on each backend.
+
+    Each backend runs in its own process (``SPHERIA_SOLVER``), from an empty table.
+    """
+    row: dict[str, Any] = {"name": "special-cake solver: compiled and pure-Python backends"}
+    for name in ("compiled", "python"):
+        command = [sys.executable, "-m", "benchmarks.solver", "--backend", name, "--sugar", "1", "--small", str(small)]
+        done = subprocess.run(command, capture_output=True, text=True, env=os.environ | {"SPHERIA_SOLVER": name})
+        if done.returncode != 0:
+            row[name] = {"error": done.stderr.strip().splitlines()[-1]}
+            continue
+        sugar, positions = json.loads(done.stdout)["results"]
+        row[name] = {
+            "sugar_cake_seconds": sugar["seconds"],
+            "sugar_cake_cpu_seconds": sugar["cpu_seconds"],
+            "sugar_cake_positions": sugar["positions"],
+            "small_positions": positions["positions_solved"],
+            "small_total_seconds": positions["total_seconds"],
+            "small_total_cpu_seconds": positions["total_cpu_seconds"],
+            "small_median_seconds": positions["median_seconds"],
+            "small_max_seconds": positions["max_seconds"],
+        }
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,14 +176,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=0, help="seed of the first mint/poisoned cake")
     parser.add_argument("--all-moves", action="store_true", help="also prove every winning first move")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per cake (default none)")
+    parser.add_argument(
+        "--backend", choices=("auto", "compiled", "python"), default=None, help="the solver backend (SPHERIA_SOLVER)"
+    )
+    parser.add_argument(
+        "--compare-backends", action="store_true", help="only: one sugar cake and the small positions on each backend"
+    )
     args = parser.parse_args(argv)
+    if args.backend:
+        os.environ["SPHERIA_SOLVER"] = args.backend  # read when the first solve loads the backend
+    if args.compare_backends:
+        json.dump(compare_backends(args.small), sys.stdout, indent=2)
+        print()
+        return 0
     rows = [solver_sugar_cake(seed) for seed in range(1, args.sugar + 1)]
     if args.small:
         rows.append(solver_small_positions(args.small))
     for variant, count in (("mint", args.mint), ("poisoned", args.poisoned)):
         if count:
             rows.append(solver_full_cakes(variant, count, args.first_seed, args.all_moves, args.time_limit))
-    table = {"python": platform.python_version(), "machine": platform.machine(), "results": rows}
+    table = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "backend": backend(),
+        "results": rows,
+    }
     json.dump(table, sys.stdout, indent=2)
     print()
     return 0

@@ -70,6 +70,7 @@ def play_random_set_up(state: CakeState, placements: int, seed: int) -> None:
 # -- the hand-worked finishes --------------------------------------------------------------
 
 
+@pytest.mark.compiled_speed  # full mint cakes: millions of positions
 def test_the_finishes_are_what_the_docstring_says() -> None:
     assert finish_values(POSITION_A) == {"2b1": 1, "2a2": 1, "2b2": -1}
     assert finish_values(POSITION_B) == {"2a1": -1, "2b1": -1, "2a2": 1}
@@ -79,6 +80,7 @@ def test_the_finishes_are_what_the_docstring_says() -> None:
     assert len(complete_cakes(state.masks(), 0, 30, "mint")) == 3
 
 
+@pytest.mark.compiled_speed  # full mint cakes: millions of positions
 def test_mint_blocks_the_only_site_that_loses() -> None:
     state = cake_state(POSITION_A)
     agent = PlannerAgent(seed=1, time=PLENTY)
@@ -88,6 +90,7 @@ def test_mint_blocks_the_only_site_that_loses() -> None:
     assert agent.last_report["guaranteed"] == 1.0  # every finish after 2b2 is a won cake
 
 
+@pytest.mark.compiled_speed  # full mint cakes: millions of positions
 @pytest.mark.parametrize("mint_site", ["2b1", "2a2"])
 def test_liquorice_takes_the_site_that_loses(mint_site: str) -> None:
     state = cake_state(POSITION_A)
@@ -103,6 +106,7 @@ def test_liquorice_takes_the_site_that_loses(mint_site: str) -> None:
     assert position_value(state.masks(), "mint", "mixed") == -1
 
 
+@pytest.mark.compiled_speed  # full mint cakes: millions of positions
 def test_mint_avoids_the_site_that_leaves_only_lost_finishes() -> None:
     state = cake_state(POSITION_B)
     for seed in range(4):
@@ -152,6 +156,7 @@ def test_the_exact_search_only_near_the_end() -> None:
     assert agent.last_report == {"method": "forced"}
 
 
+@pytest.mark.compiled_speed  # full mint cakes: millions of positions
 def test_same_seed_same_moves() -> None:
     for game in (MINT_GAME, POISONED_GAME):
         state = game.new_initial_state()
@@ -202,6 +207,7 @@ def test_bad_options_are_refused(spec: str, problem: str) -> None:
         make_agent(spec)
 
 
+@pytest.mark.compiled_speed  # full mint cakes: millions of positions
 def test_registry_and_solver_agent_use_it() -> None:
     agent = make_agent("planner:seed=2,time=1.5,exact=5")
     assert isinstance(agent, PlannerAgent)

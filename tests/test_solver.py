@@ -110,6 +110,7 @@ def test_values_match_a_plain_negamax_on_small_positions(variant: str, line_rule
     assert wins and losses  # both outcomes were exercised
 
 
+@pytest.mark.compiled_speed  # the plain reference negamax dominates, on either backend
 def test_values_match_a_plain_negamax_on_twelve_candies() -> None:
     for variant, line_rule in (("mint", "mixed"), ("poisoned", "mixed"), ("sugar", "any")):
         for masks in small_positions(variant, line_rule, count=6, most=12):
@@ -210,6 +211,7 @@ def test_poisoned_cherry_alone_is_lost_and_over() -> None:
 # -- (3) best moves are exactly the moves whose child is lost for the opponent ------------------
 
 
+@pytest.mark.compiled_speed  # every child of 16-candy positions solved afresh: minutes in pure Python
 @pytest.mark.parametrize(("variant", "line_rule"), [("mint", "mixed"), ("poisoned", "mixed"), ("sugar", "same")])
 def test_best_moves_are_the_moves_to_lost_children(variant: str, line_rule: str) -> None:
     checked_wins = 0
@@ -229,6 +231,7 @@ def test_best_moves_are_the_moves_to_lost_children(variant: str, line_rule: str)
     assert checked_wins >= 2
 
 
+@pytest.mark.compiled_speed  # 15-candy positions solved twice: minutes in pure Python
 def test_stop_at_first_gives_one_of_the_winning_moves() -> None:
     for seed in range(1, 6):
         state = playout_positions("mint", "mixed", seed, stop_at=15)[-1]

@@ -230,12 +230,12 @@ def test_the_start_is_a_draw_with_best_play_and_its_value_is_the_minimax_of_its_
     # supply=1: no colour can have three balls in play, so the full search finds only draws
     unpruned = SpagyricSolver(prune=False, symmetry=False)
     assert unpruned.value(initial_position(1)) == 0.0 and unpruned.states > 2000
-    assert unpruned.lp_solves == 0
+    assert unpruned.mixed_solves == 0
 
 
 def test_every_mixed_reveal_of_supply_2_is_an_equilibrium() -> None:
     solver = solved(2)
-    assert solver.lp_solves > 20  # the game is not all pure
+    assert solver.mixed_solves > 20  # the game is not all pure
     mixed = 0
     for (masks, h0, h1, stunned), value in list(solver._reveals.items()):
         solution = solver.solve_reveal(Position(masks, (h0, h1), stunned))

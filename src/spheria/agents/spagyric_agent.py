@@ -27,7 +27,7 @@ strategy is a fixed function of what it sees. Then:
   placements that take a group of four when there is one and avoid groups of three or five+
   when they can. Endgames small enough for the solver are valued exactly instead. At a reveal
   the agent plays the equilibrium of the **matrix** of the root's mean results, one entry per
-  pair of colours (``final=matrix``, solved with scipy's linear programming), or the
+  pair of colours (``final=matrix``, solved exactly by support enumeration), or the
   **average** regret-matching strategy (``final=average``, colours under 3 % dropped); at a
   placement, the most visited site. The search stops early once every outcome of the root is
   known exactly (with ``final=matrix``).
@@ -63,7 +63,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import math
 import random
 import time
@@ -276,8 +275,6 @@ class SpagyricAgent(Agent):
         self.gamma: float = values["gamma"]
         self.c: float = values["c"]
         self.seed: int | None = values["seed"]
-        if importlib.util.find_spec("scipy") is None:
-            raise ValueError("the spagyric agent solves matrix games with scipy: pip install 'spheria[ai]'")
         self.name = self.spec_from(values)
         self.rng = random.Random(self.seed)
         self.solver = SpagyricSolver()

@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 from spheria import __version__
 from spheria.agents.base import Agent
 from spheria.agents.registry import agent_names, agents_for, check_spec, is_agent_name
-from spheria.cli import arena, solve
+from spheria.cli import arena, solve, tablebase
 from spheria.cli import messages as msg
 from spheria.cli.common import (
     HUMAN,
@@ -696,6 +696,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena.add_parser(commands)
     solve.add_parsers(commands)
+    tablebase.add_parser(commands)
     serve_command.add_parser(commands)
     return parser
 

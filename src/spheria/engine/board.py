@@ -176,6 +176,8 @@ def _rising_chains() -> dict[tuple[int, int], tuple[int, ...]]:
 
 
 _RISING_CHAINS = _rising_chains()
+#: ``RISING_CHAINS[(s, t)]``: the sites s, t, ... up the diagonal through t resting on s (drops, solvers).
+RISING_CHAINS = _RISING_CHAINS
 
 #: The straight rows, columns and diagonals spanning each level (Spline's winning lines).
 SPAN_LINES: tuple[tuple[int, ...], ...] = tuple(

@@ -12,7 +12,8 @@ __all__ = ["create_app", "serve"]
 
 
 def create_app(*args: Any, **kwargs: Any) -> Any:
-    """The ASGI app (imported lazily: the server's dependencies are the optional ``server`` extra)."""
+    """The ASGI app (imported lazily, so ``import spheria.server`` stays light; Starlette and uvicorn
+    are core dependencies)."""
     from spheria.server.app import create_app as build
 
     return build(*args, **kwargs)

@@ -2,11 +2,15 @@
 
 The eating phase is an impartial game (either player may eat any candy), so every position is
 either won or lost for the player to move. :func:`solve` finds which, and every winning move,
-with a compiled win/loss search (``_cakesolver.c``: negamax over positions reduced by the
-symmetries of the square and by the colours the line rule cannot tell apart, a transposition
-table, enhanced transposition cutoffs and move ordering). The moves it returns are always
-those of the Python engine: the legal moves come from
-:func:`spheria.games.special_cake.eating_outcomes`, and the compiled search values each child.
+with a win/loss search (negamax over positions reduced by the symmetries of the square and by
+the colours the line rule cannot tell apart, a transposition table, enhanced transposition
+cutoffs and move ordering). The search has two backends with the same answers: the compiled
+one (``_cakesolver.c``, built at install when a C compiler is found) and a pure-Python one
+(``_pysolver.py``, about a hundred times slower). :func:`backend` says which one runs; the
+environment variable ``SPHERIA_SOLVER=python`` forces the pure one (``compiled`` insists on the
+compiled one). Neither is loaded before a solve asks for it. The moves :func:`solve` returns
+are always those of the Python engine: the legal moves come from
+:func:`spheria.games.special_cake.eating_outcomes`, and the search values each child.
 
 >>> import spheria
 >>> game = spheria.load_game("special-cake", variant="mint")
@@ -14,27 +18,32 @@ those of the Python engine: the legal moves come from
 >>> result.value, [str(m) for m in result.best_moves]
 (1, ['0a1', '0c1'])
 
-The compiled search keeps one transposition table, for the last (variant, line rule) solved;
-solving another combination, or :func:`clear_tables`, frees it. See docs/solver.md.
+The search keeps one transposition table, for the last (variant, line rule) solved; solving
+another combination, or :func:`clear_tables`, frees it. See docs/solver.md.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
-from spheria.engine.board import ABOVE, ALL_SITES, NUM_SITES, SEGMENTS, SYMMETRIES, drop_chain
+from spheria.engine.board import ABOVE, NUM_SITES, RISING_CHAINS, SEGMENTS, SYMMETRIES
 from spheria.games.base import Game
 from spheria.games.special_cake import ANY, EAT, MINT, MIXED, POISONED, SAME, SUGAR, CakeMove, CakeState, Masks
 from spheria.games.special_cake import SpecialCake as _SpecialCake
 from spheria.games.special_cake import eating_outcomes as _eating_outcomes
-from spheria.solver import _cakesolver
 
 __all__ = [
+    "BACKEND_VARIABLE",
     "DEFAULT_TABLE_BITS",
     "SYMMETRIES",
+    "SolveProgress",
     "SolveResult",
+    "backend",
     "clear_tables",
     "compiled_outcomes",
     "position_value",
@@ -45,6 +54,10 @@ __all__ = [
 
 #: log2 of the most entries (8 bytes each) the transposition table may grow to: 2**26 = 512 MiB.
 DEFAULT_TABLE_BITS = 26
+#: The environment variable that picks the backend: ``python``, ``compiled`` or ``auto`` (the default).
+BACKEND_VARIABLE = "SPHERIA_SOLVER"
+COMPILED = "compiled"
+PYTHON = "python"
 
 _VARIANT_CODES = {MINT: 0, SUGAR: 1, POISONED: 2}
 _RULE_CODES = {MIXED: 0, ANY: 1, SAME: 2}
@@ -67,40 +80,76 @@ def transform(masks: Masks, symmetry: int) -> Masks:
     return (out[0], out[1], out[2])
 
 
-def _rising_chains() -> list[tuple[int, ...]]:
-    """For each site s and each site t resting on s: the full chain s, t, ... up that diagonal."""
-    chains = []
-    for s in range(NUM_SITES):
-        for t in range(NUM_SITES):
-            if ABOVE[s] >> t & 1:
-                # with every site full except the other sites resting on s, the chain runs to the edge
-                occupied = ALL_SITES & ~(ABOVE[s] & ~(1 << t))
-                chains.append(drop_chain(occupied, s))
-    return chains
+class _Search(Protocol):
+    """What both backends' ``Search`` offer (``_cakesolver.Search``, ``_pysolver.Search``)."""
 
+    def value(
+        self, white: int, black: int, red: int, time_limit: float = ..., progress: Callable[[int], object] | None = ...
+    ) -> int: ...
+    def children(self, white: int, black: int, red: int) -> list[tuple[int, int, int]]: ...
+    @property
+    def positions(self) -> int: ...
 
-_cakesolver.init(list(ABOVE), _rising_chains(), [list(seg) for seg in SEGMENTS], [list(p) for p in SYMMETRIES])
 
 _lock = threading.Lock()
-_current: tuple[tuple[str, str, int], _cakesolver.Search] | None = None
+_backend: tuple[str, Callable[[int, int, int], _Search]] | None = None
+_current: tuple[tuple[str, str, int], _Search] | None = None
 
 
-def _search(variant: str, line_rule: str, table_bits: int = DEFAULT_TABLE_BITS) -> _cakesolver.Search:
-    """The compiled search for one rule set; the previous one (and its table) is dropped. Hold ``_lock``."""
+def _load_backend() -> tuple[str, Callable[[int, int, int], _Search]]:
+    """The backend's name and its ``Search`` class, loaded on first use. Hold ``_lock``."""
+    global _backend
+    if _backend is None:
+        choice = os.environ.get(BACKEND_VARIABLE, "auto").strip().lower() or "auto"
+        if choice not in ("auto", COMPILED, PYTHON):
+            raise ValueError(f"{BACKEND_VARIABLE} must be auto, compiled or python, not {choice!r}")
+        _backend = _compiled_backend(required=choice == COMPILED) if choice != PYTHON else None
+        if _backend is None:
+            from spheria.solver import _pysolver
+
+            _backend = (PYTHON, _pysolver.Search)
+    return _backend
+
+
+def _compiled_backend(required: bool) -> tuple[str, Callable[[int, int, int], _Search]] | None:
+    try:
+        from spheria.solver import _cakesolver
+    except ImportError:
+        if required:
+            raise ImportError(
+                f"{BACKEND_VARIABLE}=compiled, but the compiled solver was not built "
+                "(it needs a C compiler when spheria is installed)"
+            ) from None
+        return None
+    chains = [list(chain) for chain in RISING_CHAINS.values()]
+    _cakesolver.init(list(ABOVE), chains, [list(seg) for seg in SEGMENTS], [list(p) for p in SYMMETRIES])
+    return COMPILED, _cakesolver.Search
+
+
+def backend() -> str:
+    """Which search runs: ``"compiled"`` (the C extension) or ``"python"`` (the pure fallback).
+
+    The compiled one unless it was not built or ``SPHERIA_SOLVER=python`` is set; calling this
+    loads the backend.
+    """
+    with _lock:
+        return _load_backend()[0]
+
+
+def _search(variant: str, line_rule: str, table_bits: int = DEFAULT_TABLE_BITS) -> _Search:
+    """The search for one rule set; the previous one (and its table) is dropped. Hold ``_lock``."""
     global _current
-    if variant not in _VARIANT_CODES:
-        raise ValueError(f"unknown variant {variant!r} (mint, sugar, poisoned)")
-    if line_rule not in _RULE_CODES:
-        raise ValueError(f"unknown line rule {line_rule!r} (mixed, any, same)")
+    _check_rules(variant, line_rule)
     key = (variant, line_rule, table_bits)
     if _current is None or _current[0] != key:
         _current = None  # free the old table before making the new one
-        _current = (key, _cakesolver.Search(_VARIANT_CODES[variant], _RULE_CODES[line_rule], table_bits))
+        search_class = _load_backend()[1]
+        _current = (key, search_class(_VARIANT_CODES[variant], _RULE_CODES[line_rule], table_bits))
     return _current[1]
 
 
 def clear_tables() -> None:
-    """Free the compiled search's transposition table."""
+    """Free the search's transposition table."""
     global _current
     with _lock:
         _current = None
@@ -112,7 +161,7 @@ class SolveResult:
 
     ``value`` is +1 when the player to move wins with perfect play, -1 when they lose;
     ``best_moves`` are the legal moves that keep the win (every legal move when the position
-    is lost); ``positions`` counts the positions the compiled search expanded and
+    is lost); ``positions`` counts the positions the search expanded and
     ``seconds`` the wall time of the whole solve.
     """
 
@@ -151,10 +200,33 @@ def position_value(
 
 
 def compiled_outcomes(masks: Masks, variant: str, line_rule: str) -> set[Masks]:
-    """The positions one eating move reaches, by the compiled move generator (for cross-checks)."""
+    """The positions one eating move reaches, by the backend's move generator (for cross-checks)."""
     _check_rules(variant, line_rule)
     with _lock:
         return set(_search(variant, line_rule).children(*masks))
+
+
+@dataclass(frozen=True)
+class SolveProgress:
+    """How far a :func:`solve` has got, handed to its ``progress`` callback.
+
+    ``positions`` the search expanded so far in this solve, ``seconds`` since it began,
+    ``move`` the first move whose position is being searched now (``index`` of ``moves`` in
+    search order: biggest eats first).
+    """
+
+    positions: int
+    seconds: float
+    move: CakeMove
+    index: int
+    moves: int
+
+
+def _child_order(child: Masks) -> tuple[int, int]:
+    """The search's move ordering: fewest candies left, then fewest unpinned candies."""
+    occupied = child[0] | child[1] | child[2]
+    free = sum(1 for s in range(NUM_SITES) if occupied >> s & 1 and (ABOVE[s] & occupied).bit_count() < 2)
+    return occupied.bit_count(), free
 
 
 def solve(
@@ -163,6 +235,7 @@ def solve(
     time_limit: float | None = None,
     stop_at_first: bool = False,
     table_bits: int = DEFAULT_TABLE_BITS,
+    progress: Callable[[SolveProgress], object] | None = None,
 ) -> SolveResult:
     """Solve a Special Cake position in the eating phase exactly.
 
@@ -170,7 +243,10 @@ def solve(
     ``stop_at_first`` only the first one found (cheaper: the other children need no proof).
     A lost position lists every legal move. ``time_limit`` (seconds) bounds the whole solve:
     past it ``TimeoutError`` is raised (what was proved stays in the table, so a second call
-    resumes cheaply). Raises ``ValueError`` for a state that is not a Special Cake eating position.
+    resumes cheaply). ``progress`` is called as each move's position is taken up and, during
+    a long search, every few thousand (pure backend) or every 65,536 (compiled) positions;
+    an exception it raises stops the solve. Raises ``ValueError`` for a state that is not a
+    Special Cake eating position.
     """
     if not isinstance(state, CakeState) or not isinstance(state.game, _SpecialCake):
         raise ValueError(f"the solver solves Special Cake positions, not {type(state).__name__}")
@@ -188,28 +264,47 @@ def solve(
         return -1.0 if deadline is None else max(deadline - time.perf_counter(), 0.0)
 
     outcomes = _eating_outcomes(masks, variant, line_rule)
+    # The biggest eats first, as the search orders its children: a lost child is met early.
+    children = sorted(outcomes.items(), key=lambda item: _child_order(item[0]))
+    winning: set[Masks] = set()
     with _lock:
         search = _search(variant, line_rule, table_bits)
         before = search.positions
-        value = search.value(*masks, time_limit=remaining())
-        if value < 0:
-            best = [CakeMove(order) for order in outcomes.values()]
-        else:
-            # Biggest eats first, as the compiled search orders them: the child it proved lost
-            # is then met early, and its value is already in the table.
-            children = sorted(outcomes, key=lambda child: (child[0] | child[1] | child[2]).bit_count())
-            winning = set()
-            for child in children:
-                child_value = _terminal_value(child, variant)
-                if child_value is None:
-                    child_value = search.value(*child, time_limit=remaining())
-                if child_value < 0:
-                    winning.add(child)
-                    if stop_at_first:
-                        break
-            best = [CakeMove(order) for child, order in outcomes.items() if child in winning]
+        for index, (child, order) in enumerate(children):
+            child_value = _terminal_value(child, variant)
+            if child_value is None:
+                report = None
+                if progress is not None:
+                    report = _reporter(progress, search, before, start, CakeMove(order), index, len(children))
+                    report(search.positions)
+                child_value = search.value(*child, time_limit=remaining(), progress=report)
+            if child_value < 0:
+                winning.add(child)
+                if stop_at_first:
+                    break
         positions = search.positions - before
-    return SolveResult(value, best, positions, time.perf_counter() - start)
+    if winning:
+        best = [CakeMove(order) for child, order in outcomes.items() if child in winning]
+    else:
+        best = [CakeMove(order) for order in outcomes.values()]
+    return SolveResult(1 if winning else -1, best, positions, time.perf_counter() - start)
+
+
+def _reporter(
+    progress: Callable[[SolveProgress], object],
+    search: _Search,
+    before: int,
+    start: float,
+    move: CakeMove,
+    index: int,
+    moves: int,
+) -> Callable[[int], None]:
+    """The callback a backend calls with its position count, as a :class:`SolveProgress`."""
+
+    def report(positions: int) -> None:
+        progress(SolveProgress(positions - before, time.perf_counter() - start, move, index, moves))
+
+    return report
 
 
 def solve_spn(game: Game | str, spn: str, *, time_limit: float | None = None) -> SolveResult:

@@ -33,6 +33,7 @@
 #define MAX_RAW 1024 /* 30 singles + 96*2 + 42*6 + 12*24 orders = 762 at most */
 #define DEDUP_BITS 11
 #define BUCKET 4
+#define PROGRESS_CHECKS 16 /* limit checks (of 4096 positions) between two progress calls */
 
 enum { VARIANT_MINT = 0, VARIANT_SUGAR = 1, VARIANT_POISONED = 2 };
 enum { RULE_MIXED = 0, RULE_ANY = 1, RULE_SAME = 2 };
@@ -139,7 +140,8 @@ typedef struct {
     double deadline;
     unsigned long long next_check;
     unsigned long long checks;
-    int abort_reason; /* 0 none, 1 time, 2 signal */
+    int abort_reason; /* 0 none, 1 time, 2 signal or an exception from the progress callback */
+    PyObject *progress; /* borrowed for one value() call, or NULL */
     PyThreadState *thread_state;
     int busy;
 } Search;
@@ -364,10 +366,17 @@ static int check_limits(Search *S) {
         S->abort_reason = 1;
         return 1;
     }
-    if (++S->checks % 64 == 0) {
-        /* every 256k positions: let Python see Ctrl-C */
+    if (++S->checks % (S->progress ? PROGRESS_CHECKS : 64) == 0) {
+        /* every 256k positions (64k with a progress callback): let Python see Ctrl-C */
         PyEval_RestoreThread(S->thread_state);
         int err = PyErr_CheckSignals();
+        if (!err && S->progress) {
+            PyObject *result = PyObject_CallFunction(S->progress, "K", S->positions);
+            if (result)
+                Py_DECREF(result);
+            else
+                err = -1;
+        }
         S->thread_state = PyEval_SaveThread();
         if (err) {
             S->abort_reason = 2;
@@ -591,10 +600,15 @@ static int enter(Search *self) {
 }
 
 static PyObject *Search_value(Search *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"white", "black", "red", "time_limit", NULL};
+    static char *kwlist[] = {"white", "black", "red", "time_limit", "progress", NULL};
     unsigned long long mw, mb, mr;
     double time_limit = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "KKK|d", kwlist, &mw, &mb, &mr, &time_limit)) return NULL;
+    PyObject *progress = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "KKK|dO", kwlist, &mw, &mb, &mr, &time_limit, &progress)) return NULL;
+    if (progress != Py_None && !PyCallable_Check(progress)) {
+        PyErr_SetString(PyExc_TypeError, "progress must be callable or None");
+        return NULL;
+    }
     uint32_t w, b, r;
     if (check_masks(mw, mb, mr, &w, &b, &r) < 0 || enter(self) < 0) return NULL;
     if (self->normalise) {
@@ -619,14 +633,16 @@ static PyObject *Search_value(Search *self, PyObject *args, PyObject *kwds) {
         self->deadline = time_limit >= 0 ? now_seconds() + time_limit : -1.0;
         self->next_check = self->positions + 4096;
         self->abort_reason = 0;
+        self->progress = progress == Py_None ? NULL : progress;
         self->thread_state = PyEval_SaveThread();
         v = search(self, planes_code(w | r, b | r), key);
         PyEval_RestoreThread(self->thread_state);
+        self->progress = NULL;
         self->busy = 0;
         running--;
         if (v == ABORT) {
             if (self->abort_reason == 1) PyErr_SetString(PyExc_TimeoutError, "the solver ran out of time");
-            return NULL; /* reason 2: the signal handler's exception is set */
+            return NULL; /* reason 2: the signal handler's or the callback's exception is set */
         }
     }
     return PyLong_FromLong(v == WIN ? 1 : -1);
@@ -689,7 +705,8 @@ static PyObject *Search_get_table_capacity(Search *self, void *closure) {
 
 static PyMethodDef Search_methods[] = {
     {"value", (PyCFunction)(void (*)(void))Search_value, METH_VARARGS | METH_KEYWORDS,
-     "value(white, black, red, time_limit=-1) -> +1 or -1 for the player to move; TimeoutError past the limit"},
+     "value(white, black, red, time_limit=-1, progress=None) -> +1 or -1 for the player to move; TimeoutError past "
+     "the limit; progress(positions) is called every 65536 positions"},
     {"children", (PyCFunction)Search_children, METH_VARARGS,
      "children(white, black, red) -> the distinct positions one eating move reaches, as mask triples"},
     {"canonical", (PyCFunction)Search_canonical, METH_VARARGS,

@@ -10,9 +10,9 @@ and otherwise perfect information. Such a game is solved by backward induction:
 * at a **placement** the placer picks the site with the best value for them;
 * at a **reveal** the two choices form a matrix game whose entries are the values of the
   positions each pair of colours leads to (a stun, or a placement by the stronger ball's owner);
-  its minimax value — found with :func:`scipy.optimize.linprog`, or directly when the matrix has
-  a pure saddle point — is the value of the reveal, and its optimal mixed strategies are how
-  the seats should choose.
+  its minimax value — found exactly by support enumeration (:func:`solve_matrix_game`), or
+  directly when the matrix has a pure saddle point — is the value of the reveal, and its
+  optimal mixed strategies are how the seats should choose.
 
 Values are for seat 0 (Player 1): +1 a win, -1 a loss, 0 a draw. The bags of defeat are left
 out: they never affect the rest of the game. Two reductions keep the tables small, and both are
@@ -47,18 +47,18 @@ is the value of every other position and how far a strategy falls short of it:
 
 The canonical form, the transitions and the counting bound are shared with the ``spagyric``
 agent (:mod:`spheria.agents.spagyric_agent`), which plays this solver's strategies in small
-endgames. scipy is imported only when a matrix game without a pure saddle point is solved
-(``pip install 'spheria[ai]'``).
+endgames. The command line ``spheria spagyric-solve`` (:mod:`spheria.cli.spagyric`) prints the
+value of a supply and the exploitability of agents.
 """
 
 from __future__ import annotations
 
-import argparse
+import itertools
 import math
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import NamedTuple
 
 from spheria.engine.board import (
@@ -520,17 +520,17 @@ class MatrixGame:
 
 
 def solve_matrix_game(matrix: Sequence[Sequence[float]]) -> MatrixGame:
-    """Solve a zero-sum matrix game (the row player maximises ``matrix[i][j]``).
+    """Solve a zero-sum matrix game (the row player maximises ``matrix[i][j]``) exactly.
 
     A pure saddle point (the best row's worst entry equals the best column's worst entry) is
-    taken directly; otherwise both players' strategies come from linear programs solved with
-    :func:`scipy.optimize.linprog`.
+    taken directly; otherwise both optimal strategies come from :func:`_kernel_strategy`, in
+    exact arithmetic (Spagyric's reveals are at most 3×3, so this needs no LP library).
 
     >>> solve_matrix_game([[0, 1, -1], [-1, 0, 1], [1, -1, 0]]).value  # rock-paper-scissors
     0.0
     >>> game = solve_matrix_game([[1, -1], [0, 0.5]])
-    >>> round(game.value, 6), [round(p, 6) for p in game.row]
-    (0.2, [0.2, 0.8])
+    >>> game.value, game.row
+    (0.2, (0.2, 0.8))
     """
     rows, columns = len(matrix), len(matrix[0]) if matrix else 0
     if not rows or not columns or any(len(row) != columns for row in matrix):
@@ -543,33 +543,88 @@ def solve_matrix_game(matrix: Sequence[Sequence[float]]) -> MatrixGame:
         return MatrixGame(
             matrix[i][j], tuple(float(k == i) for k in range(rows)), tuple(float(k == j) for k in range(columns)), True
         )
-    row_value, row = _lp_strategy(matrix)
-    negated = [[-matrix[i][j] for i in range(rows)] for j in range(columns)]
-    column_value, column = _lp_strategy(negated)
-    return MatrixGame((row_value - column_value) / 2, row, column, False)
+    # Floats are fractions with a power of two below: scaled by the largest, every entry is an
+    # exact integer, and the whole search runs in integers.
+    exact = [[Fraction(entry) for entry in row] for row in matrix]
+    scale = max(entry.denominator for row in exact for entry in row)
+    integers = [[int(entry * scale) for entry in row] for row in exact]
+    row_value, row = _kernel_strategy(integers)
+    column_value, column = _kernel_strategy([[-integers[i][j] for i in range(rows)] for j in range(columns)])
+    if row_value != -column_value:
+        raise ArithmeticError(f"no equilibrium found for the matrix game {matrix}")  # cannot happen (minimax theorem)
+    return MatrixGame(float(row_value / scale), row, column, False)
 
 
-def _lp_strategy(matrix: Sequence[Sequence[float]]) -> tuple[float, tuple[float, ...]]:
-    """The row player's maximin value and strategy: maximise v with x·A[:, j] >= v, x a distribution."""
-    from scipy.optimize import linprog  # the optional 'ai' extra; only this function needs it
+def _kernel_strategy(matrix: list[list[int]]) -> tuple[Fraction, tuple[float, ...]]:
+    """The row player's maximin value and an optimal strategy, by support enumeration.
 
+    Every matrix game has an optimal strategy that is a basic solution on a square submatrix
+    (Shapley and Snow): rows ``I`` mixed so that each column of ``J`` pays the same. Each such
+    candidate that is a distribution is scored, exactly, by what it secures against every
+    column; the first best in the order of the supports is returned (deterministic).
+    """
     rows, columns = len(matrix), len(matrix[0])
-    cost = [0.0] * rows + [-1.0]
-    upper = [[-float(matrix[i][j]) for i in range(rows)] + [1.0] for j in range(columns)]
-    result = linprog(
-        cost,
-        A_ub=upper,
-        b_ub=[0.0] * columns,
-        A_eq=[[1.0] * rows + [0.0]],
-        b_eq=[1.0],
-        bounds=[(0.0, None)] * rows + [(None, None)],
-        method="highs",
-    )
-    if result.status != 0:
-        raise RuntimeError(f"linprog failed on a matrix game: {result.message}")
-    x = [max(float(v), 0.0) for v in result.x[:rows]]
-    total = sum(x)
-    return float(result.x[rows]), tuple(v / total for v in x)
+    best: tuple[Fraction, tuple[float, ...]] | None = None
+    for size in range(1, min(rows, columns) + 1):
+        for support in itertools.combinations(range(rows), size):
+            for against in itertools.combinations(range(columns), size):
+                mix = _indifferent_mix(matrix, support, against)
+                if mix is None:
+                    continue
+                weights, total = mix
+                pairs = list(zip(support, weights, strict=True))
+                secured = min(sum(w * matrix[i][j] for i, w in pairs) for j in range(columns))
+                if best is None or Fraction(secured, total) > best[0]:
+                    strategy = [0.0] * rows
+                    for i, weight in pairs:
+                        strategy[i] = weight / total
+                    best = (Fraction(secured, total), tuple(strategy))
+    assert best is not None  # size 1 always gives the pure strategies
+    return best
+
+
+def _indifferent_mix(
+    matrix: list[list[int]], support: tuple[int, ...], against: tuple[int, ...]
+) -> tuple[list[int], int] | None:
+    """Weights on ``support``, as integers over a positive total, making every column of
+    ``against`` pay the same; ``None`` when no unique such distribution exists.
+
+    Cramer's rule on the system ``sum_i w_i A[i][j] - v = 0`` (j in ``against``), ``sum_i w_i = 1``.
+    """
+    size = len(support)
+    system = [[matrix[i][j] for i in support] + [-1] for j in against]
+    system.append([1] * size + [0])
+    rhs = [0] * size + [1]
+    determinant = _determinant(system)
+    if determinant == 0:
+        return None
+    weights = []
+    for k in range(size):
+        replaced = [[*row[:k], rhs[r], *row[k + 1 :]] for r, row in enumerate(system)]
+        weights.append(_determinant(replaced))
+    if determinant < 0:
+        determinant, weights = -determinant, [-w for w in weights]
+    if any(w < 0 for w in weights):
+        return None
+    return weights, determinant
+
+
+def _determinant(matrix: list[list[int]]) -> int:
+    """The determinant of a square integer matrix (Bareiss elimination: integers throughout)."""
+    m = [row[:] for row in matrix]
+    n, sign, previous = len(m), 1, 1
+    for k in range(n - 1):
+        if m[k][k] == 0:
+            swap = next((r for r in range(k + 1, n) if m[r][k] != 0), None)
+            if swap is None:
+                return 0
+            m[k], m[swap] = m[swap], m[k]
+            sign = -sign
+        for i in range(k + 1, n):
+            for j in range(k + 1, n):
+                m[i][j] = (m[i][j] * m[k][k] - m[i][k] * m[k][j]) // previous
+        previous = m[k][k]
+    return sign * m[n - 1][n - 1]
 
 
 # -- the solver ------------------------------------------------------------------------------------
@@ -610,7 +665,7 @@ class SpagyricSolver:
         self.max_states = max_states
         self._reveals: dict[_RevealKey, float] = {}
         self._places: dict[_PlaceKey, float] = {}
-        self.lp_solves = 0
+        self.mixed_solves = 0
         self.saddle_points = 0
 
     @property
@@ -622,6 +677,10 @@ class SpagyricSolver:
     def reveals(self) -> int:
         """Canonical reveals held in the table (what ``max_states`` bounds)."""
         return len(self._reveals)
+
+    def reveal_values(self) -> list[float]:
+        """The values (for seat 0) of every canonical reveal solved so far."""
+        return list(self._reveals.values())
 
     def clear(self) -> None:
         self._reveals.clear()
@@ -735,7 +794,7 @@ class SpagyricSolver:
         if game.pure:
             self.saddle_points += 1
         else:
-            self.lp_solves += 1
+            self.mixed_solves += 1
         self._reveals[key] = game.value
         return sign * game.value
 
@@ -935,43 +994,3 @@ def exploitability(
     first = search.value(position, 0)
     second = search.value(position, 1)
     return Exploitability(value + 0.0, first + 0.0, second + 0.0, search.decisions, time.perf_counter() - start)
-
-
-# -- command line ----------------------------------------------------------------------------------
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m spheria.solver.spagyric --supply 2 [--agent SPEC]``: the value, and an agent's exploitability."""
-    from spheria.agents.registry import make_agent
-
-    parser = argparse.ArgumentParser(prog="python -m spheria.solver.spagyric", description=main.__doc__)
-    parser.add_argument("--supply", type=int, default=2)
-    parser.add_argument("--agent", action="append", default=[], help="an agent spec with a policy() (repeatable)")
-    parser.add_argument("--symmetric", action="store_true", help="walk canonical positions (equivariant agents)")
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
-    solver = SpagyricSolver()
-    value = solver.value(initial_position(args.supply))
-    print(
-        f"supply={args.supply}: value {value + 0.0:+.6f} for Player 1; {solver.reveals} canonical reveals, "
-        f"{solver.states - solver.reveals} placements, {solver.lp_solves} linear programs, "
-        f"{time.perf_counter() - start:.1f} s"
-    )
-    decided = sum(1 for v in solver._reveals.values() if v != 0)
-    print(f"  {decided} canonical reveals are won or lost with best play; the rest are draws")
-    for spec in args.agent:
-        agent = make_agent(spec)
-        ask = getattr(agent, "policy", None)
-        if ask is None:
-            print(f"{spec}: has no policy() to measure", file=sys.stderr)
-            return 2
-        result = exploitability(ask, args.supply, symmetric=args.symmetric, solver=solver)
-        print(
-            f"{spec}: secures {result.first:+.6f} as Player 1, {result.second:+.6f} as Player 2; "
-            f"exploitability {result.exploitability:.6f} ({result.decisions} decisions, {result.seconds:.1f} s)"
-        )
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""``spheria spagyric-solve`` (or ``python -m spheria.cli.spagyric``): small Spagyric games solved exactly.
+
+Prints the value of the game for a supply, then how much each named agent (one with a
+``policy()``) can be exploited by a best responder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from spheria.agents.registry import make_agent
+from spheria.cli.common import PROG, CliError, add_color_option
+from spheria.cli.terminal import Terminal
+from spheria.solver.spagyric import SpagyricSolver, exploitability, initial_position
+
+DESCRIPTION = "Solve Spagyric with a small supply exactly: its value, and how far agents fall short of it."
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "spagyric-solve",
+        help="solve small Spagyric games exactly and measure agents against them",
+        description=DESCRIPTION,
+        epilog="example: spheria spagyric-solve --supply 2 --agent spagyric:iterations=200",
+    )
+    _add_arguments(parser)
+    add_color_option(parser)
+    parser.set_defaults(handler=cmd_spagyric_solve)
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--supply", type=int, default=2, metavar="N", help="balls of each colour per seat (default 2)")
+    parser.add_argument(
+        "--agent", action="append", default=[], metavar="SPEC", help="an agent spec with a policy() (repeatable)"
+    )
+    parser.add_argument("--symmetric", action="store_true", help="walk canonical positions (equivariant agents)")
+
+
+def cmd_spagyric_solve(args: argparse.Namespace, term: Terminal) -> int:
+    if args.supply < 1:
+        raise CliError(f"--supply must be at least 1, not {args.supply}")
+    agents = []
+    for spec in args.agent:
+        try:
+            agent = make_agent(spec)
+        except ValueError as error:
+            raise CliError(f"--agent {spec}: {error}") from None
+        ask = getattr(agent, "policy", None)
+        if ask is None:
+            raise CliError(f"--agent {spec}: this agent has no policy() to measure")
+        agents.append((spec, ask))
+    start = time.perf_counter()
+    solver = SpagyricSolver()
+    value = solver.value(initial_position(args.supply))
+    term.say(
+        f"supply={args.supply}: value {value + 0.0:+.6f} for Player 1; {solver.reveals} canonical reveals, "
+        f"{solver.states - solver.reveals} placements, {solver.mixed_solves} mixed matrix games, "
+        f"{time.perf_counter() - start:.1f} s"
+    )
+    decided = sum(1 for v in solver.reveal_values() if v != 0)
+    term.say(f"  {decided} canonical reveals are won or lost with best play; the rest are draws")
+    for spec, ask in agents:
+        result = exploitability(ask, args.supply, symmetric=args.symmetric, solver=solver)
+        term.say(
+            f"{spec}: secures {result.first:+.6f} as Player 1, {result.second:+.6f} as Player 2; "
+            f"exploitability {result.exploitability:.6f} ({result.decisions} decisions, {result.seconds:.1f} s)"
+        )
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m spheria.cli.spagyric``: the same as ``spheria spagyric-solve``."""
+    parser = argparse.ArgumentParser(prog="python -m spheria.cli.spagyric", description=DESCRIPTION)
+    _add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        return cmd_spagyric_solve(args, Terminal(color=False))
+    except CliError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

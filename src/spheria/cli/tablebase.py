@@ -1,0 +1,211 @@
+"""``spheria tablebase``: build, inspect and verify the retrograde table of Special Cake mint.
+
+``build`` compiles the builder and runs it (or resumes it) in the cache directory, printing
+its progress; ``status`` lists the finished levels; ``verify`` compares the finished levels
+with the search solver on random positions. See docs/tablebase.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+from typing import Any
+
+from spheria.cli.common import CliError
+from spheria.cli.terminal import Terminal
+
+MESSAGES = {
+    "help": "build and check the retrograde table of Special Cake mint",
+    "description": "The eating-phase table of Special Cake mint, computed level by level (see docs/tablebase.md).",
+    "build_help": "build the table, or resume an interrupted build",
+    "status_help": "list the finished levels of a build",
+    "verify_help": "compare finished levels with the search solver on random positions",
+    "variant_help": "the variant to build (only mint has a table)",
+    "rule_help": "the line rule (default: mixed)",
+    "cache_help": "where builds live (default: %(default)s)",
+    "threads_help": "threads to compute with (default: 2)",
+    "upto_help": "stop after this level (candies on the cake)",
+    "per_level_help": "positions to check in each level (default: %(default)s)",
+    "levels_help": "the levels to check, e.g. 0-20 (default: every finished level)",
+    "seed_help": "the random seed of the positions checked (default: %(default)s)",
+    "only_mint": "only the mint variant has a table, not {variant}",
+    "bad_levels": "{option} wants N or A-B, not {text!r}",
+    "no_levels": "no finished level in {directory}; run 'spheria tablebase build' first",
+    "status_head": "{directory}: levels with {positions:,} positions in all, {done} of {total} levels finished",
+    "status_line": "level {level:2d}  {positions:>14,} positions  {won:>14,} won  {seconds:9.1f} s",
+    "status_missing": "level {level:2d}  not built",
+    "status_setup": "set-up: {done} of {total} levels finished",
+    "status_setup_line": "setup {level:2d}  {positions:>14,} positions  {won:>14,} won by Mint  {seconds:9.1f} s",
+    "status_value": "from the empty table, {winner} wins with perfect play",
+    "mint": "Mint",
+    "liquorice": "Liquorice",
+    "setup_verify_help": "check the set-up table instead, on positions with A to B free sites (e.g. 1-4), "
+    "against minimax over the placements left with the solver on the full cakes",
+    "no_setup": "the set-up table of {directory} is not finished for {empty} free sites",
+    "setup_line": "{empty} free  {checked:>6} checked  {won:>6} won by Mint  {mismatches} disagree",
+    "verify_line": "level {level:2d}  {checked:>6} checked  {won:>6} won  {mismatches} disagree",
+    "verify_bad": "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x}",
+    "verify_ok": "all {checked} positions agree with the search solver",
+    "build_failed": "the build failed: {error}",
+}
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser("tablebase", help=MESSAGES["help"], description=MESSAGES["description"])
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    build = actions.add_parser("build", help=MESSAGES["build_help"], description=MESSAGES["build_help"])
+    _add_common(build)
+    build.add_argument("--threads", metavar="N", type=int, default=2, help=MESSAGES["threads_help"])
+    build.add_argument("--upto", metavar="LEVEL", type=int, help=MESSAGES["upto_help"])
+    build.set_defaults(handler=cmd_build)
+
+    status = actions.add_parser("status", help=MESSAGES["status_help"], description=MESSAGES["status_help"])
+    _add_common(status)
+    status.set_defaults(handler=cmd_status)
+
+    verify = actions.add_parser("verify", help=MESSAGES["verify_help"], description=MESSAGES["verify_help"])
+    _add_common(verify)
+    verify.add_argument("--per-level", metavar="N", type=int, default=200, help=MESSAGES["per_level_help"])
+    verify.add_argument("--levels", metavar="A-B", help=MESSAGES["levels_help"])
+    verify.add_argument("--seed", metavar="N", type=int, default=1, help=MESSAGES["seed_help"])
+    verify.add_argument("--setup", metavar="A-B", help=MESSAGES["setup_verify_help"])
+    verify.set_defaults(handler=cmd_verify)
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    from spheria.tablebase.build import DEFAULT_CACHE
+
+    parser.add_argument("--variant", default="mint", help=MESSAGES["variant_help"])
+    parser.add_argument("--line-rule", choices=("mixed", "same"), default="mixed", help=MESSAGES["rule_help"])
+    parser.add_argument("--cache", metavar="DIR", type=Path, default=DEFAULT_CACHE, help=MESSAGES["cache_help"])
+    parser.set_defaults(no_color=False)
+
+
+def _spec(args: argparse.Namespace) -> Any:
+    from spheria.tablebase.build import TableSpec
+
+    if args.variant != "mint":
+        raise CliError(MESSAGES["only_mint"].format(variant=args.variant))
+    return TableSpec(line_rule=args.line_rule)
+
+
+def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
+    from spheria.tablebase.build import BuildError, run_builder
+
+    try:
+        run_builder(_spec(args), args.cache, threads=max(args.threads, 1), upto=args.upto, output=term.say)
+    except BuildError as error:
+        raise CliError(MESSAGES["build_failed"].format(error=error)) from None
+    return 0
+
+
+def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
+    from spheria.tablebase.build import build_dir
+    from spheria.tablebase.layout import SETUP
+    from spheria.tablebase.verify import EatingTable
+
+    spec = _spec(args)
+    table = EatingTable(build_dir(args.cache, spec), spec)
+    levels = range(table.layout.top + 1)
+    done = [n for n in levels if table.has_level(n)]
+    total = sum(table.layout.level(n).positions for n in levels)
+    term.say(
+        MESSAGES["status_head"].format(directory=table.directory, positions=total, done=len(done), total=len(levels))
+    )
+    for n in levels:
+        if n in done:
+            level_file = table.header(n)
+            positions = table.layout.level(n).positions
+            term.say(
+                MESSAGES["status_line"].format(
+                    level=n, positions=positions, won=level_file.wins, seconds=level_file.seconds
+                )
+            )
+        else:
+            term.say(MESSAGES["status_missing"].format(level=n))
+    setup_done = [k for k in levels if table.has_level(k, SETUP)]
+    term.say(MESSAGES["status_setup"].format(done=len(setup_done), total=len(levels)))
+    for k in setup_done:
+        level_file = table.header(k, SETUP)
+        term.say(
+            MESSAGES["status_setup_line"].format(
+                level=k,
+                positions=table.layout.setup_level(k).positions,
+                won=level_file.wins,
+                seconds=level_file.seconds,
+            )
+        )
+    if 0 in setup_done:
+        winner = MESSAGES["mint"] if table.mint_wins_setup(0, 0) else MESSAGES["liquorice"]
+        term.say(MESSAGES["status_value"].format(winner=winner))
+    return 0
+
+
+def _parse_levels(text: str | None, finished: list[int], option: str = "--levels") -> list[int]:
+    if text is None:
+        return finished
+    try:
+        low, _, high = text.partition("-")
+        first, last = int(low), int(high or low)
+    except ValueError:
+        raise CliError(MESSAGES["bad_levels"].format(option=option, text=text)) from None
+    return [n for n in finished if first <= n <= last]
+
+
+def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
+    from spheria.tablebase.layout import SETUP
+    from spheria.tablebase.verify import check_setup, solver_leaf
+
+    top = table.layout.top
+    empties = _parse_levels(args.setup, list(range(1, top + 1)), "--setup")
+    for empty in empties:
+        if not table.has_level(top - empty, SETUP):
+            raise CliError(MESSAGES["no_setup"].format(directory=table.directory, empty=empty))
+    results = check_setup(
+        table, empties, max(args.per_level, 1), random.Random(args.seed), solver_leaf(table.spec.line_rule)
+    )
+    bad = [position for result in results for position in result.mismatches]
+    for empty, result in zip(empties, results, strict=True):
+        term.say(
+            MESSAGES["setup_line"].format(
+                empty=empty, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
+            )
+        )
+    if bad:
+        white, black = bad[0]
+        raise CliError(MESSAGES["verify_bad"].format(count=len(bad), white=white, black=black))
+    term.say(MESSAGES["verify_ok"].format(checked=sum(result.checked for result in results)))
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
+    from spheria.tablebase.build import build_dir
+    from spheria.tablebase.verify import EatingTable, check_levels, solver_value
+
+    spec = _spec(args)
+    table = EatingTable(build_dir(args.cache, spec), spec)
+    if args.setup is not None:
+        return _verify_setup(args, table, term)
+    finished = [n for n in range(table.layout.top + 1) if table.has_level(n)]
+    levels = _parse_levels(args.levels, finished)
+    if not levels:
+        raise CliError(MESSAGES["no_levels"].format(directory=table.directory))
+    rng = random.Random(args.seed)
+    value = solver_value(spec.line_rule)
+    checked, bad = 0, []
+    for n in levels:
+        [result] = check_levels(table, [n], max(args.per_level, 1), rng, value)
+        checked += result.checked
+        bad += result.mismatches
+        term.say(
+            MESSAGES["verify_line"].format(
+                level=n, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
+            )
+        )
+    if bad:
+        white, black = bad[0]
+        raise CliError(MESSAGES["verify_bad"].format(count=len(bad), white=white, black=black))
+    term.say(MESSAGES["verify_ok"].format(checked=checked))
+    return 0

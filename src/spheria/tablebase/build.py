@@ -1,0 +1,163 @@
+"""Compile and run the table builder (``tbbuild.c``) with the engine's board tables.
+
+The builder is a separate C program compiled on first use with the system C compiler into the
+cache directory (so installing the package needs no compiler), keyed by a hash of its source
+and flags. The board tables (what rests on what, the rising drop chains, the 150 lines, the
+symmetries) are written from :mod:`spheria.engine.board` into a text file the program reads, so
+its moves are the engine's. Each finished level is a file ``level-NN.bin`` in the build's
+directory; a run resumes from the levels it finds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from spheria.engine.board import ABOVE, ALL_SITES, NUM_SITES, SEGMENTS, SYMMETRIES, drop_chain
+from spheria.tablebase.layout import FORMAT_VERSION, MINT_CAP
+
+#: Where builds are kept unless ``--cache`` says otherwise.
+DEFAULT_CACHE = Path.home() / ".cache" / "spheria" / "tablebase"
+
+RULE_CODES = {"mixed": 0, "same": 1}
+
+_FLAG_SETS: tuple[tuple[str, ...], ...] = (
+    ("-O3", "-march=native", "-fopenmp"),
+    ("-O3", "-fopenmp"),
+    ("-O3",),  # no OpenMP: one thread
+)
+
+
+class BuildError(RuntimeError):
+    """The builder could not be compiled or failed."""
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """What a build covers: the sites it may use, the most candies of one colour, the line rule."""
+
+    universe: int = ALL_SITES
+    cap: int = MINT_CAP
+    line_rule: str = "mixed"
+
+    @property
+    def name(self) -> str:
+        if self.universe == ALL_SITES and self.cap == MINT_CAP:
+            return f"mint-{self.line_rule}"
+        return f"mint-{self.line_rule}-u{self.universe:08x}-c{self.cap}"
+
+    def symmetries(self) -> list[tuple[int, ...]]:
+        """The pyramid's symmetries that map the universe onto itself (the identity first)."""
+        keep = []
+        for perm in SYMMETRIES:
+            image = sum(1 << perm[s] for s in range(NUM_SITES) if self.universe >> s & 1)
+            if image == self.universe:
+                keep.append(perm)
+        return keep
+
+    def tables_text(self) -> str:
+        """The board tables for the builder, one record a line."""
+        if self.line_rule not in RULE_CODES:
+            raise ValueError(f"unknown line rule {self.line_rule!r} (mixed, same)")
+        lines = [
+            f"format {FORMAT_VERSION}",
+            f"universe {self.universe}",
+            f"cap {self.cap}",
+            f"rule {RULE_CODES[self.line_rule]}",
+        ]
+        lines += [f"above {s} {ABOVE[s]}" for s in range(NUM_SITES)]
+        for s in range(NUM_SITES):
+            for t in range(NUM_SITES):
+                if ABOVE[s] >> t & 1:
+                    # every site full but the other sites resting on s: the chain runs to the edge
+                    chain = drop_chain(ALL_SITES & ~(ABOVE[s] & ~(1 << t)), s)
+                    lines.append("chain " + " ".join(map(str, chain)))
+        for segment in SEGMENTS:
+            if all(self.universe >> s & 1 for s in segment):
+                lines.append("segment " + " ".join(map(str, segment)))
+        lines += ["symmetry " + " ".join(map(str, perm)) for perm in self.symmetries()]
+        return "\n".join(lines) + "\n"
+
+
+def _source() -> bytes:
+    return resources.files("spheria.tablebase").joinpath("tbbuild.c").read_bytes()
+
+
+def compile_builder(cache: Path, compiler: str | None = None) -> Path:
+    """The compiled builder in ``cache/bin``, compiling it first if needed."""
+    source = _source()
+    cc = compiler or os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        raise BuildError("no C compiler found (set CC)")
+    bin_dir = cache / "bin"
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    errors = []
+    for flags in _FLAG_SETS:
+        key = hashlib.sha256(source + repr((cc, flags, platform.machine(), platform.node())).encode()).hexdigest()[:16]
+        program = bin_dir / f"tbbuild-{key}"
+        if program.exists():
+            return program
+        src = bin_dir / f"tbbuild-{key}.c"
+        src.write_bytes(source)
+        tmp = program.with_suffix(f".tmp{os.getpid()}")
+        result = subprocess.run([cc, *flags, "-o", str(tmp), str(src)], capture_output=True, text=True)
+        if result.returncode == 0:
+            tmp.replace(program)
+            return program
+        errors.append(f"{cc} {' '.join(flags)}: {result.stderr.strip()[:500]}")
+    raise BuildError("the builder does not compile:\n" + "\n".join(errors))
+
+
+def build_dir(cache: Path, spec: TableSpec) -> Path:
+    return cache / spec.name
+
+
+def run_builder(
+    spec: TableSpec,
+    cache: Path = DEFAULT_CACHE,
+    *,
+    threads: int = 2,
+    upto: int | None = None,
+    symmetry: bool = True,
+    output: Callable[[str], None] | None = None,
+    extra: Sequence[str] = (),
+    program: Path | None = None,
+) -> Path:
+    """Build (or resume) the eating table of ``spec`` in ``cache``; returns the level directory.
+
+    Every line the builder prints goes to ``output`` (stdout by default). ``program`` is the
+    compiled builder to run (by default the one in ``cache``, compiled if missing).
+    """
+    program = program or compile_builder(cache)
+    directory = build_dir(cache, spec)
+    directory.mkdir(parents=True, exist_ok=True)
+    tables = directory / "tables.txt"
+    text = spec.tables_text()
+    if not tables.exists() or tables.read_text() != text:
+        tables.write_text(text)
+    command = [str(program), str(tables), str(directory), "--threads", str(threads), *extra]
+    if upto is not None:
+        command += ["--upto", str(upto)]
+    if not symmetry:
+        command.append("--no-symmetry")
+    write = output or (lambda line: print(line, flush=True))
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
+        assert process.stdout is not None
+        for line in process.stdout:
+            write(line.rstrip("\n"))
+        code = process.wait()
+    if code != 0:
+        raise BuildError(f"the builder stopped with status {code}")
+    return directory
+
+
+if __name__ == "__main__":  # pragma: no cover - a quick manual entry point
+    run_builder(TableSpec(), upto=int(sys.argv[1]) if len(sys.argv) > 1 else None)

@@ -1,0 +1,217 @@
+"""The layout of the eating-phase table: levels, shapes, position indices, level files.
+
+This is the pure-Python mirror of the compiled builder's indexing (``tbbuild.c``), used to
+read a level file and to check the builder against the search solver. A *level* holds every
+position with ``n`` candies; its *shapes* (stable occupancy masks inside the universe) are
+sorted by mask, and every shape holds the same colourings: ``w`` whites with ``w`` and
+``n - w`` both at most the cap. A position's index is::
+
+    shape_rank * per_shape + woff[w] + colex_rank(white pattern)
+
+where the white pattern is the white mask compressed onto the occupied sites (lowest site
+first) and the colex rank of a ``w``-subset ``p_0 < p_1 < ...`` is ``sum(C(p_j, j + 1))`` (the
+rank of the pattern among the ``w``-bit numbers in numeric order). The bit is 1 when the
+player to move wins.
+
+>>> layout = Layout(universe=SUB_PYRAMID_3, cap=7)
+>>> level = layout.level(2)
+>>> [bin(m) for m in level.shapes[:2]], level.per_shape
+(['0b11', '0b101'], 4)
+>>> level.index(0b11, 0b10)  # shape 0, one white (on the second occupied site): 1 + rank 1
+2
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from spheria.engine.board import ALL_SITES, BELOW, NUM_SITES, SITE_COORDS
+
+#: Candies of each colour on a full mint cake: no eating position has more.
+MINT_CAP = 15
+
+HEADER = struct.Struct("<8sIIQQQQQQ")
+FORMAT_VERSION = 1
+
+#: The two tables of a build: their file names' prefix and their files' magic.
+EATING, SETUP = "level", "setup"
+MAGIC = {EATING: b"SPHTBLVL", SETUP: b"SPHTBSET"}
+
+
+def sub_pyramid(base: int) -> int:
+    """The sites of the corner sub-pyramid with a ``base`` x ``base`` bottom level (at 0a1)."""
+    return sum(1 << s for s, (level, row, col) in enumerate(SITE_COORDS) if row < base - level and col < base - level)
+
+
+#: The 14 sites of the 3x3 sub-pyramid in the 0a1 corner: eating never leaves it.
+SUB_PYRAMID_3 = sub_pyramid(3)
+
+
+@functools.cache
+def stable_shapes(universe: int) -> tuple[int, ...]:
+    """Every stable occupancy mask inside ``universe`` (each ball on four), sorted."""
+    shapes: list[int] = []
+    sites = [s for s in range(NUM_SITES) if universe >> s & 1]  # supports come before a site
+
+    def grow(i: int, chosen: int) -> None:
+        if i == len(sites):
+            shapes.append(chosen)
+            return
+        grow(i + 1, chosen)
+        s = sites[i]
+        if chosen & BELOW[s] == BELOW[s]:
+            grow(i + 1, chosen | 1 << s)
+
+    grow(0, 0)
+    return tuple(sorted(shapes))
+
+
+def pext(value: int, mask: int) -> int:
+    """The bits of ``value`` at the set bits of ``mask``, packed low (as the x86 instruction)."""
+    out, k = 0, 0
+    while mask:
+        low = mask & -mask
+        if value & low:
+            out |= 1 << k
+        k += 1
+        mask ^= low
+    return out
+
+
+def colex_rank(pattern: int) -> int:
+    """The rank of ``pattern`` among the numbers with as many set bits, in numeric order."""
+    rank, j = 0, 0
+    while pattern:
+        low = pattern & -pattern
+        rank += math.comb(low.bit_length() - 1, j + 1)
+        j += 1
+        pattern ^= low
+    return rank
+
+
+def _shape_rank(ranks: dict[int, int], occupied: int) -> int:
+    rank = ranks.get(occupied)
+    if rank is None:
+        raise ValueError(f"{occupied:#x} is not a stable shape of this table (a ball lacks a support)")
+    return rank
+
+
+@dataclass(frozen=True)
+class Level:
+    """The positions with ``n`` candies: their shapes and how they are numbered."""
+
+    n: int
+    cap: int
+    shapes: tuple[int, ...]
+    shape_rank: dict[int, int] = field(repr=False)
+    woff: dict[int, int] = field(repr=False)
+    per_shape: int
+
+    @property
+    def positions(self) -> int:
+        return len(self.shapes) * self.per_shape
+
+    def index(self, occupied: int, white: int) -> int:
+        """The bit index of the position (``white`` a subset of ``occupied``)."""
+        pattern = pext(white, occupied)
+        return (
+            _shape_rank(self.shape_rank, occupied) * self.per_shape
+            + self.woff[pattern.bit_count()]
+            + colex_rank(pattern)
+        )
+
+
+@dataclass(frozen=True)
+class SetupLevel:
+    """The set-up positions with ``k`` candies placed: ceil(k/2) mint and floor(k/2) liquorice."""
+
+    k: int
+    shapes: tuple[int, ...]
+    shape_rank: dict[int, int] = field(repr=False)
+    per_shape: int
+
+    @property
+    def positions(self) -> int:
+        return len(self.shapes) * self.per_shape
+
+    def index(self, occupied: int, white: int) -> int:
+        """The bit index of the set-up position (``white`` the mint candies, a subset of ``occupied``)."""
+        return _shape_rank(self.shape_rank, occupied) * self.per_shape + colex_rank(pext(white, occupied))
+
+
+class Layout:
+    """Levels 0..(sites in the universe) of a table over ``universe`` with at most ``cap`` of each colour."""
+
+    def __init__(self, universe: int = ALL_SITES, cap: int = MINT_CAP) -> None:
+        self.universe = universe
+        self.cap = cap
+        self.top = universe.bit_count()
+        self._levels: dict[int, Level] = {}
+
+    def level(self, n: int) -> Level:
+        if n not in self._levels:
+            shapes = tuple(m for m in stable_shapes(self.universe) if m.bit_count() == n)
+            woff, per_shape = {}, 0
+            for w in range(max(0, n - self.cap), min(n, self.cap) + 1):
+                woff[w] = per_shape
+                per_shape += math.comb(n, w)
+            rank = {m: i for i, m in enumerate(shapes)}
+            self._levels[n] = Level(n, self.cap, shapes, rank, woff, per_shape)
+        return self._levels[n]
+
+    def setup_level(self, k: int) -> SetupLevel:
+        level = self.level(k)
+        return SetupLevel(k, level.shapes, level.shape_rank, math.comb(k, (k + 1) // 2))
+
+
+class LevelFileError(ValueError):
+    """A level file is missing, truncated or does not belong to this layout."""
+
+
+@dataclass(frozen=True)
+class LevelFile:
+    """One finished level as the builder wrote it: header fields and the bits."""
+
+    level: int
+    shapes: int
+    per_shape: int
+    config_hash: int
+    checksum: int
+    wins: int
+    seconds: float
+    bits: bytes = field(repr=False)
+
+    def won(self, index: int) -> bool:
+        return bool(self.bits[index >> 3] >> (index & 7) & 1)
+
+
+def level_path(directory: Path, n: int, kind: str = EATING) -> Path:
+    return directory / f"{kind}-{n:02d}.bin"
+
+
+def read_level(directory: Path, n: int, kind: str = EATING, *, with_bits: bool = True) -> LevelFile:
+    """Read ``level-NN.bin`` (or ``setup-NN.bin``) from ``directory``; :class:`LevelFileError` when unusable.
+
+    Without ``with_bits`` only the header is read (and the file's size checked); ``bits`` is empty.
+    """
+    path = level_path(directory, n, kind)
+    try:
+        with path.open("rb") as file:
+            head = file.read(HEADER.size)
+            size = path.stat().st_size
+            data = file.read() if with_bits else b""
+    except OSError as error:
+        raise LevelFileError(f"{path}: {error.strerror}") from None
+    if len(head) < HEADER.size:
+        raise LevelFileError(f"{path}: too short for a level header")
+    magic, version, level, shapes, per_shape, config_hash, checksum, wins, millis = HEADER.unpack(head)
+    if magic != MAGIC[kind] or version != FORMAT_VERSION or level != n:
+        raise LevelFileError(f"{path}: not a {kind}-{n} file of format {FORMAT_VERSION}")
+    words = (shapes * per_shape + 63) // 64
+    if size - HEADER.size != words * 8:
+        raise LevelFileError(f"{path}: {size - HEADER.size} bytes of bits, expected {words * 8}")
+    return LevelFile(level, shapes, per_shape, config_hash, checksum, wins, millis / 1000, data)

@@ -1,0 +1,994 @@
+/*
+ * tbbuild: the retrograde builder of Special Cake's eating-phase table (mint, no cherry).
+ *
+ * Compiled on demand by `spheria tablebase build` (spheria.tablebase.build) and run as a
+ * separate program; the board tables come from spheria.engine.board through a text file, so
+ * the moves generated here are those of the engine (the same tables _cakesolver uses).
+ *
+ * The table holds one bit per eating position (shape, colouring): 1 when the player to move
+ * wins. A level is every position with n candies; shapes (stable occupancy masks inside the
+ * universe) are sorted by mask within the level, and a position's index is
+ *     shape_rank * per_shape + woff[w] + colex rank of the white pattern,
+ * where the white pattern is the white mask compressed onto the occupied sites (pext), w its
+ * number of whites, and every shape of the level holds the same per_shape colourings (w and
+ * n - w both at most the cap). Level n reads only levels n-1 .. n-4 (a move eats 1 to 4).
+ *
+ * Only one position per orbit of (symmetries that keep the universe) x (white <-> black) is
+ * searched: the least one of a canonical shape, by (whites, white mask). Its value is then
+ * written to every image (the bit is set only for a win, so images of losses stay 0).
+ *
+ * Each finished level is written to DIR/level-NN.bin (header + bits, renamed into place), and
+ * a run resumes from the levels it finds there. Once the eating table is complete the set-up
+ * table follows (DIR/setup-NN.bin, bit = Mint wins), from the full cakes down to the empty
+ * table. See docs/tablebase.md.
+ *
+ * usage: tbbuild TABLES DIR [--threads N] [--upto LEVEL] [--no-symmetry] [--no-setup] [--plan]
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
+
+#define NSITES 30
+#define MAX_SEGMENTS 256
+#define MAX_SEG_LEN 4
+#define MAX_LEVELS (NSITES + 1)
+#define BLOCK 4096
+#define FORMAT_VERSION 1
+/* Two tables share the layout of shapes: the eating table (level-NN.bin, bit = the player to
+   move wins) and the set-up table (setup-NN.bin, bit = Mint wins). */
+enum { EATING = 0, SETUP = 1 };
+static const char MAGIC[2][8] = {{'S', 'P', 'H', 'T', 'B', 'L', 'V', 'L'}, {'S', 'P', 'H', 'T', 'B', 'S', 'E', 'T'}};
+static const char *const FILE_PREFIX[2] = {"level", "setup"};
+
+enum { RULE_MIXED = 0, RULE_SAME = 1 };
+
+/* ---- board tables (from the tables file) ---------------------------------------------- */
+
+static uint32_t UNIVERSE;
+static int CAP;
+static int RULE;
+static uint32_t ABOVE[NSITES], BELOW[NSITES];
+static uint8_t CHAIN[NSITES][NSITES][MAX_SEG_LEN];
+static uint8_t CHAIN_LEN[NSITES][NSITES];
+static int NSEG;
+static uint32_t SEG_MASK[MAX_SEGMENTS], SEG_HOLDS[MAX_SEGMENTS];
+static uint8_t SEG_SITES[MAX_SEGMENTS][MAX_SEG_LEN], SEG_LEN[MAX_SEGMENTS];
+static int NSEG_OF[MAX_SEG_LEN + 1], SEG_OF[MAX_SEG_LEN + 1][MAX_SEGMENTS];
+static int NSYM;
+static uint32_t SYM_T[8][4][256];
+static uint64_t CONFIG_HASH;
+
+static uint64_t BINOM[NSITES + 1][NSITES + 1];
+static uint32_t RANK_T[4][NSITES + 1][256]; /* colex rank contribution of a byte, by ones before it */
+
+static void die(const char *fmt, const char *arg) {
+    fprintf(stderr, "tbbuild: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n");
+    exit(2);
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static inline int pinned(int s, uint32_t occ) {
+    uint32_t held = ABOVE[s] & occ;
+    return (held & (held - 1)) != 0;
+}
+
+static inline uint32_t sym_mask(int k, uint32_t m) {
+    return SYM_T[k][0][m & 255] | SYM_T[k][1][(m >> 8) & 255] | SYM_T[k][2][(m >> 16) & 255] |
+           SYM_T[k][3][(m >> 24) & 255];
+}
+
+static uint64_t fnv1a(const void *data, size_t n, uint64_t h) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+/* The tables file: one record per line, "key v1 v2 ...". Its bytes make the config hash. */
+static void read_tables(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f) die("cannot read the tables file %s", path);
+    char line[4096];
+    int nabove = 0, have_universe = 0, have_cap = 0;
+    CONFIG_HASH = UINT64_C(0xcbf29ce484222325);
+    while (fgets(line, sizeof line, f)) {
+        CONFIG_HASH = fnv1a(line, strlen(line), CONFIG_HASH);
+        char *save = NULL;
+        char *key = strtok_r(line, " \n", &save);
+        if (!key) continue;
+        long v[NSITES + 2];
+        int n = 0;
+        for (char *tok; (tok = strtok_r(NULL, " \n", &save)) && n < NSITES + 2;) v[n++] = strtol(tok, NULL, 10);
+        if (!strcmp(key, "format") && n == 1) {
+            if (v[0] != FORMAT_VERSION) die("%s: made for another format of the builder", path);
+        } else if (!strcmp(key, "universe") && n == 1) {
+            UNIVERSE = (uint32_t)v[0];
+            have_universe = 1;
+        } else if (!strcmp(key, "cap") && n == 1) {
+            CAP = (int)v[0];
+            have_cap = 1;
+        } else if (!strcmp(key, "rule") && n == 1) {
+            RULE = (int)v[0];
+        } else if (!strcmp(key, "above") && n == 2 && v[0] >= 0 && v[0] < NSITES) {
+            ABOVE[v[0]] = (uint32_t)v[1];
+            nabove++;
+        } else if (!strcmp(key, "chain") && n >= 2 && n <= MAX_SEG_LEN) {
+            CHAIN_LEN[v[0]][v[1]] = (uint8_t)n;
+            for (int i = 0; i < n; i++) CHAIN[v[0]][v[1]][i] = (uint8_t)v[i];
+        } else if (!strcmp(key, "segment") && n >= 2 && n <= MAX_SEG_LEN && NSEG < MAX_SEGMENTS) {
+            SEG_LEN[NSEG] = (uint8_t)n;
+            SEG_MASK[NSEG] = SEG_HOLDS[NSEG] = 0;
+            for (int i = 0; i < n; i++) {
+                SEG_SITES[NSEG][i] = (uint8_t)v[i];
+                SEG_MASK[NSEG] |= UINT32_C(1) << v[i];
+            }
+            NSEG++;
+        } else if (!strcmp(key, "symmetry") && n == NSITES && NSYM < 8) {
+            for (int chunk = 0; chunk < 4; chunk++)
+                for (int byte = 0; byte < 256; byte++) {
+                    uint32_t image = 0;
+                    for (int bit = 0; bit < 8; bit++) {
+                        int s = chunk * 8 + bit;
+                        if (s < NSITES && (byte >> bit & 1)) image |= UINT32_C(1) << v[s];
+                    }
+                    SYM_T[NSYM][chunk][byte] = image;
+                }
+            NSYM++;
+        } else {
+            die("malformed line in the tables file: %s", key);
+        }
+    }
+    fclose(f);
+    if (nabove != NSITES || !have_universe || !have_cap || NSYM < 1) die("%s: incomplete tables", path);
+    if (CAP < 0 || CAP > NSITES / 2 + 1) die("%s: cap out of range", path);
+    for (int s = 0; s < NSITES; s++)
+        for (int t = 0; t < NSITES; t++)
+            if (ABOVE[s] >> t & 1) BELOW[t] |= UINT32_C(1) << s;
+    for (int g = 0; g < NSEG; g++) {
+        for (int i = 0; i < SEG_LEN[g]; i++) SEG_HOLDS[g] |= ABOVE[SEG_SITES[g][i]];
+        SEG_OF[SEG_LEN[g]][NSEG_OF[SEG_LEN[g]]++] = g;
+    }
+    for (int k = 0; k < NSYM; k++)
+        if (sym_mask(k, UNIVERSE) != UNIVERSE) die("%s: a symmetry does not keep the universe", path);
+}
+
+static void init_combinatorics(void) {
+    for (int n = 0; n <= NSITES; n++) {
+        BINOM[n][0] = 1;
+        for (int k = 1; k <= n; k++) BINOM[n][k] = BINOM[n - 1][k - 1] + (k <= n - 1 ? BINOM[n - 1][k] : 0);
+    }
+    /* colex rank of a pattern = sum over its set bits (position p, j-th set bit from 0) of C(p, j+1) */
+    for (int chunk = 0; chunk < 4; chunk++)
+        for (int before = 0; before <= NSITES; before++)
+            for (int byte = 0; byte < 256; byte++) {
+                uint64_t r = 0;
+                int j = before;
+                for (int bit = 0; bit < 8; bit++) {
+                    int p = chunk * 8 + bit;
+                    if (!(byte >> bit & 1)) continue;
+                    if (p < NSITES && j + 1 <= NSITES) r += BINOM[p][j + 1];
+                    j++;
+                }
+                RANK_T[chunk][before][byte] = (uint32_t)r;
+            }
+}
+
+static inline uint32_t colex_rank(uint32_t pattern) {
+    int c0 = __builtin_popcount(pattern & 0xFF), c1 = c0 + __builtin_popcount(pattern & 0xFF00),
+        c2 = c1 + __builtin_popcount(pattern & 0xFF0000);
+    return RANK_T[0][0][pattern & 255] + RANK_T[1][c0][(pattern >> 8) & 255] + RANK_T[2][c1][(pattern >> 16) & 255] +
+           RANK_T[3][c2][pattern >> 24];
+}
+
+static uint32_t colex_unrank(uint64_t r, int w) {
+    uint32_t pattern = 0;
+    for (int j = w; j >= 1; j--) {
+        int p = j - 1;
+        while (p + 1 < NSITES && BINOM[p + 1][j] <= r) p++;
+        pattern |= UINT32_C(1) << p;
+        r -= BINOM[p][j];
+    }
+    return pattern;
+}
+
+static inline uint32_t next_combination(uint32_t x) {
+    uint32_t t = x | (x - 1);
+    return (t + 1) | (((~t & -~t) - 1) >> (__builtin_ctz(x) + 1));
+}
+
+#ifdef __BMI2__
+static inline uint32_t pext32(uint32_t x, uint32_t m) { return _pext_u32(x, m); }
+static inline uint32_t pdep32(uint32_t x, uint32_t m) { return _pdep_u32(x, m); }
+#else
+static inline uint32_t pext32(uint32_t x, uint32_t m) {
+    uint32_t out = 0;
+    int k = 0;
+    for (; m; m &= m - 1, k++)
+        if (x & m & -m) out |= UINT32_C(1) << k;
+    return out;
+}
+static inline uint32_t pdep32(uint32_t x, uint32_t m) {
+    uint32_t out = 0;
+    for (; m; m &= m - 1, x >>= 1)
+        if (x & 1) out |= m & -m;
+    return out;
+}
+#endif
+
+/* ---- shapes --------------------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t count;
+    uint32_t *masks; /* sorted */
+    uint64_t per_shape;
+    uint64_t woff[NSITES + 2];
+    int wlo, whi;
+    uint64_t bits;
+    uint64_t words;
+} Level;
+
+static Level LV[MAX_LEVELS];
+static int TOP_LEVEL; /* candies in a full universe */
+#define HASH_BITS 18 /* 141,120 shapes: a 2 MiB table, a little over half full */
+static uint64_t HASH[1u << HASH_BITS]; /* (mask | 1 << 31) << 32 | rank; 0 = empty */
+
+static uint32_t *all_shapes;
+static size_t nshapes, cap_shapes;
+
+static void enumerate(int s, uint32_t chosen) {
+    while (s < NSITES && !(UNIVERSE >> s & 1)) s++;
+    if (s == NSITES) {
+        if (nshapes == cap_shapes) {
+            cap_shapes = cap_shapes ? 2 * cap_shapes : 1024;
+            all_shapes = realloc(all_shapes, cap_shapes * sizeof *all_shapes);
+            if (!all_shapes) die("%s", "out of memory");
+        }
+        all_shapes[nshapes++] = chosen;
+        return;
+    }
+    enumerate(s + 1, chosen);
+    if ((chosen & BELOW[s]) == BELOW[s]) enumerate(s + 1, chosen | UINT32_C(1) << s);
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static inline uint32_t hslot(uint32_t mask) { return (uint32_t)((mask * UINT64_C(0x9E3779B97F4A7C15)) >> 40) & ((1u << HASH_BITS) - 1); }
+
+static inline uint32_t shape_rank(uint32_t mask) {
+    uint32_t h = hslot(mask), key = mask | 0x80000000u;
+    while ((uint32_t)(HASH[h] >> 32) != key) h = (h + 1) & ((1u << HASH_BITS) - 1);
+    return (uint32_t)HASH[h];
+}
+
+static void build_shapes(void) {
+    enumerate(0, 0);
+    qsort(all_shapes, nshapes, sizeof *all_shapes, cmp_u32);
+    TOP_LEVEL = __builtin_popcount(UNIVERSE);
+    for (int n = 0; n <= TOP_LEVEL; n++) {
+        Level *L = &LV[n];
+        L->masks = malloc((nshapes + 1) * sizeof(uint32_t));
+        L->count = 0;
+        for (size_t i = 0; i < nshapes; i++)
+            if (__builtin_popcount(all_shapes[i]) == n) L->masks[L->count++] = all_shapes[i];
+        L->wlo = n - CAP > 0 ? n - CAP : 0;
+        L->whi = n < CAP ? n : CAP;
+        L->per_shape = 0;
+        for (int w = L->wlo; w <= L->whi; w++) {
+            L->woff[w] = L->per_shape;
+            L->per_shape += BINOM[n][w];
+        }
+        L->bits = (uint64_t)L->count * L->per_shape;
+        L->words = (L->bits + 63) / 64;
+        for (uint32_t i = 0; i < L->count; i++) {
+            uint32_t h = hslot(L->masks[i]);
+            while (HASH[h]) h = (h + 1) & ((1u << HASH_BITS) - 1);
+            HASH[h] = (uint64_t)(L->masks[i] | 0x80000000u) << 32 | i;
+        }
+    }
+}
+
+/* ---- level storage -------------------------------------------------------------------- */
+
+static uint64_t *TBITS[2][MAX_LEVELS]; /* loaded or computed levels, NULL when not held */
+#define BITS (TBITS[EATING])
+#define SBITS (TBITS[SETUP])
+static uint64_t SETUP_PER[MAX_LEVELS]; /* set-up colourings of a shape: C(k, ceil(k/2)) */
+
+static inline uint64_t per_shape_of(int kind, int n) { return kind == SETUP ? SETUP_PER[n] : LV[n].per_shape; }
+static inline uint64_t words_of(int kind, int n) { return ((uint64_t)LV[n].count * per_shape_of(kind, n) + 63) / 64; }
+
+static inline uint64_t position_index(const Level *L, uint32_t occ, uint32_t white) {
+    uint32_t pattern = pext32(white, occ);
+    return (uint64_t)shape_rank(occ) * L->per_shape + L->woff[__builtin_popcount(pattern)] + colex_rank(pattern);
+}
+
+typedef struct {
+    char magic[8];
+    uint32_t version, level;
+    uint64_t shapes, per_shape, config_hash, checksum, wins, seconds_x1000;
+} Header;
+
+static uint64_t checksum(const uint64_t *words, uint64_t n) {
+    uint64_t h = UINT64_C(0x9E3779B97F4A7C15);
+    for (uint64_t i = 0; i < n; i++) h = (h ^ words[i]) * UINT64_C(0xff51afd7ed558ccd) + i;
+    return h;
+}
+
+static uint64_t count_wins(const uint64_t *words, uint64_t n) {
+    uint64_t c = 0;
+    for (uint64_t i = 0; i < n; i++) c += (uint64_t)__builtin_popcountll(words[i]);
+    return c;
+}
+
+static void level_path(char *out, size_t size, const char *dir, int kind, int n) {
+    snprintf(out, size, "%s/%s-%02d.bin", dir, FILE_PREFIX[kind], n);
+}
+
+/* Whether level n's file is there with a header of this build (its bits are not read). */
+static int header_ok(const char *dir, int kind, int n, Header *h) {
+    char path[4096];
+    level_path(path, sizeof path, dir, kind, n);
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    int ok = fread(h, sizeof *h, 1, f) == 1 && !memcmp(h->magic, MAGIC[kind], 8) && h->version == FORMAT_VERSION &&
+             h->level == (uint32_t)n && h->shapes == LV[n].count && h->per_shape == per_shape_of(kind, n) &&
+             h->config_hash == CONFIG_HASH;
+    fclose(f);
+    return ok;
+}
+
+/* Load a finished level whole; 0 when it is missing, of another build, truncated or corrupt. */
+static int load_level(const char *dir, int kind, int n) {
+    char path[4096];
+    level_path(path, sizeof path, dir, kind, n);
+    Header h;
+    if (!header_ok(dir, kind, n, &h)) return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    uint64_t words = words_of(kind, n);
+    uint64_t *data = malloc(words * 8 + 8);
+    int ok = data && fseek(f, (long)sizeof h, SEEK_SET) == 0 && fread(data, 8, words, f) == words &&
+             checksum(data, words) == h.checksum;
+    fclose(f);
+    if (!ok) {
+        free(data);
+        printf("%s %2d  %s is damaged: computing it again\n", FILE_PREFIX[kind], n, path);
+        return 0;
+    }
+    TBITS[kind][n] = data;
+    return 1;
+}
+
+static void save_level(const char *dir, int kind, int n, double seconds) {
+    char path[4096], tmp[4200];
+    level_path(path, sizeof path, dir, kind, n);
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    uint64_t words = words_of(kind, n);
+    const uint64_t *data = TBITS[kind][n];
+    Header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, MAGIC[kind], 8);
+    h.version = FORMAT_VERSION;
+    h.level = (uint32_t)n;
+    h.shapes = LV[n].count;
+    h.per_shape = per_shape_of(kind, n);
+    h.config_hash = CONFIG_HASH;
+    h.checksum = checksum(data, words);
+    h.wins = count_wins(data, words);
+    h.seconds_x1000 = (uint64_t)(seconds * 1000.0);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) die("cannot write %s", tmp);
+    if (fwrite(&h, sizeof h, 1, f) != 1 || fwrite(data, 8, words, f) != words || fflush(f) != 0 ||
+        fsync(fileno(f)) != 0)
+        die("cannot write %s", tmp);
+    fclose(f);
+    if (rename(tmp, path) != 0) die("cannot rename into %s", path);
+}
+
+/* ---- move generation (as spheria.games.special_cake.eating_outcomes, two colours) ----- */
+
+static inline int drop_chain(uint32_t occ, int s, uint8_t *chain) {
+    uint32_t held = ABOVE[s] & occ;
+    chain[0] = (uint8_t)s;
+    if (!held) return 1;
+    int t = 31 - __builtin_clz(held);
+    const uint8_t *full = CHAIN[s][t];
+    int len = CHAIN_LEN[s][t], n = 2;
+    chain[1] = (uint8_t)t;
+    while (n < len && (occ >> full[n] & 1)) {
+        chain[n] = full[n];
+        n++;
+    }
+    return n;
+}
+
+static inline uint32_t shift_down(uint32_t m, const uint8_t *chain, int n) {
+    uint32_t out = m & ~(UINT32_C(1) << chain[0]);
+    for (int i = 1; i < n; i++) {
+        out &= ~(UINT32_C(1) << chain[i]);
+        if (m >> chain[i] & 1) out |= UINT32_C(1) << chain[i - 1];
+    }
+    return out;
+}
+
+/* Move sizes in the order children are tried at each level: the size whose children's level
+   has the most lost positions first (a lost child proves the win), set as levels finish. */
+static int SIZE_ORDER[MAX_LEVELS][MAX_SEG_LEN];
+static double LOST_SHARE[MAX_LEVELS];
+
+static void order_sizes(int n) {
+    int *order = SIZE_ORDER[n];
+    for (int i = 0; i < MAX_SEG_LEN; i++) order[i] = i + 1;
+    for (int i = 1; i < MAX_SEG_LEN; i++)
+        for (int j = i; j > 0; j--) {
+            int la = n - order[j - 1], lb = n - order[j];
+            double sa = la >= 0 ? LOST_SHARE[la] : -1.0, sb = lb >= 0 ? LOST_SHARE[lb] : -1.0;
+            if (sb <= sa) break;
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+}
+
+#define BATCH 8 /* children looked up at a time, their bits prefetched before any is read */
+
+/* ---- moves of one shape ----------------------------------------------------------------- */
+/* Which candies may be eaten, and where the others drop, depends on the shape alone; only a
+   line's colour condition depends on the colouring. So the builder lists a shape's moves once
+   (per block of colourings) as colour-blind transformations: a child shape, where that shape's
+   positions start, and the drop steps to apply to the mint mask. Orders of one line that end
+   in the same transformation are kept once. */
+
+#define MAX_MOVES 400
+typedef struct {
+    uint32_t child_occ;
+    uint32_t seg_mask; /* 0 for a single candy; else the line, whose colours the rule checks */
+    uint64_t child_base;
+    uint8_t nsteps;
+    uint8_t len[MAX_SEG_LEN];
+    uint8_t chain[MAX_SEG_LEN][MAX_SEG_LEN];
+} Move;
+
+typedef struct {
+    int count[MAX_SEG_LEN + 1];
+    Move moves[MAX_SEG_LEN + 1][MAX_MOVES];
+} MoveList;
+
+static inline uint32_t apply_steps(const Move *m, uint32_t mask) {
+    for (int i = 0; i < m->nsteps; i++) mask = shift_down(mask, m->chain[i], m->len[i]);
+    return mask;
+}
+
+static int same_transformation(const Move *a, const Move *b, uint32_t occ) {
+    if (a->child_occ != b->child_occ) return 0;
+    for (uint32_t m = occ; m; m &= m - 1)
+        if (apply_steps(a, m & -m) != apply_steps(b, m & -m)) return 0;
+    return 1;
+}
+
+static void add_move(MoveList *list, int size, Move *m, uint32_t occ, int first_of_line) {
+    int level = __builtin_popcount(m->child_occ);
+    m->child_base = (uint64_t)shape_rank(m->child_occ) * LV[level].per_shape;
+    for (int i = first_of_line; i < list->count[size]; i++)
+        if (same_transformation(&list->moves[size][i], m, occ)) return;
+    if (list->count[size] == MAX_MOVES) die("%s", "too many moves of one size");
+    list->moves[size][list->count[size]++] = *m;
+}
+
+/* The orders of eating the line candies now on pos[0..n), each unpinned when eaten. */
+static void line_moves(MoveList *list, int size, uint32_t occ0, uint32_t occ, const uint8_t *pos, int n, Move *m,
+                       int first_of_line) {
+    for (int i = 0; i < n; i++) {
+        int s = pos[i];
+        if (pinned(s, occ)) continue;
+        uint8_t chain[MAX_SEG_LEN];
+        int len = drop_chain(occ, s, chain);
+        int step = m->nsteps++;
+        m->len[step] = (uint8_t)len;
+        memcpy(m->chain[step], chain, (size_t)len);
+        uint32_t nocc = shift_down(occ, chain, len);
+        if (n == 1) {
+            m->child_occ = nocc;
+            add_move(list, size, m, occ0, first_of_line);
+        } else {
+            uint8_t rest[MAX_SEG_LEN];
+            int k = 0;
+            for (int j = 0; j < n; j++) {
+                if (j == i) continue;
+                int o = pos[j];
+                for (int q = 1; q < len; q++)
+                    if (chain[q] == o) {
+                        o = chain[q - 1];
+                        break;
+                    }
+                rest[k++] = (uint8_t)o;
+            }
+            line_moves(list, size, occ0, nocc, rest, n - 1, m, first_of_line);
+        }
+        m->nsteps--;
+    }
+}
+
+static void list_moves(uint32_t occ, MoveList *list) {
+    for (int size = 1; size <= MAX_SEG_LEN; size++) list->count[size] = 0;
+    Move m;
+    memset(&m, 0, sizeof m);
+    for (uint32_t b = occ; b; b &= b - 1) {
+        int s = __builtin_ctz(b);
+        if (pinned(s, occ)) continue;
+        m.nsteps = 1;
+        m.len[0] = (uint8_t)drop_chain(occ, s, m.chain[0]);
+        m.child_occ = shift_down(occ, m.chain[0], m.len[0]);
+        m.seg_mask = 0;
+        add_move(list, 1, &m, occ, list->count[1]);
+    }
+    for (int g = 0; g < NSEG; g++) {
+        uint32_t sm = SEG_MASK[g];
+        if ((occ & sm) != sm) continue;
+        int size = SEG_LEN[g];
+        m.seg_mask = sm;
+        m.nsteps = 0;
+        line_moves(list, size, occ, occ, SEG_SITES[g], size, &m, list->count[size]);
+    }
+}
+
+/* This thread's list of the moves of shape occ (listed again only when the shape changes). */
+static __thread MoveList *THREAD_MOVES;
+static __thread uint32_t THREAD_SHAPE;
+static __thread int THREAD_LISTED;
+
+static const MoveList *thread_moves(uint32_t occ) {
+    if (!THREAD_MOVES) {
+        THREAD_MOVES = malloc(sizeof *THREAD_MOVES);
+        if (!THREAD_MOVES) die("%s", "out of memory");
+    }
+    if (!THREAD_LISTED || THREAD_SHAPE != occ) {
+        list_moves(occ, THREAD_MOVES);
+        THREAD_SHAPE = occ;
+        THREAD_LISTED = 1;
+    }
+    return THREAD_MOVES;
+}
+
+/* 1 when the player to move at (occ, white) wins, with the shape's moves listed. */
+static int wins_listed(int level, const MoveList *list, uint32_t occ, uint32_t white) {
+    uint32_t black = occ & ~white;
+    for (int k = 0; k < MAX_SEG_LEN; k++) {
+        int size = SIZE_ORDER[level][k];
+        if (size > level) continue;
+        const Level *L = &LV[level - size];
+        const uint64_t *bits = BITS[level - size];
+        const Move *moves = list->moves[size];
+        int n = list->count[size];
+        for (int start = 0; start < n;) {
+            const uint64_t *word[BATCH];
+            int bit[BATCH], got = 0;
+            for (; start < n && got < BATCH; start++) {
+                const Move *m = &moves[start];
+                if (m->seg_mask) {
+                    int colours = ((white & m->seg_mask) != 0) + ((black & m->seg_mask) != 0);
+                    if (RULE == RULE_MIXED ? colours < 2 : colours != 1) continue;
+                }
+                uint32_t pattern = pext32(apply_steps(m, white), m->child_occ);
+                uint64_t idx = m->child_base + L->woff[__builtin_popcount(pattern)] + colex_rank(pattern);
+                word[got] = &bits[idx >> 6];
+                bit[got] = (int)(idx & 63);
+                __builtin_prefetch(word[got]);
+                got++;
+            }
+            for (int i = 0; i < got; i++)
+                if (!(*word[i] >> bit[i] & 1)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- one level ------------------------------------------------------------------------ */
+
+typedef struct {
+    uint32_t shape; /* rank within the level */
+    uint8_t w;
+    uint64_t start, end; /* colex ranks */
+} Unit;
+
+static inline void set_bit(uint64_t *words, uint64_t i) {
+    __atomic_fetch_or(&words[i >> 6], UINT64_C(1) << (i & 63), __ATOMIC_RELAXED);
+}
+
+static int symmetry_on = 1;
+
+static uint64_t compute_level(int n, int threads, double build_start, uint64_t done_before, uint64_t total_all) {
+    (void)threads; /* without OpenMP: one thread */
+    Level *L = &LV[n];
+    BITS[n] = calloc(L->words + 1, 8);
+    if (!BITS[n]) die("%s", "out of memory");
+    if (n == 0) {
+        BITS[0][0] = 1; /* the empty cake: the opponent ate the last candy */
+        return 1;
+    }
+    int nsym = symmetry_on ? NSYM : 1;
+    /* work units: canonical shapes only, colourings with w <= n - w (the colour swap), in blocks */
+    size_t nunits = 0, cap_units = 1024;
+    Unit *units = malloc(cap_units * sizeof *units);
+    uint64_t work = 0;
+    for (uint32_t i = 0; i < L->count; i++) {
+        uint32_t m = L->masks[i];
+        int canonical = 1;
+        for (int k = 1; k < nsym && canonical; k++) canonical = sym_mask(k, m) >= m;
+        if (!canonical) continue;
+        for (int w = L->wlo; w <= L->whi; w++) {
+            if (symmetry_on && w > n - w) continue;
+            for (uint64_t start = 0; start < BINOM[n][w]; start += BLOCK) {
+                if (nunits == cap_units) {
+                    cap_units *= 2;
+                    units = realloc(units, cap_units * sizeof *units);
+                    if (!units) die("%s", "out of memory");
+                }
+                uint64_t end = start + BLOCK < BINOM[n][w] ? start + BLOCK : BINOM[n][w];
+                units[nunits++] = (Unit){i, (uint8_t)w, start, end};
+                work += end - start;
+            }
+        }
+    }
+    double t0 = now(), last_print = t0;
+    uint64_t done = 0, searched = 0;
+    uint64_t *bits = BITS[n];
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : searched)
+    for (size_t u = 0; u < nunits; u++) {
+        const Unit *U = &units[u];
+        uint32_t occ = L->masks[U->shape];
+        int w = U->w;
+        const MoveList *moves = thread_moves(occ);
+        /* the symmetries that keep this shape */
+        int stab[8], nstab = 0;
+        for (int k = 1; k < nsym; k++)
+            if (sym_mask(k, occ) == occ) stab[nstab++] = k;
+        uint64_t image_base[8]; /* where each image of the shape starts */
+        for (int k = 0; k < nsym; k++) image_base[k] = (uint64_t)shape_rank(sym_mask(k, occ)) * L->per_shape;
+        uint32_t image_occ[8];
+        for (int k = 0; k < nsym; k++) image_occ[k] = sym_mask(k, occ);
+        uint32_t pattern = colex_unrank(U->start, w);
+        for (uint64_t r = U->start; r < U->end; r++) {
+            uint32_t white = pdep32(pattern, occ), black = occ ^ white;
+            if (w > 0 && r + 1 < U->end) pattern = next_combination(pattern);
+            int canonical = 1;
+            if (symmetry_on) {
+                for (int j = 0; j < nstab && canonical; j++) canonical = sym_mask(stab[j], white) >= white;
+                if (canonical && 2 * w == n) {
+                    canonical = black >= white;
+                    for (int j = 0; j < nstab && canonical; j++) canonical = sym_mask(stab[j], black) >= white;
+                }
+            }
+            if (!canonical) continue;
+            searched++;
+            if (!wins_listed(n, moves, occ, white)) continue;
+            set_bit(bits, (uint64_t)U->shape * L->per_shape + L->woff[w] + r);
+            if (!symmetry_on) continue;
+            for (int k = 0; k < nsym; k++) {
+                uint32_t iw = pext32(sym_mask(k, white), image_occ[k]), ib = pext32(sym_mask(k, black), image_occ[k]);
+                set_bit(bits, image_base[k] + L->woff[w] + colex_rank(iw));
+                set_bit(bits, image_base[k] + L->woff[n - w] + colex_rank(ib));
+            }
+        }
+        uint64_t d = __atomic_add_fetch(&done, U->end - U->start, __ATOMIC_RELAXED);
+#ifdef _OPENMP
+        int me = omp_get_thread_num();
+#else
+        int me = 0;
+#endif
+        double t = now();
+        if (me == 0 && t - last_print >= 10.0) {
+            last_print = t;
+            double rate = (double)d / (t - t0);
+            double all_rate = (double)(done_before + d) / (t - build_start);
+            fprintf(stdout,
+                    "level %2d  %5.1f%%  %" PRIu64 "/%" PRIu64 " canonical colourings  %.0f/s  level ETA %.0f s  "
+                    "build ETA %.0f s\n",
+                    n, 100.0 * (double)d / (double)work, d, work, rate, (double)(work - d) / rate,
+                    (double)(total_all - done_before - d) / all_rate);
+            fflush(stdout);
+        }
+    }
+    free(units);
+    return searched;
+}
+
+static double cpu_seconds(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+           1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+static long peak_rss_kib(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* ---- the set-up ----------------------------------------------------------------------- */
+/* After k placements Mint has ceil(k/2) candies and Liquorice floor(k/2); Mint places when k is
+   even. A set-up position's bit is 1 when Mint wins; the full cake is Mint's to eat, so its
+   bit is the eating table's. Placements add a ball and move nothing, so the table is a plain
+   minimax from the full cake down to the empty table, one level at a time. */
+
+static inline uint32_t placeable(uint32_t occ) {
+    uint32_t m = 0;
+    for (uint32_t u = UNIVERSE & ~occ; u; u &= u - 1) {
+        int s = __builtin_ctz(u);
+        if ((occ & BELOW[s]) == BELOW[s]) m |= UINT32_C(1) << s;
+    }
+    return m;
+}
+
+static inline uint64_t setup_index(int k, uint32_t occ, uint32_t white) {
+    return (uint64_t)shape_rank(occ) * SETUP_PER[k] + colex_rank(pext32(white, occ));
+}
+
+/* The full cakes: copied from the eating table's last level. */
+static void setup_from_eating(int top) {
+    const Level *L = &LV[top];
+    int w = (top + 1) / 2;
+    SBITS[top] = calloc(words_of(SETUP, top) + 1, 8);
+    if (!SBITS[top]) die("%s", "out of memory");
+    for (uint32_t i = 0; i < L->count; i++)
+        for (uint64_t r = 0; r < SETUP_PER[top]; r++) {
+            uint64_t e = (uint64_t)i * L->per_shape + L->woff[w] + r;
+            if (BITS[top][e >> 6] >> (e & 63) & 1) set_bit(SBITS[top], (uint64_t)i * SETUP_PER[top] + r);
+        }
+}
+
+static uint64_t compute_setup_level(int k, int threads) {
+    (void)threads;
+    const Level *L = &LV[k];
+    int w = (k + 1) / 2, mint_places = k % 2 == 0;
+    int nsym = symmetry_on ? NSYM : 1;
+    SBITS[k] = calloc(words_of(SETUP, k) + 1, 8);
+    if (!SBITS[k]) die("%s", "out of memory");
+    uint64_t *bits = SBITS[k];
+    const uint64_t *above = SBITS[k + 1];
+    uint64_t searched = 0;
+    double t0 = now(), last_print = t0;
+    uint64_t done = 0, work = 0;
+    for (uint32_t i = 0; i < L->count; i++) {
+        int canonical = 1;
+        for (int q = 1; q < nsym && canonical; q++) canonical = sym_mask(q, L->masks[i]) >= L->masks[i];
+        if (canonical) work += SETUP_PER[k];
+    }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : searched)
+    for (uint32_t i = 0; i < L->count; i++) {
+        uint32_t occ = L->masks[i];
+        int canonical = 1;
+        for (int q = 1; q < nsym && canonical; q++) canonical = sym_mask(q, occ) >= occ;
+        if (!canonical) continue;
+        int stab[8], nstab = 0;
+        for (int q = 1; q < nsym; q++)
+            if (sym_mask(q, occ) == occ) stab[nstab++] = q;
+        uint64_t image_base[8];
+        uint32_t image_occ[8];
+        for (int q = 0; q < nsym; q++) {
+            image_occ[q] = sym_mask(q, occ);
+            image_base[q] = (uint64_t)shape_rank(image_occ[q]) * SETUP_PER[k];
+        }
+        uint32_t sites = placeable(occ);
+        int nkids = 0;
+        uint32_t kid_bit[NSITES];
+        uint64_t kid_base[NSITES];
+        for (uint32_t m = sites; m; m &= m - 1) {
+            kid_bit[nkids] = m & -m;
+            kid_base[nkids++] = (uint64_t)shape_rank(occ | (m & -m)) * SETUP_PER[k + 1];
+        }
+        uint32_t pattern = colex_unrank(0, w);
+        for (uint64_t r = 0; r < SETUP_PER[k]; r++) {
+            uint32_t white = pdep32(pattern, occ);
+            if (w > 0 && r + 1 < SETUP_PER[k]) pattern = next_combination(pattern);
+            int canon = 1;
+            for (int j = 0; j < nstab && canon; j++) canon = sym_mask(stab[j], white) >= white;
+            if (!canon) continue;
+            searched++;
+            int mint_wins = !mint_places; /* OR over Mint's placements, AND over Liquorice's */
+            for (int c = 0; c < nkids; c++) {
+                uint32_t cocc = occ | kid_bit[c], cwhite = mint_places ? white | kid_bit[c] : white;
+                uint64_t idx = kid_base[c] + colex_rank(pext32(cwhite, cocc));
+                int v = (int)(above[idx >> 6] >> (idx & 63) & 1);
+                if (mint_places ? v : !v) {
+                    mint_wins = v;
+                    break;
+                }
+            }
+            if (!mint_wins) continue;
+            for (int q = 0; q < nsym; q++)
+                set_bit(bits, image_base[q] + colex_rank(pext32(sym_mask(q, white), image_occ[q])));
+        }
+        uint64_t d = __atomic_add_fetch(&done, SETUP_PER[k], __ATOMIC_RELAXED);
+#ifdef _OPENMP
+        int me = omp_get_thread_num();
+#else
+        int me = 0;
+#endif
+        double t = now();
+        if (me == 0 && t - last_print >= 10.0) {
+            last_print = t;
+            printf("setup %2d  %5.1f%%  %.0f colourings/s\n", k, 100.0 * (double)d / (double)work,
+                   (double)d / (t - t0));
+            fflush(stdout);
+        }
+    }
+    return searched;
+}
+
+static void build_setup(const char *dir, int threads) {
+    int top = TOP_LEVEL;
+    if ((top + 1) / 2 > CAP) die("%s", "the cap is below the set-up's candies of one colour");
+    for (int k = 0; k <= top; k++) SETUP_PER[k] = BINOM[k][(k + 1) / 2];
+    for (int n = 0; n < top; n++) {
+        free(BITS[n]);
+        BITS[n] = NULL;
+    }
+    Header h;
+    int low = top;
+    while (low >= 0 && header_ok(dir, SETUP, low, &h)) low--;
+    low++; /* setup-low .. setup-top are finished */
+    if (low <= top && low > 0 && !load_level(dir, SETUP, low)) low = top + 1;
+    if (low > top) {
+        if (!BITS[top] && !load_level(dir, EATING, top)) die("%s", "the eating table's last level is missing");
+        setup_from_eating(top);
+        save_level(dir, SETUP, top, 0.0);
+        printf("setup %2d  done  %" PRIu64 " full cakes  %" PRIu64 " won by Mint\n", top,
+               (uint64_t)LV[top].count * SETUP_PER[top], count_wins(SBITS[top], words_of(SETUP, top)));
+        low = top;
+    } else if (low < top + 1) {
+        printf("setup: levels %d..%d are in %s\n", low, top, dir);
+    }
+    free(BITS[top]);
+    BITS[top] = NULL;
+    for (int k = low - 1; k >= 0; k--) {
+        double t = now(), cpu = cpu_seconds();
+        uint64_t searched = compute_setup_level(k, threads);
+        double seconds = now() - t;
+        cpu = cpu_seconds() - cpu;
+        save_level(dir, SETUP, k, seconds);
+        printf("setup %2d  done  %u shapes  %" PRIu64 " positions  %" PRIu64 " won by Mint  %" PRIu64
+               " searched  %.1f s  cpu %.1f s  peak RSS %ld MiB\n",
+               k, LV[k].count, (uint64_t)LV[k].count * SETUP_PER[k], count_wins(SBITS[k], words_of(SETUP, k)), searched,
+               seconds, cpu, peak_rss_kib() / 1024);
+        fflush(stdout);
+        free(SBITS[k + 1]);
+        SBITS[k + 1] = NULL;
+    }
+    if (!SBITS[0] && !load_level(dir, SETUP, 0)) die("%s", "the set-up's first level is missing");
+    printf("setup: from the empty table %s wins\n", SBITS[0][0] & 1 ? "Mint" : "Liquorice");
+}
+
+/* The canonical colourings of a level: the work of computing it (for the ETA). */
+static uint64_t level_work(int n) {
+    const Level *L = &LV[n];
+    uint64_t work = 0;
+    int nsym = symmetry_on ? NSYM : 1;
+    for (uint32_t i = 0; i < L->count; i++) {
+        uint32_t m = L->masks[i];
+        int canonical = 1;
+        for (int k = 1; k < nsym && canonical; k++) canonical = sym_mask(k, m) >= m;
+        if (!canonical) continue;
+        for (int w = L->wlo; w <= L->whi; w++)
+            if (!symmetry_on || w <= n - w) work += BINOM[n][w];
+    }
+    return work;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: tbbuild TABLES DIR [--threads N] [--upto LEVEL] [--no-symmetry] [--no-setup] [--plan]\n");
+        return 2;
+    }
+    const char *tables = argv[1], *dir = argv[2];
+    int threads = 2, upto = -1, plan = 0, setup = 1;
+    for (int i = 3; i < argc; i++) {
+        if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            threads = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--upto") && i + 1 < argc) {
+            upto = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--no-setup")) {
+            setup = 0;
+        } else if (!strcmp(argv[i], "--plan")) {
+            plan = 1;
+        } else if (!strcmp(argv[i], "--no-symmetry")) {
+            symmetry_on = 0;
+        } else {
+            die("unknown argument %s", argv[i]);
+        }
+    }
+    if (threads < 1) threads = 1;
+    read_tables(tables);
+    init_combinatorics();
+    build_shapes();
+    if (upto < 0 || upto > TOP_LEVEL) upto = TOP_LEVEL;
+    uint64_t total_positions = 0, total_work = 0, level_works[MAX_LEVELS];
+    for (int n = 0; n <= upto; n++) {
+        total_positions += LV[n].bits;
+        level_works[n] = level_work(n);
+        total_work += level_works[n];
+    }
+    printf("tablebase: %zu shapes, %d symmetries, cap %d, %" PRIu64 " positions (%" PRIu64
+           " canonical colourings) in levels 0..%d, %d threads\n",
+           nshapes, NSYM, CAP, total_positions, total_work, upto, threads);
+    fflush(stdout);
+    if (plan) {
+        for (int n = 0; n <= upto; n++)
+            printf("plan %2d  %u shapes  %" PRIu64 " positions  %" PRIu64 " canonical  %.1f MiB\n", n, LV[n].count,
+                   LV[n].bits, level_works[n], (double)LV[n].words * 8.0 / 1048576.0);
+        return 0;
+    }
+    double build_start = now();
+    uint64_t done_work = 0, skipped_work = 0;
+    /* resume: the first level without a file of this build, once the four below it load whole */
+    int first = 0;
+    Header h;
+    while (first <= upto && header_ok(dir, EATING, first, &h)) {
+        LOST_SHARE[first] = 1.0 - (double)h.wins / (double)LV[first].bits;
+        first++;
+    }
+    for (int bad = 0; first <= upto && bad >= 0;) {
+        bad = -1;
+        for (int m = first - 4 > 0 ? first - 4 : 0; m < first && bad < 0; m++)
+            if (!BITS[m] && !load_level(dir, EATING, m)) bad = m;
+        if (bad < 0) break;
+        for (int m = bad; m < first; m++) {
+            free(BITS[m]);
+            BITS[m] = NULL;
+        }
+        first = bad;
+    }
+    for (int n = 0; n < first; n++) skipped_work += level_works[n];
+    if (first > 0) printf("resuming: levels 0..%d are in %s\n", first - 1, dir);
+    for (int n = first; n <= upto; n++) {
+        /* drop what no later level reads */
+        if (n >= 5 && BITS[n - 5]) {
+            free(BITS[n - 5]);
+            BITS[n - 5] = NULL;
+        }
+        double t = now(), cpu = cpu_seconds();
+        order_sizes(n);
+        uint64_t searched = compute_level(n, threads, build_start, done_work, total_work - skipped_work);
+        double seconds = now() - t;
+        cpu = cpu_seconds() - cpu;
+        save_level(dir, EATING, n, seconds);
+        done_work += level_works[n];
+        uint64_t w = count_wins(BITS[n], LV[n].words);
+        LOST_SHARE[n] = 1.0 - (double)w / (double)LV[n].bits;
+        printf("level %2d  done  %u shapes  %" PRIu64 " positions  %" PRIu64 " won  %" PRIu64
+               " enumerated  %" PRIu64 " searched  %.1f s  cpu %.1f s  %.0f enumerated/s  peak RSS %ld MiB\n",
+               n, LV[n].count, LV[n].bits, w, level_works[n], searched, seconds, cpu,
+               (double)level_works[n] / (seconds > 0 ? seconds : 1e-9), peak_rss_kib() / 1024);
+        fflush(stdout);
+    }
+    printf("tablebase: levels 0..%d complete in %.1f s\n", upto, now() - build_start);
+    fflush(stdout);
+    if (setup && upto == TOP_LEVEL) build_setup(dir, threads);
+    return 0;
+}

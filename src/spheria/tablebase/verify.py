@@ -1,0 +1,207 @@
+"""Read a built eating table and check it against the search solver.
+
+:class:`EatingTable` answers the value of an eating position from the level files of a build
+(pure Python); :func:`check_levels` draws random positions of each level (a uniformly random
+shape, then a uniformly random colouring of it) and compares the table with
+:func:`spheria.solver.position_value`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from spheria.engine.board import BELOW, NUM_SITES
+from spheria.tablebase.build import TableSpec
+from spheria.tablebase.layout import EATING, SETUP, Layout, LevelFile, LevelFileError, read_level
+
+_FNV_OFFSET = 0xCBF29CE484222325
+_FNV_PRIME = 0x100000001B3
+
+
+def config_hash(text: str) -> int:
+    """The FNV-1a hash of the tables file, as the builder stamps it into every level."""
+    h = _FNV_OFFSET
+    for byte in text.encode():
+        h = ((h ^ byte) * _FNV_PRIME) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+class EatingTable:
+    """The levels of one build, read lazily from ``directory``."""
+
+    def __init__(self, directory: Path, spec: TableSpec) -> None:
+        self.directory = directory
+        self.spec = spec
+        self.layout = Layout(spec.universe, spec.cap)
+        self._hash = config_hash(spec.tables_text())
+        self._files: dict[tuple[str, int], LevelFile] = {}
+
+    def has_level(self, n: int, kind: str = EATING) -> bool:
+        """Whether the level's file is there, of this build (its header and size are checked)."""
+        try:
+            self.header(n, kind)
+        except LevelFileError:
+            return False
+        return True
+
+    def header(self, n: int, kind: str = EATING) -> LevelFile:
+        """The level's header fields (``bits`` empty unless the level was read whole)."""
+        if (kind, n) in self._files:
+            return self._files[kind, n]
+        return self._checked(read_level(self.directory, n, kind, with_bits=False), n, kind)
+
+    def level_file(self, n: int, kind: str = EATING) -> LevelFile:
+        if (kind, n) not in self._files:
+            self._files[kind, n] = self._checked(read_level(self.directory, n, kind), n, kind)
+        return self._files[kind, n]
+
+    def _checked(self, level_file: LevelFile, n: int, kind: str) -> LevelFile:
+        level = self.layout.level(n) if kind == EATING else self.layout.setup_level(n)
+        if level_file.config_hash != self._hash:
+            raise LevelFileError(f"{kind} {n} in {self.directory} was built from other tables or another builder")
+        if (level_file.shapes, level_file.per_shape) != (len(level.shapes), level.per_shape):
+            raise LevelFileError(f"{kind} {n} in {self.directory} does not match the layout")
+        return level_file
+
+    def mint_wins_setup(self, white: int, black: int) -> bool:
+        """Whether Mint wins the set-up position (mint and liquorice masks) with perfect play."""
+        occupied = white | black
+        k = occupied.bit_count()
+        if occupied & ~self.spec.universe or white & black:
+            raise ValueError("the position is outside this table")
+        if (white.bit_count(), black.bit_count()) != ((k + 1) // 2, k // 2):
+            raise ValueError(f"a set-up with {k} candies has {(k + 1) // 2} mint and {k // 2} liquorice")
+        return self.level_file(k, SETUP).won(self.layout.setup_level(k).index(occupied, white))
+
+    def wins(self, white: int, black: int) -> bool:
+        """Whether the player to move wins the eating position (white and black masks)."""
+        occupied = white | black
+        n = occupied.bit_count()
+        if occupied & ~self.spec.universe or white & black:
+            raise ValueError("the position is outside this table")
+        if max(white.bit_count(), black.bit_count()) > self.spec.cap:
+            raise ValueError(f"more than {self.spec.cap} candies of one colour")
+        return self.level_file(n).won(self.layout.level(n).index(occupied, white))
+
+
+def random_colouring(occupied: int, cap: int, rng: random.Random) -> tuple[int, int]:
+    """A uniformly random (white, black) colouring of ``occupied`` with at most ``cap`` of each."""
+    sites = [s for s in range(NUM_SITES) if occupied >> s & 1]
+    n = len(sites)
+    counts = [w for w in range(n + 1) if w <= cap and n - w <= cap]
+    w = rng.choices(counts, weights=[math.comb(n, k) for k in counts])[0]
+    white = sum(1 << s for s in rng.sample(sites, w))
+    return white, occupied & ~white
+
+
+@dataclass(frozen=True)
+class LevelCheck:
+    """The outcome of checking one level: positions compared, won among them, disagreements."""
+
+    level: int
+    checked: int
+    won: int
+    mismatches: list[tuple[int, int]]
+
+
+def check_levels(
+    table: EatingTable,
+    levels: Iterable[int],
+    per_level: int,
+    rng: random.Random,
+    value: Callable[[int, int], int],
+) -> list[LevelCheck]:
+    """Compare the table with ``value(white, black)`` (+1 / -1) on random positions of each level.
+
+    A level with fewer positions than ``per_level`` is checked whole.
+    """
+    results = []
+    for n in levels:
+        level = table.layout.level(n)
+        if level.positions <= per_level:
+            positions = list(_every_position(level.shapes, table.spec.cap))
+        else:
+            positions = [random_colouring(rng.choice(level.shapes), table.spec.cap, rng) for _ in range(per_level)]
+        won, mismatches = 0, []
+        for white, black in positions:
+            expected = value(white, black) > 0
+            got = table.wins(white, black)
+            won += got
+            if got != expected:
+                mismatches.append((white, black))
+        results.append(LevelCheck(n, len(positions), won, mismatches))
+    return results
+
+
+def _every_position(shapes: Iterable[int], cap: int) -> Iterable[tuple[int, int]]:
+    for occupied in shapes:
+        sites = [s for s in range(NUM_SITES) if occupied >> s & 1]
+        for bits in range(1 << len(sites)):
+            white = sum(1 << s for i, s in enumerate(sites) if bits >> i & 1)
+            black = occupied & ~white
+            if white.bit_count() <= cap and black.bit_count() <= cap:
+                yield white, black
+
+
+def solver_value(line_rule: str) -> Callable[[int, int], int]:
+    """The search solver's value of a mint eating position, as ``value(white, black)``."""
+    from spheria.solver import position_value
+
+    return lambda white, black: position_value((white, black, 0), "mint", line_rule)
+
+
+def setup_minimax(white: int, black: int, universe: int, leaf: Callable[[int, int], bool]) -> bool:
+    """Whether Mint wins the set-up position by explicit minimax over the remaining placements.
+
+    ``leaf(white, black)`` values a full cake (Mint eats first): True when Mint wins.
+    """
+    occupied = white | black
+    if occupied == universe:
+        return leaf(white, black)
+    mint_places = occupied.bit_count() % 2 == 0
+    for site in range(NUM_SITES):
+        bit = 1 << site
+        if not universe & bit or occupied & bit or occupied & BELOW[site] != BELOW[site]:
+            continue
+        if mint_places:
+            if setup_minimax(white | bit, black, universe, leaf):
+                return True
+        elif not setup_minimax(white, black | bit, universe, leaf):
+            return False
+    return not mint_places
+
+
+def random_setup(table: EatingTable, empty: int, rng: random.Random) -> tuple[int, int]:
+    """A set-up position with ``empty`` free sites: a random shape, a random colouring of it."""
+    k = table.spec.universe.bit_count() - empty
+    occupied = rng.choice(table.layout.level(k).shapes)
+    sites = [s for s in range(NUM_SITES) if occupied >> s & 1]
+    white = sum(1 << s for s in rng.sample(sites, (k + 1) // 2))
+    return white, occupied & ~white
+
+
+def check_setup(
+    table: EatingTable, empties: Iterable[int], count: int, rng: random.Random, leaf: Callable[[int, int], bool]
+) -> list[LevelCheck]:
+    """Compare the set-up table with :func:`setup_minimax` on ``count`` random positions per number of free sites."""
+    results = []
+    for empty in empties:
+        won, mismatches = 0, []
+        for _ in range(count):
+            white, black = random_setup(table, empty, rng)
+            expected = setup_minimax(white, black, table.spec.universe, leaf)
+            won += expected
+            if table.mint_wins_setup(white, black) != expected:
+                mismatches.append((white, black))
+        results.append(LevelCheck(table.spec.universe.bit_count() - empty, count, won, mismatches))
+    return results
+
+
+def solver_leaf(line_rule: str) -> Callable[[int, int], bool]:
+    """The search solver's verdict on a full cake: True when Mint, eating first, wins."""
+    value = solver_value(line_rule)
+    return lambda white, black: value(white, black) > 0
