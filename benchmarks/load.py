@@ -9,6 +9,15 @@ every move going through the server (parse, rules, storage, frames to both seats
 game is replaced by a new one until the time is up. Bounded in time (``--seconds``) and count
 (``--max-games``). Reports moves per second and the latency of a move: from sending it to
 receiving the new position on the mover's socket (p50, p95, max).
+
+``--abuse`` plays the same games while the server is attacked, each on a fresh server:
+``agents`` (the runaway specs ``mcts:time=nan`` and ``mcts:iterations=10**12`` are submitted
+and must be refused; two agent-against-agent games at the largest allowed budget,
+``mcts:time=<--agent-max-time>``, keep the agent pool busy), ``spectators`` (1,000 spectators
+join the first normal game; the server allows 1,000 per game for this run), ``sockets``
+(10,000 idle TCP connections kept open: reopened as the server's header timeout closes them).
+``--abuse compare`` runs the quiet run and the three attacks one after another and prints a
+table. The file-descriptor limit is raised to its hard limit if needed.
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ import asyncio
 import contextlib
 import ipaddress
 import json
+import os
 import random
 import socket
 import statistics
@@ -25,12 +35,14 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
 
 
 def free_port() -> int:
@@ -65,6 +77,9 @@ class Stats:
         self.latencies: list[float] = []
         self.games = 0
         self.errors = 0
+        self.first_game: asyncio.Future[str] | None = None
+        self.notes: dict[str, Any] = {}
+        self.joined = 0
 
 
 async def next_state(ws: ClientConnection, version: int) -> dict[str, Any]:
@@ -81,16 +96,19 @@ async def play_game(base: str, game: str, options: dict[str, str], stats: Stats,
     created = await asyncio.to_thread(
         post, base, "/api/games", {"game": game, "options": options, "seats": [{"kind": "human"}] * 2}
     )
+    if stats.first_game is not None and not stats.first_game.done():
+        stats.first_game.set_result(created["id"])
     ws_base = base.replace("http", "ws", 1)
     tokens = [seat["invite"].split("#", 1)[1] for seat in created["seats"]]
     async with (
-        connect(f"{ws_base}/ws/{created['id']}") as first,
-        connect(f"{ws_base}/ws/{created['id']}") as second,
+        connect(f"{ws_base}/ws/{created['id']}", open_timeout=60) as first,
+        connect(f"{ws_base}/ws/{created['id']}", open_timeout=60) as second,
     ):
         sockets = [first, second]
         for ws, token in zip(sockets, tokens, strict=True):
             await ws.send(json.dumps({"type": "join", "token": token}))
         frames = [await next_state(ws, 0) for ws in sockets]
+        stats.joined += 1
         version = frames[0]["version"]
         while time.monotonic() < deadline:
             if frames[0]["terminal"]:
@@ -119,17 +137,108 @@ async def worker(
         budget[0] -= 1
         try:
             await play_game(base, game, options, stats, deadline, seed=budget[0])
-        except (RuntimeError, OSError) as error:
+        except (RuntimeError, OSError, WebSocketException) as error:
             stats.errors += 1
             print(f"game failed: {error}", file=sys.stderr)
+            await asyncio.sleep(0.5)  # a refused game is not retried in a tight loop
 
 
-async def run(base: str, games: int, seconds: float, game: str, options: dict[str, str], max_games: int) -> Stats:
+async def run(
+    base: str, games: int, seconds: float, game: str, options: dict[str, str], max_games: int, abuse: str = "none"
+) -> Stats:
     stats = Stats()
+    stats.first_game = asyncio.get_running_loop().create_future()
     deadline = time.monotonic() + seconds
     budget = [max_games]
+    attack = asyncio.create_task(attack_when_playing(abuse, base, stats, deadline, games)) if abuse in ATTACKS else None
     await asyncio.gather(*(worker(base, game, options, stats, deadline, budget) for _ in range(games)))
+    if attack is not None:
+        await attack
     return stats
+
+
+# -- attacks (each runs beside the normal games until the deadline) ------------------------------------
+
+
+async def attack_when_playing(abuse: str, base: str, stats: Stats, deadline: float, games: int) -> None:
+    """Start the attack once the normal games are under way (all joined, or after 30 s)."""
+    for _ in range(300):
+        if stats.joined >= games:
+            break
+        await asyncio.sleep(0.1)
+    stats.notes["games_joined_before_attack"] = stats.joined
+    await ATTACKS[abuse](base, stats, deadline)
+
+
+AGENT_MAX_TIME = 10.0
+
+
+async def runaway_agents(base: str, stats: Stats, deadline: float) -> None:
+    refused = 0
+    for spec in ("mcts:time=nan", f"mcts:iterations={10**12}"):
+        body = {"game": "spline", "seats": [{"kind": "agent", "agent": spec}] * 2}
+        try:
+            await asyncio.to_thread(post, base, "/api/games", body)
+        except urllib.error.HTTPError as error:
+            refused += error.code == 400
+    stats.notes["runaway_specs_refused"] = refused
+    busiest = f"mcts:time={AGENT_MAX_TIME:g}"
+    for _ in range(2):
+        body = {"game": "spline", "seats": [{"kind": "agent", "agent": busiest}] * 2}
+        await asyncio.to_thread(post, base, "/api/games", body)
+    stats.notes["max_budget_agent_games"] = 2
+    await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+
+
+async def spectator_storm(base: str, stats: Stats, deadline: float, count: int = 1000) -> None:
+    assert stats.first_game is not None
+    game_id = await stats.first_game
+    url = f"{base.replace('http', 'ws', 1)}/ws/{game_id}"
+    frames = [0]
+
+    async def spectate() -> None:
+        try:
+            async with connect(url, open_timeout=60) as ws:
+                await ws.send(json.dumps({"type": "join"}))
+                while time.monotonic() < deadline:
+                    await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
+                    frames[0] += 1
+        except Exception:  # refused by a limit, closed as too slow, or the run's end
+            return
+
+    await asyncio.gather(*(spectate() for _ in range(count)))
+    stats.notes["spectator_frames"] = frames[0]
+
+
+async def idle_sockets(base: str, stats: Stats, deadline: float, count: int = 10_000) -> None:
+    host, port = urlparse(base).hostname or "127.0.0.1", urlparse(base).port or 80
+    opened = [0]
+
+    async def hold() -> None:
+        while time.monotonic() < deadline:
+            try:
+                reader, writer = await asyncio.open_connection(host, port)
+            except OSError:
+                await asyncio.sleep(0.5)
+                continue
+            opened[0] += 1
+            with contextlib.suppress(Exception):  # wait until the server closes it, or the end
+                await asyncio.wait_for(reader.read(1), max(0.1, deadline - time.monotonic()))
+            writer.close()
+
+    await asyncio.gather(*(hold() for _ in range(count)))
+    stats.notes["idle_connections_opened"] = opened[0]
+
+
+ATTACKS = {"agents": runaway_agents, "spectators": spectator_storm, "sockets": idle_sockets}
+
+
+def raise_file_limit(wanted: int) -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -147,8 +256,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[], metavar="K=V", help="a game option (repeatable)")
     parser.add_argument("--max-games", type=int, default=10_000, help="stop after this many games (default 10000)")
     parser.add_argument("--url", help="a running server on loopback (default: start one)")
+    parser.add_argument(
+        "--abuse", choices=["none", *ATTACKS, "compare"], default="none", help="attack the server meanwhile"
+    )
     args = parser.parse_args(argv)
     options = dict(pair.split("=", 1) for pair in args.option)
+    raise_file_limit(25_000)
+    if args.abuse == "compare":
+        rows = [measure(args, options, abuse) for abuse in ("none", *ATTACKS)]
+        print("| run | moves/s | p50 ms | p95 ms | max ms | games | errors | notes |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        for row in rows:
+            cells = [row[k] for k in ("moves_per_second", "latency_ms_p50", "latency_ms_p95", "latency_ms_max")]
+            notes = ", ".join(f"{k} {v}" for k, v in row["notes"].items())
+            print(f"| {row['abuse']} | " + " | ".join(str(c) for c in cells), end="")
+            print(f" | {row['games_finished']} | {row['errors']} | {notes} |")
+        return 0 if all(row["errors"] == 0 for row in rows) else 1
+    report = measure(args, options, args.abuse)
+    print(json.dumps(report, indent=2))
+    return 0 if report["errors"] == 0 else 1
+
+
+def measure(args: argparse.Namespace, options: dict[str, str], abuse: str) -> dict[str, Any]:
     server: subprocess.Popen[bytes] | None = None
     folder = tempfile.TemporaryDirectory()
     if args.url:
@@ -169,7 +298,15 @@ def main(argv: list[str] | None = None) -> int:
             "0",
             "--frame-rate",
             "0",
+            "--agent-max-time",
+            f"{AGENT_MAX_TIME:g}",
+            "--create-per-minute",  # one client plays every game here: the per-address limit is lifted
+            "1000000",
+            "--create-burst",
+            "1000",
         ]
+        if abuse == "spectators":
+            command += ["--spectators-per-game", "1000", "--connections-per-address", "1100"]
         server = subprocess.Popen([*command], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         for _ in range(200):
@@ -179,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(0.1)
     try:
         started = time.monotonic()
-        stats = asyncio.run(run(base, args.games, args.seconds, args.game, options, args.max_games))
+        stats = asyncio.run(run(base, args.games, args.seconds, args.game, options, args.max_games, abuse))
         elapsed = time.monotonic() - started
     finally:
         if server is not None:
@@ -187,7 +324,10 @@ def main(argv: list[str] | None = None) -> int:
             server.wait(timeout=20)
         folder.cleanup()
     moves = len(stats.latencies)
-    report = {
+    return {
+        "abuse": abuse,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "notes": stats.notes,
         "game": args.game,
         "options": options,
         "concurrent_games": args.games,
@@ -200,8 +340,6 @@ def main(argv: list[str] | None = None) -> int:
         "latency_ms_max": round(1000 * max(stats.latencies), 2) if moves else None,
         "errors": stats.errors,
     }
-    print(json.dumps(report, indent=2))
-    return 0 if stats.errors == 0 else 1
 
 
 if __name__ == "__main__":

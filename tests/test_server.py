@@ -25,10 +25,14 @@ from spheria.engine.board import SITE_NAMES
 from spheria.games.base import PlayerView
 from spheria.records import Record
 from spheria.server import app as app_module
+from spheria.server import connection as connection_module
 from spheria.server.app import create_app
+from spheria.server.limits import Limits
 from spheria.server.protocol import MAX_FRAME
 
 Frame = dict[str, Any]
+#: Starlette's test client calls the server "testserver".
+TEST_LIMITS = Limits(allowed_hosts=("testserver",))
 MakeClient = Callable[..., TestClient]
 
 
@@ -38,7 +42,8 @@ def make_client(tmp_path: Path) -> Iterator[MakeClient]:
     opened: list[TestClient] = []
 
     def make(db: Path | None = None) -> TestClient:
-        app = create_app(str(db or tmp_path / "games.sqlite3"), executor=ThreadPoolExecutor(4), agent_delay=0)
+        db_path = str(db or tmp_path / "games.sqlite3")
+        app = create_app(db_path, executor=ThreadPoolExecutor(4), agent_delay=0, limits=TEST_LIMITS)
         client = TestClient(app)
         client.__enter__()
         opened.append(client)
@@ -81,9 +86,26 @@ def receive(ws: WebSocketTestSession, until: Callable[[Frame], bool], seen: list
             return frame
 
 
+#: The credential each invite token was exchanged for (as the browser that opened it keeps it).
+CLAIMS: dict[str, str] = {}
+
+
 def join(ws: WebSocketTestSession, token: str | None = None) -> tuple[Frame, Frame]:
-    ws.send_json({"type": "join", "token": token} if token else {"type": "join"})
-    welcome = receive(ws, lambda f: f["type"] == "welcome")
+    """Join with an invite token (claiming its seat) or, if this token was claimed, its credential."""
+    if token is None:
+        ws.send_json({"type": "join"})
+    elif token in CLAIMS:
+        ws.send_json({"type": "join", "credential": CLAIMS[token]})
+    else:
+        ws.send_json({"type": "join", "token": token})
+
+    def welcomed(frame: Frame) -> bool:
+        assert frame["type"] != "error", frame
+        if frame["type"] == "claimed" and token is not None:
+            CLAIMS[token] = frame["credential"]
+        return bool(frame["type"] == "welcome")
+
+    welcome = receive(ws, welcomed)
     state = receive(ws, lambda f: f["type"] == "state")
     return welcome, state
 
@@ -135,7 +157,7 @@ def test_check_names_the_seats_and_refuses_unknown_options(client: TestClient) -
             "unknown agent",
         ),
         ({"game": "special-cake", "seats": [HUMAN, {"kind": "robot"}]}, "bad_seats", "kind must be"),
-        ({"game": "spline", "seats": [HUMAN, {"kind": "agent", "agent": "random:time=600"}]}, "bad_seats", "60 s"),
+        ({"game": "spline", "seats": [HUMAN, {"kind": "agent", "agent": "mcts:time=600"}]}, "bad_seats", "10, not 600"),
         ({"game": "special-cake", "seats": "two"}, "bad_seats", "seats"),
         ({"game": "special-cake", "seats": [HUMAN, HUMAN], "admin": True}, "bad_game", "unexpected field 'admin'"),
         ({"game": "special-cake", "seats": [HUMAN, HUMAN], "seed": "x"}, "bad_game", "seed"),
@@ -255,7 +277,7 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(client: TestClient) ->
             assert frame["code"] == code, (payload, frame)
             assert words in frame["message"], (payload, frame)
         ws.send_json({"type": "ping"})
-        assert receive(ws, lambda f: f["type"] != "state") == {"type": "pong"}
+        assert receive(ws, lambda f: f["type"] not in ("state", "presence")) == {"type": "pong"}
         # Nothing changed: the same position, and the connection still plays.
         ws.send_json({"type": "move", "move": "0a1", "version": 0})
         after = state_at(ws, 1)
@@ -513,16 +535,16 @@ def test_an_agent_game_left_running_is_finished_after_a_restart(make_client: Mak
 def test_a_flood_of_frames_is_rate_limited_and_the_connection_stays_up(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "_clock", lambda: 1000.0)  # time stands still: no allowance is earned
+    monkeypatch.setattr(connection_module, "clock", lambda: 1000.0)  # time stands still: no allowance is earned
     burst = int(2 * app_module.FRAME_RATE)
     created = create(client, "spline", [HUMAN, HUMAN])
     with client.websocket_connect(f"/ws/{created['id']}") as ws:
         join(ws, token_of(created, 0))  # one frame of the burst
         for _ in range(burst + 4):
             ws.send_json({"type": "ping"})
-        replies = [receive(ws, lambda f: f["type"] != "state") for _ in range(burst + 4)]
+        replies = [receive(ws, lambda f: f["type"] not in ("state", "presence")) for _ in range(burst + 4)]
         assert replies.count({"type": "pong"}) == burst - 1
         assert {r.get("code") for r in replies if r["type"] == "error"} == {"rate_limited"}
-        monkeypatch.setattr(app_module, "_clock", lambda: 1010.0)  # ten seconds later: allowed again
+        monkeypatch.setattr(connection_module, "clock", lambda: 1010.0)  # ten seconds later: allowed again
         ws.send_json({"type": "ping"})
-        assert receive(ws, lambda f: f["type"] != "state") == {"type": "pong"}
+        assert receive(ws, lambda f: f["type"] not in ("state", "presence")) == {"type": "pong"}

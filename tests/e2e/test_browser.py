@@ -8,6 +8,7 @@ each game is saved under ``test-artifacts/``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import socket
@@ -21,6 +22,7 @@ from typing import IO
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -104,9 +106,9 @@ def page(browser: Browser) -> Iterator[Page]:
     assert [e for e in errors if not any(words in e for words in expected)] == [], errors
 
 
-def screenshot(page: Page, name: str) -> None:
+def screenshot(page: Page, name: str, full_page: bool = False) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
 
 def create_from_lobby(page: Page, server: str, game: str, options: dict[str, str], humans: int = 1) -> list[str]:
@@ -135,11 +137,16 @@ def wait_turn(page: Page) -> bool:
 
 
 def click_random(page: Page, selector: str, rng: random.Random) -> bool:
+    """Click (or, on a touch screen, tap) one of the elements ``selector`` finds, at random."""
     items = page.locator(selector)
     count = items.count()
     if not count:
         return False
-    items.nth(rng.randrange(count)).click()
+    item = items.nth(rng.randrange(count))
+    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
+        item.tap()
+    else:
+        item.click()
     return True
 
 
@@ -161,54 +168,94 @@ def submitted(page: Page, before: str) -> bool:
     )
 
 
+CLICKABLE = "#board .strip-site.clickable"
+
+
 def play_turn(page: Page, rng: random.Random, relocate: bool = False) -> None:
-    """Make one legal move by clicks, as a person would."""
+    """Make one legal move by clicks, as a person would. The page offers only clicks that lead
+    to a legal move, so every click here must be accepted and every path must end in a move."""
     version = str(page.evaluate("document.body.dataset.version"))
     mode = str(page.evaluate("document.body.dataset.mode"))
-    if page.locator("#words button.choice").count():
-        click_random(page, "#words button.choice", rng)  # a secret colour
-    elif mode == "set":  # Special Cake eating: candies one by one until the preview says it is a move
-        for _ in range(6):
-            if not click_random(page, ".strip-site.clickable", rng):
-                page.click("#btn-clear")
-                continue
-            page.wait_for_function("() => document.body.dataset.previewing === '0'")
+    if mode == "choose":
+        assert click_random(page, "#words button.choice", rng)  # a secret colour
+    elif mode == "set":  # Special Cake eating: candies in any order until the move is made
+        for picks in range(1, 6):
+            assert click_random(page, CLICKABLE, rng), "a pick led nowhere"
             if submitted(page, version):  # a move nothing can extend is sent without asking
                 break
-            if page.locator("#btn-play:not([disabled])").count():
+            assert page.evaluate("document.body.dataset.selection") == str(picks)
+            playable = page.locator("#btn-play:not([disabled])").count() > 0
+            if playable and (rng.random() < 0.5 or not page.locator(CLICKABLE).count()):
                 page.click("#btn-play")
                 break
         else:
-            page.click("#btn-clear")
-            return play_turn(page, rng)
-    elif mode == "spinca" and relocate and page.locator(".strip-site.clickable:has(.strip-ball)").count():
-        click_random(page, ".strip-site.clickable:has(.strip-ball)", rng)  # a free marble
-        if not click_random(page, ".strip-site.clickable:has(.strip-empty)", rng):  # where it goes
-            page.click("#btn-clear")
-            return play_turn(page, rng)
-        page.wait_for_function("() => document.body.dataset.previewing === '0'")
-        if page.evaluate("document.body.dataset.selection") != "2" or not click_random(
-            page, ".strip-site.clickable:has(.strip-empty)", rng
-        ):  # then the placement
-            page.click("#btn-clear")
-            return play_turn(page, rng)
+            raise AssertionError("five picks made no move")
+    elif mode == "sequence" and relocate and page.locator(f"{CLICKABLE}:has(.strip-ball)").count():
+        assert click_random(page, f"{CLICKABLE}:has(.strip-ball)", rng)  # a free marble
+        assert click_random(page, f"{CLICKABLE}:has(.strip-empty)", rng)  # where it goes
+        assert click_random(page, f"{CLICKABLE}:has(.strip-empty)", rng)  # then the placement
     else:
-        assert click_random(page, ".strip-site.clickable:has(.strip-empty)", rng)
+        assert click_random(page, f"{CLICKABLE}:has(.strip-empty)", rng)
     wait_moved(page, version)
 
 
-def play_to_the_end(page: Page, rng: random.Random, shot: str, shot_after: int = 6) -> str:
+def assert_fits(page: Page, board: bool = True) -> None:
+    """No horizontal scroll, and the board's sites are tap targets of at least 44 CSS px."""
+    width, screen = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= screen, f"the page is {width} px wide on a {screen} px screen"
+    sizes_js = """() => [...document.querySelectorAll('#board .strip-site .strip-hit')].map(n => {
+          const r = n.getBoundingClientRect();
+          return [n.closest('[data-site]').dataset.site, Math.min(r.width, r.height)];
+        })"""
+    if board:  # once the page has settled (drawn its latest frame)
+        with contextlib.suppress(PlaywrightTimeoutError):
+            page.wait_for_function(f"() => ({sizes_js})().every(([, size]) => size >= 44)", timeout=5000)
+    sizes = page.evaluate(sizes_js)
+    assert len(sizes) == (30 if board else 0), sizes
+    small = [(site, round(size)) for site, size in sizes if size < 44]
+    assert not small, f"sites smaller than 44 px on {page.url}: {small}"
+    if page.evaluate("matchMedia('(pointer: coarse)').matches"):  # every control a finger can hit
+        controls = page.eval_on_selector_all(
+            "button, a.button, select, input[type=text], .board-tools label, summary",
+            """nodes => nodes.filter(n => n.offsetParent !== null)
+                .map(n => [n.id || n.textContent.trim().slice(0, 20), n.getBoundingClientRect().height])""",
+        )
+        low = [(name, round(height)) for name, height in controls if height < 44]
+        assert not low, f"controls lower than 44 px on {page.url}: {low}"
+
+
+def check_moves_list_shows_the_latest(page: Page) -> None:
+    """The last move of the Moves list is inside the list's visible box (it scrolls to the end)."""
+    if page.locator(".history-box:not([hidden]) #history li").count() < 2:
+        return
+    in_sight = """() => {
+          const list = document.getElementById('history');
+          const last = list.lastElementChild.getBoundingClientRect();
+          const box = list.getBoundingClientRect();
+          return last.bottom <= box.bottom + 2 && last.top >= box.top - 2 && last.right <= box.right + 2;
+        }"""
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(in_sight, timeout=3000)
+    inside = page.evaluate(in_sight)
+    assert inside, "the latest move is not in sight"
+
+
+def play_to_the_end(page: Page, rng: random.Random, shot: str, shot_after: int = 6, fits: bool = False) -> str:
     moves = 0
     while wait_turn(page):
         play_turn(page, rng, relocate=moves % 3 == 1)
         moves += 1
+        if fits:
+            assert_fits(page)
+            check_moves_list_shows_the_latest(page)
         if moves == shot_after:
             page.wait_for_timeout(300)
             screenshot(page, shot)
     page.wait_for_selector("#result .result-title")
+    check_moves_list_shows_the_latest(page)  # (before a full-page screenshot, which resets inner scrolling)
     if moves < shot_after:
         screenshot(page, shot)
-    screenshot(page, shot + "-end")
+    screenshot(page, shot + "-end", full_page=True)
     return page.inner_text("#result .result-text")
 
 
@@ -224,6 +271,29 @@ GAMES = [
 ]
 
 
+SIZES = {
+    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+    "tablet": {"viewport": {"width": 768, "height": 1024}, "has_touch": True, "is_mobile": True},
+    "desktop": {"viewport": {"width": 1280, "height": 820}},
+}
+
+
+def sized_page(browser: Browser, size: str) -> tuple[Page, list[str]]:
+    """A page in a new context of that screen size, and the errors it logs."""
+    context = browser.new_context(**SIZES[size])  # type: ignore[arg-type]
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    page.on("console", on_console)
+    return page, errors
+
+
 @pytest.mark.parametrize(("game", "options", "name"), GAMES, ids=[g[2] for g in GAMES])
 def test_a_whole_game_through_the_ui_against_agents(
     page: Page, server: str, game: str, options: dict[str, str], name: str
@@ -233,11 +303,13 @@ def test_a_whole_game_through_the_ui_against_agents(
     page.wait_for_selector("#players li.player")
     assert "You play" in page.inner_text("#role")
     try:
-        result = play_to_the_end(page, random.Random(name), name)
+        result = play_to_the_end(page, random.Random(name), name + "-desktop")
     except Exception:
         screenshot(page, name + "-failure")
         raise
     assert result
+    # The result is told once (not again in the status lines), and the list shows the last move.
+    assert page.inner_text("main").count(result) == 1
     # The record downloads and the replay steps through the game.
     game_id = invites[0].split("/")[2].split("#")[0]
     record = page.request.get(f"{server}/api/games/{game_id}/record")
@@ -251,15 +323,95 @@ def test_a_whole_game_through_the_ui_against_agents(
     assert page.inner_text("#step") == f"move 2 of {total}"
     page.click("#last")
     assert page.inner_text("#step") == f"move {total} of {total}"
-    if name == "special-cake-mint":
-        screenshot(page, "replay")
+    check_moves_list_shows_the_latest(page)
+    screenshot(page, f"replay-{name}-desktop")
+    # In the lobby the game has left "Games in play" for "Finished games".
+    page.goto(server + "/")
+    page.wait_for_selector(f"#finished-games tr[data-game='{game_id}']")
+    assert page.locator(f"#active-games tr[data-game='{game_id}']").count() == 0
+
+
+@pytest.mark.parametrize(("game", "options", "name"), GAMES, ids=[g[2] for g in GAMES])
+def test_a_whole_game_on_a_phone_by_touch(
+    browser: Browser, server: str, game: str, options: dict[str, str], name: str
+) -> None:
+    """390×844 with touch: the lobby, a whole game and its replay fit the screen (no horizontal
+    scroll), every site is a tap target of at least 44 px, and the game is played by taps."""
+    page, errors = sized_page(browser, "phone")
+    invites = create_from_lobby(page, server, game, options)
+    assert_fits(page, board=False)
+    screenshot(page, "lobby-phone", full_page=True)
+    page.goto(server + invites[0])
+    page.wait_for_selector("#players li.player")
+    assert_fits(page)
+    try:
+        result = play_to_the_end(page, random.Random(name + "phone"), name + "-phone", fits=True)
+    except Exception:
+        screenshot(page, name + "-phone-failure")
+        raise
+    assert result and page.inner_text("main").count(result) == 1
+    page.locator("#result a:has-text('Replay')").tap()
+    page.wait_for_selector("#history li")
+    page.locator("#last").tap()
+    page.wait_for_selector("#board .strip-site")
+    assert_fits(page)
+    check_moves_list_shows_the_latest(page)
+    screenshot(page, f"replay-{name}-phone")
+    assert errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize(("game", "options", "name"), GAMES, ids=[g[2] for g in GAMES])
+def test_every_game_fits_a_tablet(browser: Browser, server: str, game: str, options: dict[str, str], name: str) -> None:
+    page, errors = sized_page(browser, "tablet")
+    invites = create_from_lobby(page, server, game, options)
+    assert_fits(page, board=False)
+    screenshot(page, "lobby-tablet", full_page=True)
+    page.goto(server + invites[0])
+    rng = random.Random(name + "tablet")
+    for _ in range(6):
+        if not wait_turn(page):
+            break
+        play_turn(page, rng, relocate=True)
+        assert_fits(page)
+    page.wait_for_timeout(300)
+    screenshot(page, name + "-tablet")
+    assert errors == []
+    page.context.close()
+
+
+def test_the_lobby_offers_only_agents_that_fit(page: Page, server: str) -> None:
+    page.goto(server + "/")
+    for game in ("spagyric", "special-cake", "spinca", "spline"):
+        page.select_option("#game", game)
+        page.wait_for_function(
+            "(game) => document.querySelector('select.seat-kind') && "
+            "[...document.querySelectorAll('select.seat-kind option')].length > 1",
+            arg=game,
+        )
+        fit = page.request.get(f"{server}/api/catalog").json()
+        agents = next(g["agents"] for g in fit["games"] if g["name"] == game)
+        offered = page.eval_on_selector_all("select.seat-kind >> nth=1", "s => [...s[0].options].map(o => o.value)")
+        assert offered == ["human", *(f"agent:{a}" for a in agents)]
+        assert page.locator("select.seat-kind").nth(1).input_value() == f"agent:{agents[0]}"
+    assert "mcts" not in next(g["agents"] for g in fit["games"] if g["name"] == "spagyric")
+
+
+def test_an_unknown_game_says_so_and_does_not_reconnect(page: Page, server: str) -> None:
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    page.goto(server + "/game/no-such-game")
+    page.wait_for_selector("#missing:not([hidden]) a[href='/']")
+    page.wait_for_timeout(3000)
+    assert len(sockets) == 1
+    assert "No such game" in page.inner_text("#missing")
 
 
 def test_two_people_play_each_other_in_real_time(browser: Browser, server: str) -> None:
     lobby = browser.new_page()
     lobby.set_default_timeout(TIMEOUT)
     invites = create_from_lobby(lobby, server, "spline", {}, humans=2)
-    screenshot(lobby, "lobby")
+    screenshot(lobby, "lobby-desktop")
     lobby.close()
     contexts = [browser.new_context(viewport={"width": 1280, "height": 820}) for _ in range(2)]
     pages = []
@@ -278,13 +430,13 @@ def test_two_people_play_each_other_in_real_time(browser: Browser, server: str) 
         if not wait_turn(mover):
             break
         version = str(mover.evaluate("document.body.dataset.version"))
-        site = mover.locator(".strip-site.clickable:has(.strip-empty)")
+        site = mover.locator(f"{CLICKABLE}:has(.strip-empty)")
         target = site.nth(rng.randrange(site.count()))
         name = str(target.get_attribute("data-site"))
         target.click()
         wait_moved(mover, version)
         # The other browser sees the move at once, without reloading: marked as the last move.
-        other.wait_for_selector(f".strip-site[data-site='{name}'] .last-dot")
+        other.wait_for_selector(f"#board .strip-site[data-site='{name}'] .last-dot")
         moves += 1
     texts = [p.inner_text("#result .result-title") for p in pages]
     assert sorted(texts) == ["You lose", "You win!"]
@@ -298,7 +450,7 @@ def test_a_wrong_invite_token_watches_instead(page: Page, server: str) -> None:
     page.goto(server + invites[0].split("#")[0] + "#not-a-real-token")
     page.wait_for_selector("#players li.player")
     assert "not valid" in page.inner_text("#role")
-    assert page.locator(".strip-site.clickable").count() == 0
+    assert page.locator(CLICKABLE).count() == 0
 
 
 def test_a_game_survives_a_server_restart_and_the_page_resumes_it(page: Page, tmp_path: Path) -> None:

@@ -818,6 +818,15 @@ class SpagyricState(State[SpagyricMove]):
                 lines.append("Reveals so far: " + " ".join(reveals) + ".")
         return lines
 
+    def deciding_group(self) -> int:
+        """The mask of the group that ended the game (0 before the end, or when a reveal did)."""
+        if self.phase != OVER or self.winner is None:
+            return 0
+        deciding = deciding_groups(self.board)
+        if not deciding or (self.history and isinstance(self.history[-1], Reveal)):
+            return 0
+        return deciding[0][1]
+
     def _result_line(self) -> str:
         names = self.game.player_names()
         if self.winner is None:

@@ -27,14 +27,36 @@ def serve(
     agent_pool: str = "process",
     agent_workers: int | None = None,
     agent_delay: float = 0.3,
-    frame_rate: float = 50.0,
+    limits: Any = None,
+    max_connections: int = 4096,
+    header_timeout: float = 10.0,
+    certfile: str | None = None,
+    keyfile: str | None = None,
     log_level: str = "info",
 ) -> None:
-    """Run the server until interrupted. ``db`` is the SQLite file that keeps the games."""
+    """Run the server until interrupted. ``db`` is the SQLite file that keeps the games;
+    ``limits`` a :class:`spheria.server.limits.Limits`."""
     import uvicorn
 
     from spheria.server.app import create_app as build
+    from spheria.server.guards import guarded_http_protocol
 
-    app = build(db, agent_pool=agent_pool, agent_workers=agent_workers, agent_delay=agent_delay, frame_rate=frame_rate)
-    print(f"Spheria: open http://{host}:{port}/ in a browser (games kept in {db})", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 20, ws_ping_interval=20)
+    app = build(db, agent_pool=agent_pool, agent_workers=agent_workers, agent_delay=agent_delay, limits=limits)
+    scheme = "https" if certfile else "http"
+    print(f"Spheria: open {scheme}://{host}:{port}/ in a browser (games kept in {db})", flush=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        http=guarded_http_protocol(header_timeout),
+        ws="websockets",
+        ws_max_size=1 << 20,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        timeout_keep_alive=5,
+        limit_concurrency=max_connections,
+        ssl_certfile=certfile,
+        ssl_keyfile=keyfile,
+        server_header=False,
+    )

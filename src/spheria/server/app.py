@@ -6,135 +6,69 @@ HTTP::
     GET  /game/{id}              the game page; a seat's invite link adds ``#<token>``
     GET  /replay/{id}            replay of a finished game
     GET  /static/...             the browser client (HTML, CSS, JavaScript modules)
-    GET  /api/catalog            games, their options and the agents
+    GET  /api/catalog            games, their options and the agents (per game: those that fit)
+    GET  /api/howto/{game}       {"game", "text", "blocks"}: how to play it, for the page's panel
     POST /api/check              {"game", "options"} -> the seats' names, or a clear error
     GET  /api/games              games (public facts only)
     POST /api/games              create: {"game", "options", "seats": [{"kind": "human"},
                                  {"kind": "agent", "agent": "random"}], "seed"?}
+    POST /api/games/{id}/invites {"seat", "owner"}: a new invite for an unclaimed seat
     GET  /api/games/{id}         public facts about one game
     GET  /api/games/{id}/record  the game record (JSON) of a finished game
     GET  /api/games/{id}/replay  each position of a finished game, as spectators see it
 
-WebSocket ``/ws/{id}``: see :mod:`spheria.server.protocol`.
+WebSocket ``/ws/{id}``: see :mod:`spheria.server.protocol` and :mod:`spheria.server.connection`.
+The endpoints live in :mod:`spheria.server.endpoints`; :mod:`spheria.server.guards` checks Host,
+Origin and content type and adds the security headers to every response.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import time
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
-from importlib import resources
-from pathlib import Path
-from typing import Any
+from dataclasses import replace
 
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.middleware import Middleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from spheria.agents.registry import agent_names
-from spheria.games.base import game_class, game_names, load_game
-from spheria.server.agents import make_executor, rebuild
-from spheria.server.protocol import ProtocolError, error_frame, parse_frame
-from spheria.server.session import Client, GameError, GameSession, SessionManager
-from spheria.server.storage import FINISHED, SQLiteStorage, Storage
-from spheria.server.views import public_frame, result_of
+from spheria.server import endpoints
+from spheria.server.agents import AgentPool, make_executor
+from spheria.server.connection import GameSocket
+from spheria.server.endpoints import WEB_DIR, catalog, record_of
+from spheria.server.guards import SECURITY_HEADERS, Guard
+from spheria.server.limits import Limits, TokenBucket
+from spheria.server.session import SessionManager
+from spheria.server.storage import SQLiteStorage, Storage
+
+__all__ = ["SECURITY_HEADERS", "WEB_DIR", "catalog", "create_app", "record_of"]
 
 log = logging.getLogger("spheria.server")
 
-MAX_BODY = 16384
 #: Frames a connection may send per second by default (a burst of twice as many is allowed).
-FRAME_RATE = 50.0
-_clock = time.monotonic
-WEB_DIR = Path(str(resources.files("spheria") / "web"))
+FRAME_RATE = Limits.frame_rate
 
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
-
-
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=SECURITY_HEADERS)
-
-
-def _json(data: Any, status: int = 200) -> JSONResponse:
-    return JSONResponse(data, status_code=status, headers={**SECURITY_HEADERS, "Cache-Control": "no-store"})
-
-
-async def _body(request: Request) -> Any:
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise GameError("too_large", f"request body too large: at most {MAX_BODY} bytes")
-    raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise GameError("too_large", f"request body too large: at most {MAX_BODY} bytes")
-    try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise GameError("bad_json", "request body is not valid JSON") from None
-
-
-def _options_of(data: dict[str, Any]) -> dict[str, Any]:
-    options = data.get("options", {})
-    if not isinstance(options, dict):
-        raise GameError("bad_game", "options must be an object of name: value")
-    for key, value in options.items():
-        if not isinstance(value, str | int | bool) or (isinstance(value, str) and len(value) > 100):
-            raise GameError("bad_game", f"option {key!r} must be a short string, a number or true/false")
-    return {k: v for k, v in options.items() if v != ""}
-
-
-def catalog() -> dict[str, Any]:
-    games = []
-    for name in game_names():
-        cls = game_class(name)
-        options = [
-            {
-                "name": spec.name,
-                "default": spec.default,
-                "help": spec.help,
-                "choices": [str(choice) for choice in spec.choices],
-                "kind": spec.kind.__name__,
-                "minimum": spec.minimum,
-            }
-            for spec in cls.option_specs
-        ]
-        default = cls()
-        games.append(
-            {
-                "name": name,
-                "title": cls.title,
-                "options": options,
-                "players": default.player_names(),
-                "perfect_information": default.perfect_information,
-            }
-        )
-    return {"games": games, "agents": agent_names()}
-
-
-def record_of(session: GameSession) -> dict[str, Any]:
-    """The game record of a session, in the records module's format."""
-    from spheria.records import Record
-
-    players = [s.agent if s.agent else "human" for s in session.record.seats]
-    data = Record.from_state(session.state, players).to_json()
-    if session.record.seed is not None:
-        data["seed"] = session.record.seed
-    data["server_game_id"] = session.id
-    return data
+ROUTES = [
+    Route("/", endpoints.page("index.html"), methods=["GET"]),
+    Route("/game/{game_id}", endpoints.page("game.html"), methods=["GET"]),
+    Route("/replay/{game_id}", endpoints.page("replay.html"), methods=["GET"]),
+    Route("/api/catalog", endpoints.api_catalog, methods=["GET"]),
+    Route("/api/check", endpoints.api_check, methods=["POST"]),
+    Route("/api/howto/{game}", endpoints.api_howto, methods=["GET"]),
+    Route("/api/games", endpoints.api_games, methods=["GET"]),
+    Route("/api/games", endpoints.api_create, methods=["POST"]),
+    Route("/api/games/{game_id}", endpoints.api_game, methods=["GET"]),
+    Route("/api/games/{game_id}/invites", endpoints.api_reissue, methods=["POST"]),
+    Route("/api/games/{game_id}/record", endpoints.api_record, methods=["GET"]),
+    Route("/api/games/{game_id}/replay", endpoints.api_replay, methods=["GET"]),
+    WebSocketRoute("/ws/{game_id}", GameSocket),
+    Mount("/static", app=StaticFiles(directory=WEB_DIR), name="static"),
+]
 
 
 def create_app(
@@ -142,287 +76,66 @@ def create_app(
     *,
     storage: Storage | None = None,
     executor: Executor | None = None,
+    executor_factory: Callable[[], Executor] | None = None,
     agent_pool: str = "process",
     agent_workers: int | None = None,
     agent_delay: float = 0.3,
-    frame_rate: float = FRAME_RATE,
+    frame_rate: float | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The server as an ASGI app. ``db`` is the SQLite file (``:memory:`` for a throwaway store).
 
-    ``frame_rate``: frames per second a connection may send (bursts of twice as many); 0 for no limit.
+    Agents think in ``executor_factory()`` (rebuilt when a worker dies or runs away), by default a
+    pool of ``agent_pool`` kind; ``executor`` is a fixed pool (threads: never rebuilt). ``limits``
+    holds every limit (:class:`Limits`); ``frame_rate`` overrides its frames per second.
     """
-    burst = max(2 * frame_rate, 10.0)
-    own_executor = executor is None
+    limits = limits or Limits()
+    if frame_rate is not None:
+        limits = replace(limits, frame_rate=frame_rate)
     store = storage if storage is not None else SQLiteStorage(db)
-    pool = executor if executor is not None else make_executor(agent_pool, agent_workers)
-    manager = SessionManager(store, pool, agent_delay)
+    if executor is not None:
+        fixed = executor
+        factory: Callable[[], Executor] = lambda: fixed  # noqa: E731
+    else:
+        factory = executor_factory or (lambda: make_executor(agent_pool, agent_workers))
+    agents = AgentPool(factory, limits.agent_thinking, limits.agent_grace)
+    manager = SessionManager(store, agents, agent_delay, limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         resumed = await manager.resume_all()
         if resumed:
             log.info("resumed %d unfinished games", resumed)
+        sweeper = asyncio.create_task(_sweep(manager))
         try:
             yield
         finally:
+            sweeper.cancel()
             await manager.close()
-            if own_executor:
-                pool.shutdown(wait=False, cancel_futures=True)
+            if executor is None:
+                agents.shutdown()
             if storage is None:
                 store.close()
 
-    def page_route(path: str, name: str) -> Route:
-        async def endpoint(request: Request) -> Response:
-            return FileResponse(WEB_DIR / name, headers={**SECURITY_HEADERS, "Cache-Control": "no-cache"})
-
-        return Route(path, endpoint, methods=["GET"])
-
-    async def api_catalog(request: Request) -> Response:
-        return _json(catalog())
-
-    async def api_check(request: Request) -> Response:
-        try:
-            data = await _body(request)
-            if not isinstance(data, dict) or not isinstance(data.get("game"), str):
-                raise GameError("bad_game", "give the game's name as 'game'")
-            try:
-                game = load_game(data["game"], **_options_of(data))
-            except (ValueError, TypeError) as error:
-                raise GameError("bad_game", str(error)) from None
-        except GameError as error:
-            return _error(400, error.code, error.message)
-        return _json({"game": game.name, "title": game.title, "options": game.options, "players": game.player_names()})
-
-    async def api_games(request: Request) -> Response:
-        status = request.query_params.get("status")
-        if status not in (None, "active", FINISHED):
-            return _error(400, "bad_query", "status must be 'active' or 'finished'")
-        summaries = await manager.db(store.list_games, status, 100)
-        names = {}
-        result = []
-        for s in summaries:
-            if s.name not in names:
-                try:
-                    names[s.name] = load_game(s.name, **s.options).player_names()
-                except ValueError:
-                    continue
-            live = manager.sessions.get(s.id)
-            players = (
-                live.players()
-                if live is not None
-                else [
-                    {"seat": seat.seat, "name": names[s.name][seat.seat], "kind": seat.kind, "agent": seat.agent}
-                    for seat in s.seats
-                ]
-            )
-            result.append(
-                {
-                    "id": s.id,
-                    "game": s.name,
-                    "title": game_class(s.name).title,
-                    "options": s.options,
-                    "players": players,
-                    "status": s.status,
-                    "plies": s.plies,
-                    "result": s.result,
-                    "updated": s.updated,
-                }
-            )
-        return _json({"games": result})
-
-    async def api_create(request: Request) -> Response:
-        try:
-            data = await _body(request)
-            if not isinstance(data, dict):
-                raise GameError("bad_game", "the body must be a JSON object")
-            unknown = sorted(set(data) - {"game", "options", "seats", "seed"})
-            if unknown:
-                raise GameError("bad_game", f"unexpected field {unknown[0]!r}")
-            name = data.get("game")
-            if not isinstance(name, str):
-                raise GameError("bad_game", "give the game's name as 'game'")
-            seats = data.get("seats")
-            if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats) or len(seats) > 8:
-                raise GameError("bad_seats", "seats: a list of {'kind': 'human'} or {'kind': 'agent', 'agent': spec}")
-            seed = data.get("seed")
-            if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63):
-                raise GameError("bad_game", "seed must be a whole number ≥ 0")
-            session, tokens = await manager.create(name, _options_of(data), seats, seed)
-        except GameError as error:
-            return _error(400, error.code, error.message)
-        names = session.game.player_names()
-        return _json(
-            {
-                "id": session.id,
-                "url": f"/game/{session.id}",
-                "spectate": f"/game/{session.id}",
-                "seats": [
-                    {
-                        "seat": s.seat,
-                        "name": names[s.seat],
-                        "kind": s.kind,
-                        "agent": s.agent,
-                        "invite": f"/game/{session.id}#{tokens[s.seat]}" if s.seat in tokens else None,
-                    }
-                    for s in session.record.seats
-                ],
-                "game": session.info(),
-            },
-            status=201,
-        )
-
-    async def api_game(request: Request) -> Response:
-        session = await manager.get(request.path_params["game_id"])
-        if session is None:
-            return _error(404, "unknown_game", "no game with that id")
-        return _json(session.info())
-
-    async def api_record(request: Request) -> Response:
-        session = await manager.get(request.path_params["game_id"])
-        if session is None:
-            return _error(404, "unknown_game", "no game with that id")
-        if not session.state.is_terminal():
-            return _error(409, "not_finished", "the record is available when the game is over")
-        data = record_of(session)
-        filename = f"spheria-{session.game.name}-{session.id}.json"
-        return JSONResponse(
-            data, headers={**SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="{filename}"'}
-        )
-
-    async def api_replay(request: Request) -> Response:
-        session = await manager.get(request.path_params["game_id"])
-        if session is None:
-            return _error(404, "unknown_game", "no game with that id")
-        if not session.state.is_terminal():
-            return _error(409, "not_finished", "replays are for finished games")
-        record = session.record
-
-        def steps() -> list[dict[str, Any]]:
-            state = rebuild(record.name, record.options, record.seed, [])
-            frames = [public_frame(state, {}, 0)]
-            for index, entry in enumerate(record.moves):
-                state.apply_notation(entry)
-                frames.append(public_frame(state, {}, index + 1))
-            return frames
-
-        frames = await asyncio.get_running_loop().run_in_executor(None, steps)
-        return _json(
-            {
-                "game": session.info(),
-                "moves": list(record.moves),
-                "steps": frames,
-                "result": result_of(session.state),
-            }
-        )
-
-    async def websocket(ws: WebSocket) -> None:
-        await ws.accept()
-        session = await manager.get(ws.path_params["game_id"])
-        if session is None:
-            await ws.send_json(error_frame("unknown_game", "no game with that id"))
-            await ws.close(code=4404)
-            return
-        await play_socket(ws, session)
-
-    async def play_socket(ws: WebSocket, session: GameSession) -> None:
-        async def send(frame: dict[str, Any]) -> None:
-            await ws.send_text(json.dumps(frame, separators=(",", ":")))
-
-        client: Client | None = None
-        pump: asyncio.Task[None] | None = None
-        direct = Client(send)  # replies before joining go straight out, in order
-        direct_pump = asyncio.create_task(direct.pump())
-
-        def reply(frame: dict[str, Any]) -> None:
-            (client or direct).push(frame)
-
-        allowance, last = burst, _clock()
-
-        try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                now = _clock()
-                allowance = min(burst, allowance + (now - last) * frame_rate)
-                last = now
-                if frame_rate > 0 and allowance < 1:
-                    reply(error_frame("rate_limited", "too many frames: slow down"))
-                    continue
-                allowance -= 1
-                text = message.get("text")
-                if text is None:
-                    reply(error_frame("bad_frame", "send JSON text frames"))
-                    continue
-                try:
-                    frame = parse_frame(text)
-                except ProtocolError as error:
-                    reply(error_frame(error.code, str(error)))
-                    continue
-                kind = frame["type"]
-                if kind == "ping":
-                    reply({"type": "pong"})
-                    continue
-                if kind == "join":
-                    if client is not None:
-                        reply(error_frame("already_joined", "this connection has already joined"))
-                        continue
-                    seat: int | None = None
-                    token = frame.get("token")
-                    if token is not None:
-                        seat = session.seat_for_token(token)
-                        if seat is None:
-                            reply(error_frame("bad_token", "that invite token is not valid for this game"))
-                            continue
-                    client = Client(send, seat)
-                    direct.push({"type": "welcome", "seat": seat, "game": session.info()})
-                    direct.queue.put_nowait(None)  # the direct queue drains, then the client's takes over
-                    await direct_pump
-                    pump = asyncio.create_task(client.pump())
-                    session.attach(client)
-                    continue
-                if client is None:
-                    reply(error_frame("not_joined", "join first: send {'type': 'join', 'token': ...}"))
-                    continue
-                if client.seat is None:
-                    reply(error_frame("spectator", "spectators cannot play; open your seat's invite link"))
-                    continue
-                try:
-                    if kind == "move":
-                        await session.submit(client.seat, frame["move"], frame.get("version"))
-                    elif kind == "preview":
-                        client.push(await session.preview(client.seat, frame["move"], frame.get("complete", False)))
-                except GameError as error:
-                    client.push(error_frame(error.code, error.message))
-                except Exception:  # a fault in the rules or the store must not take the connection down
-                    log.exception("game %s: %s frame failed", session.id, kind)
-                    client.push(error_frame("server_error", "the server could not do that; nothing changed"))
-        except WebSocketDisconnect:
-            pass
-        finally:
-            if client is not None:
-                session.detach(client)
-                client.queue.put_nowait(None)
-            direct.queue.put_nowait(None)
-            for task in (pump, direct_pump):
-                if task is not None and not task.done():
-                    task.cancel()
-
-    routes = [
-        page_route("/", "index.html"),
-        page_route("/game/{game_id}", "game.html"),
-        page_route("/replay/{game_id}", "replay.html"),
-        Route("/api/catalog", api_catalog, methods=["GET"]),
-        Route("/api/check", api_check, methods=["POST"]),
-        Route("/api/games", api_games, methods=["GET"]),
-        Route("/api/games", api_create, methods=["POST"]),
-        Route("/api/games/{game_id}", api_game, methods=["GET"]),
-        Route("/api/games/{game_id}/record", api_record, methods=["GET"]),
-        Route("/api/games/{game_id}/replay", api_replay, methods=["GET"]),
-        WebSocketRoute("/ws/{game_id}", websocket),
-        Mount("/static", app=StaticFiles(directory=WEB_DIR), name="static"),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    hosts = limits.allowed_hosts
+    middleware = [Middleware(Guard, allowed_hosts=hosts, allowed_origins=limits.allowed_origins)]
+    app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=middleware)
     app.state.manager = manager
-    app.state.frame_burst = int(burst)
+    app.state.limits = limits
+    app.state.connections = Counter()
+    app.state.create_bucket = TokenBucket(limits.create_per_minute / 60.0, float(limits.create_burst))
+    app.state.frame_burst = int(max(2 * limits.frame_rate, 10.0))
     return app
+
+
+async def _sweep(manager: SessionManager) -> None:
+    """Abort idle games now and then (a tenth of the idle time, between 1 s and 10 min)."""
+    seconds = manager.limits.idle_game_seconds
+    if seconds <= 0:
+        return
+    while True:
+        await asyncio.sleep(min(600.0, max(1.0, seconds / 10)))
+        try:
+            await manager.expire_idle()
+        except Exception:
+            log.warning("could not abort idle games", exc_info=True)

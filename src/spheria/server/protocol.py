@@ -3,7 +3,8 @@
 Client → server (JSON text frames, at most :data:`MAX_FRAME` bytes)::
 
     {"type": "join"}                          watch as a spectator
-    {"type": "join", "token": "<invite>"}     take the seat the invite token belongs to
+    {"type": "join", "token": "<invite>"}     claim the seat the invite token belongs to (once)
+    {"type": "join", "credential": "<cred>"}  take the seat this browser claimed
     {"type": "move", "move": "0a1+0b1", "version": 12}    play (version: optional guard)
     {"type": "preview", "move": "0a1+0b1"}    the board a candidate move would leave
     {"type": "preview", "move": "0a1-0b2", "complete": true}   ... or the sites that complete it
@@ -11,11 +12,13 @@ Client → server (JSON text frames, at most :data:`MAX_FRAME` bytes)::
 
 Server → client::
 
+    {"type": "claimed", "seat": 0, "credential": "..."}   the seat is this browser's: keep the credential
     {"type": "welcome", "seat": 0 | null, "game": {...public facts...}}
     {"type": "state", "version": n, "seat": ..., "board": "...", "observation": {...},
      "legal_moves": [...], "status": [...], "to_move": ..., "waiting_for": [...],
      "your_choice": ..., "last_move": ..., "result": ..., "players": [...]}
     {"type": "preview", "move": ..., "ok": true, "board": ...}  or  {"ok": false, "error": ..., "completions": [...]}
+    {"type": "presence", "players": [...], "spectators": n}   who is connected (once per burst)
     {"type": "error", "code": "illegal_move", "message": "..."}
     {"type": "pong"}
 
@@ -38,7 +41,7 @@ MAX_TEXT = 400
 
 # type -> {field: (python type, required)}
 _SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
-    "join": {"token": (str, False)},
+    "join": {"token": (str, False), "credential": (str, False)},
     "move": {"move": (str, True), "version": (int, False)},
     "preview": {"move": (str, True), "complete": (bool, False)},
     "ping": {},

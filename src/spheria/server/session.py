@@ -9,7 +9,14 @@ seats that must act are started in the agent pool.
 Simultaneous nodes (Spagyric's reveals): each seat's secret choice is checked with
 ``parse_move(text, seat)`` and kept server-side in ``pending`` (and in storage, so a committed
 choice survives a restart). Nobody else is told what it is, only that the seat has chosen.
-When every seat that must choose has chosen, the choices are resolved with ``apply_joint``.
+When every seat that must choose has chosen, the choices are resolved with ``apply_joint``;
+the choice that completes a reveal is stored together with the reveal (one transaction), so a
+storage failure there keeps nothing and the seat may choose again. A reveal whose choices are all
+stored (a file written by an older server) is resolved when the game is loaded.
+
+Seats belong to one browser: the first ``join`` with a seat's invite token claims the seat and
+is answered with a ``claimed`` frame holding a credential the browser keeps; later joins with the
+token are refused (``seat_taken``), joins with the credential take the seat.
 """
 
 from __future__ import annotations
@@ -21,35 +28,53 @@ import hmac
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from spheria.agents.registry import make_agent, parse_spec
+from spheria.agents.registry import check_spec
 from spheria.games.base import SIMULTANEOUS, Game, IllegalMoveError, State, load_game
-from spheria.server.agents import AgentJob, choose_move, rebuild
-from spheria.server.storage import AGENT, FINISHED, HUMAN, GameRecord, SeatRecord, Storage
+from spheria.server.agents import AgentJob, AgentPool, AgentTimeout, agent_budget, rebuild
+from spheria.server.limits import Limits, QuietLog
+from spheria.server.storage import ABORTED, AGENT, FINISHED, HUMAN, GameRecord, SeatRecord, Storage
 from spheria.server.views import board_of, choosers, public_frame, result_of, seat_frame
 
 log = logging.getLogger("spheria.server")
+quiet_log = QuietLog(log)
 
 T = TypeVar("T")
 
-#: Most frames a client may have waiting to be sent before it is dropped as too slow.
-CLIENT_QUEUE_LIMIT = 256
-MAX_AGENT_SPEC = 120
-#: The longest time per move an agent seat may be given (its spec's ``time=``).
-MAX_AGENT_SECONDS = 60
+#: Websocket close code for a client too far behind: the browser reconnects and catches up.
+CLOSE_TOO_SLOW = 1013
+#: Seconds within which presence changes (seats connecting, leaving) are sent as one frame.
+PRESENCE_DELAY = 0.2
+#: Fallback codes: why an agent seat's move was decided by the server (a random legal move).
+AGENT_TIMEOUT, AGENT_FAILED, AGENT_ILLEGAL = "agent_timeout", "agent_failed", "agent_illegal_move"
 
 
 class GameError(Exception):
-    """A request the server refuses; ``code`` is a stable word for clients, the message is for people."""
+    """A request the server refuses; ``code`` is a stable word for clients, the message is for people.
 
-    def __init__(self, code: str, message: str) -> None:
+    ``kept`` (storage errors only): whether the move or choice was stored after all."""
+
+    def __init__(self, code: str, message: str, kept: bool | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.kept = kept
+
+
+#: Words for people, by code (one place, for a catalogue to translate).
+MESSAGES = {
+    "kept": "the server had trouble storing that, but it was kept",
+    "not_kept": "the server could not store that; nothing was kept: try again",
+}
+
+
+def message_of(code: str) -> str:
+    return MESSAGES[code]
 
 
 def new_token() -> str:
@@ -71,15 +96,20 @@ class Client:
 
     send: Callable[[dict[str, Any]], Any]
     seat: int | None = None
+    limit: int = 256
+    on_drop: Callable[[], None] | None = None
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     dropped: bool = False
 
     def push(self, frame: dict[str, Any]) -> None:
+        """Queue ``frame``; a client ``limit`` frames behind is dropped (``on_drop`` closes its socket)."""
         if self.dropped:
             return
-        if self.queue.qsize() >= CLIENT_QUEUE_LIMIT:
+        if self.queue.qsize() >= self.limit:
             self.dropped = True
             self.queue.put_nowait(None)
+            if self.on_drop is not None:
+                self.on_drop()
             return
         self.queue.put_nowait(frame)
 
@@ -110,21 +140,68 @@ class GameSession:
         self.lock = asyncio.Lock()
         self.agent_tasks: dict[int, asyncio.Task[None]] = {}
         self.closed = False
+        self._presence: asyncio.TimerHandle | None = None
+        self.touched = time.monotonic()
 
     @property
     def id(self) -> str:
         return self.record.id
 
-    # -- seats and tokens ----------------------------------------------------------------
+    # -- seats, tokens and claims ----------------------------------------------------------
 
-    def seat_for_token(self, token: str) -> int | None:
-        """The human seat whose invite token this is; every seat is compared, in constant time."""
-        digest = token_digest(token)
+    def _seat_matching(self, digest: str, attribute: str) -> SeatRecord | None:
+        """The human seat whose ``attribute`` digest is ``digest``; every seat compared in constant time."""
         found = None
         for seat in self.record.seats:
-            if seat.kind == HUMAN and seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
-                found = seat.seat
+            value = getattr(seat, attribute)
+            if seat.kind == HUMAN and value is not None and hmac.compare_digest(value, digest):
+                found = seat
         return found
+
+    def seat_for_token(self, token: str) -> int | None:
+        """The human seat whose invite token this is (claimed or not)."""
+        seat = self._seat_matching(token_digest(token), "token_hash")
+        return None if seat is None else seat.seat
+
+    def seat_for_credential(self, credential: str) -> int | None:
+        """The seat a browser claimed with this credential."""
+        seat = self._seat_matching(token_digest(credential), "claim_hash")
+        return None if seat is None else seat.seat
+
+    async def claim(self, token: str) -> tuple[int, str]:
+        """Exchange an invite token for its seat's credential, once; raises ``bad_token``/``seat_taken``."""
+        digest = token_digest(token)
+        async with self.lock:
+            seat = self._seat_matching(digest, "token_hash")
+            if seat is None:
+                raise GameError("bad_token", "that invite link is not valid for this game")
+            if seat.claim_hash is not None:
+                raise GameError("seat_taken", "this seat was already taken by another browser")
+            credential = new_token()
+            claim_hash = token_digest(credential)
+            if not await self.manager.db(self.manager.storage.claim_seat, self.id, seat.seat, digest, claim_hash):
+                raise GameError("seat_taken", "this seat was already taken by another browser")
+            seat.claim_hash = claim_hash
+        self.schedule_presence()
+        return seat.seat, credential
+
+    async def reissue(self, seat_index: int, owner: str) -> str:
+        """A new invite token for an unclaimed human seat (the old link stops working); ``owner`` is
+        the creator's credential."""
+        owner_hash = self.record.owner_hash
+        if owner_hash is None or not hmac.compare_digest(owner_hash, token_digest(owner)):
+            raise GameError("not_owner", "only the game's creator may replace an invite")
+        async with self.lock:
+            seat = next((s for s in self.record.seats if s.seat == seat_index and s.kind == HUMAN), None)
+            if seat is None:
+                raise GameError("bad_seats", "no human seat with that number")
+            if seat.claim_hash is not None:
+                raise GameError("seat_taken", "this seat was already taken; its invite cannot be replaced")
+            token = new_token()
+            if not await self.manager.db(self.manager.storage.set_token, self.id, seat.seat, token_digest(token)):
+                raise GameError("seat_taken", "this seat was already taken; its invite cannot be replaced")
+            seat.token_hash = token_digest(token)
+            return token
 
     def players(self) -> list[dict[str, Any]]:
         names = self.game.player_names()
@@ -136,21 +213,30 @@ class GameSession:
                 "kind": s.kind,
                 "agent": s.agent,
                 "connected": s.kind == AGENT or s.seat in connected,
+                "claimed": s.kind == AGENT or s.claim_hash is not None,
             }
             for s in self.record.seats
         ]
 
+    def spectators(self) -> int:
+        return sum(1 for c in self.clients if c.seat is None)
+
     def info(self) -> dict[str, Any]:
         """Public facts about the game: no tokens, no hidden data."""
+        facts = self.game.describe()
         return {
             "id": self.id,
             "game": self.game.name,
             "title": self.game.title,
             "options": self.game.options,
             "players": self.players(),
-            "status": FINISHED if self.state.is_terminal() else "active",
+            "seats": facts["seats"],
+            "sides": facts["sides"],
+            "status": self.record.status
+            if self.record.status != "active" or not self.state.is_terminal()
+            else FINISHED,
             "plies": len(self.state.history),
-            "spectators": sum(1 for c in self.clients if c.seat is None),
+            "spectators": self.spectators(),
         }
 
     # -- frames ----------------------------------------------------------------------------
@@ -162,7 +248,14 @@ class GameSession:
             frame = seat_frame(self.state, seat, self.pending, self.version)
         frame["game_id"] = self.id
         frame["players"] = self.players()
+        frame["fallbacks"] = self.fallbacks()
+        frame["aborted"] = self.record.status == ABORTED
         return frame
+
+    def fallbacks(self) -> list[dict[str, Any]]:
+        """The agent moves the server decided (most recent last, at most 5): seat, ply and code."""
+        faults = sorted(self.record.faults.items())[-5:]
+        return [{"seat": seat, "ply": ply, "code": code} for (ply, seat), code in faults]
 
     def broadcast(self) -> None:
         """Queue every client's own frame; frames are computed once per seat."""
@@ -172,28 +265,78 @@ class GameSession:
                 cache[client.seat] = self.frame_for(client.seat)
             client.push(cache[client.seat])
 
+    def schedule_presence(self) -> None:
+        """Send who is connected once per burst of joins and leaves, not once per join."""
+        if self._presence is None and not self.closed:
+            self._presence = asyncio.get_running_loop().call_later(PRESENCE_DELAY, self._send_presence)
+
+    def _send_presence(self) -> None:
+        self._presence = None
+        if self.closed:
+            return
+        frame = {"type": "presence", "players": self.players(), "spectators": self.spectators()}
+        for client in list(self.clients):
+            client.push(frame)
+
     def attach(self, client: Client) -> None:
         self.clients.add(client)
-        self.broadcast()
+        self.touched = time.monotonic()
+        client.push(self.frame_for(client.seat))
+        self.schedule_presence()
 
     def detach(self, client: Client) -> None:
         if client in self.clients:
             self.clients.discard(client)
-            if not self.closed:
-                self.broadcast()
-        if not self.clients and self.state.is_terminal():
+            self.schedule_presence()
+        if not self.clients and self.is_over():
             # A finished game nobody watches leaves memory; storage keeps it for replays.
-            self.manager.sessions.pop(self.id, None)
+            self.manager.evict(self)
+
+    def is_over(self) -> bool:
+        return self.record.status != "active" or self.state.is_terminal()
 
     # -- playing ---------------------------------------------------------------------------
 
     async def submit(self, seat: int, text: str, version: int | None = None) -> None:
-        """Play (or, at a simultaneous node, commit) ``text`` for ``seat``; raises :class:`GameError`."""
+        """Play (or, at a simultaneous node, commit) ``text`` for ``seat``; raises :class:`GameError`.
+
+        When storage fails, the session re-reads what the store kept and the error says whether
+        the move (or choice) was kept (``storage_error`` with ``kept``)."""
+        try:
+            await self._submit(seat, text, version)
+        except GameError:
+            raise
+        except Exception as error:
+            quiet_log.warning(f"store:{self.id}", "game %s: storing a move failed: %s", self.id, error)
+            before = (self.version, seat in self.pending)
+            await self._resync()
+            kept = (self.version, seat in self.pending) != before
+            asyncio.get_running_loop().call_soon(self._after_resync)
+            raise GameError("storage_error", message_of("kept" if kept else "not_kept"), kept=kept) from None
+
+    def _after_resync(self) -> None:
+        self.broadcast()
+        self.schedule_agents()
+
+    async def _resync(self) -> None:
+        """Make the session what the store holds (after a write whose outcome is unknown)."""
+        with contextlib.suppress(Exception):  # the store is unreachable: memory was rolled back already
+            async with self.lock:
+                record = await self.manager.db(self.manager.storage.load_game, self.id)
+                if record is None or (record.moves == self.record.moves and record.pending == self.pending):
+                    return
+                loop = asyncio.get_running_loop()
+                args = (record.name, record.options, record.seed, record.moves)
+                state = await loop.run_in_executor(None, rebuild, *args)
+                self.record, self.state = record, state
+                self.pending, self.version = dict(record.pending), len(record.moves)
+
+    async def _submit(self, seat: int, text: str, version: int | None = None) -> None:
         async with self.lock:
             if version is not None and version != self.version:
                 raise GameError("stale", "the game moved on since that move was chosen; look again")
             state = self.state
-            if state.is_terminal():
+            if self.is_over():
                 raise GameError("game_over", "the game is over")
             to_move = state.current_player()
             if to_move == SIMULTANEOUS:
@@ -207,8 +350,11 @@ class GameSession:
                 except (IllegalMoveError, ValueError) as error:
                     raise GameError("illegal_move", str(error)) from None
                 await self._record(lambda: state.apply(move))
+            self.touched = time.monotonic()
         self.broadcast()
         self.schedule_agents()
+        if self.is_over() and not self.clients:
+            self.manager.evict(self)  # a finished game nobody watches is served from storage
 
     async def _commit_choice(self, seat: int, text: str) -> None:
         state = self.state
@@ -222,39 +368,51 @@ class GameSession:
         except (IllegalMoveError, ValueError) as error:
             raise GameError("illegal_move", str(error)) from None
         entry = str(move)
+        if all(s in self.pending or s == seat for s in need):
+            # The last choice is stored with the reveal it completes: all of it or nothing.
+            await self._resolve_joint({**self.pending, seat: entry})
+            return
         await self.manager.db(self.manager.storage.set_pending, self.id, seat, entry)
         self.pending[seat] = entry
-        if all(s in self.pending for s in need):
-            await self._resolve_joint()
 
-    async def _resolve_joint(self) -> None:
+    async def _resolve_joint(self, choices: dict[int, str]) -> None:
         state = self.state
         joint = []
         for seat in range(self.game.num_players):
-            entry = self.pending.get(seat)
+            entry = choices.get(seat)
             joint.append(state.parse_move(entry, seat) if entry is not None else None)
         await self._record(lambda: state.apply_joint(joint))
         self.pending.clear()
 
     async def _record(self, change: Callable[[], None]) -> None:
-        """Apply ``change`` to the state and store the new entries; the state is restored on failure."""
+        """Apply ``change`` to the state and store the new entries (with the result if the game ends),
+        in one write; the state is restored if the write fails."""
         state = self.state
         before = len(state.history)
         first_ply = len(self.record.moves)
         change()
         entries = state.history_notation()[first_ply:]
+        result = result_of(state) if state.is_terminal() else None
         try:
-            await self.manager.db(self.manager.storage.append_moves, self.id, first_ply, entries)
-            if state.is_terminal():
-                result = result_of(state)
-                assert result is not None
-                await self.manager.db(self.manager.storage.finish, self.id, result)
+            await self.manager.db(self.manager.storage.append_moves, self.id, first_ply, entries, result)
         except Exception:
             while len(state.history) > before:
                 state.undo()
             raise
         self.record.moves.extend(entries)
+        if result is not None:
+            self.record.status, self.record.result = FINISHED, result
         self.version += 1
+
+    async def heal(self) -> None:
+        """Resolve a reveal whose choices are all stored (left by an older server or a failed write)."""
+        async with self.lock:
+            state = self.state
+            if self.is_over() or state.current_player() != SIMULTANEOUS:
+                return
+            need = choosers(state)
+            if need and all(s in self.pending for s in need):
+                await self._resolve_joint(dict(self.pending))
 
     async def preview(self, seat: int, text: str, complete: bool = False) -> dict[str, Any]:
         """The board a candidate move of ``seat`` would leave, or why it is not a move (and, if
@@ -264,7 +422,7 @@ class GameSession:
         """
         async with self.lock:
             state = self.state
-            if state.current_player() != seat:
+            if self.is_over() or state.current_player() != seat:
                 raise GameError("not_your_turn", "previews are for the seat to move")
             frame: dict[str, Any] = {"type": "preview", "move": text, "version": self.version}
             try:
@@ -288,7 +446,7 @@ class GameSession:
 
     def agent_seats_to_act(self) -> list[SeatRecord]:
         state = self.state
-        if state.is_terminal():
+        if self.is_over():
             return []
         to_move = state.current_player()
         acting = [s for s in choosers(state) if s not in self.pending] if to_move == SIMULTANEOUS else [to_move]
@@ -305,57 +463,81 @@ class GameSession:
     async def _agent_turn(self, seat: SeatRecord) -> None:
         try:
             await self._agent_move(seat)
+        except Exception:  # never let an agent's turn end silently with the game stuck
+            quiet_log.warning(f"agent-turn:{self.id}", "agent turn in game %s failed", self.id, exc_info=True)
         finally:
             # This task has ended: the agent may have to act again (its own move can hand it the next turn).
             if self.agent_tasks.get(seat.seat) is asyncio.current_task():
                 del self.agent_tasks[seat.seat]
-            if not self.closed:
+            if not self.closed and not self.manager.closing:
                 self.schedule_agents()
 
     async def _agent_move(self, seat: SeatRecord) -> None:
         assert seat.agent is not None
         version = self.version
-        job = AgentJob(
-            self.id,
-            self.game.name,
-            dict(self.game.options),
-            self.record.seed,
-            tuple(self.record.moves),
-            seat.seat,
-            seat.agent,
-        )
-        started = asyncio.get_running_loop().time()
-        try:
-            text = await asyncio.get_running_loop().run_in_executor(self.manager.executor, choose_move, job)
-        except Exception as error:  # a broken agent must not stop the game: play a random legal move
-            log.warning("agent %s in game %s failed (%s); playing a random legal move", seat.agent, self.id, error)
-            moves = self.state.legal_moves(seat.seat)
-            if not moves:
-                return
-            text = str(random.choice(moves))
-        delay = self.manager.agent_delay - (asyncio.get_running_loop().time() - started)
+        ply = len(self.record.moves)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        fault = self.record.faults.get((ply, seat.seat))
+        text: str | None = None
+        if fault is None:  # a job that already failed here (before a restart) is never run again
+            job = AgentJob(
+                self.id,
+                self.game.name,
+                dict(self.game.options),
+                self.record.seed,
+                tuple(self.record.moves),
+                seat.seat,
+                seat.agent,
+            )
+            limits = self.manager.limits
+            try:
+                text = await self.manager.agents.run(job, agent_budget(seat.agent, limits.agent_max_time))
+            except AgentTimeout:
+                fault = AGENT_TIMEOUT
+            except (BrokenExecutor, Exception) as error:  # a broken agent must not stop the game
+                quiet_log.warning(f"agent:{seat.agent}", "agent %s in game %s failed: %s", seat.agent, self.id, error)
+                fault = AGENT_FAILED
+            if fault is not None:
+                await self._note_fault(ply, seat.seat, fault)
+        delay = self.manager.agent_delay - (loop.time() - started)
         if delay > 0:
             await asyncio.sleep(delay)
         if self.closed or self.version != version:
             return
-        try:
-            await self.submit(seat.seat, text, version)
-        except GameError as error:
-            log.warning("agent %s in game %s: %s", seat.agent, self.id, error.message)
-            if error.code == "illegal_move":  # a faulty agent: play a random legal move for it instead
-                moves = self.state.legal_moves(seat.seat)
-                if moves and self.version == version:
-                    await self.submit(seat.seat, str(random.choice(moves)), version)
+        if text is not None:
+            try:
+                await self.submit(seat.seat, text, version)
+                return
+            except GameError as error:
+                if error.code != "illegal_move":
+                    return
+                quiet_log.warning(
+                    f"agent-illegal:{seat.agent}", "agent %s played %r in game %s", seat.agent, text, self.id
+                )
+                await self._note_fault(ply, seat.seat, AGENT_ILLEGAL)
+        moves = self.state.legal_moves(seat.seat)
+        if moves and self.version == version and seat.seat not in self.pending:
+            await self.submit(seat.seat, str(random.choice(moves)), version)
+
+    async def _note_fault(self, ply: int, seat: int, code: str) -> None:
+        """Store that the server decides this agent move (shown to players as ``fallbacks``)."""
+        await self.manager.db(self.manager.storage.add_fault, self.id, ply, seat, code)
+        self.record.faults[(ply, seat)] = code
 
 
 class SessionManager:
     """All live sessions, the store and the agent pool."""
 
-    def __init__(self, storage: Storage, executor: Executor, agent_delay: float = 0.0) -> None:
+    def __init__(
+        self, storage: Storage, agents: AgentPool, agent_delay: float = 0.0, limits: Limits | None = None
+    ) -> None:
         self.storage = storage
-        self.executor = executor
+        self.agents = agents
         self.agent_delay = agent_delay
+        self.limits = limits or Limits()
         self.sessions: dict[str, GameSession] = {}
+        self.closing = False
         self._db_pool: Executor | None = None
         self._loading: dict[str, asyncio.Lock] = {}
 
@@ -367,10 +549,22 @@ class SessionManager:
             self._db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="spheria-db")
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, lambda: call(*args))
 
+    def check_agent_spec(self, index: int, spec: Any, game: Game) -> str:
+        """The agent spec of seat ``index``, stripped, or ``bad_seats`` naming the problem: every
+        option within its range (``time`` at most ``agent_max_time``) and the agent fitting ``game``."""
+        if not isinstance(spec, str) or not spec.strip():
+            raise GameError("bad_seats", f"seat {index + 1}: an agent seat needs a spec such as 'random'")
+        try:
+            check_spec(spec, game, max_time=self.limits.agent_max_time)
+        except ValueError as error:
+            raise GameError("bad_seats", f"seat {index + 1}: {error}") from None
+        return spec.strip()
+
     async def create(
         self, name: str, options: dict[str, Any], seats: list[dict[str, Any]], seed: int | None = None
-    ) -> tuple[GameSession, dict[int, str]]:
-        """A new game; returns the session and each human seat's invite token (shown once, never stored)."""
+    ) -> tuple[GameSession, dict[int, str], str]:
+        """A new game; returns the session, each human seat's invite token and the creator's
+        credential (shown once, never stored)."""
         try:
             game = load_game(name, **options)
         except (ValueError, TypeError) as error:
@@ -388,30 +582,34 @@ class SessionManager:
                 tokens[index] = token
                 records.append(SeatRecord(index, HUMAN, None, token_digest(token)))
             elif kind == AGENT:
-                spec = seat.get("agent")
-                if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_AGENT_SPEC:
-                    raise GameError("bad_seats", f"seat {index + 1}: an agent seat needs a spec such as 'random'")
-                try:
-                    _, params = parse_spec(spec)
-                    for key in ("time", "seconds"):
-                        value = params.get(key)
-                        if isinstance(value, int | float) and value > MAX_AGENT_SECONDS:
-                            raise ValueError(f"an agent may think at most {MAX_AGENT_SECONDS} s a move")
-                    make_agent(spec)
-                except ValueError as error:
-                    raise GameError("bad_seats", f"seat {index + 1}: {error}") from None
-                records.append(SeatRecord(index, AGENT, spec.strip()))
+                records.append(SeatRecord(index, AGENT, self.check_agent_spec(index, seat.get("agent"), game)))
             else:
                 raise GameError("bad_seats", f"seat {index + 1}: kind must be 'human' or 'agent'")
         if seed is None:
             seed = secrets.randbelow(2**31)
-        record = GameRecord(new_game_id(), game.name, dict(game.options), seed, records)
+        owner = new_token()
+        record = GameRecord(new_game_id(), game.name, dict(game.options), seed, records, owner_hash=token_digest(owner))
         state = game.new_initial_state(seed)
         await self.db(self.storage.create_game, record)
         session = GameSession(self, record, game, state)
         self.sessions[record.id] = session
         session.schedule_agents()
-        return session, tokens
+        return session, tokens, owner
+
+    async def load(self, game_id: str) -> GameSession | None:
+        """A session for a game as stored, not kept in memory (for records and replays)."""
+        session = self.sessions.get(game_id)
+        if session is not None:
+            return session
+        record = await self.db(self.storage.load_game, game_id)
+        if record is None:
+            return None
+        return await asyncio.get_running_loop().run_in_executor(None, self._build, record)
+
+    def _build(self, record: GameRecord) -> GameSession:
+        game = load_game(record.name, **record.options)
+        state = rebuild(record.name, record.options, record.seed, record.moves)
+        return GameSession(self, record, game, state)
 
     async def get(self, game_id: str) -> GameSession | None:
         """The live session of a game, rebuilt from storage if needed; None if there is no such game."""
@@ -419,30 +617,64 @@ class SessionManager:
         if session is not None:
             return session
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            session = self.sessions.get(game_id)
-            if session is not None:
-                return session
-            record = await self.db(self.storage.load_game, game_id)
-            if record is None:
-                self._loading.pop(game_id, None)
-                return None
-            game = load_game(record.name, **record.options)
-            state = rebuild(record.name, record.options, record.seed, record.moves)
-            session = GameSession(self, record, game, state)
-            self.sessions[game_id] = session
+        try:
+            async with lock:
+                session = self.sessions.get(game_id)
+                if session is not None:
+                    return session
+                session = await self.load(game_id)
+                if session is None:
+                    return None
+                self.sessions[game_id] = session
+        finally:
+            self._loading.pop(game_id, None)
+        await self._settle(session)
         session.schedule_agents()
         return session
 
+    async def _settle(self, session: GameSession) -> None:
+        """Finish what a crash may have left half done: a reveal with every choice stored, a game
+        whose last move ended it but whose status was not written."""
+        await session.heal()
+        if session.record.status == "active" and session.state.is_terminal():
+            result = result_of(session.state)
+            await self.db(self.storage.append_moves, session.id, len(session.record.moves), [], result)
+            session.record.status, session.record.result = FINISHED, result
+
+    def evict(self, session: GameSession) -> None:
+        if self.sessions.get(session.id) is session:
+            del self.sessions[session.id]
+
     async def resume_all(self) -> int:
         """Load every unfinished game so its agents play on after a restart; returns how many."""
+        await self.expire_idle()
         ids = await self.db(self.storage.active_game_ids)
         for game_id in ids:
-            with contextlib.suppress(Exception):
+            try:
                 await self.get(game_id)
+            except Exception:
+                quiet_log.warning("resume", "game %s could not be resumed", game_id, exc_info=True)
         return len(ids)
 
+    async def expire_idle(self) -> list[str]:
+        """Abort unfinished games with no move for ``idle_game_seconds``; they leave memory."""
+        seconds = self.limits.idle_game_seconds
+        if seconds <= 0:
+            return []
+        ids = await self.db(self.storage.idle_game_ids, time.time() - seconds)
+        for game_id in ids:
+            await self.db(self.storage.abort, game_id)
+            session = self.sessions.pop(game_id, None)
+            if session is not None:
+                session.record.status = ABORTED
+                session.closed = True
+                for task in session.agent_tasks.values():
+                    task.cancel()
+                session.broadcast()
+        return ids
+
     async def close(self) -> None:
+        self.closing = True
         for session in self.sessions.values():
             session.closed = True
             for task in session.agent_tasks.values():

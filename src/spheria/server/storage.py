@@ -8,9 +8,15 @@ notation (``state.history_notation()``). A game is rebuilt by replaying those en
 Schema (SQLite)::
 
     games   (id PK, name, options JSON, seed, status 'active'|'finished', result JSON, created, updated)
-    seats   (game_id, seat, kind 'human'|'agent', agent spec, token_hash)      PK (game_id, seat)
+    seats   (game_id, seat, kind 'human'|'agent', agent spec, token_hash, claim_hash)  PK (game_id, seat)
     moves   (game_id, ply, entry, at)                                          PK (game_id, ply)
     pending (game_id, seat, entry, at)    secret simultaneous choices         PK (game_id, seat)
+    faults  (game_id, ply, seat, code, at)  agent moves decided by the fallback PK (game_id, ply, seat)
+
+A seat's invite token is exchanged, once, for a claim credential (``claim_hash``): the first
+browser to open the link holds the seat. A move, the end of the game and the clearing of the
+pending choices are one transaction (:meth:`SQLiteStorage.append_moves`), so the reveal that
+completes a simultaneous node is stored whole or not at all.
 
 >>> store = SQLiteStorage(":memory:")
 >>> store.create_game(GameRecord("g1", "special-cake", {"variant": "mint"}, 7, [SeatRecord(0, "agent", "random")]))
@@ -29,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 HUMAN, AGENT = "human", "agent"
-ACTIVE, FINISHED = "active", "finished"
+ACTIVE, FINISHED, ABORTED = "active", "finished", "aborted"
 
 
 @dataclass
@@ -40,6 +46,7 @@ class SeatRecord:
     kind: str
     agent: str | None = None
     token_hash: str | None = None
+    claim_hash: str | None = None
 
 
 @dataclass
@@ -53,10 +60,13 @@ class GameRecord:
     seats: list[SeatRecord]
     moves: list[str] = field(default_factory=list)
     pending: dict[int, str] = field(default_factory=dict)
+    faults: dict[tuple[int, int], str] = field(default_factory=dict)
     status: str = ACTIVE
     result: dict[str, Any] | None = None
     created: float = 0.0
     updated: float = 0.0
+    #: SHA-256 of the creator's credential, which may re-issue unclaimed invites.
+    owner_hash: str | None = None
 
 
 @dataclass
@@ -81,16 +91,32 @@ class Storage(Protocol):
 
     def load_game(self, game_id: str) -> GameRecord | None: ...
 
-    def append_moves(self, game_id: str, first_ply: int, entries: list[str]) -> None:
-        """Store ``entries`` as plies ``first_ply``, ``first_ply + 1`` …; clears pending choices."""
+    def append_moves(
+        self, game_id: str, first_ply: int, entries: list[str], result: dict[str, Any] | None = None
+    ) -> None:
+        """Store ``entries`` as plies ``first_ply``, ``first_ply + 1`` …, clear the pending choices and,
+        given a ``result``, finish the game — all in one transaction."""
 
     def set_pending(self, game_id: str, seat: int, entry: str) -> None: ...
 
-    def finish(self, game_id: str, result: dict[str, Any]) -> None: ...
+    def set_token(self, game_id: str, seat: int, token_hash: str) -> bool:
+        """A new invite for an unclaimed human seat; False if the seat is claimed (nothing changed)."""
+
+    def claim_seat(self, game_id: str, seat: int, token_hash: str, claim_hash: str) -> bool:
+        """Exchange the seat's invite for a credential, once; False if already claimed or re-issued."""
+
+    def add_fault(self, game_id: str, ply: int, seat: int, code: str) -> None:
+        """Note that the agent of ``seat`` at ``ply`` failed (``code``), so it is never run again there."""
+
+    def abort(self, game_id: str) -> None:
+        """End an unfinished game that nobody played for too long."""
 
     def list_games(self, status: str | None = None, limit: int = 100) -> list[GameSummary]: ...
 
     def active_game_ids(self) -> list[str]: ...
+
+    def idle_game_ids(self, before: float) -> list[str]:
+        """Unfinished games not changed since ``before`` (a ``time.time()``)."""
 
     def close(self) -> None: ...
 
@@ -104,7 +130,8 @@ CREATE TABLE IF NOT EXISTS games (
     status TEXT NOT NULL DEFAULT 'active',
     result TEXT,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    owner_hash TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -112,6 +139,7 @@ CREATE TABLE IF NOT EXISTS seats (
     kind TEXT NOT NULL,
     agent TEXT,
     token_hash TEXT,
+    claim_hash TEXT,
     PRIMARY KEY (game_id, seat)
 );
 CREATE TABLE IF NOT EXISTS moves (
@@ -127,6 +155,14 @@ CREATE TABLE IF NOT EXISTS pending (
     entry TEXT NOT NULL,
     at REAL NOT NULL,
     PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE IF NOT EXISTS faults (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    code TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, ply, seat)
 );
 CREATE INDEX IF NOT EXISTS games_by_status ON games(status, updated);
 """
@@ -144,6 +180,10 @@ class SQLiteStorage:
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = NORMAL")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(seats)")}
+        if "claim_hash" not in columns:  # a file written before seats were claimed
+            self._db.execute("ALTER TABLE seats ADD COLUMN claim_hash TEXT")
+            self._db.execute("ALTER TABLE games ADD COLUMN owner_hash TEXT")
 
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         with self._lock:
@@ -161,9 +201,18 @@ class SQLiteStorage:
         record.created = record.updated = now
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
-                "INSERT INTO games (id, name, options, seed, status, result, created, updated)"
-                " VALUES (?, ?, ?, ?, ?, NULL, ?, ?)",
-                (record.id, record.name, json.dumps(record.options), record.seed, record.status, now, now),
+                "INSERT INTO games (id, name, options, seed, status, result, created, updated, owner_hash)"
+                " VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+                (
+                    record.id,
+                    record.name,
+                    json.dumps(record.options),
+                    record.seed,
+                    record.status,
+                    now,
+                    now,
+                    record.owner_hash,
+                ),
             )
         ]
         for seat in record.seats:
@@ -181,13 +230,16 @@ class SQLiteStorage:
     def load_game(self, game_id: str) -> GameRecord | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, name, options, seed, status, result, created, updated FROM games WHERE id = ?", (game_id,)
+                "SELECT id, name, options, seed, status, result, created, updated, owner_hash FROM games WHERE id = ?",
+                (game_id,),
             ).fetchone()
             if row is None:
                 return None
             seats = self._db.execute(
-                "SELECT seat, kind, agent, token_hash FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+                "SELECT seat, kind, agent, token_hash, claim_hash FROM seats WHERE game_id = ? ORDER BY seat",
+                (game_id,),
             ).fetchall()
+            faults = self._db.execute("SELECT ply, seat, code FROM faults WHERE game_id = ?", (game_id,)).fetchall()
             moves = self._db.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)).fetchall()
             pending = self._db.execute("SELECT seat, entry FROM pending WHERE game_id = ?", (game_id,)).fetchall()
         return GameRecord(
@@ -195,16 +247,20 @@ class SQLiteStorage:
             name=row[1],
             options=json.loads(row[2]),
             seed=row[3],
-            seats=[SeatRecord(s[0], s[1], s[2], s[3]) for s in seats],
+            seats=[SeatRecord(s[0], s[1], s[2], s[3], s[4]) for s in seats],
             moves=[m[0] for m in moves],
             pending={int(p[0]): p[1] for p in pending},
+            faults={(int(f[0]), int(f[1])): f[2] for f in faults},
             status=row[4],
             result=json.loads(row[5]) if row[5] else None,
             created=row[6],
             updated=row[7],
+            owner_hash=row[8],
         )
 
-    def append_moves(self, game_id: str, first_ply: int, entries: list[str]) -> None:
+    def append_moves(
+        self, game_id: str, first_ply: int, entries: list[str], result: dict[str, Any] | None = None
+    ) -> None:
         now = time.time()
         statements: list[tuple[str, tuple[Any, ...]]] = [
             ("INSERT INTO moves (game_id, ply, entry, at) VALUES (?, ?, ?, ?)", (game_id, first_ply + i, entry, now))
@@ -212,7 +268,43 @@ class SQLiteStorage:
         ]
         statements.append(("DELETE FROM pending WHERE game_id = ?", (game_id,)))
         statements.append(("UPDATE games SET updated = ? WHERE id = ?", (now, game_id)))
+        if result is not None:
+            statements.append(
+                ("UPDATE games SET status = ?, result = ? WHERE id = ?", (FINISHED, json.dumps(result), game_id))
+            )
         self._write(statements)
+
+    def set_token(self, game_id: str, seat: int, token_hash: str) -> bool:
+        sql = "UPDATE seats SET token_hash = ? WHERE game_id = ? AND seat = ? AND kind = ? AND claim_hash IS NULL"
+        return self._changed(sql, (token_hash, game_id, seat, HUMAN))
+
+    def claim_seat(self, game_id: str, seat: int, token_hash: str, claim_hash: str) -> bool:
+        sql = "UPDATE seats SET claim_hash = ? WHERE game_id = ? AND seat = ? AND token_hash = ? AND claim_hash IS NULL"
+        return self._changed(sql, (claim_hash, game_id, seat, token_hash))
+
+    def _changed(self, sql: str, params: tuple[Any, ...]) -> bool:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                changed = self._db.execute(sql, params).rowcount == 1
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        return changed
+
+    def add_fault(self, game_id: str, ply: int, seat: int, code: str) -> None:
+        sql = "INSERT OR REPLACE INTO faults (game_id, ply, seat, code, at) VALUES (?, ?, ?, ?, ?)"
+        self._write([(sql, (game_id, ply, seat, code, time.time()))])
+
+    def abort(self, game_id: str) -> None:
+        sql = "UPDATE games SET status = ?, updated = ? WHERE id = ? AND status = ?"
+        self._write([(sql, (ABORTED, time.time(), game_id, ACTIVE))])
+
+    def idle_game_ids(self, before: float) -> list[str]:
+        with self._lock:
+            rows = self._db.execute("SELECT id FROM games WHERE status = ? AND updated < ?", (ACTIVE, before))
+            return [r[0] for r in rows.fetchall()]
 
     def set_pending(self, game_id: str, seat: int, entry: str) -> None:
         now = time.time()
@@ -223,16 +315,6 @@ class SQLiteStorage:
                     (game_id, seat, entry, now),
                 ),
                 ("UPDATE games SET updated = ? WHERE id = ?", (now, game_id)),
-            ]
-        )
-
-    def finish(self, game_id: str, result: dict[str, Any]) -> None:
-        self._write(
-            [
-                (
-                    "UPDATE games SET status = ?, result = ?, updated = ? WHERE id = ?",
-                    (FINISHED, json.dumps(result), time.time(), game_id),
-                )
             ]
         )
 

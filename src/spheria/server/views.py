@@ -3,23 +3,35 @@
 Everything the server sends about a game goes through :func:`seat_frame` or
 :func:`public_frame`, so this is the one place that decides what leaves the server:
 
-* a seat gets ``state.observation(seat)``, its own legal moves as text, ``status_lines(seat)``
-  and, at a simultaneous node, its own pending choice — never another seat's;
+* a seat gets ``state.observation(seat)``, its own legal moves (as text and as a click tree),
+  ``status_lines(seat)`` and, at a simultaneous node, its own pending choice — never another
+  seat's;
 * a spectator gets ``state.public_observation()``: everything in a perfect-information game;
   in a hidden-information game the game's own public view, or by default only what is public
   by construction (the board, whose turn it is and the resolved moves), never a seat's
   observation.
+
+The browser knows no rules: what it may click, what a reveal showed and who won it, and the
+state of the game as a code with parameters all come from here as data.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from spheria.games.base import SIMULTANEOUS, TERMINAL, State
+from spheria.engine.board import COLOR_CHARS, SITE_NAMES, iter_sites
+from spheria.games.base import PICK_RELOCATE, PICK_SET, SIMULTANEOUS, TERMINAL, IllegalMoveError, State
 
-SITE_RE = re.compile(r"[0-3][a-d][1-4]")
+#: One click of a move's text: a site (``0a1``) or a word (a colour such as ``w``).
+TOKEN_RE = re.compile(r"[0-3][a-d][1-4]|[A-Za-z]+")
+#: How the sites of a move are picked: in the written order, or as a set in any order.
+ORDERED, ANY_ORDER = "ordered", "any_order"
+#: Most sites of a set whose every order is entered in a click tree (a bound far above any line).
+MAX_SET_SIZE = 6
+_SITES = frozenset(SITE_NAMES)
 
 
 def board_of(observation: Mapping[str, Any]) -> str:
@@ -42,9 +54,9 @@ def last_move(history: list[str]) -> str | None:
     return history[-1] if history else None
 
 
-def move_sites(text: str | None) -> list[str]:
-    """The site names in a move's text, in order."""
-    return SITE_RE.findall(text or "")
+def clicks_of(text: str) -> list[str]:
+    """The clicks that make a move, in its written order: its sites and words."""
+    return TOKEN_RE.findall(text)
 
 
 def choosers(state: State[Any]) -> list[int]:
@@ -52,6 +64,169 @@ def choosers(state: State[Any]) -> list[int]:
     if state.current_player() != SIMULTANEOUS:
         return []
     return [seat for seat in range(state.game.num_players) if state.legal_moves(seat)]
+
+
+# -- picking a move by clicks --------------------------------------------------------------
+
+
+def picking_order(state: State[Any]) -> str:
+    """Whether a move's sites may be clicked in any order: the game's picking mode is a set."""
+    return ANY_ORDER if state.picking_mode() == PICK_SET else ORDERED
+
+
+def _relocation_boards(state: State[Any], seat: int, moves: list[str], tree: dict[str, Any]) -> None:
+    """Give each relocation node (a marble, then where it goes) the board it leaves, as ``board``.
+
+    In the relocate picking mode a move ends with one placement on its last site, so the board
+    after the relocation is the board after any move through the node without that marble.
+    """
+    for marble in tree.get("next", {}).values():
+        for node in marble.get("next", {}).values():
+            if "move" in node or not node.get("next"):
+                continue
+            last, leaf = next(iter(node["next"].items()))
+            child = state.child(state.parse_move(moves[leaf["move"]], seat))
+            node["board"] = _without(board_of(child.observation(seat)), last)
+
+
+def _without(board: str, site: str) -> str:
+    """``board`` (levels joined by ``/``) with ``site`` emptied."""
+    position = SITE_NAMES.index(site)
+    chars = list(board)
+    seen = -1
+    for i, char in enumerate(chars):
+        if char != "/":
+            seen += 1
+            if seen == position:
+                chars[i] = "."
+                break
+    return "".join(chars)
+
+
+def _insert(tree: dict[str, Any], clicks: list[str] | tuple[str, ...], index: int, order: str | None = None) -> None:
+    node = tree
+    for click in clicks:
+        node = node.setdefault("next", {}).setdefault(click, {})
+    node["move"] = index
+    if order is not None:
+        node["order"] = order
+
+
+def click_tree(state: State[Any], seat: int, moves: list[str]) -> dict[str, Any]:
+    """The moves of ``seat`` as a tree of clicks: what a page may highlight after any picks.
+
+    A node is ``{"move": i, "order": text, "next": {click: node}}``: ``move`` (when present) is
+    the index in ``moves`` of the move these clicks make, ``order`` (when present) the text to
+    send instead (a legal spelling of that move in the order clicked), ``next`` the clicks
+    that lead on. Every path ends in a move, so a page that offers only ``next`` never reaches
+    a dead end.
+
+    Ordered games: each move's clicks in written order. Any-order games (Special Cake's
+    lines): every order of a listed move's sites leads to a move — an order that is legal
+    plays itself (``order``; ``move`` is the listed move with the same outcome), any other
+    order plays the first listed move of that set of sites — so the player clicks the candies
+    in any order and the page shows the order used.
+    """
+    tree: dict[str, Any] = {}
+    if picking_order(state) != ANY_ORDER:
+        for index, text in enumerate(moves):
+            _insert(tree, clicks_of(text), index)
+        if state.picking_mode() == PICK_RELOCATE:
+            _relocation_boards(state, seat, moves, tree)
+        return tree
+    index_of = {text: i for i, text in enumerate(moves)}
+    by_clicks = {tuple(clicks_of(text)): i for i, text in enumerate(moves)}
+    by_set: dict[frozenset[str], list[int]] = {}
+    for index, text in enumerate(moves):
+        by_set.setdefault(frozenset(clicks_of(text)), []).append(index)
+    for sites, indices in by_set.items():
+        if len(sites) == 1 or len(sites) > MAX_SET_SIZE:
+            for i in indices:
+                _insert(tree, clicks_of(moves[i]), i)
+            continue
+        for order in itertools.permutations(sorted(sites)):
+            listed = by_clicks.get(order)
+            if listed is not None:
+                _insert(tree, order, listed)
+                continue
+            text = " ".join(order)  # the clicks as typed, which the game reads in that order
+            try:
+                spelled = str(state.parse_move(text, seat))
+            except (IllegalMoveError, ValueError):
+                _insert(tree, order, indices[0])
+                continue
+            _insert(tree, order, index_of[spelled], order=text)
+    return tree
+
+
+def picking_kind(tree: dict[str, Any], order: str) -> str:
+    """What kind of clicking the page asks for (its hint is worded from this):
+
+    ``choose`` (words such as a colour), ``set`` (sites in any order), ``place`` (one site),
+    ``sequence`` (sites in order, e.g. a relocation then a placement), or ``none``.
+    """
+    first = tree.get("next", {})
+    if not first:
+        return "none"
+    if any(click not in _SITES for click in first):
+        return "choose"
+    if order == ANY_ORDER:
+        return "set"
+    deeper = any("next" in node for node in first.values())
+    return "sequence" if deeper else "place"
+
+
+# -- what happened and what is shown -------------------------------------------------------
+
+
+def last_reveal(state: State[Any]) -> dict[str, Any] | None:
+    """The balls shown at the reveal just resolved (by seat) and the seat that won it, or None.
+
+    A reveal is public once resolved: every seat saw both balls.
+    """
+    history = getattr(state, "history", None)
+    if not history:
+        return None
+    colors = getattr(history[-1], "colors", None)
+    if not isinstance(colors, tuple) or not all(isinstance(c, int) for c in colors):
+        return None
+    shown = [COLOR_CHARS[c] for c in colors]
+    winner: int | None = None
+    if len(set(shown)) > 1:
+        placer = getattr(state, "placer", None)
+        winners = state.winners() if state.is_terminal() else []
+        winner = placer if isinstance(placer, int) else (winners[0] if len(winners) == 1 else None)
+    return {"colors": shown, "winner": winner, "stunned": len(set(shown)) == 1}
+
+
+def result_sites(state: State[Any]) -> list[str]:
+    """The sites a finished game's result points at: Spline's winning line, Spagyric's deciding group."""
+    if not state.is_terminal():
+        return []
+    mask = 0
+    line = getattr(state, "winning_line", None)
+    group = getattr(state, "deciding_group", None)
+    if callable(line):
+        mask = int(line())
+    elif callable(group):
+        mask = int(group())
+    return [SITE_NAMES[s] for s in iter_sites(mask)]
+
+
+def status_code(state: State[Any], seat: int | None, pending: dict[int, str]) -> dict[str, Any]:
+    """The state of play as a code with parameters; the page words it (no prose to parse).
+
+    ``over`` (``winners``), ``choose`` (``waiting``: seats still to choose in secret, ``chosen``:
+    whether this seat has), ``turn`` (``seat`` to move, ``phase`` the game's phase name or None).
+    """
+    to_move = state.current_player()
+    if to_move == TERMINAL:
+        return {"code": "over", "winners": state.winners()}
+    if to_move == SIMULTANEOUS:
+        waiting = [s for s in choosers(state) if s not in pending]
+        return {"code": "choose", "waiting": waiting, "chosen": seat is not None and seat in pending}
+    phase = getattr(state, "phase", None)
+    return {"code": "turn", "seat": to_move, "phase": phase if isinstance(phase, str) else None}
 
 
 def result_of(state: State[Any]) -> dict[str, Any] | None:
@@ -62,10 +237,10 @@ def result_of(state: State[Any]) -> dict[str, Any] | None:
     winners = state.winners()
     lines = state.status_lines(None)
     text = lines[0] if lines else ("Draw." if not winners else f"{' and '.join(names[w] for w in winners)} won.")
-    return {"returns": state.returns(), "winners": winners, "text": text}
+    return {"returns": state.returns(), "winners": winners, "text": text, "sites": result_sites(state)}
 
 
-def _common(state: State[Any], pending: dict[int, str], version: int) -> dict[str, Any]:
+def _common(state: State[Any], pending: dict[int, str], version: int, seat: int | None) -> dict[str, Any]:
     to_move = state.current_player()
     need = choosers(state)
     return {
@@ -77,21 +252,26 @@ def _common(state: State[Any], pending: dict[int, str], version: int) -> dict[st
         # Who has still to choose at a simultaneous node: whether a seat has chosen, never what.
         "waiting_for": [seat for seat in need if seat not in pending],
         "result": result_of(state),
+        "code": status_code(state, seat, pending),
+        "reveal": last_reveal(state),
     }
 
 
 def seat_frame(state: State[Any], seat: int, pending: dict[int, str], version: int) -> dict[str, Any]:
     """The frame sent to the clients of ``seat``: only what that seat may know."""
     observation = state.observation(seat)
-    frame = _common(state, pending, version)
+    frame = _common(state, pending, version, seat)
     own_choice = pending.get(seat)
     moves = [] if own_choice is not None else [str(m) for m in state.legal_moves(seat)]
     history = observation.get("history")
+    tree = click_tree(state, seat, moves) if moves else {}
     frame.update(
         seat=seat,
         observation=observation,
         board=board_of(observation),
         legal_moves=moves,
+        clicks=tree,
+        picking=picking_kind(tree, picking_order(state)),
         status=state.status_lines(seat),
         hint=state.move_hint(seat) if moves else "",
         your_choice=own_choice,
@@ -103,13 +283,15 @@ def seat_frame(state: State[Any], seat: int, pending: dict[int, str], version: i
 def public_frame(state: State[Any], pending: dict[int, str], version: int) -> dict[str, Any]:
     """The frame sent to spectators."""
     observation = public_observation(state)
-    frame = _common(state, pending, version)
+    frame = _common(state, pending, version, None)
     history = observation.get("history")
     frame.update(
         seat=None,
         observation=observation,
         board=board_of(observation),
         legal_moves=[],
+        clicks={},
+        picking="none",
         status=state.status_lines(None),
         hint="",
         your_choice=None,

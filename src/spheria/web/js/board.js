@@ -1,6 +1,7 @@
 // The pyramid drawn in SVG: shaded balls stacked level on level, each level offset by half a
-// ball as on the real board, seen from the front (3D) or from above (top view), with a strip of
-// the four levels side by side so that every site can be reached with a click.
+// ball as on the real board, seen from any of its four sides (3D) or from above (top view),
+// and beside it a map of the four levels lifted apart, so that every ball can be seen and
+// tapped (each site of the maps is a target of at least 44 CSS px on a phone).
 
 const SVG = "http://www.w3.org/2000/svg";
 export const LEVEL_SIZES = [4, 3, 2, 1];
@@ -67,8 +68,11 @@ export class PyramidView {
     this.host = host;
     this.handlers = handlers;
     this.topView = false;
+    this.side = 0; // which of the four sides faces the viewer (0: rank 1 in front)
     this.svg = el("svg", { class: "pyramid", role: "img", "aria-label": "the pyramid" });
+    this.maps = el("svg", { class: "levels", role: "group", "aria-label": "the four levels, from the bottom" });
     host.appendChild(this.svg);
+    host.appendChild(this.maps);
     this.hover = null;
     this.last = null;
   }
@@ -78,10 +82,20 @@ export class PyramidView {
     if (this.last) this.render(this.last);
   }
 
+  /** Turn the pyramid a quarter turn, so that another side faces the viewer. */
+  turn() {
+    this.side = (this.side + 1) % 4;
+    if (this.last) this.render(this.last);
+  }
+
   /** Screen position of a site in the main view. */
   project(site, elevation) {
-    const u = site.col + site.level / 2;
-    const v = site.row + site.level / 2;
+    const n = LEVEL_SIZES[site.level] - 1;
+    let col = site.col;
+    let row = site.row;
+    for (let k = 0; k < this.side; k++) [col, row] = [n - row, col];
+    const u = col + site.level / 2;
+    const v = row + site.level / 2;
     const z = site.level * Math.SQRT1_2;
     const s = Math.sin(elevation);
     const c = Math.cos(elevation);
@@ -99,6 +113,7 @@ export class PyramidView {
    * @param {string|null} [o.preview] board after the candidate move (drawn in the main view)
    * @param {string} [o.ghostColor] colour of the ball a placement would put down
    * @param {Set<string>} [o.marked] sites to outline (e.g. a winning line)
+   * @param {string|null} [o.mapBoard] board to show in the level maps instead of ``board`` (after a relocation)
    */
   render(o) {
     this.last = o;
@@ -106,7 +121,7 @@ export class PyramidView {
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const topView = this.topView;
     const elevation = topView ? Math.PI / 2 : (36 * Math.PI) / 180;
-    const width = 790;
+    const width = 500;
     const height = topView ? 520 : 440;
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     this.defs(svg);
@@ -186,10 +201,9 @@ export class PyramidView {
 
     if (o.preview) {
       const label = el("text", { x: 24, y: 34, class: "preview-label" }, svg);
-      label.textContent = "preview: the cake after this move (dropped balls ringed)";
-      if (o.stripBoard) label.textContent = "preview: the temple after the relocation";
+      label.textContent = o.previewLabel || "preview";
     }
-    this.levelStrip(svg, o.stripBoard ? parseBoard(o.stripBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked });
+    this.levelMaps(o.mapBoard ? parseBoard(o.mapBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked });
   }
 
   defs(svg) {
@@ -245,24 +259,29 @@ export class PyramidView {
     g.addEventListener("mouseleave", () => this.handlers.onHover && this.handlers.onHover(null));
   }
 
-  /** The four levels side by side, small, every site clickable: nothing is hidden here. */
-  levelStrip(svg, now, { targets, selected, lastMove, locked, ghostColor, marked }) {
-    const strip = el("g", { class: "level-strip" }, svg);
-    const d = 27;
-    // Each level's box sits half a ball further in, as on the real board.
+  /** The four levels lifted apart, two by two, each site a large target: nothing is hidden here. */
+  levelMaps(now, { targets, selected, lastMove, locked, ghostColor, marked }) {
+    const svg = this.maps;
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    const d = 60;
+    const gap = 26;
+    const caption = 24;
+    // Each upper level sits half a ball further in, as on the real board.
     const origins = [
-      [548, 44],
-      [680, 44 + d / 2],
-      [548 + d / 2, 232],
-      [680 + d, 232 + d / 2],
+      [8, 8],
+      [8 + 4 * d + gap, 8 + d / 2],
+      [8 + d, 8 + 4 * d + caption + 8],
+      [8 + 4 * d + gap + d, 8 + 4 * d + caption + 8 + d / 2],
     ];
+    svg.setAttribute("viewBox", `0 0 ${8 + 7 * d + gap + 8} ${8 + 6 * d + 2 * caption + 16}`);
+    const strip = el("g", { class: "level-strip" }, svg);
     for (let level = 0; level < 4; level++) {
       const n = LEVEL_SIZES[level];
       const [bx, by] = origins[level];
       const g = el("g", { class: "strip-level" }, strip);
-      el("rect", { x: bx - 5, y: by - 5, width: n * d + 10, height: n * d + 10, rx: 9, class: "strip-bg" }, g);
-      const caption = el("text", { x: bx + (n * d) / 2, y: by + n * d + 20, class: "strip-caption", "text-anchor": "middle" }, g);
-      caption.textContent = `level ${level}`;
+      el("rect", { x: bx - 4, y: by - 4, width: n * d + 8, height: n * d + 8, rx: 10, class: "strip-bg" }, g);
+      const label = el("text", { x: bx + (n * d) / 2, y: by + n * d + 20, class: "strip-caption", "text-anchor": "middle" }, g);
+      label.textContent = `level ${level}`;
       for (let row = 0; row < n; row++) {
         for (let col = 0; col < n; col++) {
           const s = SITES[LEVEL_OFFSETS[level] + row * n + col];
@@ -271,6 +290,7 @@ export class PyramidView {
           const ch = now[s.index];
           const isTarget = targets.has(s.name);
           const cell = el("g", { class: "strip-site", "data-site": s.name }, g);
+          el("rect", { x: cx - d / 2, y: cy - d / 2, width: d, height: d, class: "strip-hit" }, cell);
           if (ch === ".") {
             el("circle", { cx, cy, r: d / 2 - 3, class: isTarget ? "strip-empty strip-target" : "strip-empty" }, cell);
             if (isTarget && ghostColor) el("circle", { cx, cy, r: d / 2 - 6, fill: `url(#ball-${ghostColor})`, opacity: 0.55 }, cell);
@@ -282,11 +302,14 @@ export class PyramidView {
           const k = selected.indexOf(s.name);
           if (k >= 0) {
             el("circle", { cx, cy, r: d / 2 - 1, class: "ring-selected thin" }, cell);
-            const t = el("text", { x: cx, y: cy + 4, class: "strip-order", "text-anchor": "middle" }, cell);
+            const t = el("text", { x: cx, y: cy + 7, class: "strip-order", "text-anchor": "middle" }, cell);
             t.textContent = String(k + 1);
           }
-          if (lastMove.has(s.name)) el("circle", { cx, cy, r: 3.5, class: "last-dot" }, cell);
-          if (locked.has(s.name)) el("circle", { cx, cy, r: d / 2 - 6, class: "strip-lock" }, cell);
+          if (lastMove.has(s.name)) el("circle", { cx, cy, r: 6, class: "last-dot" }, cell);
+          if (locked.has(s.name)) {
+            el("circle", { cx, cy, r: d / 2 - 6, class: "strip-lock" }, cell);
+            this.lock(cell, cx - d * 0.22, cy - d * 0.26);
+          }
           this.hit(cell, s, isTarget);
         }
       }

@@ -1,8 +1,13 @@
 // The game page: one websocket to the server, the pyramid, and the panel beside it.
+// The page knows no rules: what may be clicked, what a reveal showed, the scores and the state
+// of play all come from the server as data; the words come from messages.js.
 
 import { PyramidView } from "./board.js";
-import { Picker, isSite, moveSites, tokens } from "./moves.js";
-import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute } from "./ui.js";
+import { Picker, isSite, moveSites } from "./moves.js";
+import { t, translatePage, joinNames } from "./messages.js";
+import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo } from "./ui.js";
+
+translatePage(); // static labels from the message table
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const token = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : null;
@@ -18,8 +23,19 @@ let picker = null;
 let reconnectDelay = 500;
 let confirmMoves = localStorage.getItem("spheria.confirm") === "1";
 let sending = false;
+let seatTaken = false;
+let fallbacksSeen = -1;
+// A seat's invite link is exchanged, on first use, for a credential this browser keeps.
+const claimKey = token ? `spheria.claim.${gameId}.${token.slice(0, 16)}` : null;
+
+function joinFrame() {
+  const credential = claimKey && localStorage.getItem(claimKey);
+  if (credential) return { type: "join", credential };
+  return token && !seatTaken ? { type: "join", token } : { type: "join" };
+}
 let badToken = false;
 let previewing = false;
+let gone = false; // there is no such game: stop reconnecting
 
 $("confirm-toggle").checked = confirmMoves;
 $("confirm-toggle").addEventListener("change", (e) => {
@@ -34,6 +50,7 @@ topToggle.addEventListener("change", (e) => {
   localStorage.setItem("spheria.top", e.target.checked ? "1" : "0");
   view.setTopView(e.target.checked);
 });
+$("btn-turn").addEventListener("click", () => view.turn());
 $("btn-play").addEventListener("click", () => submit());
 $("btn-back").addEventListener("click", () => {
   if (!picker) return;
@@ -63,10 +80,11 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(gameId)}`);
   socket.addEventListener("open", () => {
     reconnectDelay = 500;
-    socket.send(JSON.stringify(token ? { type: "join", token } : { type: "join" }));
+    socket.send(JSON.stringify(joinFrame()));
   });
   socket.addEventListener("message", (event) => onFrame(JSON.parse(event.data)));
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
+    if (gone || event.code === 4404) return showMissing(`close ${event.code}`);
     setConnection("offline");
     if (frame && frame.terminal) return;
     setTimeout(connect, reconnectDelay);
@@ -81,53 +99,88 @@ function send(data) {
 function setConnection(state) {
   const node = $("connection");
   node.className = `connection ${state}`;
-  node.textContent = { connecting: "connecting…", online: "live", offline: "reconnecting…" }[state] || state;
+  node.textContent = t(`connection.${state}`);
+}
+
+function showMissing(reason) {
+  gone = true;
+  document.body.dataset.missing = reason;
+  setConnection("gone");
+  document.title = `${t("missing.title")} · Spheria`;
+  $("title").textContent = t("missing.title");
+  $("game-main").hidden = true;
+  const box = $("missing");
+  box.hidden = false;
+  clear(box).append(h("h1", {}, t("missing.title")), h("p", {}, t("missing.text")), h("a", { href: "/", class: "button primary" }, t("links.lobby")));
 }
 
 function onFrame(data) {
-  if (data.type === "welcome") {
+  if (data.type === "claimed") {
+    if (claimKey) localStorage.setItem(claimKey, data.credential);
+  } else if (data.type === "presence") {
+    if (frame) {
+      frame.players = data.players;
+      render();
+    }
+  } else if (data.type === "welcome") {
     seat = data.seat;
     info = data.game;
     setConnection("online");
     document.title = `${info.title} · Spheria`;
     $("title").textContent = info.title;
     $("options").textContent = describeOptions(info.options);
-    $("role").textContent = badToken ? "This invite link is not valid: watching" : seat === null ? "Watching" : `You play ${info.players[seat].name}`;
+    $("role").textContent = seatTaken
+      ? t("role.seat_taken")
+      : badToken
+        ? t("role.bad_token")
+        : seat === null
+          ? t("role.watching")
+          : t("role.seat", { name: info.players[seat].name });
     $("links").hidden = false;
-    $("spectate-copy").replaceChildren(copyButton(absolute(`/game/${gameId}`), "Copy watch link"));
+    $("spectate-copy").replaceChildren(copyButton(absolute(`/game/${gameId}`), t("links.watch")));
+    showHowTo($("howto"), info.game);
   } else if (data.type === "state") {
     const previous = frame;
     frame = data;
-    if (!previous || previous.version !== frame.version || !picker || samePickerChanged(previous, frame)) {
-      picker = new Picker(info ? info.game : "", frame);
+    if (!previous || previous.version !== frame.version || !picker || movesChanged(previous, frame)) {
+      picker = new Picker(frame);
       sending = false;
     }
-    if (previous && previous.simultaneous && previous.version !== frame.version) reveal(previous, frame);
+    if (previous && previous.version !== frame.version && frame.reveal) showReveal(frame);
     render();
+    showFallback(frame.fallbacks || []);
   } else if (data.type === "preview") {
     previewing = false;
     if (picker && data.version === frame.version) {
-      picker.preview = { text: data.move, ok: data.ok, board: data.board, error: data.error, completions: data.completions };
-      if (!data.ok && picker.mode === "set" && picker.selection.length > 1) showMessage(data.error, "warn");
-      if (picker.mode === "spinca" && !data.ok && (!data.completions || !data.completions.length)) {
-        showMessage(data.error || "no placement follows that relocation", "warn");
-        picker.back();
-      }
+      picker.preview = { move: data.move, ok: data.ok, board: data.board, error: data.error };
       render();
-      if (picker.options().final && !confirmMoves) submit();
     }
   } else if (data.type === "error") {
     sending = false;
+    previewing = false;
+    if (data.code === "unknown_game") return showMissing(data.message);
     if (data.code === "bad_token") badToken = true;
     if (data.code === "bad_token" && !info) send({ type: "join" });
-    previewing = false;
-    showMessage(data.message, "error");
+    if (data.code === "seat_taken") seatTaken = true;
+    if (data.code === "bad_credential" && claimKey) localStorage.removeItem(claimKey);
+    if ((data.code === "seat_taken" || data.code === "bad_credential") && !info) send(joinFrame());
+    if (data.code !== "seat_taken") showMessage(data.message, "error"); // the role line says it
     if (picker && data.code === "illegal_move") picker.clear();
     render();
   }
 }
 
-function samePickerChanged(a, b) {
+function showFallback(fallbacks) {
+  const latest = fallbacks[fallbacks.length - 1];
+  if (fallbacksSeen >= 0 && latest && latest.ply >= fallbacksSeen && info) {
+    const player = info.players[latest.seat];
+    const name = player ? player.name : t("fallback.someone");
+    showMessage(t(`fallback.${latest.code}`, { name }), "warn");
+  }
+  fallbacksSeen = latest ? latest.ply + 1 : Math.max(fallbacksSeen, 0);
+}
+
+function movesChanged(a, b) {
   return (a.legal_moves || []).join("|") !== (b.legal_moves || []).join("|");
 }
 
@@ -142,7 +195,7 @@ function showMessage(text, kind = "info") {
 function onSiteClick(name) {
   if (!picker || sending) return;
   if (!picker.pick(name)) {
-    if (frame && frame.legal_moves.length && picker.empty) showMessage(`${name} is not a move now`, "warn");
+    if (frame && frame.legal_moves.length && picker.empty) showMessage(t("picker.not_now", { site: name }), "warn");
     return;
   }
   afterPick();
@@ -155,35 +208,37 @@ function onWord(word) {
 
 function afterPick() {
   showMessage("");
-  if (picker.wantsPreview()) {
+  const wanted = picker.wantsPreview();
+  if (wanted) {
     previewing = true;
-    send({ type: "preview", move: picker.text(), complete: picker.mode === "spinca" });
+    send({ type: "preview", move: wanted });
   }
   render();
-  const o = picker.options();
-  if (o.final && !confirmMoves && !picker.wantsPreview()) submit();
+  if (picker.options().final && !confirmMoves) submit();
 }
 
 function onSiteHover(name) {
-  const node = $("hover");
-  node.textContent = name ? `site ${name}` : "";
+  $("hover").textContent = name || "";
 }
 
 function submit() {
   if (!picker || sending) return;
-  const o = picker.options();
-  if (!o.complete) return;
+  const move = picker.move();
+  if (move === null) return;
   sending = true;
-  send({ type: "move", move: picker.text(), version: frame.version });
+  send({ type: "move", move, version: frame.version });
   render();
+}
+
+function colors() {
+  return seatColors(info, frame.players.length);
 }
 
 function ghostColor() {
   if (!frame || !info || seat === null) return null;
   const obs = frame.observation || {};
-  if (info.game === "special-cake") return obs.phase === "place" ? seatColors(info.game, info.options, 2)[seat] : null;
-  if (info.game === "spagyric") return obs.phase === "place" && obs.placer === seat ? obs.placing : null;
-  return seatColors(info.game, info.options, info.players.length)[seat];
+  if (obs.phase === "place" && obs.placer === seat && obs.placing) return obs.placing;
+  return colors()[seat];
 }
 
 function render() {
@@ -192,10 +247,9 @@ function render() {
   const options = picker ? picker.options() : { sites: new Set(), words: new Set(), complete: false };
   const myTurn = seat !== null && frame.legal_moves.length > 0 && !sending;
   const preview = picker ? picker.previewBoard() : null;
-  const locked = new Set(obs.locked || []);
   // State for people who script the page (and the browser tests): what it shows now.
   document.body.dataset.version = `${frame.version}${frame.your_choice ? "c" : ""}`;
-  document.body.dataset.mode = picker ? picker.mode : "";
+  document.body.dataset.mode = picker ? picker.kind : "";
   document.body.dataset.previewing = previewing ? "1" : "0";
   document.body.dataset.selection = picker ? String(picker.selection.length) : "0";
   document.body.dataset.sending = sending ? "1" : "0";
@@ -204,11 +258,12 @@ function render() {
     targets: myTurn ? options.sites : new Set(),
     selected: picker ? picker.selection.filter(isSite) : [],
     lastMove: moveSites(frame.last_move),
-    locked,
+    locked: new Set(obs.locked || []),
     preview,
-    stripBoard: picker && picker.mode === "spinca" ? preview : null,
+    previewLabel: t(picker && picker.partialBoard() ? "board.preview_relocation" : "board.preview"),
+    mapBoard: picker ? picker.partialBoard() : null,
     ghostColor: ghostColor(),
-    marked: winningSites(obs),
+    marked: new Set(frame.terminal && frame.result ? frame.result.sites || [] : []),
   });
   renderPlayers();
   renderStatus(obs);
@@ -217,88 +272,107 @@ function render() {
   renderResult();
 }
 
-function winningSites(obs) {
-  // A result that names sites (Spline: the winning line) has them outlined.
-  if (!frame.terminal) return new Set();
-  return new Set(obs.winning_line || moveSites(frame.result ? frame.result.text : ""));
+function nameOf(s) {
+  return frame.players[s] ? frame.players[s].name : "?";
 }
 
 function renderPlayers() {
   const list = clear($("players"));
-  const colors = seatColors(info.game, info.options, frame.players.length);
   for (const p of frame.players) {
     const toMove = frame.to_move === p.seat || (frame.waiting_for || []).includes(p.seat);
     const row = h(
       "li",
       { class: `player${toMove ? " to-move" : ""}${p.seat === seat ? " me" : ""}`, "data-seat": p.seat },
-      ballSwatch(colors[p.seat], 18),
+      ballSwatch(colors()[p.seat], 18),
       h("span", { class: "name" }, p.name),
-      h("span", { class: "who" }, p.kind === "agent" ? `agent ${p.agent}` : p.seat === seat ? "you" : "human"),
-      h("span", { class: `dot ${p.connected ? "on" : "off"}`, title: p.connected ? "connected" : "not connected" }),
+      p.seat === seat ? h("span", { class: "me-tag" }, `(${t("players.you")})`) : null,
+      h("span", { class: "who" }, p.kind === "agent" ? t("players.agent", { agent: p.agent }) : t("players.human")),
+      h("span", { class: `dot ${p.connected ? "on" : "off"}`, title: t(p.connected ? "players.connected" : "players.disconnected") }),
     );
-    if (frame.simultaneous && frame.waiting_for && !frame.waiting_for.includes(p.seat)) {
-      row.appendChild(h("span", { class: "chosen" }, "chosen"));
-    }
+    if (frame.simultaneous && frame.waiting_for && !frame.waiting_for.includes(p.seat)) row.appendChild(h("span", { class: "chosen" }, t("players.chosen")));
     list.appendChild(row);
   }
   const turn = $("turn");
-  if (frame.terminal) turn.textContent = "Game over";
-  else if (frame.simultaneous) turn.textContent = "Everyone chooses in secret";
-  else if (seat !== null && frame.to_move === seat) turn.textContent = "Your turn";
-  else turn.textContent = `${frame.players[frame.to_move] ? frame.players[frame.to_move].name : "?"} to play`;
+  const code = frame.code || {};
+  if (code.code === "over") turn.textContent = t("turn.over");
+  else if (code.code === "choose") turn.textContent = t("turn.choose");
+  else if (seat !== null && code.seat === seat) turn.textContent = t("turn.mine");
+  else turn.textContent = t("turn.other", { name: nameOf(code.seat) });
   turn.className = `turn${seat !== null && frame.legal_moves.length ? " mine" : ""}`;
-  if (frame.last_move && !frame.terminal) turn.appendChild(h("div", { class: "last-move" }, `last move: ${frame.last_move}`));
+  if (frame.last_move && !frame.terminal) turn.appendChild(h("div", { class: "last-move" }, t("turn.last_move", { move: frame.last_move })));
+}
+
+/** The state of play, worded from the server's code and data (never from its English lines). */
+function statusLine() {
+  const code = frame.code || {};
+  if (code.code === "over") return "";
+  if (code.code === "choose") {
+    if (code.chosen) return t("status.choose.chosen");
+    return t("status.choose.waiting", { names: joinNames(code.waiting.map(nameOf)) });
+  }
+  const key = `status.${code.phase}`;
+  return t(t(key) === key ? "status.turn" : key, { name: nameOf(code.seat) });
 }
 
 function renderStatus(obs) {
   const status = clear($("status"));
-  for (const line of frame.status || []) {
-    if (Array.isArray(obs.scores) && /^(Faces|Smallest group)/.test(line)) break; // the table below shows them
-    status.appendChild(h("div", { class: "status-line" }, line));
-  }
+  const line = statusLine();
+  if (line) status.appendChild(h("div", { class: "status-line" }, line));
+  const counts = ballCounts(frame.board);
+  if (counts) status.appendChild(h("div", { class: "status-line muted" }, t("status.counts", { counts })));
   const scores = clear($("scores"));
-  if (Array.isArray(obs.scores) && obs.scores.length) {
-    const colors = seatColors(info.game, info.options, frame.players.length);
-    const sides = obs.scores.length;
-    const names = sides === 2 && frame.players.length === 4 ? ["White team", "Black team"] : frame.players.map((p) => p.name);
-    const sideColors = sides === 2 ? ["w", "b"] : colors;
-    const table = h(
-      "table",
-      { class: "scores" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), ...["S", "E", "N", "W"].map((f) => h("th", { title: "face" }, f)), h("th", {}, "sum"), h("th", { title: "inner pyramid marbles" }, "inner"))),
-      h(
-        "tbody",
-        {},
-        obs.scores.map((s, i) =>
-          h(
-            "tr",
-            {},
-            h("td", {}, ballSwatch(sideColors[i], 12), " ", names[i] || `side ${i + 1}`),
-            ...(s.faces || []).map((f) => h("td", {}, String(f))),
-            h("td", { class: "total" }, String(s.total)),
-            h("td", {}, String(s.inner)),
-          ),
-        ),
-      ),
-    );
-    scores.appendChild(table);
-  }
+  if (Array.isArray(obs.scores) && obs.scores.length) scores.appendChild(scoreTable(obs.scores));
   const privateInfo = clear($("private"));
   if (obs.supply && typeof obs.supply === "object") {
-    privateInfo.appendChild(h("div", { class: "supply-title" }, "Your balls in hand"));
+    privateInfo.appendChild(h("div", { class: "supply-title" }, t("supply.mine")));
     privateInfo.appendChild(supplyRow(obs.supply, "supply-mine"));
   }
   if (typeof obs.opponent_supply === "number") {
     const other = frame.players.find((p) => p.seat !== seat);
-    privateInfo.appendChild(h("div", { class: "muted" }, `${other ? other.name : "Opponent"} holds ${obs.opponent_supply} balls (colours hidden)`));
+    privateInfo.appendChild(h("div", { class: "muted" }, t("supply.opponent", { name: other ? other.name : "?", count: obs.opponent_supply })));
   }
   if (Array.isArray(obs.supplies)) {
-    obs.supplies.forEach((n, i) => privateInfo.appendChild(h("div", { class: "muted" }, `${frame.players[i].name} holds ${n} balls`)));
+    obs.supplies.forEach((n, i) => privateInfo.appendChild(h("div", { class: "muted" }, t("supply.seat", { name: nameOf(i), count: n }))));
   }
   if (obs.stunned && Object.values(obs.stunned).some((n) => n > 0)) {
-    privateInfo.appendChild(h("div", { class: "supply-title" }, "Stunned this turn"));
+    privateInfo.appendChild(h("div", { class: "supply-title" }, t("supply.stunned")));
     privateInfo.appendChild(supplyRow(obs.stunned, "supply-stunned"));
   }
+}
+
+function ballCounts(board) {
+  const chars = (board || "").replace(/[^wbr]/g, "");
+  if (!chars.length) return "";
+  return ["w", "b", "r"]
+    .map((c) => [c, chars.split(c).length - 1])
+    .filter(([, n]) => n > 0)
+    .map(([c, n]) => `${n} ${t(`color.${c}`)}`)
+    .join(", ");
+}
+
+function scoreTable(scores) {
+  // Scores are by side (a Spinca team is one side): its name and the colour its seats play.
+  const sides = info.sides || [];
+  const sideColors = sides.map((_, i) => ((info.seats || []).find((s) => s.side === i) || {}).color || null);
+  return h(
+    "table",
+    { class: "scores" },
+    h("thead", {}, h("tr", {}, h("th", {}, ""), ...["S", "E", "N", "W"].map((f) => h("th", { title: t("scores.face_title") }, f)), h("th", {}, t("scores.sum")), h("th", { title: t("scores.inner_title") }, t("scores.inner")))),
+    h(
+      "tbody",
+      {},
+      scores.map((s, i) =>
+        h(
+          "tr",
+          {},
+          h("td", {}, ballSwatch(sideColors[i], 12), " ", sides[i] || t("scores.side", { n: i + 1 })),
+          ...(s.faces || []).map((f) => h("td", {}, String(f))),
+          h("td", { class: "total" }, String(s.total)),
+          h("td", {}, String(s.inner)),
+        ),
+      ),
+    ),
+  );
 }
 
 function supplyRow(counts, cls) {
@@ -316,10 +390,10 @@ function renderPicker(options, myTurn) {
   const chosen = $("chosen");
   if (frame.your_choice) {
     chosen.hidden = false;
-    chosen.replaceChildren(h("span", {}, "Your secret choice: "), choiceChip(frame.your_choice), h("span", { class: "muted" }, " — waiting for the reveal"));
+    chosen.replaceChildren(h("span", {}, t("picker.chosen")), choiceChip(frame.your_choice), h("span", { class: "muted" }, t("picker.chosen_wait")));
   } else chosen.hidden = true;
   if (!myTurn) {
-    $("selection").textContent = seat === null ? "" : frame.your_choice ? "" : sending ? "sending…" : "Waiting for the other side…";
+    $("selection").textContent = seat === null || frame.your_choice ? "" : sending ? t("picker.sending") : t("picker.waiting");
     $("btn-play").disabled = true;
     $("btn-back").disabled = true;
     $("btn-clear").disabled = true;
@@ -329,28 +403,23 @@ function renderPicker(options, myTurn) {
   for (const word of [...options.words].sort()) {
     words.appendChild(h("button", { class: `choice choice-${word}`, type: "button", "data-word": word, onclick: () => onWord(word) }, choiceChip(word)));
   }
-  const text = picker.text();
-  const prompt = options.words.size && !options.sites.size ? "Choose a ball in secret" : "Pick a highlighted site";
-  $("selection").textContent = picker.empty ? prompt : `Move: ${text}`;
-  $("picker").classList.toggle("choosing", options.words.size > 0 && !options.sites.size);
+  const choosing = options.words.size > 0 && !options.sites.size;
+  let text = picker.empty ? t(choosing ? "picker.choose" : "picker.prompt") : t("picker.picked", { clicks: picker.selection.join(" · ") });
+  if (options.move) text = t("picker.move", { move: options.move });
+  $("selection").textContent = text;
+  panel.classList.toggle("choosing", choosing);
   $("btn-play").disabled = !options.complete;
   $("btn-back").disabled = picker.empty;
   $("btn-clear").disabled = picker.empty;
-  $("hint").textContent = frame.hint ? `Write ${frame.hint}.` : "";
+  const more = !picker.empty && (picker.kind === "set" || picker.kind === "sequence");
+  $("hint").textContent = picker.kind === "none" ? "" : t(`hint.${picker.kind}${more ? ".more" : ""}`);
 }
 
-const COLOR_WORDS = { w: "w", white: "w", b: "b", black: "b", r: "r", red: "r" };
-const COLOR_LABELS = { w: "white", b: "black", r: "red" };
-const BEATS = { w: "b", b: "r", r: "w" };
-
 function choiceChip(word) {
-  const parts = tokens(word);
   const span = h("span", { class: "chip" });
-  for (const part of parts.length ? parts : [word]) {
-    const color = COLOR_WORDS[part.toLowerCase()];
-    if (color) span.appendChild(ballSwatch(color, 20));
-    span.appendChild(h("span", {}, color && part.length === 1 ? COLOR_LABELS[color] : part));
-  }
+  const key = `color.${word}`;
+  if (t(key) !== key) span.append(ballSwatch(word, 20), h("span", {}, t(key)));
+  else span.append(h("span", {}, word));
   return span;
 }
 
@@ -360,7 +429,7 @@ function renderHistory(obs) {
   document.querySelector(".history-box").hidden = !Array.isArray(obs.history);
   const history = Array.isArray(obs.history) ? obs.history : [];
   history.forEach((entry, i) => list.appendChild(h("li", {}, h("span", { class: "ply" }, `${i + 1}.`), " ", entry)));
-  list.scrollTop = list.scrollHeight;
+  list.scrollTop = list.scrollHeight; // the latest move is always in sight
 }
 
 function renderResult() {
@@ -370,45 +439,35 @@ function renderResult() {
     return;
   }
   box.hidden = false;
-  const mine = seat !== null && frame.result.winners.includes(seat);
-  const lost = seat !== null && frame.result.winners.length && !mine;
+  const winners = frame.result.winners || [];
+  const mine = seat !== null && winners.includes(seat);
+  const lost = seat !== null && winners.length && !mine;
   clear(box).append(
-    h("div", { class: `result-title${mine ? " won" : lost ? " lost" : ""}` }, mine ? "You win!" : lost ? "You lose" : "Game over"),
+    h("div", { class: `result-title${mine ? " won" : lost ? " lost" : ""}` }, mine ? t("result.won") : lost ? t("result.lost") : t("result.over")),
     h("div", { class: "result-text" }, frame.result.text),
     h(
       "div",
       { class: "result-links" },
-      h("a", { href: `/replay/${gameId}`, class: "button" }, "Replay"),
-      h("a", { href: `/api/games/${gameId}/record`, class: "button", download: `spheria-${gameId}.json` }, "Download record"),
-      h("a", { href: "/", class: "button" }, "New game"),
+      h("a", { href: `/replay/${gameId}`, class: "button" }, t("links.replay")),
+      h("a", { href: `/api/games/${gameId}/record`, class: "button", download: `spheria-${gameId}.json` }, t("links.record")),
+      h("a", { href: "/", class: "button" }, t("links.new")),
     ),
   );
 }
 
-function reveal(previous, now) {
-  // What was revealed: from the game's public record of the reveal when it is shown, otherwise
-  // from what the reveal did (Spagyric: the placer's ball beat the other; equal balls are stunned).
-  const before = previous.observation || {};
-  const after = now.observation || {};
-  const names = now.players.map((p) => p.name);
-  const shown = [];
-  if (after.phase === "place" && after.placing && after.placer !== null && after.placer !== undefined) {
-    shown[after.placer] = after.placing;
-    shown[1 - after.placer] = BEATS[after.placing];
-  } else if (after.stunned && before.stunned) {
-    const color = ["w", "b", "r"].find((c) => (after.stunned[c] || 0) > (before.stunned[c] || 0));
-    if (color) shown.push(color, color);
-  }
-  if (shown.length !== 2 && now.last_move) shown.push(...tokens(now.last_move).slice(0, 2).map((t) => COLOR_WORDS[t] || t));
-  if (shown.length !== 2) return;
+function showReveal(now) {
+  // What the reveal showed and who won it, as the server tells it.
+  const reveal = now.reveal;
   const box = $("reveal");
-  const verdict = shown[0] === shown[1] ? "Same colour: both balls are stunned" : `${COLOR_LABELS[after.placing] || ""} wins the reveal`;
+  const verdict = reveal.stunned ? t("reveal.stunned") : reveal.winner === null ? t("reveal.nobody") : t("reveal.won", { name: nameOf(reveal.winner) });
   clear(box).append(
-    h("div", { class: "reveal-title" }, "Reveal"),
+    h("div", { class: "reveal-title" }, t("reveal.title")),
     h(
       "div",
       { class: "reveal-chips" },
-      shown.map((color, i) => h("div", { class: "reveal-seat" }, h("span", { class: `reveal-ball swatch swatch-${color}` }), h("div", { class: "muted" }, names[i]))),
+      reveal.colors.map((color, i) =>
+        h("div", { class: `reveal-seat${reveal.winner === i ? " winner" : ""}`, "data-color": color }, h("span", { class: `reveal-ball swatch swatch-${color}` }), h("div", { class: "muted" }, nameOf(i))),
+      ),
     ),
     h("div", { class: "reveal-verdict" }, verdict),
   );
@@ -416,8 +475,8 @@ function reveal(previous, now) {
   box.classList.remove("show");
   void box.offsetWidth;
   box.classList.add("show");
-  clearTimeout(reveal.timer);
-  reveal.timer = setTimeout(() => (box.hidden = true), 2600);
+  clearTimeout(showReveal.timer);
+  showReveal.timer = setTimeout(() => (box.hidden = true), 2600);
 }
 
 connect();

@@ -1,6 +1,9 @@
 // The lobby: the new game form, games in play and finished games.
 
+import { t, translatePage } from "./messages.js";
 import { h, clear, api, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch } from "./ui.js";
+
+translatePage(); // static labels from the message table
 
 const $ = (id) => document.getElementById(id);
 let catalog = null;
@@ -79,17 +82,20 @@ function renderSeats(result) {
   const previous = [...rows.querySelectorAll("select.seat-kind")].map((s) => s.value);
   const specs = [...rows.querySelectorAll("input.seat-agent")].map((s) => s.value);
   clear(rows);
-  const colors = seatColors(result.game, result.options, result.players.length);
+  const colors = seatColors(result, result.players.length);
+  // Only agents that can play this game with these options; the first is the default.
+  const agents = result.agents || [];
   result.players.forEach((name, i) => {
-    const kind = h("select", { class: "seat-kind", "data-seat": i, "aria-label": `${name}: who plays` });
-    kind.appendChild(h("option", { value: "human" }, "Human (invite link)"));
-    for (const agent of catalog.agents) kind.appendChild(h("option", { value: `agent:${agent}` }, `Agent: ${agent}`));
-    kind.value = previous[i] || (i === 0 ? "human" : `agent:${catalog.agents.includes("mcts") ? "mcts" : catalog.agents[0]}`);
-    const spec = h("input", { type: "text", class: "seat-agent", "data-seat": i, placeholder: "agent options, e.g. time=1", value: specs[i] || "" });
+    const kind = h("select", { class: "seat-kind", "data-seat": i, "aria-label": name });
+    kind.appendChild(h("option", { value: "human" }, t("lobby.human")));
+    for (const agent of agents) kind.appendChild(h("option", { value: `agent:${agent}` }, t("lobby.agent", { agent })));
+    const fallback = i === 0 || !agents.length ? "human" : `agent:${agents[0]}`;
+    kind.value = previous[i] && [...kind.options].some((o) => o.value === previous[i]) ? previous[i] : fallback;
+    const spec = h("input", { type: "text", class: "seat-agent", "data-seat": i, placeholder: t("lobby.agent_options"), "aria-label": t("lobby.agent_options"), value: specs[i] || "" });
     const sync = () => (spec.hidden = kind.value === "human");
     kind.addEventListener("change", sync);
     sync();
-    rows.appendChild(h("div", { class: "seat-row" }, ballSwatch(colors[i], 18), h("span", { class: "seat-name" }, name), kind, h("span"), h("span"), spec));
+    rows.appendChild(h("div", { class: "seat-row" }, h("span", { class: "seat-label" }, ballSwatch(colors[i], 18), h("span", { class: "seat-name" }, name)), kind, spec));
   });
 }
 
@@ -110,7 +116,10 @@ async function create(event) {
   $("create").disabled = true;
   try {
     const result = await api("/api/games", { method: "POST", body: JSON.stringify({ game: $("game").value, options: options(), seats: seats() }) });
-    saveInvites(result.id, result.seats);
+    // Only the creator's own seat (the first human one) and the watch link stay in this browser:
+    // the first browser to open a seat's link takes that seat. The owner credential re-issues links.
+    const own = result.seats.find((s) => s.invite);
+    saveInvites(result.id, own ? [own] : [], result.owner);
     showCreated(result);
     refreshGames();
   } catch (error) {
@@ -126,18 +135,18 @@ function inviteRows(gameId, seatList) {
     if (!s.invite) continue;
     const url = absolute(s.invite);
     rows.push(
-      h("div", { class: "invite", "data-seat": s.seat }, h("b", {}, s.name), h("code", { title: url }, url), copyButton(url), h("a", { href: s.invite, class: "button small open-seat" }, "Open")),
+      h("div", { class: "invite", "data-seat": s.seat }, h("b", {}, s.name), h("code", { title: url }, url), copyButton(url), h("a", { href: s.invite, class: "button small open-seat" }, t("lobby.open"))),
     );
   }
-  rows.push(h("div", { class: "invite" }, h("b", {}, "Watch"), h("code", {}, absolute(`/game/${gameId}`)), copyButton(absolute(`/game/${gameId}`))));
+  rows.push(h("div", { class: "invite" }, h("b", {}, t("lobby.watch")), h("code", {}, absolute(`/game/${gameId}`)), copyButton(absolute(`/game/${gameId}`))));
   return rows;
 }
 
 function showCreated(result) {
   const box = clear($("created"));
   box.append(
-    h("h3", {}, "Game created"),
-    h("p", { class: "muted" }, "Each invite link is secret: send it only to the person who takes that seat. Links are kept in this browser."),
+    h("h3", {}, t("lobby.created")),
+    h("p", { class: "muted" }, t("lobby.secret")),
     ...inviteRows(result.id, result.seats),
   );
 }
@@ -155,11 +164,11 @@ async function refreshGames() {
   let nActive = 0;
   let nFinished = 0;
   for (const game of data.games) {
-    const colors = seatColors(game.game, game.options, game.players.length);
+    const colors = seatColors(game, game.players.length);
     const seatsCell = h(
       "td",
       { class: "seats" },
-      game.players.map((p) => h("span", {}, ballSwatch(colors[p.seat], 12), " ", p.name, " ", h("span", { class: "muted" }, p.kind === "agent" ? `(${p.agent})` : "(human)"))),
+      game.players.map((p) => h("span", {}, ballSwatch(colors[p.seat], 12), " ", p.name, " ", h("span", { class: "muted" }, p.kind === "agent" ? `(${p.agent})` : `(${t("players.human")})`))),
     );
     const title = h("td", {}, h("b", {}, game.title), h("div", { class: "muted" }, describeOptions(game.options)));
     if (game.status === "finished") {
@@ -171,19 +180,19 @@ async function refreshGames() {
           title,
           seatsCell,
           h("td", {}, game.result ? game.result.text : ""),
-          h("td", {}, h("a", { href: `/replay/${game.id}`, class: "button small" }, "Replay"), " ", h("a", { href: `/api/games/${game.id}/record`, class: "button small", download: `spheria-${game.id}.json` }, "Record")),
+          h("td", {}, h("a", { href: `/replay/${game.id}`, class: "button small" }, t("links.replay")), " ", h("a", { href: `/api/games/${game.id}/record`, class: "button small", download: `spheria-${game.id}.json` }, t("links.record"))),
         ),
       );
     } else {
       nActive++;
       const mine = invites[game.id];
-      const links = h("td", {}, h("a", { href: `/game/${game.id}`, class: "button small" }, "Watch"));
-      if (mine) for (const s of mine) if (s.invite) links.append(" ", h("a", { href: s.invite, class: "button small" }, `Play ${s.name}`));
-      active.appendChild(h("tr", { "data-game": game.id }, title, seatsCell, h("td", { class: "muted" }, `${game.plies} moves`), links));
+      const links = h("td", { class: "links-cell" }, h("a", { href: `/game/${game.id}`, class: "button small" }, t("lobby.watch")));
+      if (mine) for (const s of mine) if (s.invite) links.append(" ", h("a", { href: s.invite, class: "button small" }, t("lobby.play", { name: s.name })));
+      active.appendChild(h("tr", { "data-game": game.id }, title, seatsCell, h("td", { class: "muted plies" }, t("lobby.moves", { count: game.plies })), links));
     }
   }
   $("no-active").hidden = nActive > 0;
   $("no-finished").hidden = nFinished > 0;
 }
 
-start().catch((error) => ($("form-error").textContent = `Could not reach the server: ${error.message}`));
+start().catch((error) => ($("form-error").textContent = t("lobby.unreachable", { error: error.message })));

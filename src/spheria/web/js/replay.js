@@ -2,7 +2,10 @@
 
 import { PyramidView } from "./board.js";
 import { moveSites } from "./moves.js";
-import { h, clear, api, describeOptions, seatColors, ballSwatch } from "./ui.js";
+import { t, translatePage } from "./messages.js";
+import { h, clear, api, describeOptions, seatColors, ballSwatch, showHowTo } from "./ui.js";
+
+translatePage(); // static labels from the message table
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -26,6 +29,8 @@ async function start() {
   $("last").addEventListener("click", () => go(data.steps.length - 1));
   $("play").addEventListener("click", toggle);
   $("top-toggle").addEventListener("change", (e) => view.setTopView(e.target.checked));
+  $("btn-turn").addEventListener("click", () => view.turn());
+  showHowTo($("howto"), data.game.game);
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowLeft") go(index - 1);
     else if (e.key === "ArrowRight") go(index + 1);
@@ -36,9 +41,9 @@ async function start() {
       toggle();
     }
   });
-  const colors = seatColors(data.game.game, data.game.options, data.game.players.length);
+  const colors = seatColors(data.game, data.game.players.length);
   const players = clear($("players"));
-  for (const p of data.game.players) players.appendChild(h("li", { class: "player" }, ballSwatch(colors[p.seat], 18), h("span", { class: "name" }, p.name), h("span", { class: "who" }, p.kind === "agent" ? `agent ${p.agent}` : "human")));
+  for (const p of data.game.players) players.appendChild(h("li", { class: "player" }, ballSwatch(colors[p.seat], 18), h("span", { class: "name" }, p.name), h("span", { class: "who" }, p.kind === "agent" ? t("players.agent", { agent: p.agent }) : t("players.human"))));
   const history = clear($("history"));
   data.moves.forEach((m, i) => history.appendChild(h("li", { "data-step": i + 1, onclick: () => go(i + 1) }, h("span", { class: "ply" }, `${i + 1}.`), " ", m)));
   go(0);
@@ -48,11 +53,11 @@ function toggle() {
   if (timer) {
     clearInterval(timer);
     timer = null;
-    $("play").textContent = "▶ play";
+    $("play").textContent = t("replay.play");
     return;
   }
   if (index >= data.steps.length - 1) go(0);
-  $("play").textContent = "❚❚ pause";
+  $("play").textContent = t("replay.pause");
   timer = setInterval(() => {
     if (index >= data.steps.length - 1) toggle();
     else go(index + 1);
@@ -63,14 +68,20 @@ function go(i) {
   index = Math.max(0, Math.min(data.steps.length - 1, i));
   const step = data.steps[index];
   $("slider").value = String(index);
-  $("step").textContent = `move ${index} of ${data.steps.length - 1}`;
+  $("step").textContent = t("replay.step", { index, total: data.steps.length - 1 });
   const obs = step.observation || {};
-  view.render({ board: step.board, lastMove: moveSites(step.last_move), locked: new Set(obs.locked || []) });
+  const last = index === data.steps.length - 1;
+  const marked = new Set(last && data.result ? data.result.sites || [] : []);
+  view.render({ board: step.board, lastMove: moveSites(step.last_move), locked: new Set(obs.locked || []), marked });
   const status = clear($("status"));
-  for (const line of step.status || []) status.appendChild(h("div", { class: "status-line" }, line));
-  for (const li of $("history").children) li.classList.toggle("current", Number(li.dataset.step) === index);
-  const current = $("history").querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (last && data.result) status.appendChild(h("div", { class: "status-line" }, data.result.text));
+  else if (step.last_move) status.appendChild(h("div", { class: "status-line muted" }, t("turn.last_move", { move: step.last_move })));
+  const list = $("history");
+  for (const li of list.children) li.classList.toggle("current", Number(li.dataset.step) === index);
+  const current = list.querySelector(".current");
+  // Keep the current move in sight inside the list only (the page itself does not scroll).
+  if (current) list.scrollTop = Math.max(0, current.offsetTop - list.clientHeight / 2); // offsetTop: within the list
+  else list.scrollTop = 0;
 }
 
-start().catch((error) => ($("status").textContent = `Could not load the replay: ${error.message}`));
+start().catch((error) => ($("status").textContent = t("replay.failed", { error: error.message })));

@@ -1,5 +1,8 @@
 // Small helpers shared by the pages.
 
+import { PyramidView } from "./board.js";
+import { t } from "./messages.js";
+
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -11,7 +14,7 @@ export function h(tag, attrs = {}, ...children) {
   }
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
-    node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
 }
@@ -39,16 +42,52 @@ export async function api(path, options = {}) {
   return data;
 }
 
-/** The colour of the balls a seat plays ('w', 'b', 'r') or null, by game and options. */
-export function seatColors(game, options, count) {
-  if (game === "special-cake") return options && options.variant === "sugar" ? [null, null] : ["w", "b"];
-  if (game === "spline") return ["w", "b"];
-  if (game === "spinca") {
-    if (count === 3) return ["w", "b", "r"];
-    if (count === 4) return ["w", "b", "w", "b"];
-    return ["w", "b"];
+/** The colour of the balls each seat plays ('w', 'b', 'r' or null), from the game's own facts. */
+export function seatColors(game, count) {
+  const seats = (game && game.seats) || [];
+  return Array.from({ length: count }, (_, i) => (seats[i] && seats[i].color) || null);
+}
+
+/** Fill ``host`` (a <details>) with the game's "How to play" from the server: its text, with
+ * every pictured position drawn as the game page draws the pyramid (before and after a move). */
+export async function showHowTo(host, gameName) {
+  if (!host || host.dataset.game === gameName) return;
+  host.dataset.game = gameName;
+  const body = clear(host.querySelector(".howto-body"));
+  let data;
+  try {
+    data = await api(`/api/howto/${encodeURIComponent(gameName)}`);
+  } catch {
+    data = null;
   }
-  return Array.from({ length: count }, () => null);
+  if (!data || !data.blocks || !data.blocks.length) {
+    host.hidden = true;
+    return;
+  }
+  for (const block of data.blocks) {
+    if (block.kind === "heading") body.appendChild(h("h3", {}, block.text));
+    else if (block.kind === "paragraph") body.appendChild(h("p", {}, block.text));
+    else if (block.kind === "pre") body.appendChild(h("pre", {}, block.text));
+    else if (block.kind === "item") body.appendChild(h("p", { class: "howto-item" }, block.text)); // keeps its "-" or "1."
+    else if (block.kind === "position") body.appendChild(positionFigure(block));
+  }
+  host.hidden = false;
+}
+
+function positionFigure(block) {
+  const figure = h("figure", { class: "howto-figure" });
+  const draw = (board, locked, marked) => {
+    const host = h("div", { class: "board howto-board" });
+    figure.appendChild(host);
+    new PyramidView(host).render({ board, locked: new Set(locked || []), marked: new Set(marked || []) });
+  };
+  const moved = block.move ? block.move.match(/[0-3][a-d][1-4]/g) || [] : [];
+  draw(block.board, block.board_locked, moved);
+  if (block.after) {
+    figure.appendChild(h("figcaption", { class: "howto-move" }, `↓ ${block.move}`));
+    draw(block.after, block.after_locked, []);
+  }
+  return figure;
 }
 
 export function ballSwatch(color, size = 16) {
@@ -64,19 +103,19 @@ export function describeOptions(options) {
     .join(" · ");
 }
 
-export function copyButton(text, label = "Copy") {
+export function copyButton(text, label = t("lobby.copy")) {
   const button = h("button", { class: "small", type: "button" }, label);
   button.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(text);
-      button.textContent = "Copied";
+      button.textContent = t("lobby.copied");
     } catch {
       const input = h("input", { value: text });
       document.body.appendChild(input);
       input.select();
       document.execCommand("copy");
       input.remove();
-      button.textContent = "Copied";
+      button.textContent = t("lobby.copied");
     }
     setTimeout(() => (button.textContent = label), 1500);
   });
@@ -97,8 +136,9 @@ export function savedInvites() {
   }
 }
 
-export function saveInvites(gameId, seats) {
+export function saveInvites(gameId, seats, owner) {
   const all = savedInvites();
   all[gameId] = seats;
+  if (owner) localStorage.setItem(`spheria.owner.${gameId}`, owner);
   localStorage.setItem(INVITES, JSON.stringify(all));
 }

@@ -1,0 +1,190 @@
+"""One websocket client of a game (``/ws/{game_id}``): the handshake, the join, the rate limit
+and the frames it sends (protocol in :mod:`spheria.server.protocol`).
+
+A connection is refused before its handshake when its address already holds
+``connections_per_address`` sockets; a spectator is refused (``spectators_full``) when the game
+has ``spectators_per_game``. A client that falls ``client_queue`` frames behind is closed with
+code 1013, on which the browser reconnects and is sent the current position.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import Counter
+from typing import Any
+
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from spheria.server.limits import Limits
+from spheria.server.protocol import ProtocolError, error_frame, parse_frame
+from spheria.server.session import CLOSE_TOO_SLOW, Client, GameError, GameSession, SessionManager, quiet_log
+
+#: The rate limit's clock (tests stop it).
+clock = time.monotonic
+#: Close code when a limit refuses the connection (policy).
+CLOSE_POLICY = 1008
+
+
+class GameSocket:
+    """The ASGI endpoint of ``/ws/{game_id}``: one instance per connection."""
+
+    def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        self.ws = WebSocket(scope, receive, send)
+        state = scope["app"].state
+        self.manager: SessionManager = state.manager
+        self.limits: Limits = state.limits
+        self.connections: Counter[str] = state.connections
+        self.address = scope["client"][0] if scope.get("client") else "unknown"
+        self.session: GameSession | None = None
+        self.client: Client | None = None
+        self.direct = Client(self._send, limit=self.limits.client_queue, on_drop=self._too_slow)
+        self.burst = max(2 * self.limits.frame_rate, 10.0)
+        self.allowance = self.burst
+        self.last = clock()
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def __await__(self) -> Any:
+        return self.run().__await__()
+
+    async def run(self) -> None:
+        if self.connections[self.address] >= self.limits.connections_per_address:
+            await self.ws.close(code=CLOSE_POLICY, reason="too_many_connections")
+            return
+        self.connections[self.address] += 1
+        try:
+            await self.ws.accept()
+            self.session = await self.manager.get(self.ws.path_params["game_id"])
+            if self.session is None:
+                await self.ws.send_json(error_frame("unknown_game", "no game with that id"))
+                await self.ws.close(code=4404)
+                return
+            self.tasks.append(asyncio.create_task(self.direct.pump()))
+            await self.serve()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.connections[self.address] -= 1
+            if self.connections[self.address] <= 0:
+                del self.connections[self.address]
+            self.cleanup()
+
+    async def _send(self, frame: dict[str, Any]) -> None:
+        await self.ws.send_text(json.dumps(frame, separators=(",", ":")))
+
+    def _too_slow(self) -> None:
+        """Close a client too far behind (from a ``push``): the browser reconnects and catches up."""
+        for task in self.tasks:
+            task.cancel()
+        asyncio.get_running_loop().create_task(self._close(CLOSE_TOO_SLOW, "too_slow"))
+
+    async def _close(self, code: int, reason: str) -> None:
+        if self.ws.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):  # the socket is gone already
+                await asyncio.wait_for(self.ws.close(code=code, reason=reason), 5)
+
+    def reply(self, frame: dict[str, Any]) -> None:
+        (self.client or self.direct).push(frame)
+
+    def allowed(self) -> bool:
+        """The connection's token bucket: ``frame_rate`` frames a second, bursts of twice as many."""
+        rate = self.limits.frame_rate
+        now = clock()
+        self.allowance = min(self.burst, self.allowance + (now - self.last) * rate)
+        self.last = now
+        if rate > 0 and self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    async def serve(self) -> None:
+        while True:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            if not self.allowed():
+                self.reply(error_frame("rate_limited", "too many frames: slow down"))
+                continue
+            text = message.get("text")
+            if text is None:
+                self.reply(error_frame("bad_frame", "send JSON text frames"))
+                continue
+            try:
+                frame = parse_frame(text)
+            except ProtocolError as error:
+                self.reply(error_frame(error.code, str(error)))
+                continue
+            try:
+                await self.handle(frame)
+            except GameError as error:
+                frame = error_frame(error.code, error.message)
+                if error.kept is not None:
+                    frame["kept"] = error.kept
+                self.reply(frame)
+
+    async def handle(self, frame: dict[str, Any]) -> None:
+        kind = frame["type"]
+        if kind == "ping":
+            self.reply({"type": "pong"})
+        elif kind == "join":
+            await self.join(frame)
+        elif self.client is None:
+            raise GameError("not_joined", "join first: send {'type': 'join', 'token': ...}")
+        elif self.client.seat is None:
+            raise GameError("spectator", "spectators cannot play; open your seat's invite link")
+        else:
+            await self.play(self.client, kind, frame)
+
+    async def join(self, frame: dict[str, Any]) -> None:
+        session = self.session
+        assert session is not None
+        if self.client is not None:
+            raise GameError("already_joined", "this connection has already joined")
+        seat: int | None = None
+        credential = frame.get("credential")
+        token = frame.get("token")
+        if credential is not None:
+            seat = session.seat_for_credential(credential)
+            if seat is None:
+                raise GameError("bad_credential", "this browser does not hold a seat in this game")
+        elif token is not None:
+            seat, fresh = await session.claim(token)
+            self.direct.push({"type": "claimed", "seat": seat, "credential": fresh})
+        elif session.spectators() >= self.limits.spectators_per_game:
+            self.direct.push(error_frame("spectators_full", "this game has as many spectators as it may"))
+            await asyncio.sleep(0)
+            await self._close(CLOSE_POLICY, "spectators_full")
+            return
+        client = Client(self._send, seat, limit=self.limits.client_queue, on_drop=self._too_slow)
+        self.direct.push({"type": "welcome", "seat": seat, "game": session.info()})
+        self.direct.queue.put_nowait(None)  # the direct queue drains, then the client's takes over
+        await self.tasks[0]
+        self.client = client
+        self.tasks.append(asyncio.create_task(client.pump()))
+        session.attach(client)
+
+    async def play(self, client: Client, kind: str, frame: dict[str, Any]) -> None:
+        session = self.session
+        assert session is not None and client.seat is not None
+        try:
+            if kind == "move":
+                await session.submit(client.seat, frame["move"], frame.get("version"))
+            elif kind == "preview":
+                client.push(await session.preview(client.seat, frame["move"], frame.get("complete", False)))
+        except GameError:
+            raise
+        except Exception:  # a fault in the rules or the store must not take the connection down
+            quiet_log.warning(f"frame:{kind}", "game %s: %s frame failed", session.id, kind, exc_info=True)
+            raise GameError("server_error", "the server could not do that; nothing was kept") from None
+
+    def cleanup(self) -> None:
+        if self.client is not None and self.session is not None:
+            self.session.detach(self.client)
+            self.client.queue.put_nowait(None)
+        self.direct.queue.put_nowait(None)
+        for task in self.tasks:
+            if not task.done():
+                task.cancel()

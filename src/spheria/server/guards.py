@@ -1,0 +1,140 @@
+"""What every request passes before the app sees it: the Host allow-list, the Origin check on
+websockets and POSTs, JSON-only POSTs and the security headers on every response; and an HTTP
+protocol for uvicorn that closes connections whose request headers do not arrive in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+_RAW_HEADERS = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in SECURITY_HEADERS.items()]
+
+
+def host_name(host: str) -> str:
+    """The host of a ``Host`` header or URL netloc, lower case, without the port."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[: host.find("]") + 1] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of a URL, lower case (how browsers send ``Origin``)."""
+    parts = urlsplit(url.strip())
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+
+
+class Guard:
+    """ASGI middleware: refuses what a browser-facing server must not answer, marks every response."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: Iterable[str], allowed_origins: Iterable[str]) -> None:
+        self.app = app
+        self.hosts = {host_name(h) for h in allowed_hosts}
+        self.origins = {origin_of(o) for o in allowed_origins}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        problem = self.refusal(scope, headers)
+        if problem is not None:
+            status, code, message = problem
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": code})
+                return
+            await self._refuse(send, status, code, message)
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def marked(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {k.lower() for k, _ in message.get("headers", [])}
+                message = {
+                    **message,
+                    "headers": [*message.get("headers", []), *(h for h in _RAW_HEADERS if h[0] not in present)],
+                }
+            await send(message)
+
+        await self.app(scope, receive, marked)
+
+    def refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str, str] | None:
+        """Why this request is refused (status, code, message), or None."""
+        if host_name(headers.get("host", "")) not in self.hosts:
+            return 421, "bad_host", "this server does not answer to that host name"
+        is_post = scope["type"] == "http" and scope.get("method") not in ("GET", "HEAD", "OPTIONS")
+        origin = headers.get("origin")
+        if (is_post or scope["type"] == "websocket") and origin is not None and not self.same_origin(origin, headers):
+            return 403, "bad_origin", "requests from other sites are refused"
+        if is_post:
+            kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+            if kind != "application/json":
+                return 415, "bad_content_type", "send the body as application/json"
+        return None
+
+    def same_origin(self, origin: str, headers: dict[str, str]) -> bool:
+        if origin_of(origin) in self.origins:
+            return True
+        netloc = urlsplit(origin).netloc.lower()
+        return bool(netloc) and netloc == headers.get("host", "").strip().lower()
+
+    @staticmethod
+    async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+        body = json.dumps({"error": {"code": code, "message": message}}).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *_RAW_HEADERS]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+
+def guarded_http_protocol(header_timeout: float) -> Any:
+    """uvicorn's h11 protocol, closing a connection whose next request's headers take longer than
+    ``header_timeout`` seconds (uvicorn alone waits forever for the first request)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class GuardedH11Protocol(H11Protocol):
+        _deadline: asyncio.TimerHandle | None = None
+        _armed_cycle: Any = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def _arm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._armed_cycle = self.cycle
+            self._deadline = self.loop.call_later(header_timeout, self._expire)
+
+        def _expire(self) -> None:
+            self._deadline = None
+            upgraded = self.transport.get_protocol() is not self
+            if not upgraded and self.cycle is self._armed_cycle and not self.transport.is_closing():
+                self.transport.close()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            super().connection_lost(exc)
+
+    return GuardedH11Protocol

@@ -1,0 +1,83 @@
+"""The server's limits, in one place: their defaults (documented in docs/server.md, set by the
+``spheria serve`` options), a token bucket per address and a log that does not repeat itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one server allows; every field is a ``spheria serve`` option of the same name."""
+
+    #: Longest thinking time per agent move, in seconds (an agent spec's ``time`` is capped to it).
+    agent_max_time: float = 10.0
+    #: Seconds past an agent's budget before its job is killed and the fallback move played.
+    agent_grace: float = 5.0
+    #: Agent seats thinking at once, server-wide (0: the pool's size).
+    agent_thinking: int = 0
+    #: Frames per second a connection may send (bursts of twice as many); 0 for no limit.
+    frame_rate: float = 50.0
+    #: Frames a client may have waiting before it is closed as too slow (code 4408: it reconnects).
+    client_queue: int = 256
+    #: Spectators per game.
+    spectators_per_game: int = 500
+    #: Websocket connections open at once from one address.
+    connections_per_address: int = 200
+    #: Games one address may create per minute (steady rate) and in a burst.
+    create_per_minute: float = 30.0
+    create_burst: int = 20
+    #: An unfinished game with no move for this many seconds is aborted and leaves memory (0: never).
+    idle_game_seconds: float = 7 * 24 * 3600.0
+    #: Host names the server answers to (the Host header); loopback by default.
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+    #: Origins (scheme://host[:port]) allowed to post and open websockets, besides the server's own.
+    allowed_origins: tuple[str, ...] = ()
+
+
+@dataclass
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved, per key (the most recent 10,000 keys)."""
+
+    rate: float
+    burst: float
+    clock: Callable[[], float] = time.monotonic
+    _buckets: OrderedDict[str, tuple[float, float]] = field(default_factory=OrderedDict)
+
+    def take(self, key: str) -> bool:
+        now = self.clock()
+        tokens, last = self._buckets.pop(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        allowed = tokens >= 1
+        self._buckets[key] = (tokens - 1 if allowed else tokens, now)
+        while len(self._buckets) > 10_000:
+            self._buckets.popitem(last=False)
+        return allowed
+
+
+class QuietLog:
+    """Logs a repeated message at most once per ``interval`` seconds per key, with the count skipped."""
+
+    def __init__(self, log: logging.Logger, interval: float = 60.0) -> None:
+        self.log = log
+        self.interval = interval
+        self._last: dict[str, tuple[float, int]] = {}
+
+    def warning(self, key: str, message: str, *args: object, exc_info: bool = False) -> None:
+        now = time.monotonic()
+        last, skipped = self._last.get(key, (-self.interval, 0))
+        if now - last < self.interval:
+            self._last[key] = (last, skipped + 1)
+            return
+        if len(self._last) > 1000:
+            self._last.clear()
+        self._last[key] = (now, 0)
+        suffix = f" ({skipped} like it not logged)" if skipped else ""
+        self.log.warning(message + suffix, *args, exc_info=exc_info)
