@@ -25,7 +25,7 @@ MESSAGES: dict[str, str] = {
     "spec_control": "agent spec {spec} holds a control character ({char}); write only printable text",
     "spec_pair": "agent option {pair} in {spec} must be written key=value",
     "spec_repeat": "agent option {option} is given twice in {spec}",
-    "unknown_agent": "unknown agent {agent} (agents: {agents})",
+    "unknown_agent": "unknown agent {agent} (agents: {agents}; or a level: level:1 to level:5)",
     # what agents play
     "misfit": "{agent} does not play {game}: it plays {plays}. Agents for {game}: {fitting}",
     "plays_all": "every game",
@@ -37,6 +37,14 @@ MESSAGES: dict[str, str] = {
     "seat_count": "{seats} seats",
     "needs_state": "{agent} looks at the whole position, so it plays perfect-information games only; "
     "it was given a view of a game with hidden information",
+    # levels (spheria.agents.levels): the words people choose a level by
+    "level_1": "beginner",
+    "level_2": "easy",
+    "level_3": "medium",
+    "level_4": "hard",
+    "level_5": "strongest",
+    "level_range": "there are levels {low} to {high} (level:{low} ... level:{high}), not {value}",
+    "level_game": "no levels are defined for {game}",
 }
 
 

@@ -6,10 +6,12 @@ the same agent everywhere and is checked the same way everywhere: :func:`make_ag
 
 >>> make_agent("random:seed=3").name
 'random:seed=3'
->>> make_agent("nobody")
+>>> make_agent("nobody")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown agent 'nobody' (agents: alphabeta, fixed, greedy, mcts, planner, random, solver, spagyric)
+ValueError: unknown agent 'nobody' (agents: alphabeta, fixed, greedy, ..., spagyric; or a level: level:1 to level:5)
+>>> make_agent("level:3").name
+'level:3'
 >>> make_agent("mcts:time=60", max_time=10)
 Traceback (most recent call last):
 ...
@@ -25,6 +27,7 @@ from typing import Any
 from spheria.agents.alphabeta import AlphaBetaAgent
 from spheria.agents.base import Agent, Plays
 from spheria.agents.greedy import GreedyAgent
+from spheria.agents.levels import LevelAgent
 from spheria.agents.mcts import MCTSAgent
 from spheria.agents.messages import message, shown
 from spheria.agents.options import check_max_time, check_names
@@ -62,6 +65,15 @@ def agent_names() -> list[str]:
     return sorted(_AGENTS)
 
 
+def is_agent_name(name: str) -> bool:
+    """Whether a spec starting ``name`` names an agent: a registered one or ``level``."""
+    return name in _AGENTS or name == LevelAgent.spec_name
+
+
+def _factory(name: str) -> AgentFactory | None:
+    return LevelAgent if name == LevelAgent.spec_name else _AGENTS.get(name)
+
+
 def _value(text: str) -> int | float | str:
     for convert in (int, float):
         try:
@@ -92,6 +104,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     params: dict[str, Any] = {}
     for pair in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = pair.partition("=")
+        if not sep and not params and name.strip() == LevelAgent.spec_name:
+            key, sep, value = "level", "=", key  # level:3 is short for level:level=3
         if not sep or not key.strip():
             raise ValueError(message("spec_pair", pair=shown(pair), spec=shown(spec)))
         if key.strip() in params:
@@ -110,7 +124,7 @@ def make_agent(spec: str, max_time: float | None = None) -> Agent:
     """
     cap = check_max_time(max_time)
     name, params = parse_spec(spec)
-    factory = _AGENTS.get(name)
+    factory = _factory(name)
     if factory is None:
         raise ValueError(message("unknown_agent", agent=shown(name), agents=", ".join(agent_names())))
     specs = getattr(factory, "option_specs", None)

@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 
 from spheria import __version__
 from spheria.agents.base import Agent
-from spheria.agents.registry import agent_names, agents_for, check_spec
+from spheria.agents.registry import agent_names, agents_for, check_spec, is_agent_name
 from spheria.cli import arena, solve, tablebase
 from spheria.cli import messages as msg
 from spheria.cli.common import (
@@ -86,7 +86,7 @@ def make_players(text: str | None, game: Game) -> tuple[list[str], list[Agent | 
             specs[seat] = HUMAN
             agents.append(None)
             continue
-        if spec.split(":", 1)[0].strip().lower() not in agent_names():
+        if not is_agent_name(spec.split(":", 1)[0].strip().lower()):
             raise CliError(
                 msg.PLAYERS_UNKNOWN.format(
                     seat=seat + 1, name=names[seat], spec=repr(spec), human=HUMAN, agents=", ".join(agents_for(game))

@@ -1,0 +1,233 @@
+"""Levels ``level:1`` … ``level:5``: every game has them, each resolves to its table's agent for
+the game it meets, plays legal moves, and a level out of range is refused with a clear message.
+
+Budgets are tiny: every level is made with ``max_time=0.05``, which shrinks its time budget
+(the solver's, the planner's, alphabeta's and the searches') to that.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from benchmarks.ladder import ladder_agents, rate, run_ladder, schedule
+
+import spheria
+from spheria.agents.levels import (
+    LEVEL_NUMBERS,
+    LEVELS,
+    LevelAgent,
+    level_catalog,
+    level_key,
+    level_words,
+    levels_for,
+)
+from spheria.agents.registry import check_spec, make_agent
+from spheria.arena import run_arena
+from spheria.cli.main import main
+from spheria.games.base import SIMULTANEOUS, State
+
+GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("special-cake", {"variant": "mint"}),
+    ("special-cake", {"variant": "sugar"}),
+    ("special-cake", {"variant": "poisoned"}),
+    ("spline", {}),
+    ("spinca", {"players": 2}),
+    ("spinca", {"players": 3}),
+    ("spinca", {"players": 4}),
+    ("spagyric", {"supply": 3}),
+]
+IDS = [f"{n}-{o}" for n, o in GAMES]
+TINY = 0.05
+
+
+def test_the_table_has_five_levels_for_every_game_and_nothing_else() -> None:
+    keys = {level_key(name, spheria.load_game(name, **options).options) for name, options in GAMES}
+    assert keys == set(LEVELS)
+    for levels in LEVELS.values():
+        assert [entry.level for entry in levels] == list(LEVEL_NUMBERS)
+        assert all(entry.seconds > 0 for entry in levels)
+    words = [level_words(n) for n in LEVEL_NUMBERS]
+    assert len(set(words)) == 5 and words[-1] == "strongest"
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=IDS)
+def test_each_level_names_an_agent_that_fits_its_game(name: str, options: dict[str, Any]) -> None:
+    game = spheria.load_game(name, **options)
+    for entry in levels_for(game):
+        concrete = check_spec(entry.spec, game)  # the table's spec is valid and fits
+        level = check_spec(f"level:{entry.level}", game)
+        assert isinstance(level, LevelAgent) and level.name == f"level:{entry.level}"
+        assert level.resolved_spec == concrete.name  # the level is exactly the table's agent
+        assert level.describe() == f"level:{entry.level} ({concrete.name})"
+        assert level.max_seconds_per_move() == concrete.max_seconds_per_move()
+
+
+def test_the_catalog_offers_each_games_levels_as_specs_and_words() -> None:
+    catalog = level_catalog()
+    mint = spheria.load_game("special-cake", variant="mint")
+    rows = catalog[level_key(mint.name, mint.options)]
+    assert [row["spec"] for row in rows] == [f"level:{n}" for n in LEVEL_NUMBERS]
+    assert [row["words"] for row in rows] == [level_words(n) for n in LEVEL_NUMBERS]
+    assert rows[4]["agent"] == levels_for(mint)[4].spec and rows[4]["seconds"] == 5.0
+    assert set(catalog) == set(LEVELS)
+
+
+def test_the_strongest_level_is_the_strongest_agent_for_each_game() -> None:
+    top = {key: levels[-1].spec for key, levels in LEVELS.items()}
+    assert top["special-cake/mint"].startswith("solver:setup=planner")
+    assert top["special-cake/poisoned"].startswith("solver:setup=planner")
+    assert top["special-cake/sugar"].startswith("solver")
+    assert top["spagyric"].startswith("spagyric")
+    assert all(top[f"spinca/{n}"].startswith("mcts") for n in (2, 3, 4))
+    assert top["spline"] == "alphabeta:time=2"  # alphabeta at 0.5 s held mcts at 2 s even
+
+
+def _positions(game: spheria.Game, seed: int) -> list[State[Any]]:
+    """The initial position and one halfway through a random game."""
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    states = [state.clone()]
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == SIMULTANEOUS:
+            state.apply_joint([rng.choice(state.legal_moves(p)) for p in range(game.num_players)])
+        else:
+            state.apply(rng.choice(state.legal_moves()))
+        states.append(state.clone())
+    return [states[0], states[len(states) // 2]]
+
+
+@pytest.mark.parametrize("level", LEVEL_NUMBERS)
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=IDS)
+def test_every_level_plays_a_legal_move_at_the_start_and_in_mid_game(
+    name: str, options: dict[str, Any], level: int
+) -> None:
+    game = spheria.load_game(name, **options)
+    for state in _positions(game, seed=level):
+        agent = check_spec(f"level:{level},seed=7", game, max_time=TINY)
+        before = state.to_spn() if hasattr(state, "to_spn") else None
+        player = state.current_player()
+        seat = 0 if player == SIMULTANEOUS else player
+        move = agent.choose(state.view(seat), seat)
+        assert str(move) in {str(legal) for legal in state.legal_moves(seat)}
+        assert before is None or state.to_spn() == before  # the agent played on copies
+        assert isinstance(agent, LevelAgent) and agent.entry == levels_for(game)[level - 1]
+
+
+def test_a_level_resolves_from_the_view_it_is_shown_without_a_fit_check() -> None:
+    state = spheria.load_game("spagyric", supply=3).new_initial_state(seed=1)
+    agent = make_agent("level:2,seed=1", max_time=TINY)
+    assert isinstance(agent, LevelAgent) and agent.agent is None
+    agent.choose(state.view(0), 0)  # a hidden-information view: the game is read from its observation
+    assert agent.resolved_spec == make_agent(LEVELS["spagyric"][1].spec).name
+    spline = spheria.load_game("spline").new_initial_state()
+    agent.choose(spline.view(0), 0)  # the same agent meeting another game resolves again
+    assert agent.resolved_spec == "greedy"
+
+
+@pytest.mark.parametrize(
+    ("spec", "problem"),
+    [
+        ("level:0", "there are levels 1 to 5 (level:1 ... level:5), not 0"),
+        ("level:6", "there are levels 1 to 5 (level:1 ... level:5), not 6"),
+        ("level:x", "there are levels 1 to 5 (level:1 ... level:5), not 'x'"),
+        ("level:2.5", "there are levels 1 to 5 (level:1 ... level:5), not 2.5"),
+        ("level", "there are levels 1 to 5"),
+        ("level:3,depth=2", "level has no option 'depth' (options: level, seed)"),
+        ("level:3,seed=-1", "level option seed must be a whole number from 0"),
+    ],
+)
+def test_a_bad_level_is_refused_naming_the_problem(spec: str, problem: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        make_agent(spec)
+    assert problem in str(refused.value)
+
+
+def test_a_level_name_is_a_spec_that_makes_the_same_level_again() -> None:
+    agent = make_agent("level:4,seed=9")
+    assert agent.name == "level:4,seed=9" and make_agent(agent.name).name == agent.name
+    assert make_agent("level:level=4").name == "level:4"
+    with pytest.raises(ValueError, match="or a level: level:1 to level:5"):
+        make_agent("levels")
+
+
+def test_a_level_time_above_the_callers_cap_shrinks_to_it() -> None:
+    game = spheria.load_game("spline")
+    capped, uncapped = check_spec("level:5", game, max_time=0.5), check_spec("level:5", game)
+    assert isinstance(capped, LevelAgent) and isinstance(uncapped, LevelAgent)
+    assert capped.max_seconds_per_move() == 0.5 and capped.resolved_spec == "alphabeta:time=0.5"
+    assert uncapped.resolved_spec == "alphabeta:time=2"
+
+
+def test_the_arena_plays_levels_with_seeds(tmp_path: Path) -> None:
+    report = run_arena("spline", {}, ["level:1", "random"], games=2, seed=3, records_dir=tmp_path)
+    assert report.agents["level:1"].games == 2
+    records = sorted(p.read_text() for p in tmp_path.iterdir())
+    assert len(records) == 2 and all('"level:1,seed=' in text for text in records)
+
+
+def test_spheria_play_takes_a_level(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("0a1\nquit\n"))
+    assert main(["play", "spline", "--players", "human,level:2", "--no-save"]) == 1  # 1: quit before the end
+    out, err = capsys.readouterr()
+    assert "(level:2)" in out and "--players" not in err
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "spline", "--players", "human,level:9"]) == 1
+    assert "there are levels 1 to 5" in capsys.readouterr().err
+
+
+# -- the ladder's tooling ------------------------------------------------------------------------
+
+
+def test_the_ladder_is_random_and_the_five_levels() -> None:
+    assert ladder_agents() == ["random", "level:1", "level:2", "level:3", "level:4", "level:5"]
+
+
+def test_the_schedule_rotates_seats_within_every_group() -> None:
+    agents = ladder_agents()
+    pairs = schedule(agents, 2, games=4, seed=1)
+    assert len(pairs) == 15 * 4
+    for a, b in itertools.combinations(agents, 2):
+        seats = [game.seats for game in pairs if set(game.seats) == {a, b}]
+        assert sorted(seats) == sorted([(a, b), (a, b), (b, a), (b, a)])
+    assert len({game.seed for game in pairs}) == len(pairs)
+    triples = schedule(agents, 3, games=3, seed=1)
+    assert len(triples) == 20 * 3
+    for group in itertools.combinations(agents, 3):
+        firsts = sorted(game.seats[0] for game in triples if set(game.seats) == set(group))
+        assert firsts == sorted(group)  # each agent of the group opens once in three games
+
+
+def test_ratings_anchor_random_at_zero_and_order_by_results() -> None:
+    names = ["random", "weak", "strong"]
+    outcomes = [("weak", "random", 1.0)] * 6 + [("weak", "random", 0.0)] * 4
+    outcomes += [("strong", "random", 1.0)] * 9 + [("strong", "random", 0.0)]
+    outcomes += [("strong", "weak", 1.0)] * 8 + [("strong", "weak", 0.0)] * 2
+    ratings = rate(names, outcomes)
+    assert ratings["random"].rating == 0.0
+    assert 0 < ratings["weak"].rating < ratings["strong"].rating
+    for rating in ratings.values():
+        assert rating.low <= rating.rating <= rating.high
+    more = rate(names, outcomes * 4)
+    width = ratings["strong"].high - ratings["strong"].low
+    assert more["strong"].high - more["strong"].low < width * 0.6  # four times the games: about half as wide
+    even = rate(["random", "x"], [("x", "random", 1.0), ("x", "random", 0.0)] * 5)
+    assert abs(even["x"].rating) < 1e-6 and even["x"].low < 0 < even["x"].high
+
+
+def test_a_tiny_ladder_runs_and_reports_every_agent() -> None:
+    ladder = run_ladder("spline", {}, games=2, seed=1, max_time=TINY, agents=["random", "level:1", "level:2"])
+    assert len(ladder.results) == 6 and all(len(r.returns) == 2 for r in ladder.results)
+    rows = {row["agent"]: row for row in ladder.rows()}
+    assert rows["random"]["rating"] == 0 and rows["level:2"]["plays"] == "greedy"
+    assert rows["level:1"]["words"] == level_words(1) and rows["level:1"]["pairings"] == 4
+    assert all(row["max_s"] >= row["mean_s"] >= 0 for row in rows.values())
+    assert all(len(seconds) > 0 for result in ladder.results for seconds in result.seconds)  # each seat's moves timed
+    table = ladder.table()
+    assert table.count("\n") == 3 and "level:2" in table
