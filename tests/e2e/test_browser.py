@@ -215,12 +215,14 @@ def assert_fits(page: Page, board: bool = True) -> None:
     small = [(site, round(size)) for site, size in sizes if size < 44]
     assert not small, f"sites smaller than 44 px on {page.url}: {small}"
     if page.evaluate("matchMedia('(pointer: coarse)').matches"):  # every control a finger can hit
-        controls = page.eval_on_selector_all(
-            "button, a.button, select, input[type=text], .board-tools label, summary",
-            """nodes => nodes.filter(n => n.offsetParent !== null)
-                .map(n => [n.id || n.textContent.trim().slice(0, 20), n.getBoundingClientRect().height])""",
-        )
-        low = [(name, round(height)) for name, height in controls if height < 44]
+        controls_js = """() => [...document.querySelectorAll(
+                'button, a.button, select, input[type=text], .board-tools label, summary')]
+            .filter(n => n.offsetParent !== null)
+            .map(n => [n.id || n.textContent.trim().slice(0, 20), n.getBoundingClientRect().height])"""
+        with contextlib.suppress(PlaywrightTimeoutError):  # once the controls have settled after a tap
+            page.wait_for_function(f"() => ({controls_js})().every(([, height]) => height >= 44)", timeout=5000)
+        controls = page.evaluate(controls_js)
+        low = [(name, height) for name, height in controls if height < 44]
         assert not low, f"controls lower than 44 px on {page.url}: {low}"
 
 
