@@ -163,9 +163,10 @@ def first_eater_wins(state: CakeState) -> int:
 
 
 def set_up_with(left: int, seed: int) -> CakeState:
-    """A mint set-up with ``left`` placements to go, reached by random placements."""
+    """A poisoned set-up with ``left`` placements to go, reached by random placements (a mint
+    set-up is answered from the shipped table instead of searched)."""
     rng = random.Random(seed)
-    state = mint().new_initial_state(seed=seed)
+    state = spheria.load_game("special-cake", variant="poisoned").new_initial_state(seed=seed)
     assert isinstance(state, CakeState)
     while state.game.placements - bin(state.masks()[0] | state.masks()[1]).count("1") > left:
         state.apply(rng.choice(state.legal_moves()))
@@ -219,7 +220,7 @@ def test_the_last_placement_is_solved_exactly() -> None:
 
 
 def test_an_early_set_up_is_an_estimate() -> None:
-    state = mint().new_initial_state(seed=1)
+    state = spheria.load_game("special-cake", variant="poisoned").new_initial_state(seed=1)
     result = analyse(state, time=120, iterations=40, seed=2)
     assert (result.status, result.method, result.iterations, result.verdict) == (ESTIMATE, "mcts", 40, None)
     assert sum(m.visits or 0 for m in result.moves) == 40
@@ -472,3 +473,13 @@ def test_the_examples_in_docs_analysis_md_run() -> None:
     path = Path(__file__).resolve().parent.parent / "docs" / "analysis.md"
     result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 10 and result.failed == 0
+
+
+def test_a_mint_set_up_is_analysed_exactly_from_the_shipped_table() -> None:
+    from spheria.analysis import analyse
+
+    state = spheria.load_game("special-cake", variant="mint").new_initial_state()
+    report = analyse(state, time=5).to_json(statistics=False)
+    assert report["status"] == "exact" and report["verdict"] == 1  # Mint wins from the empty table
+    assert len(report["best_moves"]) == 16  # with every first placement (docs/solver.md)
+    assert {move["value"] for move in report["moves"]} == {1.0}

@@ -14,7 +14,7 @@ agent for that game, built through the registry with the level's seed and the ca
 >>> agent = LevelAgent(3)
 >>> agent.fits(spheria.load_game("spline")), agent.name, agent.resolved_spec
 (True, 'level:3', 'alphabeta:time=0.1')
->>> levels_for(spheria.load_game("special-cake", variant="mint"))[4].spec
+>>> levels_for(spheria.load_game("special-cake", variant="poisoned"))[4].spec
 'solver:setup=planner,time=5'
 """
 
@@ -61,14 +61,14 @@ def _ladder(*rungs: tuple[str, float]) -> tuple[LevelEntry, ...]:
 # 0.2 s a solve (greedy eats when a solve runs out), between alphabeta and the full solver; in Spline
 # alphabeta at 0.5 s drew 5-5 with mcts at 2 s, so Spline's upper levels are alphabeta. Special
 # Cake's top solves the eating phase exactly (time caps one solve; past it the set-up agent eats),
-# and in mint and poisoned the planner builds the cake.
+# in mint the shipped set-up table builds a winning cake (perfect play), in poisoned the planner.
 _CAKE = (("greedy", 0.2), ("alphabeta:time=0.1", 0.1), ("alphabeta:time=0.5", 0.5), ("solver:time=0.2", 0.5))
 _SPINCA = (("mcts:iterations=20", 0.1), ("greedy", 0.1), ("mcts:time=0.1", 0.1), ("mcts:time=0.5", 0.5))
 
 #: The level table: game key (see :func:`level_key`) to levels 1-5.
 LEVELS: dict[str, tuple[LevelEntry, ...]] = {
     "special-cake/sugar": _ladder(*_CAKE, ("solver:time=5", 5.0)),
-    "special-cake/mint": _ladder(*_CAKE, ("solver:setup=planner,time=5", 5.0)),
+    "special-cake/mint": _ladder(*_CAKE, ("solver:setup=table,time=5", 5.0)),
     "special-cake/poisoned": _ladder(*_CAKE, ("solver:setup=planner,time=5", 5.0)),
     "spline": _ladder(
         ("mcts:iterations=20", 0.1),

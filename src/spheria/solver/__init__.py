@@ -49,6 +49,7 @@ __all__ = [
     "position_value",
     "solve",
     "solve_spn",
+    "solves_set_up",
     "transform",
 ]
 
@@ -292,10 +293,15 @@ def solve(
     return SolveResult(1 if winning else -1, best, positions, time.perf_counter() - start)
 
 
+def solves_set_up(game: Game) -> bool:
+    """Whether :func:`solve` answers ``game``'s set-up positions (from the shipped table: mint, mixed lines)."""
+    return isinstance(game, _SpecialCake) and game.variant == MINT and game.line_rule == MIXED
+
+
 def _solve_setup(state: CakeState, stop_at_first: bool) -> SolveResult:
     """A mint set-up position (mixed lines), answered from the shipped set-up table: each placement looked up."""
     variant, line_rule = state.game.variant, state.game.line_rule
-    if variant != MINT or line_rule != MIXED:
+    if not solves_set_up(state.game):
         raise ValueError(
             f"the set-up is solved only for mint with mixed lines (the shipped table), "
             f"not {variant} with {line_rule} lines"
