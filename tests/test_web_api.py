@@ -13,11 +13,13 @@ from starlette.testclient import TestClient
 import spheria
 from spheria.agents.registry import agents_for, default_agent
 from spheria.server.app import create_app
+from spheria.server.limits import Limits
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(str(tmp_path / "games.sqlite3"), executor=ThreadPoolExecutor(2), agent_delay=0)
+    limits = Limits(allowed_hosts=("testserver",))  # Starlette's test client calls the server "testserver"
+    app = create_app(str(tmp_path / "games.sqlite3"), executor=ThreadPoolExecutor(2), agent_delay=0, limits=limits)
     with TestClient(app) as test_client:
         yield test_client
 

@@ -65,6 +65,9 @@ def _ladder(*rungs: tuple[str, float]) -> tuple[LevelEntry, ...]:
 _CAKE = (("greedy", 0.2), ("alphabeta:time=0.1", 0.1), ("alphabeta:time=0.5", 0.5), ("solver:time=0.2", 0.5))
 _SPINCA = (("mcts:iterations=20", 0.1), ("greedy", 0.1), ("mcts:time=0.1", 0.1), ("mcts:time=0.5", 0.5))
 
+#: The option (and its default) that gives a game one ladder per value.
+_LADDER_OPTION: dict[str, tuple[str, Any]] = {"special-cake": ("variant", "mint"), "spinca": ("players", 2)}
+
 #: The level table: game key (see :func:`level_key`) to levels 1-5.
 LEVELS: dict[str, tuple[LevelEntry, ...]] = {
     "special-cake/sugar": _ladder(*_CAKE, ("solver:time=5", 5.0)),
@@ -97,11 +100,10 @@ def level_words(level: int) -> str:
 
 def level_key(name: str, options: Mapping[str, Any]) -> str:
     """The table key of a game by name and options: ``special-cake/mint``, ``spinca/3``, ``spline``."""
-    if name == "special-cake":
-        return f"{name}/{options.get('variant', 'mint')}"
-    if name == "spinca":
-        return f"{name}/{options.get('players', 2)}"
-    return name
+    option = _LADDER_OPTION.get(name)
+    if option is None:
+        return name
+    return f"{name}/{options.get(option[0], option[1])}"
 
 
 def levels_for(game: Game) -> tuple[LevelEntry, ...]:
