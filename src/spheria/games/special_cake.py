@@ -44,6 +44,7 @@ from spheria.engine.board import (
     BB_SITES,
     COLOR_CHARS,
     NUM_SITES,
+    RISING_CHAINS,
     SEGMENT_MASKS,
     SEGMENTS,
     SITE_NAMES,
@@ -326,22 +327,12 @@ def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[Cak
     return moves
 
 
-def _rising_chains() -> list[tuple[int, ...]]:
-    """For each site and each site resting on it, the whole chain up that diagonal."""
-    chains = []
-    for site in range(NUM_SITES):
-        for above in iter_sites(ABOVE[site]):
-            # every other site resting on ``site`` empty, the rest full: the chain runs to the edge
-            chains.append(drop_chain(ALL_SITES & ~(ABOVE[site] & ~(1 << above)), site))
-    return chains
-
-
 try:
     from spheria.engine import _cakemoves
 except ImportError:  # the optional compiled generator was not built
     _cakemoves = None  # type: ignore[assignment]
 else:
-    _cakemoves.init(ABOVE, _rising_chains(), SEGMENTS, tuple(_MOVES[order] for order in EATING_ORDERS))
+    _cakemoves.init(ABOVE, list(RISING_CHAINS.values()), SEGMENTS, tuple(_MOVES[order] for order in EATING_ORDERS))
 
 #: Whether eating moves come from the compiled generator (``spheria.engine._cakemoves``).
 COMPILED_MOVES = _cakemoves is not None
