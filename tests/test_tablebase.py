@@ -31,7 +31,15 @@ from spheria.tablebase.layout import (
     read_level,
     sub_pyramid,
 )
-from spheria.tablebase.verify import EatingTable, check_levels, check_setup, config_hash, solver_leaf, solver_value
+from spheria.tablebase.verify import (
+    EatingTable,
+    check_levels,
+    check_setup,
+    config_hash,
+    solver_leaf,
+    solver_value,
+    step_value,
+)
 
 SUB = TableSpec(universe=SUB_PYRAMID_3, cap=7)
 
@@ -153,6 +161,12 @@ def test_table_agrees_with_a_plain_negamax(sub_table: EatingTable) -> None:
             if max(white.bit_count(), (occ & ~white).bit_count()) > 7:
                 continue
             assert sub_table.wins(white, occ & ~white) == _negamax(white, occ & ~white, MIXED)
+
+
+def test_every_level_is_one_move_from_the_level_below(sub_table: EatingTable) -> None:
+    results = check_levels(sub_table, range(15), 300, random.Random(3), step_value(sub_table))
+    assert all(not r.mismatches for r in results)
+    assert sum(r.checked for r in results) > 3000
 
 
 def test_same_lines_build_their_own_table(cache: Path, program: Path) -> None:
@@ -375,6 +389,15 @@ def test_cli_verify_reports_a_wrong_table(tmp_path: Path, program: Path, capsys:
     capsys.readouterr()
     assert main(["tablebase", "verify", "--levels", "2", "--per-level", "1000", "--cache", str(tmp_path)]) == 1
     assert "disagrees with the solver on 480 positions" in capsys.readouterr().err
+    # The step check needs no solver: it sees level 2 is wrong, and level 3 (computed from the
+    # right level 2) no longer follows from the damaged one.
+    step = ["tablebase", "verify", "--against", "step", "--cache", str(tmp_path)]
+    assert main([*step, "--levels", "2", "--per-level", "1000"]) == 1
+    assert "disagrees with its level below on 480 positions" in capsys.readouterr().err
+    assert main([*step, "--levels", "3"]) == 1
+    assert "disagrees with its level below" in capsys.readouterr().err
+    assert main([*step, "--levels", "0-1"]) == 0
+    assert "agree with one move into the level below" in capsys.readouterr().out
 
 
 def test_position_value_is_the_solvers() -> None:

@@ -31,6 +31,8 @@ MESSAGES = {
     "upto_help": "stop after this level (candies on the cake)",
     "per_level_help": "positions to check in each level (default: %(default)s)",
     "levels_help": "the levels to check, e.g. 0-20 (default: every finished level)",
+    "against_help": "what to compare with: 'search' (the search solver) or 'step' (one move deep into the "
+    "table's level below, by the Python move generator; cheap on the largest levels) (default: %(default)s)",
     "seed_help": "the random seed of the positions checked (default: %(default)s)",
     "only_mint": "only the mint variant has a table, not {variant}",
     "bad_levels": "{option} wants N or A-B, not {text!r}",
@@ -50,6 +52,10 @@ MESSAGES = {
     "verify_line": "level {level:2d}  {checked:>6} checked  {won:>6} won  {mismatches} disagree",
     "verify_bad": "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x}",
     "verify_ok": "all {checked} positions agree with the search solver",
+    "verify_bad_step": "the table disagrees with its level below on {count} positions, "
+    "e.g. white {white:#x} black {black:#x}",
+    "step_needs_below": "the step check of level {level} reads level {below}, which is not finished",
+    "verify_ok_step": "all {checked} positions agree with one move into the level below",
     "build_failed": "the build failed: {error}",
     "pack_help": "pack the set-up table for shipping, or check the shipped one against the build",
     "output_help": "where to write the packed table (default: the one shipped in the package)",
@@ -88,6 +94,7 @@ def add_parser(commands: Any) -> None:
     verify.add_argument("--per-level", metavar="N", type=int, default=200, help=MESSAGES["per_level_help"])
     verify.add_argument("--levels", metavar="A-B", help=MESSAGES["levels_help"])
     verify.add_argument("--seed", metavar="N", type=int, default=1, help=MESSAGES["seed_help"])
+    verify.add_argument("--against", choices=("search", "step"), default="search", help=MESSAGES["against_help"])
     verify.add_argument("--setup", metavar="A-B", help=MESSAGES["setup_verify_help"])
     verify.set_defaults(handler=cmd_verify)
 
@@ -254,7 +261,7 @@ def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
 
 def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.tablebase.build import build_dir
-    from spheria.tablebase.verify import EatingTable, check_levels, solver_value
+    from spheria.tablebase.verify import EatingTable, check_levels, solver_value, step_value
 
     spec = _spec(args)
     table = EatingTable(build_dir(args.cache, spec), spec)
@@ -264,8 +271,12 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     levels = _parse_levels(args.levels, finished)
     if not levels:
         raise CliError(MESSAGES["no_levels"].format(directory=table.directory))
+    if args.against == "step":
+        for n in levels:
+            if n > 0 and not table.has_level(n - 1):
+                raise CliError(MESSAGES["step_needs_below"].format(level=n, below=n - 1))
     rng = random.Random(args.seed)
-    value = solver_value(spec.line_rule)
+    value = solver_value(spec.line_rule) if args.against == "search" else step_value(table)
     checked, bad = 0, []
     for n in levels:
         [result] = check_levels(table, [n], max(args.per_level, 1), rng, value)
@@ -276,8 +287,9 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
                 level=n, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
             )
         )
+    suffix = "" if args.against == "search" else "_step"
     if bad:
         white, black = bad[0]
-        raise CliError(MESSAGES["verify_bad"].format(count=len(bad), white=white, black=black))
-    term.say(MESSAGES["verify_ok"].format(checked=checked))
+        raise CliError(MESSAGES["verify_bad" + suffix].format(count=len(bad), white=white, black=black))
+    term.say(MESSAGES["verify_ok" + suffix].format(checked=checked))
     return 0

@@ -3,7 +3,10 @@
 :class:`EatingTable` answers the value of an eating position from the level files of a build
 (pure Python); :func:`check_levels` draws random positions of each level (a uniformly random
 shape, then a uniformly random colouring of it) and compares the table with
-:func:`spheria.solver.position_value`.
+:func:`spheria.solver.position_value`, or with :func:`step_value`: the value one move deep,
+read from the table's level below through the Python engine's move generator — a check of
+each level's recursion, independent of the compiled builder, that stays cheap where the search
+solver takes seconds a position (25 candies and more).
 """
 
 from __future__ import annotations
@@ -152,6 +155,24 @@ def solver_value(line_rule: str) -> Callable[[int, int], int]:
     from spheria.solver import position_value
 
     return lambda white, black: position_value((white, black, 0), "mint", line_rule)
+
+
+def step_value(table: EatingTable) -> Callable[[int, int], int]:
+    """The value of a mint eating position one move deep: +1 when some eating move (found by
+    :func:`spheria.games.special_cake.eating_outcomes`) leaves a position the table says the
+    opponent loses. It reads only the level below, so a level that agrees on every position is
+    computed right from the levels below it."""
+    from spheria.games.special_cake import MINT, eating_outcomes
+
+    line_rule = table.spec.line_rule
+
+    def value(white: int, black: int) -> int:
+        if not white | black:
+            return 1  # the opponent ate the last candy
+        children = eating_outcomes((white, black, 0), MINT, line_rule)
+        return 1 if any(not table.wins(w, b) for w, b, _ in children) else -1
+
+    return value
 
 
 def setup_minimax(white: int, black: int, universe: int, leaf: Callable[[int, int], bool]) -> bool:
