@@ -357,6 +357,7 @@ function onEngine(data) {
     running = null;
     document.body.dataset.engine = "done";
     document.body.dataset.engineMs = String(Math.round(took));
+    if (!document.body.dataset.firstVerdictMs) document.body.dataset.firstVerdictMs = String(Math.round(performance.now())); // since the page was opened
     render();
   } else if (data.type === "progress" && data.id === reportId) {
     $("mistakes-progress").textContent = t("analysis.report_progress", { number: data.number, total: data.total });
@@ -421,7 +422,9 @@ function renderEngine() {
     progress.textContent = t("analysis.positions_done", { positions: analysis.positions, seconds: analysis.seconds });
   }
   const best = new Set(analysis.best_moves || []);
-  for (const m of analysis.moves) {
+  // Exact answers list the winning moves first (an estimate comes sorted by the search's visits).
+  const moves = analysis.status === "exact" ? [...analysis.moves].sort((a, b) => (b.value ?? 0) - (a.value ?? 0)) : analysis.moves;
+  for (const m of moves) {
     const cells = [h("span", { class: "em-move" }, m.move)];
     if (m.value !== null) cells.push(h("span", { class: "em-value" }, analysis.status === "exact" && analysis.method !== "spagyric-solver" ? t(m.value > 0 ? "analysis.win" : "analysis.loss") : valueText(m.value)));
     if (m.win_rate !== null && analysis.status !== "exact") cells.push(h("span", { class: "em-rate" }, `${Math.round(m.win_rate * 100)}%`));
