@@ -306,3 +306,50 @@ def test_a_game_in_play_is_not_analysed_from_its_record(client: TestClient) -> N
 def test_the_page_is_served(client: TestClient) -> None:
     page = client.get("/analysis?game=spline")
     assert page.status_code == 200 and "/static/js/analysis.js" in page.text
+
+
+def test_the_verdict_comes_first_and_stands_if_the_other_moves_run_out_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from spheria import analysis as library
+    from spheria import solver
+
+    state = known_won_position()
+    expected = solve(state)
+    library.clear_cache()
+    reports: list[Any] = []
+    complete = library.analyse(state, time=60, progress=reports.append)
+    partial = [r.partial for r in reports if r.partial is not None]
+    assert len(partial) == 1 and partial[0].verdict == 1
+    found = [m for m in partial[0].moves if m.value is not None]
+    assert [m.value for m in found] == [1.0] and found[0].move in {state.notation(m) for m in expected.best_moves}
+    assert complete.best_moves == [state.notation(m) for m in expected.best_moves]
+    assert all(m.value is not None for m in complete.moves)
+
+    real = solver.solve
+
+    def only_the_first(*args: Any, stop_at_first: bool = False, **kwargs: Any) -> Any:
+        if not stop_at_first:
+            raise TimeoutError
+        return real(*args, stop_at_first=stop_at_first, **kwargs)
+
+    library.clear_cache()
+    monkeypatch.setattr(solver, "solve", only_the_first)
+    cut = library.analyse(state, time=60, progress=lambda _: None)
+    assert cut.status == "exact" and cut.verdict == 1
+    assert [m.move for m in cut.moves if m.value is not None] == [found[0].move]
+    monkeypatch.undo()
+    assert library.analyse(state, time=60).moves == complete.moves  # the cut answer was not cached
+    library.clear_cache()
+
+
+def known_won_position() -> CakeState:
+    """A sugar eating position won with more than one winning move, and losing moves besides."""
+    game = spheria.load_game("special-cake", variant="sugar")
+    for seed in range(200):
+        state = game.new_initial_state(seed=seed)
+        for _ in range(3):
+            state.apply(state.legal_moves()[seed % len(state.legal_moves())])
+        assert isinstance(state, CakeState)
+        result = solve(state)
+        if result.value > 0 and 1 < len(result.best_moves) < len(state.legal_moves()):
+            return state
+    raise AssertionError("no such position")

@@ -69,9 +69,9 @@ class AnalysisLimits:
     #: Worker processes for the engine (its own pool; not the agents').
     workers: int = 2
     #: Longest time cap of one position's analysis, in seconds (a request's ``time`` is capped to it).
-    max_time: float = 10.0
-    #: Time cap when the page asks for none.
-    default_time: float = 4.0
+    max_time: float = 30.0
+    #: Time cap when the page asks for none (a full mint cake's verdict takes about 5 s on a quiet core).
+    default_time: float = 15.0
     #: Seconds for each position of a finished game's analysis, and at most in all.
     game_position_time: float = 0.5
     game_max_time: float = 60.0
@@ -104,6 +104,8 @@ class AnalysisService:
     def remember(self, key: str, analysis: dict[str, Any]) -> None:
         if analysis.get("status") not in ("exact", "over"):
             return
+        if any(move.get("value") is None for move in analysis.get("moves", [])):
+            return  # a verdict whose other moves were not proved in time: a longer look may prove them
         self.cache[key] = analysis
         while len(self.cache) > self.limits.cache_size:
             self.cache.popitem(last=False)

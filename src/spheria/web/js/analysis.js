@@ -348,7 +348,10 @@ function ask() {
 function onEngine(data) {
   if (data.type === "progress" && running && data.id === running.id) {
     running.progress = data;
-    if (data.partial) results.set(running.key, { ...data.partial, partial: true });
+    if (data.partial) {
+      results.set(running.key, { ...data.partial, partial: true });
+      firstVerdict();
+    }
     render();
   } else if (data.type === "analysis" && running && data.id === running.id) {
     const key = running.key;
@@ -357,7 +360,7 @@ function onEngine(data) {
     running = null;
     document.body.dataset.engine = "done";
     document.body.dataset.engineMs = String(Math.round(took));
-    if (!document.body.dataset.firstVerdictMs) document.body.dataset.firstVerdictMs = String(Math.round(performance.now())); // since the page was opened
+    firstVerdict();
     render();
   } else if (data.type === "progress" && data.id === reportId) {
     $("mistakes-progress").textContent = t("analysis.report_progress", { number: data.number, total: data.total });
@@ -373,6 +376,11 @@ function onEngine(data) {
     } else if (data.id === reportId) $("mistakes-progress").textContent = t("analysis.engine_error", { error: data.message });
     else showMessage(data.message, "error");
   }
+}
+
+/** Note when the page first shows an answer (for measurements: milliseconds since it was opened). */
+function firstVerdict() {
+  if (!document.body.dataset.firstVerdictMs) document.body.dataset.firstVerdictMs = String(Math.round(performance.now()));
 }
 
 function valueText(value) {
@@ -433,6 +441,9 @@ function renderEngine() {
     const item = h("li", { class: `em${best.has(m.move) ? " best" : ""}${m.value !== null && m.value > 0 && analysis.status === "exact" ? " win" : ""}${m.value !== null && m.value < 0 && analysis.status === "exact" ? " loss" : ""}`, "data-move": m.move, "data-value": m.value === null ? "" : String(m.value), title: t("analysis.play_this") }, ...cells);
     item.addEventListener("click", () => playText(m.move));
     list.appendChild(item);
+  }
+  if (analysis.status === "exact" && analysis.moves.some((m) => m.value === null)) {
+    list.appendChild(h("li", { class: "muted unproved" }, t(analysis.partial ? "analysis.proving" : "analysis.unproved")));
   }
   if (analysis.principal_variation && analysis.principal_variation.length) pv.textContent = t("analysis.pv", { line: analysis.principal_variation.join(" ") });
 }

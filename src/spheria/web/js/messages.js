@@ -172,6 +172,8 @@ const MESSAGES = {
   "analysis.better": "Winning instead: {moves}",
   "analysis.promote": "Promote line",
   "analysis.delete": "Delete from here",
+  "analysis.proving": "proving the other moves…",
+  "analysis.unproved": "The moves without a value were not proved within the time cap.",
   "links.analyse": "Analyse",
 };
 
