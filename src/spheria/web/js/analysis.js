@@ -318,7 +318,11 @@ function send(data) {
 }
 
 function cancelEngine() {
-  if (running) send({ type: "cancel", id: running.id });
+  if (running) {
+    send({ type: "cancel", id: running.id });
+    const shown = results.get(running.key);
+    if (shown && shown.partial) results.delete(running.key); // asked again when this node is shown again
+  }
   running = null;
   document.body.dataset.engine = engineOn ? "idle" : "off";
 }
