@@ -17,6 +17,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 import spheria
 from spheria.analysis import analyse_game
 from spheria.games.special_cake import CakeState
+from spheria.records import Record
 from spheria.server.analysis import AnalysisLimits
 from spheria.server.app import create_app
 from spheria.server.limits import Limits
@@ -252,12 +253,12 @@ def test_spagyric_twins_differing_in_the_hidden_bags_get_byte_identical_answers(
             assert texts[0] == texts[1]
 
 
-def finished_game(client: TestClient) -> Frame:
+def finished_game(client: TestClient, game: str = "special-cake", options: Frame | None = None) -> Frame:
     created = client.post(
         "/api/games",
         json={
-            "game": "special-cake",
-            "options": {"variant": "sugar"},
+            "game": game,
+            "options": {"variant": "sugar"} if options is None else options,
             "seats": [{"kind": "agent", "agent": "random"}, {"kind": "agent", "agent": "random"}],
             "seed": 3,
         },
@@ -353,3 +354,35 @@ def known_won_position() -> CakeState:
         if result.value > 0 and 1 < len(result.best_moves) < len(state.legal_moves()):
             return state
     raise AssertionError("no such position")
+
+
+def test_a_finished_spagyric_game_is_replayed_on_the_board_and_analysed_from_its_full_record(
+    client: TestClient,
+) -> None:
+    created = finished_game(client, "spagyric", {"supply": 1})
+    opened = client.get(f"/api/analysis/record/{created['id']}").json()
+    end = position(client, game="spagyric", options="supply=1", spn=opened["spn"], moves=",".join(opened["moves"]))
+    assert end.status_code == 200 and end.json()["frame"]["terminal"]
+    with client.websocket_connect("/ws/analysis") as ws:
+        ws.send_json({"type": "analyse_game", "id": 1, "record": created["id"]})
+        report = answer(ws, 1)["report"]
+    assert [m["move"] for m in report["moves"]] == opened["moves"]
+    record = Record.from_json(client.get(f"/api/games/{created['id']}/record").json())
+    expected = analyse_game(record, time=None).to_json(statistics=False)
+    assert report["evaluation"] == expected["evaluation"]  # exact at supply 1: the full record's values
+    assert report["threw_away_win"] == expected["threw_away_win"]
+
+
+def test_a_long_analysis_blocks_neither_the_event_loop_nor_other_games(client: TestClient) -> None:
+    with client.websocket_connect("/ws/analysis") as ws:
+        ws.send_json({"type": "analyse", "id": 1, "game": "spline", "time": 8})
+        while ws.receive_json()["type"] != "progress":
+            pass  # the search runs in its worker
+        created = finished_game(client, "spline", {})  # a whole agents' game is played meanwhile
+        assert client.get(f"/api/games/{created['id']}").json()["status"] == "finished"
+        ws.send_json({"type": "ping"})
+        frame = ws.receive_json()
+        while frame["type"] == "progress":
+            frame = ws.receive_json()
+        assert frame == {"type": "pong"}  # answered while the 8 s search still runs
+        ws.send_json({"type": "cancel", "id": 1})
