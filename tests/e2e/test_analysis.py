@@ -28,6 +28,8 @@ from spheria.records import Record
 from spheria.solver import solve
 from tests.e2e.test_browser import TIMEOUT, browser, screenshot, server  # noqa: F401  (fixtures)
 
+#: The sites of the level maps ringed as a winning move's (or the result's).
+RINGED = "svg.levels .strip-site:has(.ring-marked)"
 SIZES: dict[str, dict[str, Any]] = {
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
     "desktop": {"viewport": {"width": 1280, "height": 820}},
@@ -116,11 +118,22 @@ def test_the_solvers_verdict_and_every_winning_move_are_shown(
     assert sorted(m for m, _ in listed) == sorted(state.notation(m) for m in state.legal_moves())
     assert {m for m, v in listed if float(v) > 0} == winning
     # Every site of a winning move is ringed on the board.
-    marked = set(
-        page.eval_on_selector_all("svg.levels .strip-site:has(.ring-marked)", "s => s.map(e => e.dataset.site)")
-    )
+    marked = set(page.eval_on_selector_all(RINGED, "s => s.map(e => e.dataset.site)"))
     assert marked == {s for move in winning for s in move.split("+")}
     screenshot(page, f"analysis-solver-{size}", full_page=True)
+    # A winning move played from the list leaves the other player lost: nothing to ring.
+    first = page.locator("#engine-moves li.win").first
+    played = str(first.get_attribute("data-move"))
+    press(page, "#engine-moves li.win")
+    at_node(page, 1)
+    page.mouse.move(0, 0)  # off the list: a move pointed at there is ringed instead
+    page.wait_for_function("() => document.body.dataset.engine === 'done'")
+    child = state.child(state.parse_move(played))
+    assert isinstance(child, CakeState) and solve(child).value == -1
+    assert page.get_attribute("#engine-verdict", "data-verdict") == "-1"
+    assert page.locator(RINGED).count() == 0
+    values = page.eval_on_selector_all("#engine-moves li[data-move]", "items => items.map(i => i.dataset.value)")
+    assert values and set(values) == {"-1"}
     assert errors == []
 
 

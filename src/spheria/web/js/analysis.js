@@ -31,6 +31,7 @@ const results = new Map(); // node path text -> the engine's analysis
 let record = params.get("record");
 let report = null; // a finished game's analysis
 let reportId = null;
+let pointed = null; // the engine's move the pointer is on
 
 const pathKey = (node) => node.path().join(",");
 
@@ -134,6 +135,7 @@ function sibling(step) {
 
 async function go(node) {
   current = node;
+  pointed = null;
   document.body.dataset.ready = "0";
   let answer;
   try {
@@ -174,8 +176,19 @@ function render() {
   if (!answer) return;
   const frame = answer.frame;
   const options = picker ? picker.options() : { sites: new Set(), words: new Set(), complete: false };
+  drawBoard(frame, options);
+  $("step").textContent = t("analysis.step", { ply: current.depth });
+  renderTurn(frame);
+  renderPicker(options, frame);
+  renderEngine();
+  renderTree();
+  renderReport();
+}
+
+/** The board: the picks so far, and the engine's winning moves (or the move pointed at in its list). */
+function drawBoard(frame, options) {
   const analysis = engineOn ? results.get(pathKey(current)) : null;
-  const winning = analysis ? new Set((analysis.best_moves || []).flatMap(moveSites)) : new Set();
+  const shown = pointed ? [pointed] : bestMoves(analysis);
   const obs = frame.observation || {};
   const over = frame.terminal && frame.result;
   view.render({
@@ -188,14 +201,21 @@ function render() {
     previewLabel: t("board.preview"),
     mapBoard: picker ? picker.partialBoard() : null,
     ghostColor: ghostColor(frame),
-    marked: new Set(over ? frame.result.sites || [] : picker && picker.empty ? [...winning] : []),
+    marked: new Set(over ? frame.result.sites || [] : picker && picker.empty ? shown.flatMap(moveSites) : []),
   });
-  $("step").textContent = t("analysis.step", { ply: current.depth });
-  renderTurn(frame);
-  renderPicker(options, frame);
-  renderEngine();
-  renderTree();
-  renderReport();
+}
+
+/** The moves to highlight: the winning ones, the best estimated; none in a lost position. */
+function bestMoves(analysis) {
+  if (!analysis || analysis.verdict === -1) return [];
+  return analysis.best_moves || [];
+}
+
+/** Point at a move of the engine's list (null: none): the board rings its sites. */
+function point(move) {
+  pointed = move;
+  const answer = answerOf(current);
+  if (answer && picker) drawBoard(answer.frame, picker.options());
 }
 
 function nameOf(seat) {
@@ -433,7 +453,7 @@ function renderEngine() {
   } else if (!analysis.partial && analysis.positions !== null && analysis.positions !== undefined) {
     progress.textContent = t("analysis.positions_done", { positions: analysis.positions, seconds: analysis.seconds });
   }
-  const best = new Set(analysis.best_moves || []);
+  const best = new Set(bestMoves(analysis));
   // Exact answers list the winning moves first (an estimate comes sorted by the search's visits).
   const moves = analysis.status === "exact" ? [...analysis.moves].sort((a, b) => (b.value ?? 0) - (a.value ?? 0)) : analysis.moves;
   for (const m of moves) {
@@ -444,6 +464,8 @@ function renderEngine() {
     if (m.probability !== null) cells.push(h("span", { class: "em-prob" }, t("analysis.probability", { p: Math.round(m.probability * 1000) / 10 })));
     const item = h("li", { class: `em${best.has(m.move) ? " best" : ""}${m.value !== null && m.value > 0 && analysis.status === "exact" ? " win" : ""}${m.value !== null && m.value < 0 && analysis.status === "exact" ? " loss" : ""}`, "data-move": m.move, "data-value": m.value === null ? "" : String(m.value), title: t("analysis.play_this") }, ...cells);
     item.addEventListener("click", () => playText(m.move));
+    item.addEventListener("mouseenter", () => point(m.move));
+    item.addEventListener("mouseleave", () => point(null));
     list.appendChild(item);
   }
   if (analysis.status === "exact" && analysis.moves.some((m) => m.value === null)) {
