@@ -272,4 +272,9 @@ def test_a_finished_game_opened_from_its_replay_marks_the_wins_thrown_away(
     site_count = page.locator("#tree .tnode").count()
     assert site_count == len(record.moves)
     screenshot(page, f"analysis-finished-{size}", full_page=True)
+    # The finished game's own page links here too.
+    page.goto(f"{server}/game/{game_id}")
+    link = page.locator("#result a[href^='/analysis']")
+    link.wait_for()
+    assert link.get_attribute("href") == f"/analysis?record={game_id}"
     assert errors == []
