@@ -198,7 +198,7 @@ function drawBoard(frame, options) {
     lastMove: moveSites(current.move),
     locked: new Set(obs.locked || []),
     preview: picker ? picker.previewBoard() : null,
-    previewLabel: t("board.preview"),
+    previewLabel: t(picker && picker.partialBoard() ? "board.preview_relocation" : "board.preview"),
     mapBoard: picker ? picker.partialBoard() : null,
     ghostColor: ghostColor(frame),
     marked: new Set(over ? frame.result.sites || [] : picker && picker.empty ? shown.flatMap(moveSites) : []),
