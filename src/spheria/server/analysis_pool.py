@@ -220,6 +220,8 @@ class AnalysisPool:
         """The job's answer; raises :class:`JobFailed` or ``asyncio.CancelledError`` (cancelled)."""
         loop = asyncio.get_running_loop()
         task = _Task(next(self._ids), job, on_progress, loop.create_future(), budget + self.grace)
+        # The answer of a job given up (its asker cancelled or gone) is read here, never left unread.
+        task.future.add_done_callback(lambda done: done.cancelled() or done.exception())
         self.waiting.append(task)
         self._dispatch()
         try:
