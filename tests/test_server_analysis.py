@@ -386,3 +386,13 @@ def test_a_long_analysis_blocks_neither_the_event_loop_nor_other_games(client: T
             frame = ws.receive_json()
         assert frame == {"type": "pong"}  # answered while the 8 s search still runs
         ws.send_json({"type": "cancel", "id": 1})
+
+
+def test_a_flood_of_frames_is_rate_limited_and_the_socket_stays_up(make_client: MakeClient) -> None:
+    client = make_client(frame_rate=5.0)
+    with client.websocket_connect("/ws/analysis") as ws:
+        for _ in range(40):
+            ws.send_json({"type": "ping"})
+        replies = [ws.receive_json() for _ in range(40)]
+    limited = [r for r in replies if r.get("code") == "rate_limited"]
+    assert limited and len(limited) < 40 and {"type": "pong"} in replies

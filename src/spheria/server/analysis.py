@@ -46,8 +46,10 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from spheria.games.base import SIMULTANEOUS, Game, IllegalMoveError, State, game_names, load_game, options_from_pairs
+from spheria.server.agents import rebuild
 from spheria.server.analysis_pool import AnalysisPool, GameJob, JobFailed, PositionJob
 from spheria.server.endpoints import find_game, json_response, page, refused
+from spheria.server.limits import TokenBucket
 from spheria.server.session import GameError
 from spheria.server.views import picking_kind, picking_order, public_frame, seat_frame
 
@@ -84,6 +86,8 @@ class AnalysisLimits:
     cache_size: int = 1024
     #: Seconds past a job's cap before its worker is killed.
     grace: float = 10.0
+    #: Frames per second one address may send to the analysis socket (bursts of twice as many).
+    frame_rate: float = 20.0
 
 
 class AnalysisService:
@@ -94,6 +98,7 @@ class AnalysisService:
         self.pool = AnalysisPool(limits.workers, limits.grace)
         self.cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.connections: dict[str, int] = {}
+        self.frames = TokenBucket(limits.frame_rate, 2 * limits.frame_rate)
 
     def cached(self, key: str) -> dict[str, Any] | None:
         found = self.cache.get(key)
@@ -296,7 +301,7 @@ async def api_record(request: Request) -> Response:
 
 
 def _start_spn(name: str, options: dict[str, Any], seed: int | None) -> str:
-    return str(load_game(name, **options).new_initial_state(seed).to_spn())
+    return str(rebuild(name, options, seed, []).to_spn())
 
 
 # -- the engine socket -------------------------------------------------------------------------
@@ -371,6 +376,8 @@ class AnalysisSocket:
             text = message.get("text")
             job_id = None
             try:
+                if self.limits.frame_rate > 0 and not self.service.frames.take(self.address):
+                    raise GameError("rate_limited", "too many frames: slow down")
                 if text is None or len(text) > MAX_FRAME:
                     raise GameError("bad_frame", f"send JSON text frames of at most {MAX_FRAME} bytes")
                 try:
