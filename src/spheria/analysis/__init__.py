@@ -327,7 +327,14 @@ def clear_cache() -> None:
 
 
 def _eating(state: Any, budget: _Budget) -> Analysis:
-    """The solver's exact answer: the eating phase by search, a mint set-up from the shipped table."""
+    """The solver's exact answer: the eating phase by search, a mint set-up from the shipped table.
+
+    With a ``progress`` callback an eating position is solved in two steps: the verdict first
+    (the search stops at the first winning move, or proves every move lost), reported at once as
+    ``partial``; then every other move. If the time runs out between the two, the verdict stands
+    and the moves not yet proved have no value.
+    """
+    from spheria.games.special_cake import EAT
     from spheria.solver import SolveProgress, solve
 
     key = (repr(state.game), state.to_spn())
@@ -337,31 +344,55 @@ def _eating(state: Any, budget: _Budget) -> Analysis:
             _cache.move_to_end(key)
             return replace(cached, seconds=budget.elapsed())
     seat = state.player
+    positions = 0
 
     def forward(report: SolveProgress) -> None:
-        budget.report(Progress(SOLVER, budget.elapsed(), positions=report.positions))
+        budget.report(Progress(SOLVER, budget.elapsed(), positions=positions + report.positions))
 
+    callback = forward if budget.progress else None
+    verdict_first: Analysis | None = None
     try:
-        result = solve(state, time_limit=budget.left(), progress=forward if budget.progress else None)
+        if budget.progress is not None and state.phase == EAT:
+            first = solve(state, time_limit=budget.left(), progress=callback, stop_at_first=True)
+            positions = first.positions
+            verdict_first = _solved(state, first, positions, budget, complete=first.value < 0)
+            if first.value < 0:  # every move is proved lost: nothing is left to prove
+                return _remember(key, verdict_first)
+            budget.report(Progress(SOLVER, budget.elapsed(), positions=positions, partial=verdict_first))
+        result = solve(state, time_limit=budget.left(), progress=callback)
     except TimeoutError:
+        if verdict_first is not None:
+            return replace(verdict_first, seconds=budget.elapsed())
         moves = [MoveValue(state.notation(m)) for m in state.legal_moves()]
         return replace(_base(state, seat, SOLVER, UNSOLVED), moves=moves, seconds=budget.elapsed())
+    return _remember(key, _solved(state, result, positions + result.positions, budget, complete=True))
+
+
+def _solved(state: Any, result: Any, positions: int, budget: _Budget, complete: bool) -> Analysis:
+    """The analysis of a solve: every move valued (``complete``), or only the winning ones found."""
+    seat = state.player
     winning = {str(m) for m in result.best_moves} if result.value > 0 else set()
-    moves = [MoveValue(state.notation(m), 1.0 if str(m) in winning else -1.0) for m in state.legal_moves()]
-    analysis = replace(
+    lost = -1.0 if complete else None  # a move not (yet) proved has no value
+    moves = [MoveValue(state.notation(m), 1.0 if str(m) in winning else lost) for m in state.legal_moves()]
+    return replace(
         _base(state, seat, SOLVER, EXACT),
         verdict=result.value,
         value=float(result.value),
         values=_two(float(result.value), seat),
         moves=moves,
         best_moves=[state.notation(m) for m in result.best_moves],
-        positions=result.positions,
+        positions=positions,
         seconds=budget.elapsed(),
     )
-    with _lock:
-        _cache[key] = analysis
-        if len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+
+
+def _remember(key: tuple[str, str], analysis: Analysis) -> Analysis:
+    """Cache a complete exact answer (every move valued) and return it."""
+    if all(m.value is not None for m in analysis.moves):
+        with _lock:
+            _cache[key] = analysis
+            if len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
     return analysis
 
 
