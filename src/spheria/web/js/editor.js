@@ -188,11 +188,14 @@ async function ask(body, replace) {
   }
   if (number !== asked) return;
   answer = result;
-  if (replace || result.ok) take(result.ok ? result.spn : result.spn || spn(), result);
+  if (replace || result.ok) take(result.ok ? result.spn : result.spn || body.data.spn || spn(), result);
   renderFields(result);
   renderVerdict(result);
   renderPlay(result);
   draw();
+  document.body.dataset.valid = result.ok ? "1" : "0";
+  // What this answer is about: the page has settled when it is the position shown (tests wait for it).
+  document.body.dataset.checked = result.spn ?? body.data.spn ?? spn();
 }
 
 /** Make ``text`` the position shown (the server's normalized SPN, or one it refused but could read). */
@@ -200,8 +203,9 @@ function take(text, result) {
   const parts = (text || "").trim().split(/\s+/);
   const board = parts[0] || "";
   if (board.split("/").length === LEVELS) sites = parseBoard(board);
-  const count = Math.max(result.choices.length, parts.length - 1);
-  fields = Array.from({ length: count }, (_, i) => parts[i + 1] ?? fields[i] ?? "");
+  const start = result.start.split(" ").slice(1); // a field the text lacks is taken from the game's start
+  const count = Math.max(start.length, parts.length - 1);
+  fields = Array.from({ length: count }, (_, i) => parts[i + 1] ?? start[i] ?? "-");
   $("spn").value = spn();
 }
 
