@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, ConsoleMessage, Page
 
 import spheria
 from spheria.engine.board import SYMMETRIES, Board
@@ -45,7 +45,12 @@ def device(request: pytest.FixtureRequest, browser: Browser) -> Iterator[tuple[s
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    page.on("console", on_console)
     yield request.param, page
     context.close()
     assert errors == [], errors
