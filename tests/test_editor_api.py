@@ -338,3 +338,18 @@ def test_a_hidden_information_start_is_only_for_one_person_against_agents(client
     # Nobody but the seat is shown a supply: the public facts say only that the game was set up.
     info = client.get(f"/api/games/{against_agent.json()['id']}").json()
     assert info["set_up"] is True and "8,8,7" not in str(info)
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("special-cake", {"variant": "poisoned"}), ("spinca", {"players": 3}), ("spline", {}), ("spagyric", {})],
+)
+def test_every_game_plays_on_from_a_random_set_up_position_against_levels(
+    client: TestClient, game: str, options: dict[str, Any]
+) -> None:
+    position = client.post("/api/position/random", json={"game": game, "options": options, "seed": 11}).json()
+    seats = [{"kind": "agent", "agent": "level:1"} for _ in position["players"]]
+    created = create(client, game, seats, options=options, start=position["spn"])
+    assert created.status_code == 201, created.text
+    info = wait_for(client, created.json()["id"], lambda i: i["plies"] >= 2 or i["status"] == "finished")
+    assert info["set_up"] is True
