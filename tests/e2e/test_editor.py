@@ -168,6 +168,20 @@ def test_analyse_links_to_the_analysis_page_with_the_position(
     assert page.get_attribute("#analyse", "aria-disabled") == "true"  # no link for an impossible position
 
 
+def test_a_random_full_cake_is_filled_by_the_rules(
+    device: tuple[str, Page],
+    server: str,  # noqa: F811
+) -> None:
+    name, page = device
+    start = open_editor(page, server, "special-cake", {"variant": "mint"})
+    press(page, "#btn-full")
+    page.wait_for_function("(old) => document.body.dataset.spn !== old", arg=start)
+    spn = settled(page)
+    assert Board.from_spn(spn.split()[0]).count() == 30 and spn.endswith(" 1 eat")
+    assert "Valid position" in verdict(page) and page.input_value("#field-2") == "eat"
+    screenshot(page, f"editor-random-full-{name}", full_page=True)
+
+
 def record_of(server: str, game_id: str) -> dict[str, Any]:  # noqa: F811
     with urllib.request.urlopen(f"{server}/api/games/{game_id}/record", timeout=20) as response:
         data: dict[str, Any] = json.load(response)
