@@ -23,6 +23,7 @@ from spheria.engine.board import SITE_NAMES, SYMMETRIES, Board, parse_site
 from spheria.games.base import options_from_pairs
 from spheria.records import Record
 from spheria.server.app import create_app
+from spheria.server.endpoints import fitting_agents
 from spheria.server.limits import Limits
 
 MINT = {"variant": "mint"}
@@ -64,6 +65,12 @@ def test_a_valid_position_comes_back_normalized_with_its_board_and_who_moves(cli
     )
     assert answer["choices"] == [["1", "2"], ["eat", "place"]]  # the side to move and the phase
     assert answer["players"] == ["Mint", "Liquorice"]
+
+
+def test_the_agents_offered_are_those_that_fit_the_options(client: TestClient) -> None:
+    three = check(client, "spinca", None, {"players": 3})
+    assert three["agents"] == fitting_agents(spheria.load_game("spinca", players=3))
+    assert "alphabeta" not in three["agents"] and "alphabeta" in check(client, "spinca", None)["agents"]
 
 
 @pytest.mark.parametrize(

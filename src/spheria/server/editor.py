@@ -10,7 +10,8 @@ HTTP (JSON bodies of at most ``MAX_BODY`` bytes; ``game`` and ``options`` as for
 A position answer is ``{"ok": true, "spn" (normalized), "board", "locked", "fields", "to_move",
 "to_move_name", "simultaneous", "terminal", "status", "legal_moves"}`` or ``{"ok": false,
 "reason"}``, always with ``"choices"`` (per SPN field after the board: the values the game's
-positions take, or null for a typed field), ``"players"`` and ``"start"`` (the game's own start).
+positions take, or null for a typed field), ``"players"``, ``"agents"`` (those that fit the game with
+these options) and ``"start"`` (the game's own start).
 A malformed request (not JSON, wrong types, too long) is refused with 400 and an ``error``.
 """
 
@@ -23,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from spheria.games.base import Game, load_game
-from spheria.server.endpoints import json_response, options_of, read_json, refused
+from spheria.server.endpoints import fitting_agents, json_response, options_of, read_json, refused
 from spheria.server.positions import (
     PositionError,
     check_position,
@@ -61,6 +62,7 @@ def _with_facts(game: Game, answer: dict[str, Any]) -> dict[str, Any]:
     answer["players"] = game.player_names()
     answer["start"] = game.new_initial_state(0).to_spn()
     answer["choices"] = field_choices(game)
+    answer["agents"] = fitting_agents(game)
     return answer
 
 

@@ -295,12 +295,14 @@ function renderPlay(result) {
   result.players.forEach((name, i) => seat.appendChild(h("option", { value: String(i) }, name)));
   if (previous && Number(previous) < result.players.length) seat.value = previous;
   const opponent = $("opponent");
-  if (!opponent.options.length || opponent.dataset.game !== result.game) {
+  const key = JSON.stringify([result.game, result.options]);
+  if (opponent.dataset.key !== key) {
+    // The levels, then only the agents that fit the game with these options.
     const keep = opponent.value;
     clear(opponent);
-    opponent.dataset.game = result.game;
+    opponent.dataset.key = key;
     LEVEL_NAMES.forEach((level, i) => opponent.appendChild(h("option", { value: level }, t("editor.level", { number: i + 1 }))));
-    for (const agent of currentGame().agents) opponent.appendChild(h("option", { value: agent }, agent));
+    for (const agent of result.agents) opponent.appendChild(h("option", { value: agent }, agent));
     opponent.value = keep && [...opponent.options].some((o) => o.value === keep) ? keep : "level:3";
   }
   $("btn-play").disabled = !usable || result.terminal;
