@@ -146,6 +146,10 @@ def test_spn_goes_out_and_comes_back_and_the_board_turns_and_mirrors(
         assert all(moved.color_at(SYMMETRIES[symmetry][s]) == before.color_at(s) for s in range(30))
         assert "Valid position" in verdict(page)  # the locked marbles moved with their sites
     assert board.count() == Board.from_spn(after.split()[0]).count()
+    page.fill("#spn", "hello")  # not SPN at all: refused, and the text stays to be fixed
+    press(page, "#btn-import")
+    page.wait_for_function("() => document.body.dataset.valid === '0'")
+    assert "Spinca SPN has 3 fields" in verdict(page) and page.input_value("#spn") == "hello"
     screenshot(page, f"editor-turned-{name}", full_page=True)
 
 

@@ -202,7 +202,9 @@ async function ask(body, replace) {
 function take(text, result) {
   const parts = (text || "").trim().split(/\s+/);
   const board = parts[0] || "";
-  if (board.split("/").length === LEVELS) sites = parseBoard(board);
+  const levels = board.split("/");
+  if (levels.length !== LEVELS || levels.some((row, level) => row.length !== LEVEL_SIZES[level] ** 2)) return; // the typed text stays for the person to fix
+  sites = parseBoard(board);
   const start = result.start.split(" ").slice(1); // a field the text lacks is taken from the game's start
   const count = Math.max(start.length, parts.length - 1);
   fields = Array.from({ length: count }, (_, i) => parts[i + 1] ?? start[i] ?? "-");
