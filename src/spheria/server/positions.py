@@ -32,8 +32,7 @@ from spheria.server.views import board_of
 
 #: The longest SPN accepted (the longest real one, Spagyric's, is under 80 characters).
 MAX_SPN = 200
-#: Most plies of a random playout (no game of the pyramid lasts longer: every move adds or eats a ball,
-#: and Spagyric's stuns are bounded by the supplies).
+#: Most plies of a random playout: a bound on the work, far above the length of a real game.
 MAX_PLAYOUT = 400
 #: Seeded random games played to find the values of each SPN field.
 SAMPLE_GAMES = 6
