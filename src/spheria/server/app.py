@@ -6,13 +6,15 @@ HTTP::
     GET  /game/{id}              the game page; a seat's invite link adds ``#<token>``
     GET  /replay/{id}            replay of a finished game
     GET  /analysis               the analysis board (routes and socket: :mod:`spheria.server.analysis`)
+    GET  /editor                 the position editor (its endpoints: :mod:`spheria.server.editor`)
     GET  /static/...             the browser client (HTML, CSS, JavaScript modules)
     GET  /api/catalog            games, their options and the agents (per game: those that fit)
     GET  /api/howto/{game}       {"game", "text", "blocks"}: how to play it, for the page's panel
     POST /api/check              {"game", "options"} -> the seats' names, or a clear error
     GET  /api/games              games (public facts only)
     POST /api/games              create: {"game", "options", "seats": [{"kind": "human"},
-                                 {"kind": "agent", "agent": "random"}], "seed"?}
+                                 {"kind": "agent", "agent": "random"}], "seed"?, "start"?}
+                                 (``start``: a position in SPN to start from, checked by the rules)
     POST /api/games/{id}/invites {"seat", "owner"}: a new invite for an unclaimed seat
     GET  /api/games/{id}         public facts about one game
     GET  /api/games/{id}/record  the game record (JSON) of a finished game
@@ -38,7 +40,7 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from spheria.server import analysis, endpoints
+from spheria.server import analysis, editor, endpoints
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -59,6 +61,10 @@ ROUTES = [
     Route("/", endpoints.page("index.html"), methods=["GET"]),
     Route("/game/{game_id}", endpoints.page("game.html"), methods=["GET"]),
     Route("/replay/{game_id}", endpoints.page("replay.html"), methods=["GET"]),
+    Route("/editor", endpoints.page("editor.html"), methods=["GET"]),
+    Route("/api/position/check", editor.api_check_position, methods=["POST"]),
+    Route("/api/position/random", editor.api_random_position, methods=["POST"]),
+    Route("/api/position/transform", editor.api_transform_position, methods=["POST"]),
     Route("/api/catalog", endpoints.api_catalog, methods=["GET"]),
     Route("/api/check", endpoints.api_check, methods=["POST"]),
     Route("/api/howto/{game}", endpoints.api_howto, methods=["GET"]),
