@@ -353,10 +353,14 @@ def _eating(state: Any, budget: _Budget) -> Analysis:
     verdict_first: Analysis | None = None
     try:
         if budget.progress is not None and state.phase == EAT:
-            first = solve(state, time_limit=budget.left(), progress=callback, stop_at_first=True)
-            positions = first.positions
-            verdict_first = _solved(state, first, positions, budget, complete=first.value < 0)
-            if first.value < 0:  # every move is proved lost: nothing is left to prove
+            known = _full_cake_value(state)
+            if known is not None:
+                verdict_first = _verdict_only(state, known, budget)
+            else:
+                first = solve(state, time_limit=budget.left(), progress=callback, stop_at_first=True)
+                positions = first.positions
+                verdict_first = _solved(state, first, positions, budget, complete=first.value < 0)
+            if verdict_first.verdict is not None and verdict_first.verdict < 0:  # every move is lost
                 return _remember(key, verdict_first)
             budget.report(Progress(SOLVER, budget.elapsed(), positions=positions, partial=verdict_first))
         result = solve(state, time_limit=budget.left(), progress=callback)
@@ -366,6 +370,34 @@ def _eating(state: Any, budget: _Budget) -> Analysis:
         moves = [MoveValue(state.notation(m)) for m in state.legal_moves()]
         return replace(_base(state, seat, SOLVER, UNSOLVED), moves=moves, seconds=budget.elapsed())
     return _remember(key, _solved(state, result, positions + result.positions, budget, complete=True))
+
+
+def _full_cake_value(state: Any) -> int | None:
+    """The value of a full mint cake (mixed lines) read from the shipped set-up table, whose last
+    level holds every full cake: eating is impartial, so "Mint, eating first, wins" is "the player
+    to move wins". ``None`` for any other position."""
+    from spheria.solver import solves_set_up
+    from spheria.solver.setup_table import shipped_table
+
+    white, black, red = state.masks()
+    full = (white | black | red).bit_count() == state.game.placements
+    if not (full and solves_set_up(state.game) and white.bit_count() == black.bit_count()):
+        return None
+    return 1 if shipped_table().mint_wins(white, black) else -1
+
+
+def _verdict_only(state: Any, value: int, budget: _Budget) -> Analysis:
+    """An exact verdict before any move is proved; when it is a loss every move is lost."""
+    seat = state.player
+    lost = -1.0 if value < 0 else None
+    return replace(
+        _base(state, seat, SOLVER, EXACT),
+        verdict=value,
+        value=float(value),
+        values=_two(float(value), seat),
+        moves=[MoveValue(state.notation(m), lost) for m in state.legal_moves()],
+        seconds=budget.elapsed(),
+    )
 
 
 def _solved(state: Any, result: Any, positions: int, budget: _Budget, complete: bool) -> Analysis:
