@@ -193,7 +193,7 @@ async def attack_when_playing(abuse: str, base: str, stats: Stats, deadline: flo
     assert stats.first_game is not None
     target = await stats.first_game
     seconds = max(0.0, deadline - time.monotonic())
-    command = [sys.executable, "-m", "benchmarks.load", "--attack", abuse, "--url", base, "--target", target]
+    command = [sys.executable, "-m", "benchmarks.load", "--attack", abuse, "--url", base, f"--target={target}"]
     attacker = await asyncio.create_subprocess_exec(
         *command, "--seconds", f"{seconds:.2f}", stdout=asyncio.subprocess.PIPE
     )

@@ -2,9 +2,10 @@
 
 A session owns the game's :class:`~spheria.games.base.State`, rebuilt from storage by replaying
 the stored entries through the rules. All changes go through :meth:`GameSession.submit` under
-the session's lock; after each change every connected client of the game is sent its own frame
-at once (through its own outgoing queue, so a slow client never delays the others), and agent
-seats that must act are started in the agent pool.
+the session's lock; after each change every seat's client is sent its own frame at once
+(through its own outgoing queue, so a slow client never delays the others), spectators the
+latest position within the server's spectator rate (one text shared by all), and agent seats
+that must act are started in the agent pool.
 
 Simultaneous nodes (Spagyric's reveals): each seat's secret choice is checked with
 ``parse_move(text, seat)`` and kept server-side in ``pending`` (and in storage, so a committed
