@@ -14,10 +14,14 @@ receiving the new position on the mover's socket (p50, p95, max).
 ``agents`` (the runaway specs ``mcts:time=nan`` and ``mcts:iterations=10**12`` are submitted
 and must be refused; two agent-against-agent games at the largest allowed budget,
 ``mcts:time=<--agent-max-time>``, keep the agent pool busy), ``spectators`` (1,000 spectators
-join the first normal game; the server allows 1,000 per game for this run), ``sockets``
+join the first normal game, and the next game in play each time theirs ends; the server allows
+1,000 per game for this run), ``sockets``
 (10,000 idle TCP connections kept open: reopened as the server's header timeout closes them).
-``--abuse compare`` runs the quiet run and the three attacks one after another and prints a
-table. The file-descriptor limit is raised to its hard limit if needed.
+``--abuse compare`` runs each attack after a quiet run of its own (six runs) and prints a table
+with the ratio of their p95 latencies and the longest a game waited for a move. The attacker
+runs in a process of its own (``--attack KIND --url URL --target GAME_ID``), so its work does
+not slow the measured clients (``--attacker-niceness N`` lowers its CPU priority, so that it
+stands in for another machine). The file-descriptor limit is raised to its hard limit if needed.
 """
 
 from __future__ import annotations
@@ -63,6 +67,11 @@ def check_loopback(url: str) -> None:
     raise SystemExit(f"refusing {url}: the load benchmark only targets loopback addresses")
 
 
+def get(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=10) as response:
+        return json.load(response)
+
+
 def post(base: str, path: str, data: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(
         base + path, data=json.dumps(data).encode(), headers={"Content-Type": "application/json"}, method="POST"
@@ -80,6 +89,16 @@ class Stats:
         self.first_game: asyncio.Future[str] | None = None
         self.notes: dict[str, Any] = {}
         self.joined = 0
+        self.attacker_niceness = 0
+        self.last_progress: dict[int, float] = {}
+        self.longest_wait = 0.0
+
+    def progress(self, player: int) -> None:
+        """Player ``player`` (one of the K concurrent games' drivers) made progress: a game joined or a
+        move answered. The longest wait between two is how long a game stalled."""
+        now = time.monotonic()
+        self.longest_wait = max(self.longest_wait, now - self.last_progress.get(player, now))
+        self.last_progress[player] = now
 
 
 async def next_state(ws: ClientConnection, version: int) -> dict[str, Any]:
@@ -91,7 +110,9 @@ async def next_state(ws: ClientConnection, version: int) -> dict[str, Any]:
             return dict(frame)
 
 
-async def play_game(base: str, game: str, options: dict[str, str], stats: Stats, deadline: float, seed: int) -> None:
+async def play_game(
+    base: str, game: str, options: dict[str, str], stats: Stats, deadline: float, seed: int, player: int
+) -> None:
     rng = random.Random(seed)
     created = await asyncio.to_thread(
         post, base, "/api/games", {"game": game, "options": options, "seats": [{"kind": "human"}] * 2}
@@ -109,6 +130,7 @@ async def play_game(base: str, game: str, options: dict[str, str], stats: Stats,
             await ws.send(json.dumps({"type": "join", "token": token}))
         frames = [await next_state(ws, 0) for ws in sockets]
         stats.joined += 1
+        stats.progress(player)
         version = frames[0]["version"]
         while time.monotonic() < deadline:
             if frames[0]["terminal"]:
@@ -125,18 +147,20 @@ async def play_game(base: str, game: str, options: dict[str, str], stats: Stats,
             last = movers[-1]
             reply = await next_state(sockets[last], version)
             stats.latencies.append(time.perf_counter() - started)
+            stats.progress(player)
             other = await next_state(sockets[1 - last], version)
             frames = [reply, other] if last == 0 else [other, reply]
             version = frames[0]["version"]
 
 
 async def worker(
-    base: str, game: str, options: dict[str, str], stats: Stats, deadline: float, budget: list[int]
+    base: str, game: str, options: dict[str, str], stats: Stats, deadline: float, budget: list[int], player: int
 ) -> None:
+    stats.progress(player)
     while time.monotonic() < deadline and budget[0] > 0:
         budget[0] -= 1
         try:
-            await play_game(base, game, options, stats, deadline, seed=budget[0])
+            await play_game(base, game, options, stats, deadline, budget[0], player)
         except (RuntimeError, OSError, WebSocketException) as error:
             stats.errors += 1
             print(f"game failed: {error}", file=sys.stderr)
@@ -144,36 +168,68 @@ async def worker(
 
 
 async def run(
-    base: str, games: int, seconds: float, game: str, options: dict[str, str], max_games: int, abuse: str = "none"
+    base: str,
+    games: int,
+    seconds: float,
+    game: str,
+    options: dict[str, str],
+    max_games: int,
+    abuse: str = "none",
+    attacker_niceness: int = 0,
 ) -> Stats:
     stats = Stats()
+    stats.attacker_niceness = attacker_niceness
     stats.first_game = asyncio.get_running_loop().create_future()
     deadline = time.monotonic() + seconds
     budget = [max_games]
     attack = asyncio.create_task(attack_when_playing(abuse, base, stats, deadline, games)) if abuse in ATTACKS else None
-    await asyncio.gather(*(worker(base, game, options, stats, deadline, budget) for _ in range(games)))
+    await asyncio.gather(*(worker(base, game, options, stats, deadline, budget, player) for player in range(games)))
     if attack is not None:
         await attack
     return stats
 
 
-# -- attacks (each runs beside the normal games until the deadline) ------------------------------------
+# -- attacks (each runs beside the normal games until the deadline, in a process of its own) -----------
 
 
 async def attack_when_playing(abuse: str, base: str, stats: Stats, deadline: float, games: int) -> None:
-    """Start the attack once the normal games are under way (all joined, or after 30 s)."""
+    """Start the attack once the normal games are under way (all joined, or after 30 s), in another
+    process: the attacker's own work (handshakes, reading frames) must not slow the measured clients."""
     for _ in range(300):
         if stats.joined >= games:
             break
         await asyncio.sleep(0.1)
     stats.notes["games_joined_before_attack"] = stats.joined
-    await ATTACKS[abuse](base, stats, deadline)
+    if stats.attacker_niceness:
+        stats.notes["attacker_niceness"] = stats.attacker_niceness
+    assert stats.first_game is not None
+    target = await stats.first_game
+    seconds = max(0.0, deadline - time.monotonic())
+    command = [sys.executable, "-m", "benchmarks.load", "--attack", abuse, "--url", base, f"--target={target}"]
+    command.append(f"--attacker-niceness={stats.attacker_niceness}")
+    attacker = await asyncio.create_subprocess_exec(
+        *command, "--seconds", f"{seconds:.2f}", stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await attacker.communicate()
+    stats.notes.update(json.loads(out or b"{}"))
+
+
+def attack(kind: str, base: str, target: str, seconds: float, niceness: int = 0) -> dict[str, Any]:
+    """Run one attack for ``seconds`` (the ``--attack`` process); returns what it saw.
+
+    ``niceness`` lowers the attacker's CPU priority, so that it stands in for a machine of its own
+    and its work on shared cores does not count as the server's (it then delivers less of its
+    attack on a busy machine: see its notes)."""
+    with contextlib.suppress(OSError):
+        os.nice(niceness)
+    deadline = time.monotonic() + seconds
+    return asyncio.run(ATTACKS[kind](base, target, deadline))
 
 
 AGENT_MAX_TIME = 10.0
 
 
-async def runaway_agents(base: str, stats: Stats, deadline: float) -> None:
+async def runaway_agents(base: str, target: str, deadline: float) -> dict[str, Any]:
     refused = 0
     for spec in ("mcts:time=nan", f"mcts:iterations={10**12}"):
         body = {"game": "spline", "seats": [{"kind": "agent", "agent": spec}] * 2}
@@ -181,36 +237,57 @@ async def runaway_agents(base: str, stats: Stats, deadline: float) -> None:
             await asyncio.to_thread(post, base, "/api/games", body)
         except urllib.error.HTTPError as error:
             refused += error.code == 400
-    stats.notes["runaway_specs_refused"] = refused
     busiest = f"mcts:time={AGENT_MAX_TIME:g}"
     for _ in range(2):
         body = {"game": "spline", "seats": [{"kind": "agent", "agent": busiest}] * 2}
         await asyncio.to_thread(post, base, "/api/games", body)
-    stats.notes["max_budget_agent_games"] = 2
     await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+    return {"runaway_specs_refused": refused, "max_budget_agent_games": 2}
 
 
-async def spectator_storm(base: str, stats: Stats, deadline: float, count: int = 1000) -> None:
-    assert stats.first_game is not None
-    game_id = await stats.first_game
-    url = f"{base.replace('http', 'ws', 1)}/ws/{game_id}"
-    frames = [0]
+async def spectator_storm(base: str, target: str, deadline: float, count: int = 1000) -> dict[str, Any]:
+    """``count`` spectators join ``target`` at once; when it ends they all move to another game in
+    play (found in the public list of games, as anyone can), so a game in play is watched by
+    ``count`` spectators for the whole run."""
+    ws_base = base.replace("http", "ws", 1)
+    games = [target]  # the games watched, the current one last
+    moved = asyncio.Condition()
+    frames, joins = [0], [0]
+
+    async def next_game(finished: str) -> None:
+        async with moved:
+            if games[-1] != finished:
+                return  # another spectator already found the next one
+            while time.monotonic() < deadline:
+                listed = (await asyncio.to_thread(get, base, "/api/games?status=active"))["games"]
+                fresh = sorted((g.get("plies", 0), g["id"]) for g in listed if g["id"] not in games)
+                if fresh:  # the game with the most of its play ahead
+                    games.append(fresh[0][1])
+                    moved.notify_all()
+                    return
+                await asyncio.sleep(0.2)
 
     async def spectate() -> None:
-        try:
-            async with connect(url, open_timeout=60) as ws:
-                await ws.send(json.dumps({"type": "join"}))
-                while time.monotonic() < deadline:
-                    await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
-                    frames[0] += 1
-        except Exception:  # refused by a limit, closed as too slow, or the run's end
-            return
+        while time.monotonic() < deadline:
+            game_id = games[-1]
+            try:
+                async with connect(f"{ws_base}/ws/{game_id}", open_timeout=60) as ws:
+                    await ws.send(json.dumps({"type": "join"}))
+                    joins[0] += 1
+                    while time.monotonic() < deadline:
+                        frame = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic())))
+                        frames[0] += 1
+                        if frame.get("type") == "state" and frame.get("terminal"):
+                            break
+            except Exception:  # refused by a limit, closed as too slow, or the run's end
+                await asyncio.sleep(0.5)
+            await next_game(game_id)
 
     await asyncio.gather(*(spectate() for _ in range(count)))
-    stats.notes["spectator_frames"] = frames[0]
+    return {"spectator_joins": joins[0], "games_watched": len(games), "spectator_frames": frames[0]}
 
 
-async def idle_sockets(base: str, stats: Stats, deadline: float, count: int = 10_000) -> None:
+async def idle_sockets(base: str, target: str, deadline: float, count: int = 10_000) -> dict[str, Any]:
     host, port = urlparse(base).hostname or "127.0.0.1", urlparse(base).port or 80
     opened = [0]
 
@@ -227,7 +304,7 @@ async def idle_sockets(base: str, stats: Stats, deadline: float, count: int = 10
             writer.close()
 
     await asyncio.gather(*(hold() for _ in range(count)))
-    stats.notes["idle_connections_opened"] = opened[0]
+    return {"idle_connections_opened": opened[0]}
 
 
 ATTACKS = {"agents": runaway_agents, "spectators": spectator_storm, "sockets": idle_sockets}
@@ -257,24 +334,45 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-games", type=int, default=10_000, help="stop after this many games (default 10000)")
     parser.add_argument("--url", help="a running server on loopback (default: start one)")
     parser.add_argument(
+        "--serve-option", action="append", default=[], metavar="OPT", help="an option for the server (repeatable)"
+    )
+    parser.add_argument(
         "--abuse", choices=["none", *ATTACKS, "compare"], default="none", help="attack the server meanwhile"
+    )
+    parser.add_argument("--attack", choices=list(ATTACKS), help=argparse.SUPPRESS)  # the attacker's process
+    parser.add_argument("--target", default="", help=argparse.SUPPRESS)  # the game the attacker aims at
+    parser.add_argument(
+        "--attacker-niceness", type=int, default=0, help="the attacker's lower CPU priority, 0-19 (default 0)"
     )
     args = parser.parse_args(argv)
     options = dict(pair.split("=", 1) for pair in args.option)
     raise_file_limit(25_000)
+    if args.attack:
+        check_loopback(args.url or "")
+        print(json.dumps(attack(args.attack, args.url.rstrip("/"), args.target, args.seconds, args.attacker_niceness)))
+        return 0
     if args.abuse == "compare":
-        rows = [measure(args, options, abuse) for abuse in ("none", *ATTACKS)]
-        print("| run | moves/s | p50 ms | p95 ms | max ms | games | errors | notes |")
-        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-        for row in rows:
-            cells = [row[k] for k in ("moves_per_second", "latency_ms_p50", "latency_ms_p95", "latency_ms_max")]
-            notes = ", ".join(f"{k} {v}" for k, v in row["notes"].items())
-            print(f"| {row['abuse']} | " + " | ".join(str(c) for c in cells), end="")
-            print(f" | {row['games_finished']} | {row['errors']} | {notes} |")
-        return 0 if all(row["errors"] == 0 for row in rows) else 1
+        print_comparison([measure(args, options, abuse) for pair in ATTACKS for abuse in ("none", pair)])
+        return 0
     report = measure(args, options, args.abuse)
     print(json.dumps(report, indent=2))
     return 0 if report["errors"] == 0 else 1
+
+
+def print_comparison(rows: list[dict[str, Any]]) -> None:
+    """A markdown table: each attack after the quiet run measured just before it, with the ratio of p95s."""
+    columns = ["run", "moves/s", "p50 ms", "p95 ms", "p95 / quiet", "max ms", "longest wait ms", "games", "errors"]
+    print("| " + " | ".join([*columns, "load", "notes"]) + " |")
+    print("|" + " --- |" * (len(columns) + 2))
+    quiet: dict[str, Any] | None = None
+    for row in rows:
+        quiet = row if row["abuse"] == "none" else quiet
+        ratio = "" if row is quiet or quiet is None else f"{row['latency_ms_p95'] / quiet['latency_ms_p95']:.2f}"
+        keys = ("moves_per_second", "latency_ms_p50", "latency_ms_p95")
+        cells = [*(str(row[k]) for k in keys), ratio, str(row["latency_ms_max"]), str(row["longest_wait_ms"])]
+        cells += [str(row["games_finished"]), str(row["errors"]), str(row["load_average"][0])]
+        notes = ", ".join(f"{k} {v}" for k, v in row["notes"].items())
+        print(f"| {row['abuse']} | " + " | ".join(cells) + f" | {notes} |", flush=True)
 
 
 def measure(args: argparse.Namespace, options: dict[str, str], abuse: str) -> dict[str, Any]:
@@ -307,7 +405,7 @@ def measure(args: argparse.Namespace, options: dict[str, str], abuse: str) -> di
         ]
         if abuse == "spectators":
             command += ["--spectators-per-game", "1000", "--connections-per-address", "1100"]
-        server = subprocess.Popen([*command], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = subprocess.Popen([*command, *args.serve_option], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         for _ in range(200):
             with contextlib.suppress(OSError):
@@ -316,7 +414,8 @@ def measure(args: argparse.Namespace, options: dict[str, str], abuse: str) -> di
             time.sleep(0.1)
     try:
         started = time.monotonic()
-        stats = asyncio.run(run(base, args.games, args.seconds, args.game, options, args.max_games, abuse))
+        played = run(base, args.games, args.seconds, args.game, options, args.max_games, abuse, args.attacker_niceness)
+        stats = asyncio.run(played)
         elapsed = time.monotonic() - started
     finally:
         if server is not None:
@@ -338,6 +437,7 @@ def measure(args: argparse.Namespace, options: dict[str, str], abuse: str) -> di
         "latency_ms_p50": round(1000 * statistics.median(stats.latencies), 2) if moves else None,
         "latency_ms_p95": round(1000 * percentile(stats.latencies, 0.95), 2) if moves else None,
         "latency_ms_max": round(1000 * max(stats.latencies), 2) if moves else None,
+        "longest_wait_ms": round(1000 * stats.longest_wait),
         "errors": stats.errors,
     }
 

@@ -173,6 +173,20 @@ def test_the_other_calls_refuse_junk_without_change(
 
 
 @FUZZ
+@given(any_position(), st.integers(1, 3), st.booleans())
+def test_undo_past_the_start_is_refused_without_change(state: State[Any], extra: int, from_spn: bool) -> None:
+    if from_spn:  # a position read from notation has no history to take back either
+        state = state.game.state_from_spn(state.to_spn())
+    while state.history:
+        state.undo()
+    at_start = snapshot(state)
+    for _ in range(extra):
+        error = refused_cleanly(state.undo)
+        assert isinstance(error, IllegalMoveError) and "no move to take back" in str(error)
+        assert snapshot(state) == at_start
+
+
+@FUZZ
 @given(any_position(), st.data())
 def test_state_from_spn_refuses_broken_notation(state: State[Any], data: st.DataObject) -> None:
     spn = state.to_spn()

@@ -36,7 +36,7 @@ from spheria.games.base import PlayerView
 from spheria.server.agents import AgentPool
 from spheria.server.app import create_app
 from spheria.server.limits import Limits
-from spheria.server.session import SessionManager
+from spheria.server.session import Client, SessionManager
 from spheria.server.storage import SQLiteStorage
 from tests.test_server import HUMAN, RANDOM, TEST_LIMITS, create, error, join, receive, state_at, token_of
 
@@ -748,3 +748,85 @@ def test_serve_options_set_the_limits_and_a_public_url_is_the_only_other_origin(
         assert client.post("/api/games", json=body, headers=own).status_code == 201
         other = {"Host": "spheria.example.org", "Origin": "https://evil.example"}
         assert client.post("/api/games", json=body, headers=other).status_code == 403
+
+
+# -- what the load benchmark found under attack (docs/server.md, "Limits") -------------------------------------------
+
+
+def test_a_thousand_spectators_of_a_fast_game_get_the_latest_position_not_a_backlog(tmp_path: Path) -> None:
+    """Spectators share the server's spectator rate: however fast a game is played, each is sent
+    the latest position (one text, built once) and never falls behind; the players get every move."""
+
+    async def storm() -> tuple[list[list[str]], list[list[str]], float, int]:
+        limits = replace(TEST_LIMITS, spectator_rate=2000.0)
+        storage = SQLiteStorage(str(tmp_path / "g.sqlite3"))
+        manager = SessionManager(storage, AgentPool(lambda: ThreadPoolExecutor(1)), 0.0, limits)
+        session, _, _ = await manager.create("spline", {}, [HUMAN, HUMAN])
+        queued: Callable[[Any], list[str]] = lambda client: list(client.queue._queue)  # noqa: E731
+        watchers = [Client(lambda text: None) for _ in range(1000)]
+        seats = [Client(lambda text: None, seat) for seat in (0, 1)]
+        for client in [*watchers, *seats]:
+            session.attach(client)
+        started = time.monotonic()
+        while not session.state.is_terminal():  # a whole game, as fast as the server takes it
+            seat = session.state.current_player()
+            await session.submit(seat, str(session.state.legal_moves(seat)[0]))
+        elapsed = time.monotonic() - started
+        await asyncio.sleep(1000 / limits.spectator_rate + 0.2)  # the spectators' next turn
+        result = [queued(c) for c in watchers], [queued(c) for c in seats], elapsed, session.version
+        await manager.close()
+        storage.close()
+        return result
+
+    watchers, seats, elapsed, moves = asyncio.run(storm())
+    states = [[json.loads(t)["version"] for t in q if '"type":"state"' in t] for q in watchers]
+    assert moves >= 7 and all(versions[-1] == moves for versions in states)  # every spectator has the latest position
+    allowed = 1 + (elapsed + 0.5) * 2000 / 1000 + 1  # the join's frame, the rate's share, the last flush
+    assert max(len(versions) for versions in states) <= allowed  # not one frame per move
+    assert len({id(q[-1]) for q in watchers}) == 1  # one text shared by all of them
+    for queue in seats:  # the players: every move, in order
+        assert [json.loads(t)["version"] for t in queue if '"type":"state"' in t] == list(range(moves + 1))
+
+
+def test_idle_sockets_filling_the_server_never_cost_an_honest_request_a_503(serve: Callable[..., str]) -> None:
+    base = serve("--max-connections", "40", "--header-timeout", "60")
+    host, port = base.removeprefix("http://").split(":")
+    idle = [socket.create_connection((host, int(port)), timeout=30) for _ in range(60)]
+    try:
+        for _ in range(3):  # the oldest silent sockets are closed to make room, not the newcomer
+            with urllib.request.urlopen(base + "/api/games", timeout=20) as response:
+                assert response.status == 200
+        idle[0].settimeout(20)
+        assert idle[0].recv(1) == b""  # the socket silent the longest was closed
+    finally:
+        for sock in idle:
+            sock.close()
+
+
+def test_the_header_timeout_counts_from_the_first_byte_so_a_late_but_honest_client_is_served(
+    serve: Callable[..., str],
+) -> None:
+    """A loaded client (or server) may send its request a while after connecting: it gets the
+    whole header timeout from its first byte. Slow headers are still closed (the test above)."""
+    base = serve("--header-timeout", "2")
+    host, port = base.removeprefix("http://").split(":")
+    late = socket.create_connection((host, int(port)), timeout=30)
+    time.sleep(1.5)
+    late.sendall(b"GET /api/catalog HTTP/1.1\r\n")
+    time.sleep(1.5)  # 3 s after connecting, 1.5 s after the first byte
+    late.sendall(f"Host: {host}:{port}\r\nConnection: close\r\n\r\n".encode())
+    answer = b""
+    while chunk := late.recv(65536):
+        answer += chunk
+    late.close()
+    assert answer.startswith(b"HTTP/1.1 200")
+
+
+def test_agent_workers_think_below_the_servers_priority() -> None:
+    from spheria.server.agents import make_executor
+
+    pool = make_executor("process", 1, niceness=5)
+    try:
+        assert pool.submit(os.nice, 0).result(timeout=120) == min(19, os.nice(0) + 5)
+    finally:
+        pool.shutdown()

@@ -489,8 +489,10 @@ def test_undo_restores_every_field() -> None:
         seen.pop()
         assert state.to_spn() == seen[-1]
     assert state.history == []
-    with pytest.raises(IndexError):
+    at_start = state.to_spn()
+    with pytest.raises(IllegalMoveError, match="no move to take back"):
         state.undo()
+    assert (state.to_spn(), state.history) == (at_start, [])
 
 
 def test_clone_and_child_leave_the_original_alone() -> None:

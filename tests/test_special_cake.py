@@ -747,8 +747,10 @@ def test_undo_restores_exactly():
         assert state.to_spn() == spns[-1]
         assert state.history == played
     assert state.legal_moves() == start_moves
-    with pytest.raises(IndexError):
+    at_start = state.to_spn()
+    with pytest.raises(IllegalMoveError, match="no move to take back"):
         state.undo()
+    assert (state.to_spn(), state.history) == (at_start, [])
 
 
 def test_child_leaves_the_parent_alone():

@@ -358,8 +358,10 @@ def test_undo_restores_board_locks_and_player() -> None:
     assert str(state.undo()) == "0b2-0a1 2b2"
     assert state.to_spn() == before
     assert state.legal_moves() == moves
-    with pytest.raises(IndexError):
+    at_start = state.to_spn()
+    with pytest.raises(IllegalMoveError, match="no move to take back"):
         state.undo()
+    assert (state.to_spn(), state.history) == (at_start, [])
 
 
 # -- position notation ------------------------------------------------------------------------

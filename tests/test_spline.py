@@ -388,8 +388,10 @@ def test_undo_takes_back_moves_and_wins() -> None:
     for spn, legal in reversed(seen[:-1]):
         state.undo()
         assert (state.to_spn(), names(state.legal_moves()), state.returns()) == (spn, legal, [0.0, 0.0])
-    with pytest.raises(IndexError):
+    at_start = state.to_spn()
+    with pytest.raises(IllegalMoveError, match="no move to take back"):
         state.undo()
+    assert (state.to_spn(), state.history) == (at_start, [])
 
 
 def test_a_clone_is_independent() -> None:

@@ -16,12 +16,13 @@ command line and the integrations never need to know which game they drive::
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 import pkgutil
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
@@ -402,12 +403,33 @@ class PlayerView(Protocol):
     def observation(self, player: int) -> Mapping[str, Any]: ...
 
 
+#: What ``undo`` on a position without history raises (an :class:`IllegalMoveError`).
+NO_MOVE_TO_UNDO = "no move to take back: the game is at its start"
+
+
+def _refusing_empty_history(undo: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``undo`` that refuses a state with no history with :class:`IllegalMoveError`, not ``IndexError``."""
+
+    @functools.wraps(undo)
+    def checked(self: State[Any]) -> Any:
+        if not self.history:
+            raise IllegalMoveError(NO_MOVE_TO_UNDO)
+        return undo(self)
+
+    return checked
+
+
 class State(ABC, Generic[M]):
     """One position of a game, with the moves that led to it."""
 
     game: Game
     seed: int | None
     history: list[M]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "undo" in cls.__dict__:
+            cls.undo = _refusing_empty_history(cls.__dict__["undo"])  # type: ignore[method-assign,assignment]
 
     @abstractmethod
     def current_player(self) -> int:
@@ -423,7 +445,8 @@ class State(ABC, Generic[M]):
 
     @abstractmethod
     def undo(self) -> M:
-        """Take back the last move and return it."""
+        """Take back the last move and return it; :class:`IllegalMoveError` (state unchanged) when
+        there is no move to take back. Every game's ``undo`` gets that check from this class."""
 
     @abstractmethod
     def is_terminal(self) -> bool: ...

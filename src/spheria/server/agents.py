@@ -90,14 +90,24 @@ def choose_move(job: AgentJob) -> str:
     return text
 
 
-def make_executor(kind: str = "process", workers: int | None = None) -> Executor:
-    """A pool for agent moves: ``process`` (default: true parallelism, isolated) or ``thread``."""
+def lower_priority(niceness: int) -> None:
+    """Run this (worker) process ``niceness`` steps below normal CPU priority, as far as allowed."""
+    with contextlib.suppress(OSError, AttributeError):  # not allowed, or not on this system
+        os.nice(niceness)
+
+
+def make_executor(kind: str = "process", workers: int | None = None, niceness: int = 0) -> Executor:
+    """A pool for agent moves: ``process`` (default: true parallelism, isolated) or ``thread``.
+
+    Process workers run ``niceness`` steps below normal priority, so agents thinking never take the
+    CPU from the server's event loop (which answers every player)."""
     if kind == "thread":
         return ThreadPoolExecutor(max_workers=workers or 8, thread_name_prefix="spheria-agent")
     if kind != "process":
         raise ValueError(f"agent pool must be 'process' or 'thread', not {kind!r}")
     count = workers or max(2, os.cpu_count() or 2)
-    return ProcessPoolExecutor(max_workers=count, mp_context=get_context("spawn"))
+    spawn = get_context("spawn")
+    return ProcessPoolExecutor(max_workers=count, mp_context=spawn, initializer=lower_priority, initargs=(niceness,))
 
 
 class AgentTimeout(Exception):

@@ -107,7 +107,7 @@ def create_app(
         fixed = executor
         factory: Callable[[], Executor] = lambda: fixed  # noqa: E731
     else:
-        factory = executor_factory or (lambda: make_executor(agent_pool, agent_workers))
+        factory = executor_factory or (lambda: make_executor(agent_pool, agent_workers, limits.agent_niceness))
     agents = AgentPool(factory, limits.agent_thinking, limits.agent_grace)
     manager = SessionManager(store, agents, agent_delay, limits)
     engine = analysis.AnalysisService(analysis_limits or analysis.AnalysisLimits())

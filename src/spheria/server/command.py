@@ -30,9 +30,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     limits.add_argument(
         "--agent-grace", type=float, default=5.0, help="seconds past its budget before an agent is stopped (default 5)"
     )
+    limits.add_argument(
+        "--agent-niceness", type=int, default=10, help="agent processes' lower CPU priority, 0-19 (default 10)"
+    )
     limits.add_argument("--agent-thinking", type=int, default=0, help="agents thinking at once (default: pool size)")
     limits.add_argument("--client-queue", type=int, default=256, help="frames a slow client may lag (default 256)")
     limits.add_argument("--spectators-per-game", type=int, default=500, help="spectators per game (default 500)")
+    limits.add_argument(
+        "--spectator-rate",
+        type=float,
+        default=2000.0,
+        help="frames a second to all spectators together (default 2000; 0: no limit)",
+    )
     limits.add_argument(
         "--connections-per-address", type=int, default=200, help="websockets per client address (default 200)"
     )
@@ -92,9 +101,11 @@ def limits_of(args: argparse.Namespace) -> Any:
         agent_max_time=args.agent_max_time,
         agent_grace=max(0.0, args.agent_grace),
         agent_thinking=max(0, args.agent_thinking),
+        agent_niceness=min(19, max(0, args.agent_niceness)),
         frame_rate=args.frame_rate,
         client_queue=max(8, args.client_queue),
         spectators_per_game=max(0, args.spectators_per_game),
+        spectator_rate=max(0.0, args.spectator_rate),
         connections_per_address=max(1, args.connections_per_address),
         create_per_minute=max(0.0, args.create_per_minute),
         create_burst=max(1, args.create_burst),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections import Counter
 from typing import Any
@@ -72,8 +71,8 @@ class GameSocket:
                 del self.connections[self.address]
             self.cleanup()
 
-    async def _send(self, frame: dict[str, Any]) -> None:
-        await self.ws.send_text(json.dumps(frame, separators=(",", ":")))
+    async def _send(self, text: str) -> None:
+        await self.ws.send_text(text)
 
     def _too_slow(self) -> None:
         """Close a client too far behind (from a ``push``): the browser reconnects and catches up."""

@@ -1,12 +1,14 @@
 """What every request passes before the app sees it: the Host allow-list, the Origin check on
 websockets and POSTs, JSON-only POSTs and the security headers on every response; and an HTTP
-protocol for uvicorn that closes connections whose request headers do not arrive in time.
+protocol for uvicorn that closes connections whose request headers do not arrive in time, and
+silent connections first when the server is full.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
@@ -103,10 +105,20 @@ class Guard:
         await send({"type": "http.response.body", "body": body})
 
 
-def guarded_http_protocol(header_timeout: float) -> Any:
-    """uvicorn's h11 protocol, closing a connection whose next request's headers take longer than
-    ``header_timeout`` seconds (uvicorn alone waits forever for the first request)."""
+def guarded_http_protocol(header_timeout: float, max_connections: int) -> Any:
+    """uvicorn's h11 protocol with two defences against sockets that hold the server without asking
+    anything (uvicorn alone waits forever for the first request):
+
+    * a connection must send its request headers within ``header_timeout`` seconds, counted from
+      the request's first byte (a connection that sends nothing at all is closed that long after
+      it opened, or after its last response) — so a slow but honest client is never cut off
+      because the server was too busy to read it sooner;
+    * when ``max_connections`` are open, the connection silent for the longest (no byte of a request
+      yet) is closed to make room, so idle sockets never cost an honest request a ``503``.
+    """
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    silent: OrderedDict[Any, None] = OrderedDict()  # connections waiting for a request's first byte, oldest first
 
     class GuardedH11Protocol(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
@@ -114,7 +126,29 @@ def guarded_http_protocol(header_timeout: float) -> Any:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            self._await_request()
+            self._make_room()
+
+        def _await_request(self) -> None:
+            """Before a request's first byte: silent (closed when room is needed), on a deadline."""
+            silent[self] = None
+            silent.move_to_end(self)
             self._arm()
+
+        def _make_room(self) -> None:
+            while len(self.connections) >= max_connections and silent:
+                oldest = next(iter(silent))
+                if oldest is self:
+                    return
+                del silent[oldest]
+                oldest.transport.close()
+                oldest.connections.discard(oldest)
+
+        def data_received(self, data: bytes) -> None:
+            if self in silent:  # the request's first byte: its headers have header_timeout from now
+                del silent[self]
+                self._arm()
+            super().data_received(data)
 
         def _arm(self) -> None:
             if self._deadline is not None:
@@ -130,9 +164,11 @@ def guarded_http_protocol(header_timeout: float) -> Any:
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
-            self._arm()
+            if not self.transport.is_closing():
+                self._await_request()
 
         def connection_lost(self, exc: Exception | None) -> None:
+            silent.pop(self, None)
             if self._deadline is not None:
                 self._deadline.cancel()
             super().connection_lost(exc)

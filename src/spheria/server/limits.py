@@ -23,12 +23,17 @@ class Limits:
     agent_grace: float = 5.0
     #: Agent seats thinking at once, server-wide (0: the pool's size).
     agent_thinking: int = 0
+    #: Steps below normal CPU priority for the agents' worker processes (``nice``): the event loop first.
+    agent_niceness: int = 10
     #: Frames per second a connection may send (bursts of twice as many); 0 for no limit.
     frame_rate: float = 50.0
     #: Frames a client may have waiting before it is closed as too slow (code 4408: it reconnects).
     client_queue: int = 256
     #: Spectators per game.
     spectators_per_game: int = 500
+    #: State frames a second sent to all spectators together, server-wide (0: no limit). With more
+    #: spectators than that, each is sent the latest position less often (1,000 spectators: twice a second).
+    spectator_rate: float = 2000.0
     #: Websocket connections open at once from one address.
     connections_per_address: int = 200
     #: Games one address may create per minute (steady rate) and in a burst.

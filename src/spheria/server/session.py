@@ -2,9 +2,10 @@
 
 A session owns the game's :class:`~spheria.games.base.State`, rebuilt from storage by replaying
 the stored entries through the rules. All changes go through :meth:`GameSession.submit` under
-the session's lock; after each change every connected client of the game is sent its own frame
-at once (through its own outgoing queue, so a slow client never delays the others), and agent
-seats that must act are started in the agent pool.
+the session's lock; after each change every seat's client is sent its own frame at once
+(through its own outgoing queue, so a slow client never delays the others), spectators the
+latest position within the server's spectator rate (one text shared by all), and agent seats
+that must act are started in the agent pool.
 
 Simultaneous nodes (Spagyric's reveals): each seat's secret choice is checked with
 ``parse_move(text, seat)`` and kept server-side in ``pending`` (and in storage, so a committed
@@ -25,10 +26,12 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import logging
 import random
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
@@ -91,19 +94,25 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+def encode(frame: dict[str, Any]) -> str:
+    """A frame as the JSON text sent on the wire (built once, shared by every client it goes to)."""
+    return json.dumps(frame, separators=(",", ":"))
+
+
 @dataclass(eq=False)
 class Client:
     """One connected websocket: a seat (``seat`` ≥ 0) or a spectator (``seat`` None)."""
 
-    send: Callable[[dict[str, Any]], Any]
+    send: Callable[[str], Any]
     seat: int | None = None
     limit: int = 256
     on_drop: Callable[[], None] | None = None
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     dropped: bool = False
 
-    def push(self, frame: dict[str, Any]) -> None:
-        """Queue ``frame``; a client ``limit`` frames behind is dropped (``on_drop`` closes its socket)."""
+    def push(self, frame: dict[str, Any] | str) -> None:
+        """Queue ``frame`` (or its :func:`encode` d text); a client ``limit`` frames behind is dropped
+        (``on_drop`` closes its socket)."""
         if self.dropped:
             return
         if self.queue.qsize() >= self.limit:
@@ -112,7 +121,7 @@ class Client:
             if self.on_drop is not None:
                 self.on_drop()
             return
-        self.queue.put_nowait(frame)
+        self.queue.put_nowait(frame if isinstance(frame, str) else encode(frame))
 
     async def pump(self) -> None:
         """Send queued frames in order until told to stop (or the connection is gone)."""
@@ -138,6 +147,13 @@ class GameSession:
         self.pending: dict[int, str] = dict(record.pending)
         self.version = len(record.moves)
         self.clients: set[Client] = set()
+        #: The spectators among ``clients``, and how many clients each seat has connected.
+        self.watchers: set[Client] = set()
+        self.seats_connected: Counter[int] = Counter()
+        self._watchers_due: asyncio.TimerHandle | None = None
+        self._watchers_sent = -1e9
+        self._watchers_presence = False
+        self._public: tuple[tuple[Any, ...], str] | None = None
         self.lock = asyncio.Lock()
         self.agent_tasks: dict[int, asyncio.Task[None]] = {}
         self.closed = False
@@ -206,7 +222,7 @@ class GameSession:
 
     def players(self) -> list[dict[str, Any]]:
         names = self.game.player_names()
-        connected = {c.seat for c in self.clients}
+        connected = {seat for seat, count in self.seats_connected.items() if count > 0}
         return [
             {
                 "seat": s.seat,
@@ -220,7 +236,7 @@ class GameSession:
         ]
 
     def spectators(self) -> int:
-        return sum(1 for c in self.clients if c.seat is None)
+        return len(self.watchers)
 
     def info(self) -> dict[str, Any]:
         """Public facts about the game: no tokens, no hidden data."""
@@ -259,13 +275,51 @@ class GameSession:
         faults = sorted(self.record.faults.items())[-5:]
         return [{"seat": seat, "ply": ply, "code": code} for (ply, seat), code in faults]
 
+    def public_text(self) -> str:
+        """The spectators' state frame, encoded; built once per position and presence, shared by all."""
+        claimed = sum(seat.claim_hash is not None for seat in self.record.seats)
+        facts = (self.version, self.record.status, len(self.pending), len(self.record.faults), claimed)
+        key = (*facts, *sorted(self.seats_connected))
+        if self._public is None or self._public[0] != key:
+            self._public = (key, encode(self.frame_for(None)))
+        return self._public[1]
+
     def broadcast(self) -> None:
-        """Queue every client's own frame; frames are computed once per seat."""
-        cache: dict[int | None, dict[str, Any]] = {}
+        """Queue every seat's own frame at once (built once per seat); spectators are sent the
+        position by :meth:`schedule_watchers` (the latest one, within the server's spectator rate)."""
+        cache: dict[int, str] = {}
         for client in list(self.clients):
-            if client.seat not in cache:
-                cache[client.seat] = self.frame_for(client.seat)
-            client.push(cache[client.seat])
+            if client.seat is not None:
+                if client.seat not in cache:
+                    cache[client.seat] = encode(self.frame_for(client.seat))
+                client.push(cache[client.seat])
+        if self.closed:  # the last frame (an aborted game): no later flush would send it
+            self._send_watchers()
+        else:
+            self.schedule_watchers()
+
+    def schedule_watchers(self) -> None:
+        """Send spectators the latest position soon: at once if the server's spectator rate allows,
+        else when it does. With many spectators each is sent fewer frames, never a backlog."""
+        if self._watchers_due is not None or self.closed or not self.watchers:
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._watchers_sent + self.manager.watcher_interval() - loop.time()
+        self._watchers_due = loop.call_later(max(0.0, wait), self._send_watchers)
+
+    def _send_watchers(self) -> None:
+        self._watchers_due = None
+        self._watchers_sent = asyncio.get_running_loop().time()
+        text = self.public_text()
+        presence = encode(self.presence_frame()) if self._watchers_presence else None
+        self._watchers_presence = False
+        for client in list(self.watchers):
+            client.push(text)
+            if presence is not None:
+                client.push(presence)
+
+    def presence_frame(self) -> dict[str, Any]:
+        return {"type": "presence", "players": self.players(), "spectators": self.spectators()}
 
     def schedule_presence(self) -> None:
         """Send who is connected once per burst of joins and leaves, not once per join."""
@@ -276,19 +330,35 @@ class GameSession:
         self._presence = None
         if self.closed:
             return
-        frame = {"type": "presence", "players": self.players(), "spectators": self.spectators()}
+        text = encode(self.presence_frame())
         for client in list(self.clients):
-            client.push(frame)
+            if client.seat is not None:
+                client.push(text)
+        self._watchers_presence = True
+        self.schedule_watchers()
 
     def attach(self, client: Client) -> None:
         self.clients.add(client)
         self.touched = time.monotonic()
-        client.push(self.frame_for(client.seat))
+        if client.seat is None:
+            self.watchers.add(client)
+            self.manager.watchers += 1
+            client.push(self.public_text())
+        else:
+            self.seats_connected[client.seat] += 1
+            client.push(self.frame_for(client.seat))
         self.schedule_presence()
 
     def detach(self, client: Client) -> None:
         if client in self.clients:
             self.clients.discard(client)
+            if client.seat is None:
+                self.watchers.discard(client)
+                self.manager.watchers -= 1
+            else:
+                self.seats_connected[client.seat] -= 1
+                if self.seats_connected[client.seat] <= 0:
+                    del self.seats_connected[client.seat]
             self.schedule_presence()
         if not self.clients and self.is_over():
             # A finished game nobody watches leaves memory; storage keeps it for replays.
@@ -540,9 +610,17 @@ class SessionManager:
         self.agent_delay = agent_delay
         self.limits = limits or Limits()
         self.sessions: dict[str, GameSession] = {}
+        #: Spectators connected, server-wide (the spectator rate is shared among them).
+        self.watchers = 0
         self.closing = False
         self._db_pool: Executor | None = None
         self._loading: dict[str, asyncio.Lock] = {}
+
+    def watcher_interval(self) -> float:
+        """Least seconds between two frames to one game's spectators: the server-wide spectator rate
+        shared among every spectator (0: no wait)."""
+        rate = self.limits.spectator_rate
+        return self.watchers / rate if rate > 0 else 0.0
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run a storage call on the storage thread (one thread: calls keep their order)."""
