@@ -622,8 +622,6 @@ class SpagyricState(State[SpagyricMove]):
             self.phase = REVEAL
 
     def undo(self) -> SpagyricMove:
-        if not self.history:
-            raise IndexError("no move to undo")
         snap = self._undo.pop()
         self._board.masks[:] = snap.masks
         self.supply = [list(snap.supply[0]), list(snap.supply[1])]

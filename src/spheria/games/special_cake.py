@@ -596,8 +596,6 @@ class CakeState(State[CakeMove]):
         return masks
 
     def undo(self) -> CakeMove:
-        if not self.history:
-            raise IndexError("no move to undo")
         masks, self.player, self.phase, outcomes = self._undo.pop()
         self._board.masks[:] = masks
         self._outcomes = outcomes

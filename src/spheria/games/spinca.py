@@ -697,8 +697,6 @@ class SpincaState(State[SpincaMove]):
         self._outcomes = None
 
     def undo(self) -> SpincaMove:
-        if not self.history:
-            raise IndexError("no move to undo")
         masks, self.locked = self._undo.pop()
         self._board.masks[:] = masks
         self._placed -= 1

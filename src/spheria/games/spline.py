@@ -286,8 +286,6 @@ class SplineState(State[SplineMove]):
         self._placeable = free
 
     def undo(self) -> SplineMove:
-        if not self.history:
-            raise IndexError("no move to undo")
         move = self.history.pop()
         bit = BB_SITES[move.site]
         player = 1 - self.player
