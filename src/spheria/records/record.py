@@ -34,7 +34,7 @@ VERSION = 1
 FIELDS = ("format", "version", "game", "options", "seed", "start", "players", "moves", "result", "created")
 
 #: Fields added within version 1, optional when reading: a record without them reads as before.
-OPTIONAL_FIELDS = ("resigned",)
+OPTIONAL_FIELDS = ("resigned", "hints")
 
 
 class RecordError(ValueError):
@@ -86,6 +86,8 @@ class Record:
     result: list[float] | None = None
     created: str = field(default_factory=_now)
     resigned: int | None = None
+    #: Hints each seat was given (one count per seat) in a game played with hints; None: no hints.
+    hints: list[int] | None = None
 
     @property
     def finished(self) -> bool:
@@ -96,11 +98,17 @@ class Record:
 
     @classmethod
     def from_state(
-        cls, state: State[Any], players: Sequence[str], created: str | None = None, resigned: int | None = None
+        cls,
+        state: State[Any],
+        players: Sequence[str],
+        created: str | None = None,
+        resigned: int | None = None,
+        hints: Sequence[int] | None = None,
     ) -> Record:
         """The record of the game that led to ``state``; ``players`` are agent specs or ``"human"``.
 
-        ``resigned`` is the seat that gave up in ``state`` (an unfinished position), if one did.
+        ``resigned`` is the seat that gave up in ``state`` (an unfinished position), if one did;
+        ``hints`` the number of hints each seat was given, in a game played with hints.
         """
         if len(players) != state.game.num_players:
             raise RecordError(f"{state.game.name} has {state.game.num_players} seats; got {len(players)} players")
@@ -116,6 +124,7 @@ class Record:
             result=[float(r) for r in state.returns()] if state.is_terminal() else None,
             created=created or _now(),
             resigned=resigned,
+            hints=None if hints is None else _checked_hints(list(hints), state.game.num_players),
         )
 
     # -- JSON ------------------------------------------------------------------------------
@@ -133,6 +142,7 @@ class Record:
             "result": None if self.result is None else list(self.result),
             "created": self.created,
             "resigned": self.resigned,
+            **({} if self.hints is None else {"hints": list(self.hints)}),
         }
 
     def dumps(self) -> str:
@@ -192,6 +202,9 @@ class Record:
             raise RecordError(f"'resigned' must be the seat (0-based) that resigned, or null, not {resigned!r}")
         if resigned is not None and result is not None:
             raise RecordError("a resigned game has no 'result' (null): the rules did not finish it")
+        hints = data.get("hints")
+        if hints is not None:
+            hints = _checked_hints(hints, len(players))
         return cls(
             game=game,
             options=dict(options),
@@ -202,6 +215,7 @@ class Record:
             result=None if result is None else [float(r) for r in result],
             created=created,
             resigned=resigned,
+            hints=hints,
         )
 
     @classmethod
@@ -294,6 +308,17 @@ class Record:
                 raise RecordError(f"'result' is {self.result} but the moves give {returns}")
         elif self.result is not None:
             raise RecordError(f"'result' is {self.result} but the game is not over after {moves} moves")
+
+
+def _checked_hints(hints: Any, seats: int) -> list[int]:
+    """``hints`` if it is one whole number ≥ 0 per seat; raises :class:`RecordError`."""
+    if not (
+        isinstance(hints, list)
+        and len(hints) == seats
+        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in hints)
+    ):
+        raise RecordError(f"'hints' must be the number of hints each of the {seats} seats was given, not {hints!r}")
+    return list(hints)
 
 
 def _resign_problem(state: State[Any], seat: int) -> str:

@@ -18,6 +18,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from spheria.agents.registry import agent_names, agents_for, default_agent
 from spheria.games.base import Game, game_class, game_names, load_game
 from spheria.server.agents import rebuild
+from spheria.server.hints import check_hints_setting
 from spheria.server.session import GameError, GameSession, SessionManager
 from spheria.server.storage import FINISHED
 from spheria.server.views import board_of, public_frame, result_of
@@ -164,7 +165,8 @@ def record_of(session: GameSession) -> dict[str, Any]:
     from spheria.records import Record
 
     players = [s.agent if s.agent else "human" for s in session.record.seats]
-    data = Record.from_state(session.state, players).to_json()
+    hints = session.hint_counts() if session.record.hints else None
+    data = Record.from_state(session.state, players, hints=hints).to_json()
     if session.record.seed is not None:
         data["seed"] = session.record.seed
     data["server_game_id"] = session.id
@@ -247,7 +249,7 @@ async def api_games(request: Request) -> Response:
 def _creation_request(data: Any) -> tuple[str, list[dict[str, Any]], int | None]:
     if not isinstance(data, dict):
         raise GameError("bad_game", "the body must be a JSON object")
-    unknown = sorted(set(data) - {"game", "options", "seats", "seed"})
+    unknown = sorted(set(data) - {"game", "options", "seats", "seed", "hints"})
     if unknown:
         raise GameError("bad_game", f"unexpected field {unknown[0]!r}")
     name = data.get("game")
@@ -269,7 +271,8 @@ async def api_create(request: Request) -> Response:
             raise GameError("rate_limited", "too many new games from this address: wait a little")
         data = await read_json(request)
         name, seats, seed = _creation_request(data)
-        session, tokens, owner = await manager.create(name, options_of(data), seats, seed)
+        hints = check_hints_setting(data.get("hints"), seats)
+        session, tokens, owner = await manager.create(name, options_of(data), seats, seed, hints=hints)
     except GameError as error:
         return refused(error)
     names = session.game.player_names()
@@ -350,5 +353,6 @@ async def api_replay(request: Request) -> Response:
         "moves": list(session.record.moves),
         "steps": frames,
         "result": result_of(session.state),
+        "hints": {"allowed": session.record.hints, "used": session.hint_counts()},
     }
     return json_response(body)
