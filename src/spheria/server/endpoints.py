@@ -104,6 +104,21 @@ def fitting_agents(game: Game) -> list[str]:
     return sorted(names, key=lambda name: name != default)
 
 
+def fitting_levels(game: Game) -> list[dict[str, Any]]:
+    """The levels (``level:1`` …) that play ``game`` with its options, with their words and time a move."""
+    from spheria.agents.levels import LevelAgent, level_spec, levels_for
+
+    try:
+        levels = levels_for(game)
+    except ValueError:
+        return []
+    return [
+        {"spec": level_spec(e.level), "level": e.level, "words": e.words, "seconds": e.seconds}
+        for e in levels
+        if LevelAgent(e.level).fits(game)
+    ]
+
+
 def catalog() -> dict[str, Any]:
     games = []
     for name in game_names():
@@ -203,6 +218,7 @@ async def api_check(request: Request) -> Response:
             "players": game.player_names(),
             "seats": game.describe()["seats"],
             "agents": fitting_agents(game),
+            "levels": fitting_levels(game),
         }
     )
 
