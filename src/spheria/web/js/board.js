@@ -217,7 +217,7 @@ export class PyramidView {
     const trayNear = CY + 2.12 * D * s + 0.42 * D * c + (c > 0.01 ? 16 : 0); // the tray's front edge
     const trayFar = CY - 2.12 * D * s + 0.42 * D * c;
     const margin = 8;
-    const top = Math.min(Math.min(...ys) - R - 12, trayFar) - margin; // 12: a badge above a ball
+    const top = Math.min(Math.min(...ys) - R, trayFar) - margin; // badges and locks sit inside their ball
     const bottom = Math.max(Math.max(...ys) + R, trayNear) + margin;
     const left = CX - 2.12 * D - margin;
     return [left, top, CX + 2.12 * D + margin - left, bottom - top];

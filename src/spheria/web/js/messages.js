@@ -135,7 +135,7 @@ const MESSAGES = {
   "hint_count": "hints: {count}",
   "hint_count_title": "hints used",
   "lobby.levels": "Levels",
-  "lobby.level": "Level {level} · {words} (up to {seconds} s a move)",
+  "lobby.level": "Level {level} · {words} · {seconds} s a move",
   "lobby.advanced": "Advanced: an agent by its spec",
   "lobby.hints": "Hints",
   "lobby.hints_label": "let me ask the engine for my best move",
