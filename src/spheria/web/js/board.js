@@ -59,6 +59,15 @@ const PALETTE = {
   u: ["#cfe3ff", "#3b74d8", "#0f2a63"],
 };
 
+/** The highest level the main view must show: the highest ball's, before or after a previewed move, or target's. */
+function reach(now, shown, targets) {
+  let top = 0;
+  for (const s of SITES) {
+    if (now[s.index] !== "." || shown[s.index] !== "." || targets.has(s.name)) top = Math.max(top, s.level);
+  }
+  return top;
+}
+
 export class PyramidView {
   /**
    * @param {Element} host where the SVG goes
@@ -122,13 +131,13 @@ export class PyramidView {
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const topView = this.topView;
     const elevation = topView ? Math.PI / 2 : (36 * Math.PI) / 180;
-    const [x0, y0, width, height] = this.frame(elevation);
-    svg.setAttribute("viewBox", `${x0} ${y0} ${width} ${height}`);
-    this.defs(svg);
-
     const now = parseBoard(o.board);
     const shown = o.preview ? parseBoard(o.preview) : now;
     const targets = o.targets || new Set();
+    const [x0, y0, width, height] = this.frame(elevation, reach(now, shown, targets));
+    svg.setAttribute("viewBox", `${x0} ${y0} ${width} ${height}`);
+    this.defs(svg);
+
     const selected = o.selected || [];
     const lastMove = new Set(o.lastMove || []);
     const locked = o.locked || new Set();
@@ -209,18 +218,18 @@ export class PyramidView {
     this.levelMaps(o.mapBoard ? parseBoard(o.mapBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked, suggested });
   }
 
-  /** The main view's box: a full pyramid and its tray, with a small margin (no empty band above). */
-  frame(elevation) {
+  /** The main view's box: the tray and the levels up to ``top``, with a small margin (no empty band above). */
+  frame(elevation, top = 3) {
     const s = Math.sin(elevation);
     const c = Math.cos(elevation);
-    const ys = SITES.map((site) => this.project(site, elevation).y);
+    const ys = SITES.filter((site) => site.level <= top).map((site) => this.project(site, elevation).y);
     const trayNear = CY + 2.12 * D * s + 0.42 * D * c + (c > 0.01 ? 16 : 0); // the tray's front edge
     const trayFar = CY - 2.12 * D * s + 0.42 * D * c;
     const margin = 8;
-    const top = Math.min(Math.min(...ys) - R, trayFar) - margin; // badges and locks sit inside their ball
-    const bottom = Math.max(Math.max(...ys) + R, trayNear) + margin;
+    const upper = Math.min(Math.min(...ys) - R, trayFar) - margin; // badges and locks sit inside their ball
+    const lower = Math.max(Math.max(...ys) + R, trayNear) + margin;
     const left = CX - 2.12 * D - margin;
-    return [left, top, CX + 2.12 * D + margin - left, bottom - top];
+    return [left, upper, CX + 2.12 * D + margin - left, lower - upper];
   }
 
   defs(svg) {

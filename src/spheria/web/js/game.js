@@ -502,10 +502,11 @@ function renderResult() {
   const winners = frame.result.winners || [];
   const mine = seat !== null && winners.includes(seat);
   const lost = seat !== null && winners.length && !mine;
+  const hints = frame.hints && frame.hints.allowed && seat !== null ? h("div", { class: "muted result-hints" }, t("hint_used", { count: frame.hints.used[seat] || 0 })) : "";
   clear(box).append(
     h("div", { class: `result-title${mine ? " won" : lost ? " lost" : ""}` }, mine ? t("result.won") : lost ? t("result.lost") : t("result.over")),
     h("div", { class: "result-text" }, frame.result.text),
-    frame.hints && frame.hints.allowed && seat !== null ? h("div", { class: "muted result-hints" }, t("hint_used", { count: frame.hints.used[seat] || 0 })) : null,
+    hints,
     h(
       "div",
       { class: "result-links" },
