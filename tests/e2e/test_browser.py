@@ -233,7 +233,7 @@ def check_moves_list_shows_the_latest(page: Page) -> None:
     in_sight = """() => {
           const list = document.getElementById('history');
           const last = list.lastElementChild.getBoundingClientRect();
-          const box = list.getBoundingClientRect();
+          const box = (list.closest('.history-scroll') || list).getBoundingClientRect();
           return last.bottom <= box.bottom + 2 && last.top >= box.top - 2 && last.right <= box.right + 2;
         }"""
     with contextlib.suppress(PlaywrightTimeoutError):
@@ -254,11 +254,44 @@ def play_to_the_end(page: Page, rng: random.Random, shot: str, shot_after: int =
             page.wait_for_timeout(300)
             screenshot(page, shot)
     page.wait_for_selector("#result .result-title")
-    check_moves_list_shows_the_latest(page)  # (before a full-page screenshot, which resets inner scrolling)
+    check_moves_list_shows_the_latest(page)
+    assert_no_empty_cards(page)
     if moves < shot_after:
         screenshot(page, shot)
     screenshot(page, shot + "-end", full_page=True)
+    # A full-page screenshot lays the page out again (as turning a phone does): the list still ends in sight.
+    check_moves_list_shows_the_latest(page)
     return page.inner_text("#result .result-text")
+
+
+def assert_no_empty_cards(page: Page) -> None:
+    """Every card shown beside the board holds something (no empty status bar at the end)."""
+    empty = page.evaluate(
+        """() => [...document.querySelectorAll('.side-panel > *')]
+            .filter(n => n.offsetParent !== null && !n.textContent.trim() && !n.querySelector('svg, table'))
+            .map(n => n.id || n.className)"""
+    )
+    assert empty == [], f"empty cards beside the board: {empty}"
+
+
+def pyramid_band_above(page: Page, board: str) -> float:
+    """The empty band above what the page's 3D view draws of ``board``, as a share of the view's height."""
+    return float(
+        page.evaluate(
+            """async (board) => {
+              const { PyramidView } = await import('/static/js/board.js');
+              const host = document.createElement('div');
+              host.className = 'board';
+              document.querySelector('.board-panel').prepend(host);
+              new PyramidView(host).render({ board });
+              const svg = host.querySelector('svg.pyramid').getBoundingClientRect();
+              const drawn = host.querySelector('svg.pyramid .main-view').getBoundingClientRect();
+              host.remove();
+              return (drawn.top - svg.top) / svg.height;
+            }""",
+            board,
+        )
+    )
 
 
 GAMES = [
@@ -326,6 +359,10 @@ def test_a_whole_game_through_the_ui_against_agents(
     page.click("#last")
     assert page.inner_text("#step") == f"move {total} of {total}"
     check_moves_list_shows_the_latest(page)
+    if game == "spinca":  # the replay shows the face scores as the game page does
+        page.wait_for_selector("#scores table.scores")
+        sides = page.locator("#scores table.scores tbody tr").count()
+        assert sides == (2 if options["players"] != "3" else 3), sides
     screenshot(page, f"replay-{name}-desktop")
     # In the lobby the game has left "Games in play" for "Finished games".
     page.goto(server + "/")
@@ -378,6 +415,11 @@ def test_every_game_fits_a_tablet(browser: Browser, server: str, game: str, opti
         assert_fits(page)
     page.wait_for_timeout(300)
     screenshot(page, name + "-tablet")
+    # The 3D view starts where the pyramid does: a full one, a bottom level only, a level begun above it.
+    full, bottom = "wbwbwbwbwbwbwbwb/wbwbwbwbw/wbwb/w", "wbwbwbwbwbwbwbwb/........./..../."
+    boards = (full, bottom, "bwbwbwbwbwbwbwbw/......w../..../.")
+    for board in boards:
+        assert pyramid_band_above(page, board) < 0.04, board
     assert errors == []
     page.context.close()
 
@@ -394,8 +436,13 @@ def test_the_lobby_offers_only_agents_that_fit(page: Page, server: str) -> None:
         fit = page.request.get(f"{server}/api/catalog").json()
         agents = next(g["agents"] for g in fit["games"] if g["name"] == game)
         offered = page.eval_on_selector_all("select.seat-kind >> nth=1", "s => [...s[0].options].map(o => o.value)")
-        assert offered == ["human", *(f"agent:{a}" for a in agents)]
-        assert page.locator("select.seat-kind").nth(1).input_value() == f"agent:{agents[0]}"
+        levels = [f"level:{n}" for n in range(1, 6)]
+        assert offered == ["human", *levels, *(f"agent:{a}" for a in agents)]  # levels first, then specs
+        groups = page.eval_on_selector_all("select.seat-kind >> nth=1", "s => [...s[0].children].map(g => g.label)")
+        assert groups[1:] == ["Levels", "Advanced: an agent by its spec"]
+        words = page.eval_on_selector_all("select.seat-kind >> nth=1", "s => [...s[0].options].map(o => o.text)")
+        assert words[1].startswith("Level 1 · beginner · ") and words[5].startswith("Level 5 · strongest")
+        assert page.locator("select.seat-kind").nth(1).input_value() == "level:3"
     assert "mcts" not in next(g["agents"] for g in fit["games"] if g["name"] == "spagyric")
 
 

@@ -667,8 +667,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--players",
         metavar="P1,P2",
-        help=f"who plays each seat, in seat order: {HUMAN} or an agent spec "
-        f"(default: {HUMAN}, then random for every other seat)",
+        help=f"who plays each seat, in seat order: {HUMAN}, a level (level:1 beginner ... level:5 strongest) "
+        f"or an agent spec (default: {HUMAN}, then random for every other seat)",
     )
     play.add_argument("--seed", metavar="N", type=int, help="fix what the rules leave to chance (e.g. a sugar cake)")
     play.add_argument(

@@ -24,7 +24,10 @@ ONE_SEAT = "1 seat"
 SEATS = "{n} seats"
 PLAYERS_EMPTY_SEAT = "--players: seat {seat} ({name}) is empty"
 PLAYERS_BAD_AGENT = "--players: seat {seat} ({name}): {error}"
-PLAYERS_UNKNOWN = "--players: seat {seat} ({name}): {spec} is not a player; write {human} or an agent: {agents}"
+PLAYERS_UNKNOWN = (
+    "--players: seat {seat} ({name}): {spec} is not a player; write {human} or an agent: {agents};"
+    " or a level: level:1 (beginner) to level:5 (strongest)"
+)
 SAVE_NO_FOLDER = "--save: folder {folder} does not exist"
 SAVE_IS_FOLDER = "--save: {path} is a folder; name a file"
 BAD_SEED = "--seed: {error}"

@@ -35,7 +35,7 @@ VERSION = 1
 FIELDS = ("format", "version", "game", "options", "seed", "start", "players", "moves", "result", "created")
 
 #: Fields added within version 1, optional when reading: a record without them reads as before.
-OPTIONAL_FIELDS = ("resigned", "from_position")
+OPTIONAL_FIELDS = ("resigned", "from_position", "hints")
 
 
 class RecordError(ValueError):
@@ -89,6 +89,8 @@ class Record:
     resigned: int | None = None
     #: Whether the game started from ``start`` set up by hand rather than from the game's own start.
     from_position: bool = False
+    #: Hints each seat was given (one count per seat) in a game played with hints; None: no hints.
+    hints: list[int] | None = None
 
     @property
     def finished(self) -> bool:
@@ -99,11 +101,17 @@ class Record:
 
     @classmethod
     def from_state(
-        cls, state: State[Any], players: Sequence[str], created: str | None = None, resigned: int | None = None
+        cls,
+        state: State[Any],
+        players: Sequence[str],
+        created: str | None = None,
+        resigned: int | None = None,
+        hints: Sequence[int] | None = None,
     ) -> Record:
         """The record of the game that led to ``state``; ``players`` are agent specs or ``"human"``.
 
-        ``resigned`` is the seat that gave up in ``state`` (an unfinished position), if one did.
+        ``resigned`` is the seat that gave up in ``state`` (an unfinished position), if one did;
+        ``hints`` the number of hints each seat was given, in a game played with hints.
         The record says ``from_position`` when the game's start is not the game's own start with
         the state's seed (a position built with ``state_from_spn``).
         """
@@ -123,6 +131,7 @@ class Record:
             result=[float(r) for r in state.returns()] if state.is_terminal() else None,
             created=created or _now(),
             resigned=resigned,
+            hints=None if hints is None else _checked_hints(list(hints), state.game.num_players),
         )
 
     # -- JSON ------------------------------------------------------------------------------
@@ -141,6 +150,7 @@ class Record:
             "created": self.created,
             "resigned": self.resigned,
             "from_position": self.from_position,
+            **({} if self.hints is None else {"hints": list(self.hints)}),
         }
 
     def dumps(self) -> str:
@@ -203,6 +213,9 @@ class Record:
         from_position = data.get("from_position", False)
         if not isinstance(from_position, bool):
             raise RecordError(f"'from_position' must be true or false, not {from_position!r}")
+        hints = data.get("hints")
+        if hints is not None:
+            hints = _checked_hints(hints, len(players))
         return cls(
             game=game,
             options=dict(options),
@@ -214,6 +227,7 @@ class Record:
             created=created,
             resigned=resigned,
             from_position=from_position,
+            hints=hints,
         )
 
     @classmethod
@@ -319,6 +333,17 @@ class Record:
                 raise RecordError(f"'result' is {self.result} but the moves give {returns}")
         elif self.result is not None:
             raise RecordError(f"'result' is {self.result} but the game is not over after {moves} moves")
+
+
+def _checked_hints(hints: Any, seats: int) -> list[int]:
+    """``hints`` if it is one whole number ≥ 0 per seat; raises :class:`RecordError`."""
+    if not (
+        isinstance(hints, list)
+        and len(hints) == seats
+        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in hints)
+    ):
+        raise RecordError(f"'hints' must be the number of hints each of the {seats} seats was given, not {hints!r}")
+    return list(hints)
 
 
 def _resign_problem(state: State[Any], seat: int) -> str:

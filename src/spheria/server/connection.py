@@ -18,6 +18,7 @@ from typing import Any
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from spheria.server.hints import give_hint
 from spheria.server.limits import Limits
 from spheria.server.protocol import ProtocolError, error_frame, parse_frame
 from spheria.server.session import CLOSE_TOO_SLOW, Client, GameError, GameSession, SessionManager, quiet_log
@@ -173,11 +174,28 @@ class GameSocket:
                 await session.submit(client.seat, frame["move"], frame.get("version"))
             elif kind == "preview":
                 client.push(await session.preview(client.seat, frame["move"], frame.get("complete", False)))
+            elif kind == "hint":
+                self.tasks.append(asyncio.create_task(self.hint(client)))
         except GameError:
             raise
         except Exception:  # a fault in the rules or the store must not take the connection down
             quiet_log.warning(f"frame:{kind}", "game %s: %s frame failed", session.id, kind, exc_info=True)
             raise GameError("server_error", "the server could not do that; nothing was kept") from None
+
+    async def hint(self, client: Client) -> None:
+        """Work out a hint off the frame loop (the connection keeps reading); errors go to the client."""
+        assert self.session is not None and client.seat is not None
+
+        def started(seconds: float) -> None:
+            client.push({"type": "hint_thinking", "seconds": seconds})
+
+        try:
+            client.push(await give_hint(self.session, client.seat, started))
+        except GameError as error:
+            client.push(error_frame(error.code, error.message))
+        except Exception:
+            quiet_log.warning("frame:hint", "game %s: a hint failed", self.session.id, exc_info=True)
+            client.push(error_frame("server_error", "the server could not work out a hint"))
 
     def cleanup(self) -> None:
         if self.client is not None and self.session is not None:

@@ -18,6 +18,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from spheria.agents.registry import agent_names, agents_for, default_agent
 from spheria.games.base import Game, game_class, game_names, load_game
 from spheria.server.agents import rebuild
+from spheria.server.hints import check_hints_setting
 from spheria.server.session import GameError, GameSession, SessionManager
 from spheria.server.storage import FINISHED
 from spheria.server.views import board_of, public_frame, result_of
@@ -103,6 +104,21 @@ def fitting_agents(game: Game) -> list[str]:
     return sorted(names, key=lambda name: name != default)
 
 
+def fitting_levels(game: Game) -> list[dict[str, Any]]:
+    """The levels (``level:1`` …) that play ``game`` with its options, with their words and time a move."""
+    from spheria.agents.levels import LevelAgent, level_spec, levels_for
+
+    try:
+        levels = levels_for(game)
+    except ValueError:
+        return []
+    return [
+        {"spec": level_spec(e.level), "level": e.level, "words": e.words, "seconds": e.seconds}
+        for e in levels
+        if LevelAgent(e.level).fits(game)
+    ]
+
+
 def catalog() -> dict[str, Any]:
     games = []
     for name in game_names():
@@ -164,7 +180,8 @@ def record_of(session: GameSession) -> dict[str, Any]:
     from spheria.records import Record
 
     players = [s.agent if s.agent else "human" for s in session.record.seats]
-    data = Record.from_state(session.state, players).to_json()
+    hints = session.hint_counts() if session.record.hints else None
+    data = Record.from_state(session.state, players, hints=hints).to_json()
     if session.record.seed is not None:
         data["seed"] = session.record.seed
     data["server_game_id"] = session.id
@@ -201,6 +218,7 @@ async def api_check(request: Request) -> Response:
             "players": game.player_names(),
             "seats": game.describe()["seats"],
             "agents": fitting_agents(game),
+            "levels": fitting_levels(game),
         }
     )
 
@@ -247,7 +265,7 @@ async def api_games(request: Request) -> Response:
 def _creation_request(data: Any) -> tuple[str, list[dict[str, Any]], int | None]:
     if not isinstance(data, dict):
         raise GameError("bad_game", "the body must be a JSON object")
-    unknown = sorted(set(data) - {"game", "options", "seats", "seed", "start"})
+    unknown = sorted(set(data) - {"game", "options", "seats", "seed", "start", "hints"})
     if unknown:
         raise GameError("bad_game", f"unexpected field {unknown[0]!r}")
     name = data.get("game")
@@ -272,7 +290,8 @@ async def api_create(request: Request) -> Response:
         start = data.get("start")
         if start is not None and not isinstance(start, str):
             raise GameError("bad_position", "start must be a position in SPN (text)")
-        session, tokens, owner = await manager.create(name, options_of(data), seats, seed, start)
+        hints = check_hints_setting(data.get("hints"), seats)
+        session, tokens, owner = await manager.create(name, options_of(data), seats, seed, start, hints=hints)
     except GameError as error:
         return refused(error)
     names = session.game.player_names()
@@ -353,5 +372,6 @@ async def api_replay(request: Request) -> Response:
         "moves": list(session.record.moves),
         "steps": frames,
         "result": result_of(session.state),
+        "hints": {"allowed": session.record.hints, "used": session.hint_counts()},
     }
     return json_response(body)

@@ -21,6 +21,8 @@ class Limits:
     agent_max_time: float = 10.0
     #: Seconds past an agent's budget before its job is killed and the fallback move played.
     agent_grace: float = 5.0
+    #: Longest the engine thinks about a hint, in seconds (docs/server.md, Hints).
+    hint_time: float = 2.0
     #: Agent seats thinking at once, server-wide (0: the pool's size).
     agent_thinking: int = 0
     #: Steps below normal CPU priority for the agents' worker processes (``nice``): the event loop first.

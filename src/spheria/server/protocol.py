@@ -8,6 +8,7 @@ Client → server (JSON text frames, at most :data:`MAX_FRAME` bytes)::
     {"type": "move", "move": "0a1+0b1", "version": 12}    play (version: optional guard)
     {"type": "preview", "move": "0a1+0b1"}    the board a candidate move would leave
     {"type": "preview", "move": "0a1-0b2", "complete": true}   ... or the sites that complete it
+    {"type": "hint"}                          the engine's best move (games created with hints)
     {"type": "ping"}
 
 Server → client::
@@ -20,6 +21,9 @@ Server → client::
     {"type": "preview", "move": ..., "ok": true, "board": ...}  or  {"ok": false, "error": ..., "completions": [...]}
     {"type": "presence", "players": [...], "spectators": n}   who is connected (once per burst)
     {"type": "error", "code": "illegal_move", "message": "..."}
+    {"type": "thinking", "thinking": [{"seat": 1, "elapsed": 0.0}]}   agent seats thinking now
+    {"type": "hint_thinking", "seconds": 2.0}  a hint is being worked out (its deadline)
+    {"type": "hint", "version": n, "move": "0a1", "clicks": ["0a1"], "used": 1}   to that seat only
     {"type": "pong"}
 
 >>> parse_frame('{"type": "move", "move": "0a1"}')
@@ -45,6 +49,7 @@ _SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
     "move": {"move": (str, True), "version": (int, False)},
     "preview": {"move": (str, True), "complete": (bool, False)},
     "ping": {},
+    "hint": {},
 }
 
 

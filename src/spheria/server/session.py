@@ -159,6 +159,9 @@ class GameSession:
         self.closed = False
         self._presence: asyncio.TimerHandle | None = None
         self.touched = time.monotonic()
+        #: Agent seats thinking now (seat: when they started, loop time); seats waiting for a hint.
+        self.thinking: dict[int, float] = {}
+        self.hinting: set[int] = set()
 
     @property
     def id(self) -> str:
@@ -268,7 +271,30 @@ class GameSession:
         frame["players"] = self.players()
         frame["fallbacks"] = self.fallbacks()
         frame["aborted"] = self.record.status == ABORTED
+        frame["hints"] = {"allowed": self.record.hints, "used": self.hint_counts()}
+        frame["thinking"] = self.thinking_now()
         return frame
+
+    def hint_counts(self) -> list[int]:
+        """How many hints each seat was given (asked twice in one position: once)."""
+        counts = [0] * self.game.num_players
+        for seat, _ply in set(self.record.hints_given):
+            counts[seat] += 1
+        return counts
+
+    def thinking_now(self) -> list[dict[str, Any]]:
+        """The agent seats thinking now and for how many seconds so far (progress for the page)."""
+        now = time.monotonic()
+        return [{"seat": seat, "elapsed": round(now - since, 2)} for seat, since in sorted(self.thinking.items())]
+
+    def _set_thinking(self, seat: int, thinking: bool) -> None:
+        if thinking:
+            self.thinking[seat] = time.monotonic()
+        elif self.thinking.pop(seat, None) is None:
+            return
+        frame = {"type": "thinking", "thinking": self.thinking_now()}
+        for client in list(self.clients):
+            client.push(frame)
 
     def fallbacks(self) -> list[dict[str, Any]]:
         """The agent moves the server decided (most recent last, at most 5): seat, ply and code."""
@@ -564,6 +590,7 @@ class GameSession:
                 start=self.record.start,
             )
             limits = self.manager.limits
+            self._set_thinking(seat.seat, True)
             try:
                 text = await self.manager.agents.run(job, agent_budget(seat.agent, limits.agent_max_time))
             except AgentTimeout:
@@ -571,6 +598,8 @@ class GameSession:
             except (BrokenExecutor, Exception) as error:  # a broken agent must not stop the game
                 quiet_log.warning(f"agent:{seat.agent}", "agent %s in game %s failed: %s", seat.agent, self.id, error)
                 fault = AGENT_FAILED
+            finally:
+                self._set_thinking(seat.seat, False)
             if fault is not None:
                 await self._note_fault(ply, seat.seat, fault)
         delay = self.manager.agent_delay - (loop.time() - started)
@@ -648,10 +677,12 @@ class SessionManager:
         seats: list[dict[str, Any]],
         seed: int | None = None,
         start: str | None = None,
+        hints: bool = False,
     ) -> tuple[GameSession, dict[int, str], str]:
         """A new game, from the game's own start or from the position ``start`` (SPN, checked:
         ``bad_position`` names the problem); returns the session, each human seat's invite token
-        and the creator's credential (shown once, never stored)."""
+        and the creator's credential (shown once, never stored). ``hints``: checked by the caller
+        (:func:`spheria.server.hints.check_hints_setting`)."""
         try:
             game = load_game(name, **options)
         except (ValueError, TypeError) as error:
@@ -676,7 +707,9 @@ class SessionManager:
         if seed is None and set_up is None:
             seed = secrets.randbelow(2**31)
         owner = new_token()
-        record = GameRecord(new_game_id(), game.name, dict(game.options), seed, records, owner_hash=token_digest(owner))
+        record = GameRecord(
+            new_game_id(), game.name, dict(game.options), seed, records, owner_hash=token_digest(owner), hints=hints
+        )
         record.start = None if set_up is None else set_up.to_spn()
         state = game.new_initial_state(seed) if set_up is None else set_up
         await self.db(self.storage.create_game, record)

@@ -13,6 +13,9 @@ Schema (SQLite)::
     moves   (game_id, ply, entry, at)                                          PK (game_id, ply)
     pending (game_id, seat, entry, at)    secret simultaneous choices         PK (game_id, seat)
     faults  (game_id, ply, seat, code, at)  agent moves decided by the fallback PK (game_id, ply, seat)
+    hints   (game_id, seat, ply, move, at)  each hint a player was given      PK (game_id, seat, ply)
+
+``games.hints`` (0 or 1) says whether the game was created with hints (see :mod:`spheria.server.hints`).
 
 A seat's invite token is exchanged, once, for a claim credential (``claim_hash``): the first
 browser to open the link holds the seat. A move, the end of the game and the clearing of the
@@ -70,6 +73,9 @@ class GameRecord:
     owner_hash: str | None = None
     #: The position (SPN) the game started from when it was set up from one; None: the game's own start.
     start: str | None = None
+    #: Whether the game was created with hints, and the (seat, ply) of each hint given.
+    hints: bool = False
+    hints_given: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -110,6 +116,9 @@ class Storage(Protocol):
 
     def add_fault(self, game_id: str, ply: int, seat: int, code: str) -> None:
         """Note that the agent of ``seat`` at ``ply`` failed (``code``), so it is never run again there."""
+
+    def add_hint(self, game_id: str, seat: int, ply: int, move: str) -> None:
+        """Note that ``seat`` was given the hint ``move`` at ``ply`` (counted in the record)."""
 
     def abort(self, game_id: str) -> None:
         """End an unfinished game that nobody played for too long."""
@@ -168,6 +177,14 @@ CREATE TABLE IF NOT EXISTS faults (
     at REAL NOT NULL,
     PRIMARY KEY (game_id, ply, seat)
 );
+CREATE TABLE IF NOT EXISTS hints (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    ply INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, seat, ply)
+);
 CREATE INDEX IF NOT EXISTS games_by_status ON games(status, updated);
 """
 
@@ -190,6 +207,8 @@ class SQLiteStorage:
             self._db.execute("ALTER TABLE games ADD COLUMN owner_hash TEXT")
         if "start" not in {row[1] for row in self._db.execute("PRAGMA table_info(games)")}:
             self._db.execute("ALTER TABLE games ADD COLUMN start TEXT")  # a file from before set-up starts
+        if "hints" not in {row[1] for row in self._db.execute("PRAGMA table_info(games)")}:  # before hints
+            self._db.execute("ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0")
 
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         with self._lock:
@@ -207,8 +226,8 @@ class SQLiteStorage:
         record.created = record.updated = now
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
-                "INSERT INTO games (id, name, options, seed, status, result, created, updated, owner_hash, start)"
-                " VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)",
+                "INSERT INTO games (id, name, options, seed, status, result, created, updated, owner_hash, start,"
+                " hints) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)",
                 (
                     record.id,
                     record.name,
@@ -219,6 +238,7 @@ class SQLiteStorage:
                     now,
                     record.owner_hash,
                     record.start,
+                    int(record.hints),
                 ),
             )
         ]
@@ -237,7 +257,7 @@ class SQLiteStorage:
     def load_game(self, game_id: str) -> GameRecord | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, name, options, seed, status, result, created, updated, owner_hash, start"
+                "SELECT id, name, options, seed, status, result, created, updated, owner_hash, start, hints"
                 " FROM games WHERE id = ?",
                 (game_id,),
             ).fetchone()
@@ -250,6 +270,8 @@ class SQLiteStorage:
             faults = self._db.execute("SELECT ply, seat, code FROM faults WHERE game_id = ?", (game_id,)).fetchall()
             moves = self._db.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)).fetchall()
             pending = self._db.execute("SELECT seat, entry FROM pending WHERE game_id = ?", (game_id,)).fetchall()
+            sql = "SELECT seat, ply FROM hints WHERE game_id = ? ORDER BY ply"
+            hints = self._db.execute(sql, (game_id,)).fetchall()
         return GameRecord(
             id=row[0],
             name=row[1],
@@ -265,6 +287,8 @@ class SQLiteStorage:
             updated=row[7],
             owner_hash=row[8],
             start=row[9],
+            hints=bool(row[10]),
+            hints_given=[(int(h[0]), int(h[1])) for h in hints],
         )
 
     def append_moves(
@@ -305,6 +329,10 @@ class SQLiteStorage:
     def add_fault(self, game_id: str, ply: int, seat: int, code: str) -> None:
         sql = "INSERT OR REPLACE INTO faults (game_id, ply, seat, code, at) VALUES (?, ?, ?, ?, ?)"
         self._write([(sql, (game_id, ply, seat, code, time.time()))])
+
+    def add_hint(self, game_id: str, seat: int, ply: int, move: str) -> None:
+        sql = "INSERT OR REPLACE INTO hints (game_id, seat, ply, move, at) VALUES (?, ?, ?, ?, ?)"
+        self._write([(sql, (game_id, seat, ply, move, time.time()))])
 
     def abort(self, game_id: str) -> None:
         sql = "UPDATE games SET status = ?, updated = ? WHERE id = ? AND status = ?"

@@ -59,6 +59,15 @@ const PALETTE = {
   u: ["#cfe3ff", "#3b74d8", "#0f2a63"],
 };
 
+/** The highest level the main view must show: the highest ball's, before or after a previewed move, or target's. */
+function reach(now, shown, targets) {
+  let top = 0;
+  for (const s of SITES) {
+    if (now[s.index] !== "." || shown[s.index] !== "." || targets.has(s.name)) top = Math.max(top, s.level);
+  }
+  return top;
+}
+
 export class PyramidView {
   /**
    * @param {Element} host where the SVG goes
@@ -113,6 +122,7 @@ export class PyramidView {
    * @param {string|null} [o.preview] board after the candidate move (drawn in the main view)
    * @param {string} [o.ghostColor] colour of the ball a placement would put down
    * @param {Set<string>} [o.marked] sites to outline (e.g. a winning line)
+   * @param {Set<string>} [o.suggested] sites of a suggested move (a hint)
    * @param {string|null} [o.mapBoard] board to show in the level maps instead of ``board`` (after a relocation)
    */
   render(o) {
@@ -121,18 +131,18 @@ export class PyramidView {
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const topView = this.topView;
     const elevation = topView ? Math.PI / 2 : (36 * Math.PI) / 180;
-    const width = 500;
-    const height = topView ? 520 : 440;
-    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    this.defs(svg);
-
     const now = parseBoard(o.board);
     const shown = o.preview ? parseBoard(o.preview) : now;
     const targets = o.targets || new Set();
+    const [x0, y0, width, height] = this.frame(elevation, reach(now, shown, targets));
+    svg.setAttribute("viewBox", `${x0} ${y0} ${width} ${height}`);
+    this.defs(svg);
+
     const selected = o.selected || [];
     const lastMove = new Set(o.lastMove || []);
     const locked = o.locked || new Set();
     const marked = o.marked || new Set();
+    const suggested = o.suggested || new Set();
     const changed = new Set();
     if (o.preview) {
       // Balls that moved: a site whose colour changed, or an eaten site that a ball dropped into.
@@ -181,6 +191,7 @@ export class PyramidView {
         const holds = s.level === 0 || below(s).every((t) => shown[t.index] !== ".");
         if (isTarget && holds) this.ghost(main, s, p, o.ghostColor, "target");
         else if (o.preview && now[s.index] !== ".") this.ghost(main, s, p, null, "vacated");
+        if (suggested.has(s.name)) el("circle", { cx: p.x, cy: p.y, r: R - 1, class: "ring-suggested", "data-suggested": s.name }, main);
         continue;
       }
       const g = el("g", { class: "ball-g", "data-site": s.name }, main);
@@ -189,6 +200,7 @@ export class PyramidView {
       if (isTarget) el("circle", { cx: p.x, cy: p.y, r: R - 2, class: "ring-target" }, g);
       if (changed.has(s.name)) el("circle", { cx: p.x, cy: p.y, r: R - 2, class: "ring-dropped" }, g);
       if (marked.has(s.name)) el("circle", { cx: p.x, cy: p.y, r: R - 3, class: "ring-marked" }, g);
+      if (suggested.has(s.name)) el("circle", { cx: p.x, cy: p.y, r: R - 1, class: "ring-suggested", "data-suggested": s.name }, g);
       this.badges(g, s, p, { selected, lastMove, locked, preview: !!o.preview });
       this.hit(g, s, isTarget);
     }
@@ -200,10 +212,24 @@ export class PyramidView {
     }
 
     if (o.preview) {
-      const label = el("text", { x: 24, y: 34, class: "preview-label" }, svg);
+      const label = el("text", { x: x0 + 12, y: y0 + 20, class: "preview-label" }, svg);
       label.textContent = o.previewLabel || "preview";
     }
-    this.levelMaps(o.mapBoard ? parseBoard(o.mapBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked });
+    this.levelMaps(o.mapBoard ? parseBoard(o.mapBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked, suggested });
+  }
+
+  /** The main view's box: the tray and the levels up to ``top``, with a small margin (no empty band above). */
+  frame(elevation, top = 3) {
+    const s = Math.sin(elevation);
+    const c = Math.cos(elevation);
+    const ys = SITES.filter((site) => site.level <= top).map((site) => this.project(site, elevation).y);
+    const trayNear = CY + 2.12 * D * s + 0.42 * D * c + (c > 0.01 ? 16 : 0); // the tray's front edge
+    const trayFar = CY - 2.12 * D * s + 0.42 * D * c;
+    const margin = 8;
+    const upper = Math.min(Math.min(...ys) - R, trayFar) - margin; // badges and locks sit inside their ball
+    const lower = Math.max(Math.max(...ys) + R, trayNear) + margin;
+    const left = CX - 2.12 * D - margin;
+    return [left, upper, CX + 2.12 * D + margin - left, lower - upper];
   }
 
   defs(svg) {
@@ -260,7 +286,7 @@ export class PyramidView {
   }
 
   /** The four levels lifted apart, two by two, each site a large target: nothing is hidden here. */
-  levelMaps(now, { targets, selected, lastMove, locked, ghostColor, marked }) {
+  levelMaps(now, { targets, selected, lastMove, locked, ghostColor, marked, suggested = new Set() }) {
     const svg = this.maps;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const d = 60;
@@ -299,6 +325,10 @@ export class PyramidView {
             if (isTarget) el("circle", { cx, cy, r: d / 2 - 3, class: "ring-target thin" }, cell);
           }
           if (marked.has(s.name)) el("circle", { cx, cy, r: d / 2 - 3, class: "ring-marked thin" }, cell);
+          if (suggested.has(s.name)) {
+            cell.classList.add("suggested");
+            el("circle", { cx, cy, r: d / 2 - 1, class: "ring-suggested thin" }, cell);
+          }
           const k = selected.indexOf(s.name);
           if (k >= 0) {
             el("circle", { cx, cy, r: d / 2 - 1, class: "ring-selected thin" }, cell);

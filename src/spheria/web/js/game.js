@@ -5,7 +5,7 @@
 import { PyramidView } from "./board.js";
 import { Picker, isSite, moveSites } from "./moves.js";
 import { t, translatePage, joinNames } from "./messages.js";
-import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo } from "./ui.js";
+import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo, scoreTable, keepEndInSight } from "./ui.js";
 
 translatePage(); // static labels from the message table
 
@@ -25,6 +25,11 @@ let confirmMoves = localStorage.getItem("spheria.confirm") === "1";
 let sending = false;
 let seatTaken = false;
 let fallbacksSeen = -1;
+// Progress of long work on the server: agent seats thinking (as of ``at``, this page's clock),
+// and the hint this seat asked for (``asked``: since when, the deadline) or was given (``shown``).
+let thinking = { list: [], at: 0 };
+const hint = { asked: null, shown: null };
+let ticker = null;
 // A seat's invite link is exchanged, on first use, for a credential this browser keeps.
 const claimKey = token ? `spheria.claim.${gameId}.${token.slice(0, 16)}` : null;
 
@@ -52,6 +57,7 @@ topToggle.addEventListener("change", (e) => {
 });
 $("btn-turn").addEventListener("click", () => view.turn());
 $("btn-play").addEventListener("click", () => submit());
+$("btn-hint").addEventListener("click", askHint);
 $("btn-back").addEventListener("click", () => {
   if (!picker) return;
   picker.back();
@@ -139,13 +145,26 @@ function onFrame(data) {
     $("links").hidden = false;
     $("spectate-copy").replaceChildren(copyButton(absolute(`/game/${gameId}`), t("links.watch")));
     showHowTo($("howto"), info.game);
+  } else if (data.type === "thinking") {
+    setThinking(data.thinking);
+    renderProgress();
+  } else if (data.type === "hint_thinking") {
+    hint.asked = { since: performance.now(), seconds: data.seconds };
+    renderProgress();
+  } else if (data.type === "hint") {
+    hint.asked = null;
+    if (frame && data.version === frame.version) hint.shown = data;
+    render();
+    showSuggestion();
   } else if (data.type === "state") {
     const previous = frame;
     frame = data;
+    setThinking(data.thinking);
     if (!previous || previous.version !== frame.version || !picker || movesChanged(previous, frame)) {
       picker = new Picker(frame);
       sending = false;
     }
+    if (previous && previous.version !== frame.version) hint.shown = null;
     if (previous && previous.version !== frame.version && frame.reveal) showReveal(frame);
     render();
     showFallback(frame.fallbacks || []);
@@ -158,6 +177,7 @@ function onFrame(data) {
   } else if (data.type === "error") {
     sending = false;
     previewing = false;
+    if (HINT_ERRORS.has(data.code)) hint.asked = null;
     if (data.code === "unknown_game") return showMissing(data.message);
     if (data.code === "bad_token") badToken = true;
     if (data.code === "bad_token" && !info) send({ type: "join" });
@@ -167,6 +187,66 @@ function onFrame(data) {
     if (data.code !== "seat_taken") showMessage(data.message, "error"); // the role line says it
     if (picker && data.code === "illegal_move") picker.clear();
     render();
+  }
+}
+
+/** Error codes that answer a hint request (docs/server.md, Hints). */
+const HINT_ERRORS = new Set(["hints_off", "hint_busy", "hint_timeout", "hint_failed", "stale", "not_your_turn", "game_over", "server_error"]);
+
+function askHint() {
+  if (!frame || hint.asked || !hintsOffered()) return;
+  hint.asked = { since: performance.now(), seconds: null };
+  send({ type: "hint" });
+  renderProgress();
+}
+
+function hintsOffered() {
+  return !!(frame && frame.hints && frame.hints.allowed && seat !== null && !frame.terminal);
+}
+
+/** The hint in words: the move ringed on the board, or the colour to choose (its button ringed). */
+function hintText(given, count) {
+  const word = given.clicks.find((click) => !isSite(click));
+  if (word !== undefined && given.clicks.length === 1) return t("hint_shown_choice", { color: t(`color.${word}`), count });
+  return t("hint_shown", { move: given.move, count });
+}
+
+/** On a small screen the board may be out of sight when the hint arrives: bring the suggestion into view. */
+function showSuggestion() {
+  const ring = document.querySelector("#board [data-suggested], #board .strip-site.suggested, #words .choice.suggested");
+  if (!ring) return;
+  const box = ring.getBoundingClientRect();
+  if (box.bottom < 0 || box.top > innerHeight) ring.scrollIntoView({ block: "center", behavior: "smooth" });
+}
+
+function setThinking(list) {
+  thinking = { list: list || [], at: performance.now() };
+}
+
+/** "… is thinking (3 s)" for agent seats, and the hint being worked out: ticking while they last. */
+function renderProgress() {
+  if (!frame || !info) return;
+  const now = performance.now();
+  const since = (now - thinking.at) / 1000;
+  const lines = thinking.list.map((entry) => t("thinking.agent", { name: nameOf(entry.seat), seconds: (entry.elapsed + since).toFixed(1) }));
+  const box = $("thinking");
+  box.textContent = frame.terminal ? "" : lines.join(" · ");
+  document.body.dataset.thinking = thinking.list.map((entry) => entry.seat).join(",");
+  const status = $("hint-status");
+  const button = $("btn-hint");
+  $("hint-row").hidden = !hintsOffered();
+  const used = frame.hints && seat !== null ? frame.hints.used[seat] || 0 : 0;
+  if (hint.asked) {
+    const seconds = ((now - hint.asked.since) / 1000).toFixed(1);
+    status.textContent = hint.asked.seconds ? t("hint_thinking", { seconds, limit: hint.asked.seconds.toFixed(1) }) : t("hint_asking");
+  } else if (hint.shown) status.textContent = hintText(hint.shown, used);
+  else status.textContent = t("hint_used", { count: used });
+  button.disabled = !!hint.asked || !frame.legal_moves.length || sending;
+  const busy = hint.asked || thinking.list.length;
+  if (busy && !ticker) ticker = setInterval(renderProgress, 200);
+  else if (!busy && ticker) {
+    clearInterval(ticker);
+    ticker = null;
   }
 }
 
@@ -264,12 +344,14 @@ function render() {
     mapBoard: picker ? picker.partialBoard() : null,
     ghostColor: ghostColor(),
     marked: new Set(frame.terminal && frame.result ? frame.result.sites || [] : []),
+    suggested: new Set(hint.shown && myTurn ? hint.shown.clicks.filter(isSite) : []),
   });
   renderPlayers();
   renderStatus(obs);
   renderPicker(options, myTurn);
   renderHistory(obs);
   renderResult();
+  renderProgress();
 }
 
 function nameOf(s) {
@@ -287,6 +369,7 @@ function renderPlayers() {
       h("span", { class: "name" }, p.name),
       p.seat === seat ? h("span", { class: "me-tag" }, `(${t("players.you")})`) : null,
       h("span", { class: "who" }, p.kind === "agent" ? t("players.agent", { agent: p.agent }) : t("players.human")),
+      frame.hints && frame.hints.allowed && p.kind !== "agent" ? h("span", { class: "hint-count", title: t("hint_count_title") }, t("hint_count", { count: frame.hints.used[p.seat] || 0 })) : null,
       h("span", { class: `dot ${p.connected ? "on" : "off"}`, title: t(p.connected ? "players.connected" : "players.disconnected") }),
     );
     if (frame.simultaneous && frame.waiting_for && !frame.waiting_for.includes(p.seat)) row.appendChild(h("span", { class: "chosen" }, t("players.chosen")));
@@ -321,7 +404,7 @@ function renderStatus(obs) {
   const counts = ballCounts(frame.board);
   if (counts) status.appendChild(h("div", { class: "status-line muted" }, t("status.counts", { counts })));
   const scores = clear($("scores"));
-  if (Array.isArray(obs.scores) && obs.scores.length) scores.appendChild(scoreTable(obs.scores));
+  if (Array.isArray(obs.scores) && obs.scores.length) scores.appendChild(scoreTable(info, obs.scores));
   const privateInfo = clear($("private"));
   if (obs.supply && typeof obs.supply === "object") {
     privateInfo.appendChild(h("div", { class: "supply-title" }, t("supply.mine")));
@@ -350,31 +433,6 @@ function ballCounts(board) {
     .join(", ");
 }
 
-function scoreTable(scores) {
-  // Scores are by side (a Spinca team is one side): its name and the colour its seats play.
-  const sides = info.sides || [];
-  const sideColors = sides.map((_, i) => ((info.seats || []).find((s) => s.side === i) || {}).color || null);
-  return h(
-    "table",
-    { class: "scores" },
-    h("thead", {}, h("tr", {}, h("th", {}, ""), ...["S", "E", "N", "W"].map((f) => h("th", { title: t("scores.face_title") }, f)), h("th", {}, t("scores.sum")), h("th", { title: t("scores.inner_title") }, t("scores.inner")))),
-    h(
-      "tbody",
-      {},
-      scores.map((s, i) =>
-        h(
-          "tr",
-          {},
-          h("td", {}, ballSwatch(sideColors[i], 12), " ", sides[i] || t("scores.side", { n: i + 1 })),
-          ...(s.faces || []).map((f) => h("td", {}, String(f))),
-          h("td", { class: "total" }, String(s.total)),
-          h("td", {}, String(s.inner)),
-        ),
-      ),
-    ),
-  );
-}
-
 function supplyRow(counts, cls) {
   const row = h("div", { class: `supply ${cls}` });
   for (const color of ["w", "b", "r"]) {
@@ -400,8 +458,10 @@ function renderPicker(options, myTurn) {
     $("hint").textContent = "";
     return;
   }
+  const suggested = hint.shown ? hint.shown.clicks : [];
   for (const word of [...options.words].sort()) {
-    words.appendChild(h("button", { class: `choice choice-${word}`, type: "button", "data-word": word, onclick: () => onWord(word) }, choiceChip(word)));
+    const cls = `choice choice-${word}${suggested.includes(word) ? " suggested" : ""}`;
+    words.appendChild(h("button", { class: cls, type: "button", "data-word": word, onclick: () => onWord(word) }, choiceChip(word)));
   }
   const choosing = options.words.size > 0 && !options.sites.size;
   let text = picker.empty ? t(choosing ? "picker.choose" : "picker.prompt") : t("picker.picked", { clicks: picker.selection.join(" · ") });
@@ -429,7 +489,7 @@ function renderHistory(obs) {
   document.querySelector(".history-box").hidden = !Array.isArray(obs.history);
   const history = Array.isArray(obs.history) ? obs.history : [];
   history.forEach((entry, i) => list.appendChild(h("li", {}, h("span", { class: "ply" }, `${i + 1}.`), " ", entry)));
-  list.scrollTop = list.scrollHeight; // the latest move is always in sight
+  keepEndInSight(list); // the latest move is always in sight
 }
 
 function renderResult() {
@@ -442,9 +502,11 @@ function renderResult() {
   const winners = frame.result.winners || [];
   const mine = seat !== null && winners.includes(seat);
   const lost = seat !== null && winners.length && !mine;
+  const hints = frame.hints && frame.hints.allowed && seat !== null ? h("div", { class: "muted result-hints" }, t("hint_used", { count: frame.hints.used[seat] || 0 })) : "";
   clear(box).append(
     h("div", { class: `result-title${mine ? " won" : lost ? " lost" : ""}` }, mine ? t("result.won") : lost ? t("result.lost") : t("result.over")),
     h("div", { class: "result-text" }, frame.result.text),
+    hints,
     h(
       "div",
       { class: "result-links" },

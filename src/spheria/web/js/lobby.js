@@ -77,26 +77,59 @@ async function check() {
   }
 }
 
+/** The level a seat is given by default: the middle one (or the strongest there is below it). */
+const DEFAULT_LEVEL = 3;
+
 function renderSeats(result) {
   const rows = $("seat-rows");
   const previous = [...rows.querySelectorAll("select.seat-kind")].map((s) => s.value);
   const specs = [...rows.querySelectorAll("input.seat-agent")].map((s) => s.value);
   clear(rows);
   const colors = seatColors(result, result.players.length);
-  // Only agents that can play this game with these options; the first is the default.
+  // Levels first (as words, with the time each takes a move), then under "advanced" the agents
+  // by spec: only those that can play this game with these options.
+  const levels = result.levels || [];
   const agents = result.agents || [];
   result.players.forEach((name, i) => {
     const kind = h("select", { class: "seat-kind", "data-seat": i, "aria-label": name });
     kind.appendChild(h("option", { value: "human" }, t("lobby.human")));
-    for (const agent of agents) kind.appendChild(h("option", { value: `agent:${agent}` }, t("lobby.agent", { agent })));
-    const fallback = i === 0 || !agents.length ? "human" : `agent:${agents[0]}`;
+    if (levels.length) {
+      const group = h("optgroup", { label: t("lobby.levels") });
+      for (const level of levels) group.appendChild(h("option", { value: level.spec }, t("lobby.level", level)));
+      kind.appendChild(group);
+    }
+    if (agents.length) {
+      const group = h("optgroup", { label: t("lobby.advanced") });
+      for (const agent of agents) group.appendChild(h("option", { value: `agent:${agent}` }, t("lobby.agent", { agent })));
+      kind.appendChild(group);
+    }
+    const middle = levels.filter((level) => level.level <= DEFAULT_LEVEL).pop();
+    const fallback = i === 0 ? "human" : middle ? middle.spec : agents.length ? `agent:${agents[0]}` : "human";
     kind.value = previous[i] && [...kind.options].some((o) => o.value === previous[i]) ? previous[i] : fallback;
     const spec = h("input", { type: "text", class: "seat-agent", "data-seat": i, placeholder: t("lobby.agent_options"), "aria-label": t("lobby.agent_options"), value: specs[i] || "" });
-    const sync = () => (spec.hidden = kind.value === "human");
+    const sync = () => {
+      spec.hidden = !kind.value.startsWith("agent:"); // options belong to an agent given by spec
+      syncHints();
+    };
     kind.addEventListener("change", sync);
-    sync();
+    spec.hidden = !kind.value.startsWith("agent:");
     rows.appendChild(h("div", { class: "seat-row" }, h("span", { class: "seat-label" }, ballSwatch(colors[i], 18), h("span", { class: "seat-name" }, name)), kind, spec));
   });
+  syncHints();
+}
+
+/** Hints are offered only for one person against agents (the server refuses them otherwise). */
+function hintsFit() {
+  const kinds = [...document.querySelectorAll("select.seat-kind")].map((s) => s.value);
+  return kinds.filter((k) => k === "human").length === 1 && kinds.length > 1;
+}
+
+function syncHints() {
+  const box = $("hints");
+  const fits = hintsFit();
+  box.disabled = !fits;
+  if (!fits) box.checked = false;
+  $("hints-note").hidden = fits;
 }
 
 function seats() {
@@ -104,6 +137,7 @@ function seats() {
   const specs = [...document.querySelectorAll("input.seat-agent")];
   return kinds.map((kind, i) => {
     if (kind.value === "human") return { kind: "human" };
+    if (!kind.value.startsWith("agent:")) return { kind: "agent", agent: kind.value }; // a level
     const agent = kind.value.slice("agent:".length);
     const extra = specs[i].value.trim();
     return { kind: "agent", agent: extra ? `${agent}:${extra}` : agent };
@@ -115,7 +149,7 @@ async function create(event) {
   $("form-error").textContent = "";
   $("create").disabled = true;
   try {
-    const result = await api("/api/games", { method: "POST", body: JSON.stringify({ game: $("game").value, options: options(), seats: seats() }) });
+    const result = await api("/api/games", { method: "POST", body: JSON.stringify({ game: $("game").value, options: options(), seats: seats(), hints: $("hints").checked }) });
     // Only the creator's own seat (the first human one) and the watch link stay in this browser:
     // the first browser to open a seat's link takes that seat. The owner credential re-issues links.
     const own = result.seats.find((s) => s.invite);

@@ -214,6 +214,22 @@ const MESSAGES = {
   "editor.over": "The game is over in this position.",
   "editor.simultaneous": "Everyone chooses in secret next.",
   "editor.to_move": "{name} to move ({count} legal moves)",
+  // -- added by firstfive --
+  "button.hint": "Hint",
+  "thinking.agent": "{name} is thinking… {seconds} s",
+  "hint_asking": "Asking the engine…",
+  "hint_thinking": "The engine is thinking… {seconds} s (at most {limit} s)",
+  "hint_shown": "Suggested: {move} (ringed on the board) · hints used: {count}",
+  "hint_shown_choice": "Suggested: choose {color} · hints used: {count}",
+  "hint_used": "Hints used: {count}",
+  "hint_count": "hints: {count}",
+  "hint_count_title": "hints used",
+  "lobby.levels": "Levels",
+  "lobby.level": "Level {level} · {words} · {seconds} s a move",
+  "lobby.advanced": "Advanced: an agent by its spec",
+  "lobby.hints": "Hints",
+  "lobby.hints_label": "let me ask the engine for my best move",
+  "lobby.hints_note": "Hints are for one person playing agents: make every other seat an agent.",
 };
 
 // Touch screens are tapped, others clicked: hints say which ({Tap} / {tap}).

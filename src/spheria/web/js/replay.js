@@ -3,7 +3,7 @@
 import { PyramidView } from "./board.js";
 import { moveSites } from "./moves.js";
 import { t, translatePage } from "./messages.js";
-import { h, clear, api, describeOptions, seatColors, ballSwatch, showHowTo } from "./ui.js";
+import { h, clear, api, describeOptions, seatColors, ballSwatch, showHowTo, scoreTable, keepInSight, keepEndInSight } from "./ui.js";
 
 translatePage(); // static labels from the message table
 
@@ -43,7 +43,12 @@ async function start() {
   });
   const colors = seatColors(data.game, data.game.players.length);
   const players = clear($("players"));
-  for (const p of data.game.players) players.appendChild(h("li", { class: "player" }, ballSwatch(colors[p.seat], 18), h("span", { class: "name" }, p.name), h("span", { class: "who" }, p.kind === "agent" ? t("players.agent", { agent: p.agent }) : t("players.human"))));
+  const hints = data.hints && data.hints.allowed ? data.hints.used : null;
+  for (const p of data.game.players) {
+    const who = h("span", { class: "who" }, p.kind === "agent" ? t("players.agent", { agent: p.agent }) : t("players.human"));
+    const used = hints && p.kind !== "agent" ? h("span", { class: "hint-count", title: t("hint_count_title") }, t("hint_count", { count: hints[p.seat] || 0 })) : null;
+    players.appendChild(h("li", { class: "player", "data-seat": p.seat }, ballSwatch(colors[p.seat], 18), h("span", { class: "name" }, p.name), who, used));
+  }
   const history = clear($("history"));
   data.moves.forEach((m, i) => history.appendChild(h("li", { "data-step": i + 1, onclick: () => go(i + 1) }, h("span", { class: "ply" }, `${i + 1}.`), " ", m)));
   go(0);
@@ -77,12 +82,15 @@ function go(i) {
   const status = clear($("status"));
   if (last && data.result) status.appendChild(h("div", { class: "status-line" }, data.result.text));
   else if (step.last_move) status.appendChild(h("div", { class: "status-line muted" }, t("turn.last_move", { move: step.last_move })));
+  const scores = clear($("scores"));
+  if (Array.isArray(obs.scores) && obs.scores.length) scores.appendChild(scoreTable(data.game, obs.scores));
   const list = $("history");
   for (const li of list.children) li.classList.toggle("current", Number(li.dataset.step) === index);
   const current = list.querySelector(".current");
-  // Keep the current move in sight inside the list only (the page itself does not scroll).
-  if (current) list.scrollTop = Math.max(0, current.offsetTop - list.clientHeight / 2); // offsetTop: within the list
-  else list.scrollTop = 0;
+  // Keep the current move in sight inside the list only (the page itself does not scroll); at the end, the end.
+  if (last) keepEndInSight(list);
+  else if (current) keepInSight(list, current);
+  else list.closest(".history-scroll").scrollTop = -list.scrollHeight; // the start
 }
 
 start().catch((error) => ($("status").textContent = t("replay.failed", { error: error.message })));

@@ -142,3 +142,49 @@ export function saveInvites(gameId, seats, owner) {
   if (owner) localStorage.setItem(`spheria.owner.${gameId}`, owner);
   localStorage.setItem(INVITES, JSON.stringify(all));
 }
+
+/** The score table of a game's sides (a Spinca team is one side): its name, colour and face scores. */
+export function scoreTable(game, scores) {
+  const sides = (game && game.sides) || [];
+  const sideColors = sides.map((_, i) => (((game && game.seats) || []).find((s) => s.side === i) || {}).color || null);
+  const faces = ["S", "E", "N", "W"].map((f) => h("th", { title: t("scores.face_title") }, f));
+  return h(
+    "table",
+    { class: "scores" },
+    h("thead", {}, h("tr", {}, h("th", {}, ""), ...faces, h("th", {}, t("scores.sum")), h("th", { title: t("scores.inner_title") }, t("scores.inner")))),
+    h(
+      "tbody",
+      {},
+      scores.map((s, i) =>
+        h(
+          "tr",
+          {},
+          h("td", {}, ballSwatch(sideColors[i], 12), " ", sides[i] || t("scores.side", { n: i + 1 })),
+          ...(s.faces || []).map((f) => h("td", {}, String(f))),
+          h("td", { class: "total" }, String(s.total)),
+          h("td", {}, String(s.inner)),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The box that scrolls a Moves list: its end is where it rests (CSS column-reverse), so the
+ * latest move stays in sight whatever resets the scrolling (a resize, a redraw, a screenshot). */
+function scroller(list) {
+  return list.closest(".history-scroll") || list;
+}
+
+/** Scroll a Moves list to its end. */
+export function keepEndInSight(list) {
+  const box = scroller(list);
+  box.scrollTop = box.scrollHeight; // the end, in either scrolling direction
+}
+
+/** Scroll a Moves list (only the list, never the page) so that ``item`` is in the middle of it. */
+export function keepInSight(list, item) {
+  const box = scroller(list);
+  const itemBox = item.getBoundingClientRect();
+  const frame = box.getBoundingClientRect();
+  box.scrollTop += itemBox.top - frame.top - (frame.height - itemBox.height) / 2;
+}

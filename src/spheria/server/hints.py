@@ -1,0 +1,122 @@
+"""Hints: the engine's best move for the one human seat of a game against agents.
+
+A game is created with hints (``{"hints": true}`` in ``POST /api/games``) only when exactly one
+seat is a human and every other seat an agent; two people playing each other never get one.
+The human seat asks with ``{"type": "hint"}``; the server checks, in this order, that the
+connection holds a seat (spectators: ``spectator``), that the game has hints (``hints_off``),
+that it is not over (``game_over``), that the seat has a move to make (``not_your_turn``) and
+that it is not already waiting for one (``hint_busy``). The hint is the game's top level agent
+(``level:5``: in Special Cake the exact solver where its search reaches) run in the agent pool
+with a deadline (``Limits.hint_time``), like an agent seat's move: the event loop and the other
+games never wait for it. The agent is handed ``state.view(seat)``, so in Spagyric a hint is worked
+out from the requesting seat's view only, and with a seed fixed by the game and the ply, so twin
+positions that differ only in what the seat may not see get the same hint.
+
+Each hint given is stored (``hints`` table) and counted per seat in the frames, the replay and
+the record (docs/records.md, ``hints``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from spheria.games.base import SIMULTANEOUS
+from spheria.server.agents import AgentJob, AgentTimeout, agent_budget
+from spheria.server.session import GameError, GameSession
+from spheria.server.storage import AGENT, HUMAN
+from spheria.server.views import choosers, clicks_of
+
+#: The agent a hint comes from: each game's strongest level.
+HINT_SPEC = "level:5"
+
+#: Words for people, by error code (one place, for a catalogue to translate).
+MESSAGES = {
+    "hints_need_agents": "hints are only for a game of one person against agents (every other seat an agent)",
+    "hints_off": "this game was created without hints",
+    "hint_not_your_turn": "a hint is for the seat to move",
+    "hint_busy": "a hint is already being worked out for you",
+    "hint_timeout": "the engine found no hint in time; try again",
+    "hint_failed": "the engine could not work out a hint",
+    "stale": "the game moved on while the hint was worked out; ask again",
+    "game_over": "the game is over",
+}
+
+
+def hints_fit(kinds: Sequence[Any]) -> bool:
+    """Whether a game whose seats are of these kinds may have hints: one human, every other an agent."""
+    humans = sum(1 for kind in kinds if kind == HUMAN)
+    agents = sum(1 for kind in kinds if kind == AGENT)
+    return humans == 1 and agents == len(kinds) - 1 and agents > 0
+
+
+def check_hints_setting(value: Any, seats: Sequence[dict[str, Any]]) -> bool:
+    """The ``hints`` field of a new game's request (absent: False); ``bad_hints`` for a misfit."""
+    if value is None or value is False:
+        return False
+    if value is not True:
+        raise GameError("bad_hints", "hints must be true or false")
+    if not hints_fit([seat.get("kind") for seat in seats]):
+        raise GameError("bad_hints", MESSAGES["hints_need_agents"])
+    return True
+
+
+def _refuse(code: str) -> GameError:
+    return GameError(code, MESSAGES[code])
+
+
+def check_hint_request(session: GameSession, seat: int) -> None:
+    """Refuse (:class:`GameError`) a hint for ``seat`` now, unless the game has hints and the seat is to move."""
+    if not session.record.hints or not hints_fit([s.kind for s in session.record.seats]):
+        raise _refuse("hints_off")
+    if session.is_over():
+        raise _refuse("game_over")
+    state = session.state
+    to_move = state.current_player()
+    movers = [s for s in choosers(state) if s not in session.pending] if to_move == SIMULTANEOUS else [to_move]
+    if seat not in movers:
+        raise GameError("not_your_turn", MESSAGES["hint_not_your_turn"])
+    if seat in session.hinting:
+        raise _refuse("hint_busy")
+
+
+async def give_hint(session: GameSession, seat: int, on_start: Callable[[float], None] | None = None) -> dict[str, Any]:
+    """The engine's move for ``seat`` now, as a ``hint`` frame for that seat's client alone.
+
+    ``on_start(seconds)`` is called once the job is queued, with its deadline (for progress)."""
+    check_hint_request(session, seat)
+    record = session.record
+    manager = session.manager
+    version, ply = session.version, len(record.moves)
+    seed = ((record.seed or 0) * 1_000_003 + ply) % 2**31
+    spec = f"{HINT_SPEC},seed={seed}"
+    seconds = min(manager.limits.hint_time, manager.limits.agent_max_time)
+    job = AgentJob(record.id, record.name, dict(record.options), record.seed, tuple(record.moves), seat, spec, seconds)
+    budget = agent_budget(spec, seconds)
+    session.hinting.add(seat)
+    try:
+        if on_start is not None:
+            on_start(budget)
+        try:
+            text = await manager.agents.run(job, budget)
+        except AgentTimeout:
+            raise _refuse("hint_timeout") from None
+        except (asyncio.CancelledError, GameError):
+            raise
+        except Exception:
+            raise _refuse("hint_failed") from None
+    finally:
+        session.hinting.discard(seat)
+    if session.version != version or session.is_over():
+        raise _refuse("stale")
+    await manager.db(manager.storage.add_hint, record.id, seat, ply, text)
+    record.hints_given.append((seat, ply))
+    session.broadcast()  # everyone sees the count
+    return {
+        "type": "hint",
+        "version": version,
+        "move": text,
+        "clicks": clicks_of(text),
+        "used": session.hint_counts()[seat],
+    }

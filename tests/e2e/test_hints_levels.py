@@ -1,0 +1,172 @@
+"""End-to-end: a game against a level from the lobby, with hints, and hints refused where they do not belong.
+
+A person picks "Level N" for the other seat and ticks *hints*, asks for a hint, sees the
+suggestion ringed on the board, plays it by clicking it, and finds the count on the page and in
+the record; the agent's thinking is shown while it lasts. In a game of two people there is no
+Hint button, and a hint forged over the page's own websocket is refused (``hints_off``), as it
+is for a spectator and a wrong invite token. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+
+from tests.e2e.test_browser import (  # noqa: F401  (fixtures)
+    CLICKABLE,
+    assert_fits,
+    browser,
+    page,
+    play_to_the_end,
+    screenshot,
+    server,
+    sized_page,
+    wait_moved,
+    wait_turn,
+)
+
+
+def create_against_level(page: Page, server: str, game: str, level: int, hints: bool) -> str:  # noqa: F811
+    """Fill in the lobby: a person against ``level:N``, with or without hints; returns the person's invite."""
+    page.goto(server + "/")
+    page.select_option("#game", game)
+    page.wait_for_function("() => document.querySelectorAll('select.seat-kind').length > 1")
+    kinds = page.locator("select.seat-kind")
+    kinds.nth(0).select_option("human")
+    kinds.nth(1).select_option(f"level:{level}")
+    assert page.locator("input.seat-agent >> nth=1").is_hidden()  # a level takes no spec options
+    assert page.is_enabled("#hints") and page.is_hidden("#hints-note")
+    if hints:
+        page.check("#hints")
+    page.click("#create")
+    page.wait_for_selector("#created a.open-seat")
+    return str(page.locator("#created a.open-seat").first.get_attribute("href"))
+
+
+def forged_hint(page: Page, server: str, join: dict[str, Any]) -> list[dict[str, Any]]:  # noqa: F811
+    """Open a websocket from the page, send ``join`` then a hint request; the frames that came back."""
+    game_id = page.url.split("/game/")[1].split("#")[0]
+    url = server.replace("http", "ws") + f"/ws/{game_id}"
+    frames: list[dict[str, Any]] = page.evaluate(
+        """([url, join]) => new Promise((done) => {
+            const ws = new WebSocket(url);
+            const frames = [];
+            ws.onopen = () => ws.send(JSON.stringify(join));
+            ws.onmessage = (event) => {
+              const frame = JSON.parse(event.data);
+              frames.push(frame);
+              if (frame.type === 'state' || (frame.type === 'error' && frames.length === 1)) {
+                ws.send(JSON.stringify({ type: 'hint' }));
+              }
+              if (frame.type === 'hint' || (frame.type === 'error' && frames.length > 1)) { ws.close(); done(frames); }
+            };
+            setTimeout(() => done(frames), 8000);
+          })""",
+        [url, join],
+    )
+    return frames
+
+
+def play_the_hint(page: Page) -> str:  # noqa: F811
+    """Ask for a hint, wait for it, check it is ringed on the board, and play it by its ringed site."""
+    version = str(page.evaluate("document.body.dataset.version"))
+    page.click("#btn-hint")
+    page.wait_for_selector("#hint-status:has-text('Suggested')")
+    ringed = page.locator("#board .strip-site.suggested")
+    assert ringed.count() == 1  # Spline: one site
+    site = str(ringed.get_attribute("data-site"))
+    assert page.locator(f"#board svg.pyramid [data-suggested='{site}']").count() == 1
+    assert site in page.inner_text("#hint-status")
+    page.click(f"{CLICKABLE}[data-site='{site}']")
+    wait_moved(page, version)
+    return site
+
+
+def test_a_game_against_a_level_with_hints_from_the_lobby(page: Page, server: str) -> None:  # noqa: F811
+    invite = create_against_level(page, server, "spline", 4, hints=True)
+    page.goto(server + invite)
+    page.wait_for_selector("#players li.player")
+    assert "agent level:4" in page.inner_text("#players")
+    assert wait_turn(page)
+    page.click("#btn-hint")
+    page.wait_for_selector("#hint-status:has-text('The engine is thinking')")  # the progress of the hint
+    screenshot(page, "hint-thinking-desktop")
+    page.wait_for_selector("#hint-status:has-text('Suggested')")
+    screenshot(page, "hint-desktop")
+    site = page.locator("#board .strip-site.suggested").get_attribute("data-site")
+    version = str(page.evaluate("document.body.dataset.version"))
+    page.click(f"{CLICKABLE}[data-site='{site}']")
+    wait_moved(page, version)
+    page.wait_for_selector("#thinking:has-text('Black is thinking')")  # the level's move, with its time
+    assert wait_turn(page)
+    assert "hints: 1" in page.inner_text("#players li.me")
+    play_the_hint(page)
+    assert "hints: 2" in page.inner_text("#players li.me")
+    result = play_to_the_end(page, random.Random(3), "level-hints")
+    assert result
+    assert "Hints used: 2" in page.inner_text("#result")
+    game_id = invite.split("/")[2].split("#")[0]
+    record = page.request.get(f"{server}/api/games/{game_id}/record").json()
+    assert record["players"] == ["human", "level:4"] and record["hints"] == [2, 0]
+    page.click("#result a:has-text('Replay')")
+    page.wait_for_selector("#players li.player")
+    assert "hints: 2" in page.inner_text("#players li[data-seat='0']")
+
+
+def test_hints_by_touch_on_a_phone(browser: Browser, server: str) -> None:  # noqa: F811
+    page, errors = sized_page(browser, "phone")  # noqa: F811
+    invite = create_against_level(page, server, "special-cake", 1, hints=True)
+    assert_fits(page, board=False)
+    screenshot(page, "lobby-levels-phone", full_page=True)
+    page.goto(server + invite)
+    assert wait_turn(page)
+    page.locator("#btn-hint").tap()
+    page.wait_for_selector("#hint-status:has-text('Suggested')")
+    ringed = page.locator("#board .strip-site.suggested")
+    assert ringed.count() == 1  # a set-up placement: one site
+    assert ringed.is_visible()
+    assert_fits(page)
+    screenshot(page, "hint-phone")
+    version = str(page.evaluate("document.body.dataset.version"))
+    page.locator(f"{CLICKABLE}[data-site='{ringed.get_attribute('data-site')}']").tap()
+    wait_moved(page, version)
+    assert "hints: 1" in page.inner_text("#players li.me")
+    assert errors == []
+    page.context.close()
+
+
+def test_no_hints_between_two_people_even_when_forged(page: Page, server: str) -> None:  # noqa: F811
+    page.goto(server + "/")
+    page.select_option("#game", "spline")
+    page.wait_for_function("() => document.querySelectorAll('select.seat-kind').length > 1")
+    page.locator("select.seat-kind").nth(1).select_option("human")
+    assert page.is_disabled("#hints") and page.is_visible("#hints-note")  # the lobby does not offer them
+    refused = page.request.post(
+        f"{server}/api/games", data={"game": "spline", "seats": [{"kind": "human"}] * 2, "hints": True}
+    )
+    assert refused.status == 400 and refused.json()["error"]["code"] == "bad_hints"
+    page.click("#create")
+    page.wait_for_selector("#created a.open-seat")
+    invites = [str(a.get_attribute("href")) for a in page.locator("#created a.open-seat").all()]
+    page.goto(server + invites[0])
+    assert wait_turn(page)
+    assert page.locator("#hint-row").is_hidden()
+    token = invites[1].split("#")[1]
+    seat = forged_hint(page, server, {"type": "join", "token": token})
+    assert seat[-1]["type"] == "error" and seat[-1]["code"] == "hints_off", seat
+    assert not [f for f in seat if f["type"] == "hint"]
+    watcher = forged_hint(page, server, {"type": "join"})
+    assert watcher[-1]["code"] == "spectator", watcher
+    stranger = forged_hint(page, server, {"type": "join", "token": "not-a-real-token"})
+    assert [f.get("code") for f in stranger if f["type"] == "error"] == ["bad_token", "not_joined"], stranger
+
+
+def test_a_spectator_of_a_hints_game_gets_no_hint(page: Page, server: str) -> None:  # noqa: F811
+    invite = create_against_level(page, server, "spline", 1, hints=True)
+    page.goto(server + invite.split("#")[0])  # the watch link
+    page.wait_for_selector("#players li.player")
+    assert page.locator("#hint-row").is_hidden()
+    frames = forged_hint(page, server, {"type": "join"})
+    assert frames[-1]["code"] == "spectator", frames
