@@ -15,6 +15,8 @@ from spheria.cli import spagyric
 from spheria.cli.common import PROG, CliError, add_color_option, add_game_options, make_game, printable
 from spheria.cli.terminal import Terminal
 from spheria.games.special_cake import PLACE, CakeState
+from spheria.i18n import gettext as _
+from spheria.i18n.width import pad
 from spheria.records.record import Record, RecordError
 from spheria.solver import SolveProgress
 
@@ -68,7 +70,7 @@ class ProgressLine:
         self.stream.write(
             "\r\x1b[K"
             + self.prefix
-            + say.PROGRESS.format(method=progress.method, count=count or 0, seconds=progress.seconds)
+            + _(say.PROGRESS).format(method=progress.method, count=count or 0, seconds=progress.seconds)
         )
         self.stream.flush()
         self._shown = True
@@ -196,7 +198,7 @@ def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
 
 def _say_error(text: str) -> int:
     """A bad argument: one line on stderr, exit status 2 (as argparse does), nothing on stdout."""
-    print(msg.ERROR.format(prog=PROG, message=printable(text)), file=sys.stderr)
+    print(_(msg.ERROR).format(prog=PROG, message=printable(text)), file=sys.stderr)
     return 2
 
 
@@ -212,7 +214,7 @@ def _solve_all(args: argparse.Namespace, term: Terminal, state: CakeState) -> in
     finally:
         line.clear()
     if result.status == UNSOLVED:
-        raise CliError(say.NO_RESULT.format(time=args.time_limit))
+        raise CliError(_(say.NO_RESULT).format(time=args.time_limit))
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
         return 0
@@ -222,15 +224,15 @@ def _solve_all(args: argparse.Namespace, term: Terminal, state: CakeState) -> in
 
 def cmd_analyse(args: argparse.Namespace, term: Terminal) -> int:
     if args.time is not None and not 0 < args.time < float("inf"):
-        return _say_error(say.TIME_ERROR.format(time=args.time))
+        return _say_error(_(say.TIME_ERROR).format(time=args.time))
     if args.iterations is not None and args.iterations < 1:
-        return _say_error(say.ITERATIONS_ERROR.format(iterations=args.iterations))
+        return _say_error(_(say.ITERATIONS_ERROR).format(iterations=args.iterations))
     if args.file is not None and args.position is not None:
-        return _say_error(say.BOTH_INPUTS)
+        return _say_error(_(say.BOTH_INPUTS))
     if args.position is not None:
         return _analyse_position(args, term)
     if args.file is None:
-        return _say_error(say.NEED_GAME if args.game is not None else say.NEED_INPUT)
+        return _say_error(_(say.NEED_GAME) if args.game is not None else _(say.NEED_INPUT))
     return _analyse_record(args, term)
 
 
@@ -238,7 +240,7 @@ def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.analysis import analyse
 
     if args.game is None:
-        return _say_error(say.NEED_GAME)
+        return _say_error(_(say.NEED_GAME))
     try:
         game = make_game(args.game, args.variant, args.option or [])
     except CliError as error:
@@ -246,14 +248,14 @@ def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
     try:
         state = game.state_from_spn(args.position)
     except ValueError as error:
-        return _say_error(say.POSITION_ERROR.format(error=error))
+        return _say_error(_(say.POSITION_ERROR).format(error=error))
     seat = None
     if args.seat is not None:
         if not 1 <= args.seat <= game.num_players:
-            return _say_error(say.SEAT_ERROR.format(last=game.num_players, seat=args.seat))
+            return _say_error(_(say.SEAT_ERROR).format(last=game.num_players, seat=args.seat))
         seat = args.seat - 1
     elif not game.perfect_information and not state.is_terminal():
-        return _say_error(say.SEAT_NEEDED.format(game=game.name, last=game.num_players))
+        return _say_error(_(say.SEAT_NEEDED).format(game=game.name, last=game.num_players))
     line = ProgressLine()
     try:
         result = analyse(
@@ -265,7 +267,7 @@ def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
             seed=args.seed,
         )
     except ValueError as error:
-        return _say_error(say.ANALYSIS_ERROR.format(error=error))
+        return _say_error(_(say.ANALYSIS_ERROR).format(error=error))
     finally:
         line.clear()
     if args.json:
@@ -282,22 +284,22 @@ def _cell(value: float | None, form: str) -> str:
 def _show_position(term: Terminal, state: Any, result: Any) -> None:
     from spheria.analysis import EXACT, OVER
 
-    names = state.game.player_names()
+    names = [_(name) for name in state.game.player_names()]
     term.say(str(state))
-    term.say(term.dim(say.STATUS[result.status].format(method=say.METHOD[result.method])))
+    term.say(term.dim(_(say.STATUS[result.status]).format(method=_(say.METHOD[result.method]))))
     if result.status == OVER:
         for seat, value in enumerate(result.values or []):
-            term.say(say.RESULT_LINE.format(name=names[seat], value=value))
+            term.say(_(say.RESULT_LINE).format(name=names[seat], value=value))
         return
     name = names[result.seat] if result.seat is not None else ""
     if result.status == EXACT and result.verdict is not None:
-        term.say((say.VERDICT_WON if result.verdict > 0 else say.VERDICT_LOST).format(name=name))
+        term.say((_(say.VERDICT_WON) if result.verdict > 0 else _(say.VERDICT_LOST)).format(name=name))
     elif result.value is not None:
-        term.say(say.VALUE_LINE.format(name=name, value=result.value, rate=result.win_rate))
+        term.say(_(say.VALUE_LINE).format(name=name, value=result.value, rate=result.win_rate))
     columns = ["move", "value", "rate"]
     columns += ["visits"] if any(m.visits is not None for m in result.moves) else []
     columns += ["probability"] if any(m.probability is not None for m in result.moves) else []
-    term.say(_columns(columns, say.MOVE_COLUMNS))
+    term.say(_columns(columns, {name: _(heading) for name, heading in say.MOVE_COLUMNS.items()}))
     for move in result.moves:
         cells = {
             "move": move.move,
@@ -308,19 +310,19 @@ def _show_position(term: Terminal, state: Any, result: Any) -> None:
         }
         term.say(_columns(columns, cells))
     if result.best_moves:
-        term.say(say.BEST_MOVES.format(moves=" ".join(result.best_moves)))
+        term.say(_(say.BEST_MOVES).format(moves=" ".join(result.best_moves)))
     if result.principal_variation:
-        term.say(say.PRINCIPAL_VARIATION.format(moves=" ".join(result.principal_variation)))
-    searched = [say.SEARCHED_SECONDS.format(seconds=result.seconds)]
+        term.say(_(say.PRINCIPAL_VARIATION).format(moves=" ".join(result.principal_variation)))
+    searched = [_(say.SEARCHED_SECONDS).format(seconds=result.seconds)]
     if result.iterations is not None:
-        searched.insert(0, say.SEARCHED_ITERATIONS.format(count=result.iterations))
+        searched.insert(0, _(say.SEARCHED_ITERATIONS).format(count=result.iterations))
     if result.positions is not None:
-        searched.insert(0, say.SEARCHED_POSITIONS.format(count=result.positions))
+        searched.insert(0, _(say.SEARCHED_POSITIONS).format(count=result.positions))
     term.say(term.dim(", ".join(searched)))
 
 
 def _columns(columns: list[str], cells: dict[str, str]) -> str:
-    return " ".join(format(cells[name], say.COLUMN_FORMAT[name]) for name in columns)
+    return " ".join(pad(cells[name], int(say.COLUMN_FORMAT[name][1:]), say.COLUMN_FORMAT[name][0]) for name in columns)
 
 
 def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
@@ -348,28 +350,32 @@ def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
     if args.json:
         print(json.dumps({"record": args.file, **result.to_json()}, indent=2))
         return 0
-    names = record.load_game().player_names()
+    names = [_(name) for name in record.load_game().player_names()]
     drops = set(result.largest_drops)
     for row in result.moves:
-        term.say(say.RECORD_ROW.format(number=row.number, move=printable(row.move), note=_row_note(row, names, drops)))
-    term.say(say.RECORD_SUMMARY.format(moves=len(result.moves), threw=len(result.threw_away_win)))
+        term.say(
+            _(say.RECORD_ROW).format(number=row.number, move=printable(row.move), note=_row_note(row, names, drops))
+        )
+    term.say(_(say.RECORD_SUMMARY).format(moves=len(result.moves), threw=len(result.threw_away_win)))
     if result.largest_drops:
-        term.say(say.LARGEST_DROPS.format(moves=", ".join(str(n) for n in result.largest_drops)))
+        term.say(_(say.LARGEST_DROPS).format(moves=", ".join(str(n) for n in result.largest_drops)))
     return 0
 
 
 def _row_note(row: Any, names: list[str], drops: set[int]) -> str:
     before, after = row.before, row.after
     if before.values is None or after.values is None:
-        return say.ROW_UNKNOWN
+        return _(say.ROW_UNKNOWN)
     seat = 0 if row.seat is None else row.seat  # a joint reveal: shown for Player 1
     if before.verdict is not None and after.exact and row.seat is not None:
-        note = say.ROW_EXACT.format(name=names[seat], verdict=say.WORD_WON if before.verdict > 0 else say.WORD_LOST)
+        note = _(say.ROW_EXACT).format(
+            name=names[seat], verdict=_(say.WORD_WON) if before.verdict > 0 else _(say.WORD_LOST)
+        )
         if row.threw_away_win and before.best_moves:
-            note += say.THREW_AWAY.format(move=before.best_moves[0])
+            note += _(say.THREW_AWAY).format(move=before.best_moves[0])
         return note
     shown = {"name": names[seat], "before": before.values[seat], "after": after.values[seat]}
     if before.exact and after.exact:
-        return say.ROW_VALUE.format(**shown)
+        return _(say.ROW_VALUE).format(**shown)
     rates = {"name": names[seat], "before": (shown["before"] + 1) / 2, "after": (shown["after"] + 1) / 2}
-    return say.ROW_ESTIMATE.format(**rates) + (say.DROPPED if row.number in drops else "")
+    return _(say.ROW_ESTIMATE).format(**rates) + (_(say.DROPPED) if row.number in drops else "")

@@ -17,6 +17,7 @@ from typing import Any
 
 from spheria.cli.common import CliError
 from spheria.cli.terminal import Terminal
+from spheria.i18n import gettext as _
 
 MESSAGES = {
     "help": "build and check the retrograde table of Special Cake mint",
@@ -70,41 +71,41 @@ MESSAGES = {
 
 
 def add_parser(commands: Any) -> None:
-    parser = commands.add_parser("tablebase", help=MESSAGES["help"], description=MESSAGES["description"])
+    parser = commands.add_parser("tablebase", help=_(MESSAGES["help"]), description=_(MESSAGES["description"]))
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    build = actions.add_parser("build", help=MESSAGES["build_help"], description=MESSAGES["build_help"])
+    build = actions.add_parser("build", help=_(MESSAGES["build_help"]), description=_(MESSAGES["build_help"]))
     _add_common(build)
-    build.add_argument("--threads", metavar="N", type=int, default=2, help=MESSAGES["threads_help"])
-    build.add_argument("--upto", metavar="LEVEL", type=int, help=MESSAGES["upto_help"])
+    build.add_argument("--threads", metavar="N", type=int, default=2, help=_(MESSAGES["threads_help"]))
+    build.add_argument("--upto", metavar="LEVEL", type=int, help=_(MESSAGES["upto_help"]))
     build.set_defaults(handler=cmd_build)
 
-    pack = actions.add_parser("pack", help=MESSAGES["pack_help"], description=MESSAGES["pack_help"])
+    pack = actions.add_parser("pack", help=_(MESSAGES["pack_help"]), description=_(MESSAGES["pack_help"]))
     _add_common(pack)
-    pack.add_argument("--output", metavar="FILE", type=Path, help=MESSAGES["output_help"])
-    pack.add_argument("--check", action="store_true", help=MESSAGES["check_help"])
+    pack.add_argument("--output", metavar="FILE", type=Path, help=_(MESSAGES["output_help"]))
+    pack.add_argument("--check", action="store_true", help=_(MESSAGES["check_help"]))
     pack.set_defaults(handler=cmd_pack)
 
-    status = actions.add_parser("status", help=MESSAGES["status_help"], description=MESSAGES["status_help"])
+    status = actions.add_parser("status", help=_(MESSAGES["status_help"]), description=_(MESSAGES["status_help"]))
     _add_common(status)
     status.set_defaults(handler=cmd_status)
 
-    verify = actions.add_parser("verify", help=MESSAGES["verify_help"], description=MESSAGES["verify_help"])
+    verify = actions.add_parser("verify", help=_(MESSAGES["verify_help"]), description=_(MESSAGES["verify_help"]))
     _add_common(verify)
-    verify.add_argument("--per-level", metavar="N", type=int, default=200, help=MESSAGES["per_level_help"])
-    verify.add_argument("--levels", metavar="A-B", help=MESSAGES["levels_help"])
-    verify.add_argument("--seed", metavar="N", type=int, default=1, help=MESSAGES["seed_help"])
-    verify.add_argument("--against", choices=("search", "step"), default="search", help=MESSAGES["against_help"])
-    verify.add_argument("--setup", metavar="A-B", help=MESSAGES["setup_verify_help"])
+    verify.add_argument("--per-level", metavar="N", type=int, default=200, help=_(MESSAGES["per_level_help"]))
+    verify.add_argument("--levels", metavar="A-B", help=_(MESSAGES["levels_help"]))
+    verify.add_argument("--seed", metavar="N", type=int, default=1, help=_(MESSAGES["seed_help"]))
+    verify.add_argument("--against", choices=("search", "step"), default="search", help=_(MESSAGES["against_help"]))
+    verify.add_argument("--setup", metavar="A-B", help=_(MESSAGES["setup_verify_help"]))
     verify.set_defaults(handler=cmd_verify)
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
     from spheria.tablebase.build import DEFAULT_CACHE
 
-    parser.add_argument("--variant", default="mint", help=MESSAGES["variant_help"])
-    parser.add_argument("--line-rule", choices=("mixed", "same"), default="mixed", help=MESSAGES["rule_help"])
-    parser.add_argument("--cache", metavar="DIR", type=Path, default=DEFAULT_CACHE, help=MESSAGES["cache_help"])
+    parser.add_argument("--variant", default="mint", help=_(MESSAGES["variant_help"]))
+    parser.add_argument("--line-rule", choices=("mixed", "same"), default="mixed", help=_(MESSAGES["rule_help"]))
+    parser.add_argument("--cache", metavar="DIR", type=Path, default=DEFAULT_CACHE, help=_(MESSAGES["cache_help"]))
     parser.set_defaults(no_color=False)
 
 
@@ -112,7 +113,7 @@ def _spec(args: argparse.Namespace) -> Any:
     from spheria.tablebase.build import TableSpec
 
     if args.variant != "mint":
-        raise CliError(MESSAGES["only_mint"].format(variant=args.variant))
+        raise CliError(_(MESSAGES["only_mint"]).format(variant=args.variant))
     return TableSpec(line_rule=args.line_rule)
 
 
@@ -123,7 +124,7 @@ def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
         spec = _spec(args)
         directory = run_builder(spec, args.cache, threads=max(args.threads, 1), upto=args.upto, output=term.say)
     except BuildError as error:
-        raise CliError(MESSAGES["build_failed"].format(error=error)) from None
+        raise CliError(_(MESSAGES["build_failed"]).format(error=error)) from None
     if spec.line_rule == "mixed" and args.upto is None:
         _check_shipped(_setup_reader(directory, spec), term)
     return 0
@@ -137,7 +138,7 @@ def _setup_reader(directory: Path, spec: Any) -> Callable[[int], bytes]:
     table = EatingTable(directory, spec)
     for k in range(table.layout.top + 1):
         if not table.has_level(k, SETUP):
-            raise CliError(MESSAGES["pack_needs_setup"].format(directory=directory))
+            raise CliError(_(MESSAGES["pack_needs_setup"]).format(directory=directory))
 
     def bits(k: int) -> bytes:
         return EatingTable(directory, spec).level_file(k, SETUP).bits
@@ -156,11 +157,11 @@ def _check_shipped(bits: Callable[[int], bytes], term: Terminal) -> None:
 
     path, checksum = default_pack_path(), default_checksum_path()
     if not check_file(path, checksum):
-        raise CliError(MESSAGES["shipped_checksum_bad"].format(path=path, checksum=checksum))
+        raise CliError(_(MESSAGES["shipped_checksum_bad"]).format(path=path, checksum=checksum))
     differ = compare_with_build(PackedSetupTable(path), bits, term.say)
     if differ:
-        raise CliError(MESSAGES["shipped_differs"].format(levels=", ".join(map(str, differ))))
-    term.say(MESSAGES["shipped_ok"].format(path=path))
+        raise CliError(_(MESSAGES["shipped_differs"]).format(levels=", ".join(map(str, differ))))
+    term.say(_(MESSAGES["shipped_ok"]).format(path=path))
 
 
 def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
@@ -169,14 +170,14 @@ def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
 
     spec = _spec(args)
     if spec.line_rule != "mixed":
-        raise CliError(MESSAGES["shipped_only_mint_mixed"])
+        raise CliError(_(MESSAGES["shipped_only_mint_mixed"]))
     bits = _setup_reader(build_dir(args.cache, spec), spec)
     if args.check:
         _check_shipped(bits, term)
         return 0
     path = args.output or default_pack_path()
     digest = pack_levels(bits, spec.universe.bit_count(), path, term.say)
-    term.say(MESSAGES["pack_written"].format(path=path, size=path.stat().st_size, digest=digest))
+    term.say(_(MESSAGES["pack_written"]).format(path=path, size=path.stat().st_size, digest=digest))
     return 0
 
 
@@ -191,25 +192,25 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
     done = [n for n in levels if table.has_level(n)]
     total = sum(table.layout.level(n).positions for n in levels)
     term.say(
-        MESSAGES["status_head"].format(directory=table.directory, positions=total, done=len(done), total=len(levels))
+        _(MESSAGES["status_head"]).format(directory=table.directory, positions=total, done=len(done), total=len(levels))
     )
     for n in levels:
         if n in done:
             level_file = table.header(n)
             positions = table.layout.level(n).positions
             term.say(
-                MESSAGES["status_line"].format(
+                _(MESSAGES["status_line"]).format(
                     level=n, positions=positions, won=level_file.wins, seconds=level_file.seconds
                 )
             )
         else:
-            term.say(MESSAGES["status_missing"].format(level=n))
+            term.say(_(MESSAGES["status_missing"]).format(level=n))
     setup_done = [k for k in levels if table.has_level(k, SETUP)]
-    term.say(MESSAGES["status_setup"].format(done=len(setup_done), total=len(levels)))
+    term.say(_(MESSAGES["status_setup"]).format(done=len(setup_done), total=len(levels)))
     for k in setup_done:
         level_file = table.header(k, SETUP)
         term.say(
-            MESSAGES["status_setup_line"].format(
+            _(MESSAGES["status_setup_line"]).format(
                 level=k,
                 positions=table.layout.setup_level(k).positions,
                 won=level_file.wins,
@@ -217,8 +218,8 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
             )
         )
     if 0 in setup_done:
-        winner = MESSAGES["mint"] if table.mint_wins_setup(0, 0) else MESSAGES["liquorice"]
-        term.say(MESSAGES["status_value"].format(winner=winner))
+        winner = _(MESSAGES["mint"]) if table.mint_wins_setup(0, 0) else _(MESSAGES["liquorice"])
+        term.say(_(MESSAGES["status_value"]).format(winner=winner))
     return 0
 
 
@@ -229,7 +230,7 @@ def _parse_levels(text: str | None, finished: list[int], option: str = "--levels
         low, _, high = text.partition("-")
         first, last = int(low), int(high or low)
     except ValueError:
-        raise CliError(MESSAGES["bad_levels"].format(option=option, text=text)) from None
+        raise CliError(_(MESSAGES["bad_levels"]).format(option=option, text=text)) from None
     return [n for n in finished if first <= n <= last]
 
 
@@ -241,21 +242,21 @@ def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
     empties = _parse_levels(args.setup, list(range(1, top + 1)), "--setup")
     for empty in empties:
         if not table.has_level(top - empty, SETUP):
-            raise CliError(MESSAGES["no_setup"].format(directory=table.directory, empty=empty))
+            raise CliError(_(MESSAGES["no_setup"]).format(directory=table.directory, empty=empty))
     results = check_setup(
         table, empties, max(args.per_level, 1), random.Random(args.seed), solver_leaf(table.spec.line_rule)
     )
     bad = [position for result in results for position in result.mismatches]
     for empty, result in zip(empties, results, strict=True):
         term.say(
-            MESSAGES["setup_line"].format(
+            _(MESSAGES["setup_line"]).format(
                 empty=empty, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
             )
         )
     if bad:
         white, black = bad[0]
-        raise CliError(MESSAGES["verify_bad"].format(count=len(bad), white=white, black=black))
-    term.say(MESSAGES["verify_ok"].format(checked=sum(result.checked for result in results)))
+        raise CliError(_(MESSAGES["verify_bad"]).format(count=len(bad), white=white, black=black))
+    term.say(_(MESSAGES["verify_ok"]).format(checked=sum(result.checked for result in results)))
     return 0
 
 
@@ -270,11 +271,11 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     finished = [n for n in range(table.layout.top + 1) if table.has_level(n)]
     levels = _parse_levels(args.levels, finished)
     if not levels:
-        raise CliError(MESSAGES["no_levels"].format(directory=table.directory))
+        raise CliError(_(MESSAGES["no_levels"]).format(directory=table.directory))
     if args.against == "step":
         for n in levels:
             if n > 0 and not table.has_level(n - 1):
-                raise CliError(MESSAGES["step_needs_below"].format(level=n, below=n - 1))
+                raise CliError(_(MESSAGES["step_needs_below"]).format(level=n, below=n - 1))
     rng = random.Random(args.seed)
     value = solver_value(spec.line_rule) if args.against == "search" else step_value(table)
     checked, bad = 0, []
@@ -283,13 +284,13 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
         checked += result.checked
         bad += result.mismatches
         term.say(
-            MESSAGES["verify_line"].format(
+            _(MESSAGES["verify_line"]).format(
                 level=n, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
             )
         )
     suffix = "" if args.against == "search" else "_step"
     if bad:
         white, black = bad[0]
-        raise CliError(MESSAGES["verify_bad" + suffix].format(count=len(bad), white=white, black=black))
-    term.say(MESSAGES["verify_ok" + suffix].format(checked=checked))
+        raise CliError(_(MESSAGES["verify_bad" + suffix]).format(count=len(bad), white=white, black=black))
+    term.say(_(MESSAGES["verify_ok" + suffix]).format(checked=checked))
     return 0

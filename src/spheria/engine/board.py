@@ -76,11 +76,17 @@ def site_name(site: int) -> str:
     return SITE_NAMES[site]
 
 
+#: The texts of this layer a person reads: the heading over each level of a drawn pyramid, and
+#: the refusal of a mistyped site (the other errors concern position notation, read by programs).
+LEVEL_LABEL = N_("level {level}")
+NOT_A_SITE = N_("{text} is not a site name (expected e.g. 0a1..0d4, 1a1..1c3, 2a1..2b2, 3a1)")
+
+
 def parse_site(text: str) -> int:
     """Parse a site name such as ``0a1`` or ``2b2``; raises ``ValueError`` naming the text."""
     site = _SITE_BY_NAME.get(text.strip().lower())
     if site is None:
-        raise ValueError(f"{text!r} is not a site name (expected e.g. 0a1..0d4, 1a1..1c3, 2a1..2b2, 3a1)")
+        raise ValueError(gettext(NOT_A_SITE).format(text=repr(text)))
     return site
 
 
@@ -531,10 +537,6 @@ def parse_diagram(text: str) -> tuple[Board, dict[int, str]]:
                 board.place(site, color)
     board.check_stable()
     return board, marks
-
-
-#: The heading over each level of a drawn pyramid (the one text a person reads in this layer).
-LEVEL_LABEL = N_("level {level}")
 
 
 def render_levels(char_at: object, marks: dict[int, str] | None = None) -> str:
