@@ -68,3 +68,49 @@ THREW_AWAY = N_("; threw the win away (winning was {move})")
 DROPPED = N_("; a large drop")
 RECORD_SUMMARY = N_("{moves} moves analysed; {threw} threw a win away.")
 LARGEST_DROPS = N_("Largest drops in win rate: moves {moves}.")
+
+# -- spheria solve ------------------------------------------------------------------------------
+SOLVE_PROGRESS = N_("{positions:,} positions searched, {seconds:.1f} s; analysing {move} ({index}/{moves})")
+ANALYSE_PROGRESS = N_("record move {number}/{total}: ")
+BACKEND = N_("solver backend: {backend} ({about})")
+BACKEND_ABOUT = {
+    "compiled": N_("the compiled C search"),
+    "python": N_("the pure-Python search, much slower; a C compiler at install builds the fast one"),
+}
+SPN_ERROR = N_("SPN: {error}")
+ONLY_CAKE = N_("the solver solves Special Cake positions")
+GAME_IS_OVER = N_("The game is over: {status}")
+SOLVE_WON_PLACE = N_("{name} to place: won with perfect play.")
+SOLVE_LOST_PLACE = N_("{name} to place: lost with perfect play.")
+SOLVE_WON_EAT = N_("{name} to eat: won with perfect play.")
+SOLVE_LOST_EAT = N_("{name} to eat: lost with perfect play.")
+WINNING_MOVES = N_("Winning moves ({n}): {moves}")
+EVERY_MOVE_LOSES = N_("Every move loses ({n}): {moves}")
+A_WINNING_MOVE = N_("A winning move ({n}): {moves}")
+LOOKED_UP = N_("{positions} set-up positions looked up in {seconds:.3f} s")
+SEARCHED = N_("{positions} positions searched in {seconds:.3f} s")
+
+# -- the command line's help ----------------------------------------------------------------------
+HELP_SOLVE = N_("solve a Special Cake eating position exactly")
+HELP_SOLVE_DESCRIPTION = N_("Solve a Special Cake position in the eating phase: who wins with perfect play, and how.")
+HELP_EXAMPLE = N_("example: {example}")
+HELP_SPN = N_("the position, e.g. {example}")
+HELP_TIME_LIMIT = N_("give up after S seconds")
+HELP_FIRST = N_("stop at the first winning move (faster)")
+HELP_ALL = N_("list the value of every legal move")
+HELP_JSON_RESULT = N_("print the result as JSON")
+HELP_VERBOSE = N_("also say which solver backend runs")
+HELP_ANALYSE = N_("analyse a recorded game or one position of any game")
+HELP_ANALYSE_DESCRIPTION = N_(
+    "A record: each move's verdict before and after, the Special Cake eating moves that threw a win away and "
+    "the moves where the engine's win rate fell most. A position (--game, --position): the verdict and the "
+    "value or win rate of every legal move."
+)
+HELP_RECORD = N_("a .spheria.json record of a game")
+HELP_POSITION_GAME = N_("the game of --position")
+HELP_POSITION = N_("analyse this position (with --game)")
+HELP_SEAT = N_("Spagyric: analyse player N's view (1 or 2)")
+HELP_TIME = N_("seconds per position (default: exact searches to the end, estimates 1 s)")
+HELP_ITERATIONS = N_("MCTS iterations per position (repeatable)")
+HELP_SEED = N_("the searches' random seed (default 0)")
+HELP_JSON_ANALYSIS = N_("print the analysis as JSON")

@@ -20,15 +20,6 @@ from spheria.i18n.width import pad
 from spheria.records.record import Record, RecordError
 from spheria.solver import SolveProgress
 
-# What the progress line and --verbose say (one place, for translation).
-PROGRESS_TEXT = "{positions:,} positions searched, {seconds:.1f} s; analysing {move} ({index}/{moves})"
-ANALYSE_PROGRESS_TEXT = "record move {number}/{total}: "
-BACKEND_TEXT = "solver backend: {backend} ({about})"
-BACKEND_ABOUT = {
-    "compiled": "the compiled C search",
-    "python": "the pure-Python search, much slower; a C compiler at install builds the fast one",
-}
-
 
 class ProgressLine:
     """A live one-line report of a solve on a terminal (stderr), redrawn at most ten times a second.
@@ -49,7 +40,7 @@ class ProgressLine:
         if not self.active or now - self._last < self.interval:
             return
         self._last = now
-        text = PROGRESS_TEXT.format(
+        text = _(say.SOLVE_PROGRESS).format(
             positions=progress.positions,
             seconds=progress.seconds,
             move=progress.move,
@@ -94,53 +85,53 @@ def _isatty(stream: TextIO) -> bool:
 def add_parsers(commands: Any) -> None:
     solve = commands.add_parser(
         "solve",
-        help="solve a Special Cake eating position exactly",
-        description="Solve a Special Cake position in the eating phase: who wins with perfect play, and how.",
-        epilog='example: spheria solve "wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat" --variant mint',
+        help=_(say.HELP_SOLVE),
+        description=_(say.HELP_SOLVE_DESCRIPTION),
+        epilog=_(say.HELP_EXAMPLE).format(
+            example='spheria solve "wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat" --variant mint'
+        ),
     )
-    solve.add_argument("spn", metavar="SPN", help="the position, e.g. 'w.b............./........./..../. 1 eat'")
+    solve.add_argument(
+        "spn", metavar="SPN", help=_(say.HELP_SPN).format(example="'w.b............./........./..../. 1 eat'")
+    )
     add_game_options(solve)
-    solve.add_argument("--time-limit", metavar="S", type=float, help="give up after S seconds")
-    solve.add_argument("--first", action="store_true", help="stop at the first winning move (faster)")
-    solve.add_argument("--all", action="store_true", help="list the value of every legal move")
-    solve.add_argument("--json", action="store_true", help="print the result as JSON")
-    solve.add_argument("--verbose", action="store_true", help="also say which solver backend runs")
+    solve.add_argument("--time-limit", metavar="S", type=float, help=_(say.HELP_TIME_LIMIT))
+    solve.add_argument("--first", action="store_true", help=_(say.HELP_FIRST))
+    solve.add_argument("--all", action="store_true", help=_(say.HELP_ALL))
+    solve.add_argument("--json", action="store_true", help=_(say.HELP_JSON_RESULT))
+    solve.add_argument("--verbose", action="store_true", help=_(say.HELP_VERBOSE))
     add_color_option(solve)
     solve.set_defaults(handler=cmd_solve)
 
     analyse = commands.add_parser(
         "analyse",
         aliases=["analyze"],
-        help="analyse a recorded game or one position of any game",
-        description="A record: each move's verdict before and after, the Special Cake eating moves that "
-        "threw a win away and the moves where the engine's win rate fell most. A position (--game, "
-        "--position): the verdict and the value or win rate of every legal move.",
-        epilog="example: spheria analyse --game spline --position 'www.bbb........./........./..../. 1' --json",
+        help=_(say.HELP_ANALYSE),
+        description=_(say.HELP_ANALYSE_DESCRIPTION),
+        epilog=_(say.HELP_EXAMPLE).format(
+            example="spheria analyse --game spline --position 'www.bbb........./........./..../. 1' --json"
+        ),
     )
-    analyse.add_argument("file", metavar="RECORD", nargs="?", help="a .spheria.json record of a game")
-    analyse.add_argument("--game", metavar="GAME", help="the game of --position")
+    analyse.add_argument("file", metavar="RECORD", nargs="?", help=_(say.HELP_RECORD))
+    analyse.add_argument("--game", metavar="GAME", help=_(say.HELP_POSITION_GAME))
     add_game_options(analyse)
-    analyse.add_argument("--position", metavar="SPN", help="analyse this position (with --game)")
-    analyse.add_argument("--seat", metavar="N", type=int, help="Spagyric: analyse player N's view (1 or 2)")
+    analyse.add_argument("--position", metavar="SPN", help=_(say.HELP_POSITION))
+    analyse.add_argument("--seat", metavar="N", type=int, help=_(say.HELP_SEAT))
     analyse.add_argument(
         "--time",
         "--time-limit",
         dest="time",
         metavar="S",
         type=float,
-        help="seconds per position (default: exact searches to the end, estimates 1 s)",
+        help=_(say.HELP_TIME),
     )
-    analyse.add_argument("--iterations", metavar="N", type=int, help="MCTS iterations per position (repeatable)")
-    analyse.add_argument("--seed", metavar="N", type=int, default=0, help="the searches' random seed (default 0)")
-    analyse.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    analyse.add_argument("--iterations", metavar="N", type=int, help=_(say.HELP_ITERATIONS))
+    analyse.add_argument("--seed", metavar="N", type=int, default=0, help=_(say.HELP_SEED))
+    analyse.add_argument("--json", action="store_true", help=_(say.HELP_JSON_ANALYSIS))
     add_color_option(analyse)
     analyse.set_defaults(handler=cmd_analyse)
 
     spagyric.add_parser(commands)
-
-
-def _verdict(value: int) -> str:
-    return "won" if value > 0 else "lost"
 
 
 def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
@@ -150,21 +141,21 @@ def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
     try:
         state = game.state_from_spn(args.spn)
     except ValueError as error:
-        raise CliError(f"SPN: {error}") from None
+        raise CliError(_(say.SPN_ERROR).format(error=error)) from None
     if not isinstance(state, CakeState):
-        raise CliError("the solver solves Special Cake positions")
+        raise CliError(_(say.ONLY_CAKE))
     if args.all:
         return _solve_all(args, term, state)
     line = ProgressLine()
     try:
         result = solve(state, time_limit=args.time_limit, stop_at_first=args.first, progress=line.update)
     except TimeoutError:
-        raise CliError(f"no result within {args.time_limit} s") from None
+        raise CliError(_(say.NO_RESULT).format(time=args.time_limit)) from None
     except ValueError as error:
         raise CliError(str(error)) from None
     finally:
         line.clear()
-    mover = game.player_names()[state.player]
+    mover = _(game.player_names()[state.player])
     moves = [str(m) for m in result.best_moves]
     if args.json:
         data = {
@@ -180,19 +171,21 @@ def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
         print(json.dumps(data, indent=2))
         return 0
     if args.verbose:
-        term.say(term.dim(BACKEND_TEXT.format(backend=backend(), about=BACKEND_ABOUT[backend()])))
+        term.say(term.dim(_(say.BACKEND).format(backend=backend(), about=_(say.BACKEND_ABOUT[backend()]))))
     term.say(str(state))
     if state.is_terminal():
-        term.say(f"The game is over: {state.status_lines()[0]}")
+        term.say(_(say.GAME_IS_OVER).format(status=state.status_lines()[0]))
         return 0
-    action = "place" if state.phase == PLACE else "eat"
-    term.say(f"{mover} to {action}: {_verdict(result.value)} with perfect play.")
-    label = "Winning moves" if result.value > 0 else "Every move loses"
-    if result.value > 0 and args.first:
-        label = "A winning move"
-    term.say(f"{label} ({len(moves)}): {' '.join(moves)}")
-    searched = "set-up positions looked up" if state.phase == PLACE else "positions searched"
-    term.say(term.dim(f"{result.positions} {searched} in {result.seconds:.3f} s"))
+    won = result.value > 0
+    if state.phase == PLACE:
+        verdict = say.SOLVE_WON_PLACE if won else say.SOLVE_LOST_PLACE
+    else:
+        verdict = say.SOLVE_WON_EAT if won else say.SOLVE_LOST_EAT
+    term.say(_(verdict).format(name=mover))
+    label = (say.A_WINNING_MOVE if args.first else say.WINNING_MOVES) if won else say.EVERY_MOVE_LOSES
+    term.say(_(label).format(n=len(moves), moves=" ".join(moves)))
+    searched = say.LOOKED_UP if state.phase == PLACE else say.SEARCHED
+    term.say(term.dim(_(searched).format(positions=result.positions, seconds=result.seconds)))
     return 0
 
 
@@ -331,7 +324,7 @@ def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
     line = ProgressLine()
 
     def step(number: int, total: int) -> None:
-        line.prefix = ANALYSE_PROGRESS_TEXT.format(number=number, total=total)
+        line.prefix = _(say.ANALYSE_PROGRESS).format(number=number, total=total)
 
     try:
         record = Record.load(Path(args.file))
