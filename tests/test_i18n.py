@@ -241,3 +241,60 @@ def untranslated_words(text: str) -> list[str]:
         for token in tokens
         if re.search("[A-Za-z]{2,}", token) and token not in ALLOWED_WORDS and not NOTATION_TOKEN.match(token)
     ]
+
+
+# -- docs/rules.ko.md --------------------------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+#: The code spans of docs/rules.md that describe (field names, error messages) rather than notate:
+#: the only ones rules.ko.md writes in Korean.
+DESCRIBED = {
+    "{level}{file}{rank}",
+    "<board> <phase> <seat> <supply 1> <supply 2> <stunned> <bag 1> <bag 2>",
+    "<board> <player to move: 1 or 2>",
+    "<board> <player to move: 1 or 2> <phase: place or eat>",
+    "<board> <player to move: 1..N> <locked sites, comma-separated, or ->",
+    "phase",
+    "seat",
+    "stunned",
+    "supply 1",
+    "supply 2",
+    "bag 1",
+    "bag 2",
+    "white,black,red",
+    "from-to",
+    "0a1 is locked",
+    "0a1 is pinned",
+    ", ",
+}
+
+
+def test_the_korean_rules_keep_every_section_and_every_piece_of_notation() -> None:
+    english, korean = (
+        (DOCS / "rules.md").read_text(encoding="utf-8"),
+        (DOCS / "rules.ko.md").read_text(encoding="utf-8"),
+    )
+
+    def headings(text: str) -> list[int]:
+        return [len(line) - len(line.lstrip("#")) for line in text.splitlines() if line.startswith("#")]
+
+    def spans(text: str) -> set[str]:
+        return set(re.findall(r"`([^`\n]+)`", text))
+
+    assert headings(korean) == headings(english)
+    assert spans(english) - spans(korean) - DESCRIBED == set()  # sites, moves, SPN, options stay as they are
+    assert "주류" not in korean and "양주" not in korean  # liquorice is 감초 (docs/glossary.ko.md)
+    for term in (
+        "스페셜 케이크",
+        "스파기릭",
+        "스핑카",
+        "스플라인",
+        "고정",
+        "떨어짐",
+        "기절",
+        "잠금",
+        "신전",
+        "면",
+        "줄",
+    ):
+        assert term in korean
