@@ -114,3 +114,12 @@ HELP_TIME = N_("seconds per position (default: exact searches to the end, estima
 HELP_ITERATIONS = N_("MCTS iterations per position (repeatable)")
 HELP_SEED = N_("the searches' random seed (default 0)")
 HELP_JSON_ANALYSIS = N_("print the analysis as JSON")
+
+# -- spheria spagyric-solve (its report stays English: a research tool) ----------------------------
+HELP_SPAGYRIC_SOLVE = N_("solve small Spagyric games exactly and measure agents against them")
+HELP_SPAGYRIC_DESCRIPTION = N_(
+    "Solve Spagyric with a small supply exactly: its value, and how far agents fall short of it."
+)
+HELP_SUPPLY = N_("balls of each colour per seat (default 2)")
+HELP_POLICY_AGENT = N_("an agent spec with a policy() (repeatable)")
+HELP_SYMMETRIC = N_("walk canonical positions (equivariant agents)")

@@ -49,7 +49,7 @@ from spheria.games.base import (
 from spheria.help import howto_blocks, render_block
 from spheria.i18n import LANGUAGES, current_language, language_from_env, ngettext, using
 from spheria.i18n import gettext as _
-from spheria.i18n.width import fill
+from spheria.i18n.width import fill, wrap
 from spheria.match import Turn, apply_turn, choose_moves
 from spheria.records.record import Record, RecordError
 from spheria.server import command as serve_command
@@ -60,6 +60,15 @@ class _HelpFormatter(argparse.HelpFormatter):
 
     def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
         super().add_usage(usage, actions, groups, _(msg.USAGE) if prefix is None else prefix)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        """Wrap by terminal columns (a Hangul character takes two)."""
+        return super()._split_lines(text, width) if text.isascii() else wrap(" ".join(text.split()), width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.isascii():
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in wrap(" ".join(text.split()), width - len(indent)))
 
 
 class _Parser(argparse.ArgumentParser):

@@ -17,56 +17,64 @@ from typing import Any
 
 from spheria.cli.common import CliError
 from spheria.cli.terminal import Terminal
+from spheria.i18n import N_
 from spheria.i18n import gettext as _
 
 MESSAGES = {
-    "help": "build and check the retrograde table of Special Cake mint",
-    "description": "The eating-phase table of Special Cake mint, computed level by level (see docs/tablebase.md).",
-    "build_help": "build the table, or resume an interrupted build",
-    "status_help": "list the finished levels of a build",
-    "verify_help": "compare finished levels with the search solver on random positions",
-    "variant_help": "the variant to build (only mint has a table)",
-    "rule_help": "the line rule (default: mixed)",
-    "cache_help": "where builds live (default: %(default)s)",
-    "threads_help": "threads to compute with (default: 2)",
-    "upto_help": "stop after this level (candies on the cake)",
-    "per_level_help": "positions to check in each level (default: %(default)s)",
-    "levels_help": "the levels to check, e.g. 0-20 (default: every finished level)",
-    "against_help": "what to compare with: 'search' (the search solver) or 'step' (one move deep into the "
-    "table's level below, by the Python move generator; cheap on the largest levels) (default: %(default)s)",
-    "seed_help": "the random seed of the positions checked (default: %(default)s)",
-    "only_mint": "only the mint variant has a table, not {variant}",
-    "bad_levels": "{option} wants N or A-B, not {text!r}",
-    "no_levels": "no finished level in {directory}; run 'spheria tablebase build' first",
-    "status_head": "{directory}: levels with {positions:,} positions in all, {done} of {total} levels finished",
-    "status_line": "level {level:2d}  {positions:>14,} positions  {won:>14,} won  {seconds:9.1f} s",
-    "status_missing": "level {level:2d}  not built",
-    "status_setup": "set-up: {done} of {total} levels finished",
-    "status_setup_line": "setup {level:2d}  {positions:>14,} positions  {won:>14,} won by Mint  {seconds:9.1f} s",
-    "status_value": "from the empty table, {winner} wins with perfect play",
-    "mint": "Mint",
-    "liquorice": "Liquorice",
-    "setup_verify_help": "check the set-up table instead, on positions with A to B free sites (e.g. 1-4), "
-    "against minimax over the placements left with the solver on the full cakes",
-    "no_setup": "the set-up table of {directory} is not finished for {empty} free sites",
-    "setup_line": "{empty} free  {checked:>6} checked  {won:>6} won by Mint  {mismatches} disagree",
-    "verify_line": "level {level:2d}  {checked:>6} checked  {won:>6} won  {mismatches} disagree",
-    "verify_bad": "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x}",
-    "verify_ok": "all {checked} positions agree with the search solver",
-    "verify_bad_step": "the table disagrees with its level below on {count} positions, "
-    "e.g. white {white:#x} black {black:#x}",
-    "step_needs_below": "the step check of level {level} reads level {below}, which is not finished",
-    "verify_ok_step": "all {checked} positions agree with one move into the level below",
-    "build_failed": "the build failed: {error}",
-    "pack_help": "pack the set-up table for shipping, or check the shipped one against the build",
-    "output_help": "where to write the packed table (default: the one shipped in the package)",
-    "check_help": "only compare the shipped table with the build (no writing)",
-    "pack_needs_setup": "the set-up table of {directory} is not finished; run 'spheria tablebase build' first",
-    "pack_written": "wrote {path} ({size:,} bytes, SHA-256 {digest})",
-    "shipped_checksum_bad": "{path} does not match its checksum file {checksum}",
-    "shipped_differs": "the shipped set-up table differs from the build at levels {levels}",
-    "shipped_ok": "the shipped set-up table ({path}, checksum verified) agrees with the build at every level",
-    "shipped_only_mint_mixed": "only mint with mixed lines has a shipped set-up table",
+    "help": N_("build and check the retrograde table of Special Cake mint"),
+    "description": N_("The eating-phase table of Special Cake mint, computed level by level (see docs/tablebase.md)."),
+    "build_help": N_("build the table, or resume an interrupted build"),
+    "status_help": N_("list the finished levels of a build"),
+    "verify_help": N_("compare finished levels with the search solver on random positions"),
+    "variant_help": N_("the variant to build (only mint has a table)"),
+    "rule_help": N_("the line rule (default: mixed)"),
+    "cache_help": N_("where builds live (default: %(default)s)"),
+    "threads_help": N_("threads to compute with (default: 2)"),
+    "upto_help": N_("stop after this level (candies on the cake)"),
+    "per_level_help": N_("positions to check in each level (default: %(default)s)"),
+    "levels_help": N_("the levels to check, e.g. 0-20 (default: every finished level)"),
+    "against_help": N_(
+        "what to compare with: 'search' (the search solver) or 'step' (one move deep into the "
+        "table's level below, by the Python move generator; cheap on the largest levels) (default: %(default)s)"
+    ),
+    "seed_help": N_("the random seed of the positions checked (default: %(default)s)"),
+    "only_mint": N_("only the mint variant has a table, not {variant}"),
+    "bad_levels": N_("{option} wants N or A-B, not {text!r}"),
+    "no_levels": N_("no finished level in {directory}; run 'spheria tablebase build' first"),
+    "status_head": N_("{directory}: levels with {positions:,} positions in all, {done} of {total} levels finished"),
+    "status_line": N_("level {level:2d}  {positions:>14,} positions  {won:>14,} won  {seconds:9.1f} s"),
+    "status_missing": N_("level {level:2d}  not built"),
+    "status_setup": N_("set-up: {done} of {total} levels finished"),
+    "status_setup_line": N_("setup {level:2d}  {positions:>14,} positions  {won:>14,} won by Mint  {seconds:9.1f} s"),
+    "status_value": N_("from the empty table, {winner} wins with perfect play"),
+    "mint": N_("Mint"),
+    "liquorice": N_("Liquorice"),
+    "setup_verify_help": N_(
+        "check the set-up table instead, on positions with A to B free sites (e.g. 1-4), "
+        "against minimax over the placements left with the solver on the full cakes"
+    ),
+    "no_setup": N_("the set-up table of {directory} is not finished for {empty} free sites"),
+    "setup_line": N_("{empty} free  {checked:>6} checked  {won:>6} won by Mint  {mismatches} disagree"),
+    "verify_line": N_("level {level:2d}  {checked:>6} checked  {won:>6} won  {mismatches} disagree"),
+    "verify_bad": N_(
+        "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x}"
+    ),
+    "verify_ok": N_("all {checked} positions agree with the search solver"),
+    "verify_bad_step": N_(
+        "the table disagrees with its level below on {count} positions, e.g. white {white:#x} black {black:#x}"
+    ),
+    "step_needs_below": N_("the step check of level {level} reads level {below}, which is not finished"),
+    "verify_ok_step": N_("all {checked} positions agree with one move into the level below"),
+    "build_failed": N_("the build failed: {error}"),
+    "pack_help": N_("pack the set-up table for shipping, or check the shipped one against the build"),
+    "output_help": N_("where to write the packed table (default: the one shipped in the package)"),
+    "check_help": N_("only compare the shipped table with the build (no writing)"),
+    "pack_needs_setup": N_("the set-up table of {directory} is not finished; run 'spheria tablebase build' first"),
+    "pack_written": N_("wrote {path} ({size:,} bytes, SHA-256 {digest})"),
+    "shipped_checksum_bad": N_("{path} does not match its checksum file {checksum}"),
+    "shipped_differs": N_("the shipped set-up table differs from the build at levels {levels}"),
+    "shipped_ok": N_("the shipped set-up table ({path}, checksum verified) agrees with the build at every level"),
+    "shipped_only_mint_mixed": N_("only mint with mixed lines has a shipped set-up table"),
 }
 
 
@@ -227,7 +235,7 @@ def _parse_levels(text: str | None, finished: list[int], option: str = "--levels
     if text is None:
         return finished
     try:
-        low, _, high = text.partition("-")
+        low, _dash, high = text.partition("-")
         first, last = int(low), int(high or low)
     except ValueError:
         raise CliError(_(MESSAGES["bad_levels"]).format(option=option, text=text)) from None
