@@ -116,6 +116,20 @@ def test_a_whole_game_in_korean_leaves_no_english(tmp_path: Path, game: str, opt
     )
     record = json.loads((tmp_path / "game.spheria.json").read_text(encoding="utf-8"))
     assert record["game"] == game  # the record keeps its ids and notation
+    replay = spheria(["replay", str(tmp_path / "game.spheria.json")], KOREAN)
+    assert replay.returncode == 0 and "결과:" in replay.stdout
+    replayed = [line for line in replay.stdout.splitlines() if line.strip() and not is_board_line(line)]
+    assert {line: english_words(line) for line in replayed if english_words(line)} == {}
+
+
+def test_analysing_a_record_in_korean(tmp_path: Path) -> None:
+    record = tmp_path / "game.spheria.json"
+    assert spheria(["play", "spline", "--save", str(record)], KOREAN, CYCLE * 60).returncode == 0
+    done = spheria(["analyse", str(record), "--time", "0.1"], KOREAN)
+    assert done.returncode == 0, done.stderr
+    assert "수를 분석했습니다" in done.stdout
+    lines = [line for line in done.stdout.splitlines() if line.strip() and not is_board_line(line)]
+    assert {line: english_words(line) for line in lines if english_words(line)} == {}
 
 
 def test_the_same_game_reads_in_english_without_the_korean_environment(tmp_path: Path) -> None:
