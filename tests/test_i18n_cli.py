@@ -200,3 +200,10 @@ def test_the_finder_of_english_words_finds_them() -> None:
         "two",
         "candies",
     ]
+
+
+def test_a_mistyped_special_cake_position_is_refused_in_korean() -> None:
+    done = spheria(["solve", "wb............../........./..../. 3 eat"], KOREAN)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "오류" in done.stderr and "둘 차례의 플레이어는 1 또는 2" in done.stderr
+    assert english_words(done.stderr.replace("SPN", "")) == []

@@ -138,3 +138,17 @@ SPAGYRIC_CANNOT_TAKE = N_("{site} cannot take a ball now (taken, or not resting 
 SPAGYRIC_WAIT = N_("it is {name}'s placement; wait for the next reveal")
 SPAGYRIC_BOTH_COLOURS = N_("at a reveal write both players' colours, Player 1's first, as in w:b")
 SPAGYRIC_OWN_COLOUR = N_("write only your own colour: w, b or r")
+
+# -- Special Cake position notation (typed by people for solve and analyse) ------------------------
+CAKE_SPN_FIELDS = N_("Special Cake SPN has 3 fields (board, player 1|2, place|eat); found {n}")
+SPN_PLAYER = N_("player to move must be 1 or 2, not {text}")
+CAKE_SPN_PHASE = N_("phase must be 'place' or 'eat', not {text}")
+CAKE_TOO_MANY = N_("{count} '{char}' balls; the {variant} variant has at most {limit}")
+CAKE_SUGAR_NO_PLACE = N_("the sugar variant has no place phase: its cake is built at random")
+CAKE_CHERRY_AFTER_SETUP = N_("the cherry is placed only when the set-up is over")
+CAKE_SETUP_OVER = N_("{n} candies placed; the set-up ends at {end}")
+CAKE_ALTERNATE = N_("{white} mint and {black} liquorice placed: Mint places first, then they alternate")
+CAKE_MINT_TO_PLACE = N_("{white} mint and {black} liquorice placed, so Mint is to place")
+CAKE_LIQUORICE_TO_PLACE = N_("{white} mint and {black} liquorice placed, so Liquorice is to place")
+CAKE_ONE_CHERRY = N_("the poisoned cake has exactly one cherry ('r') while it is eaten")
+CAKE_ON_CHERRY = N_("a candy rests on the cherry: it starts on top and only ever drops")

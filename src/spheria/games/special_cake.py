@@ -419,12 +419,12 @@ class SpecialCake(Game):
     def state_from_spn(self, text: str) -> CakeState:
         fields = self.spn_fields(text)
         if len(fields) != 3:
-            raise ValueError(f"Special Cake SPN has 3 fields (board, player 1|2, place|eat); found {len(fields)}")
+            raise ValueError(_(M.CAKE_SPN_FIELDS).format(n=len(fields)))
         board = Board.from_spn(fields[0])
         if fields[1] not in ("1", "2"):
-            raise ValueError(f"player to move must be 1 or 2, not {fields[1]!r}")
+            raise ValueError(_(M.SPN_PLAYER).format(text=repr(fields[1])))
         if fields[2] not in (PLACE, EAT):
-            raise ValueError(f"phase must be 'place' or 'eat', not {fields[2]!r}")
+            raise ValueError(_(M.CAKE_SPN_PHASE).format(text=repr(fields[2])))
         player, phase = int(fields[1]) - 1, fields[2]
         self._check_counts(board, player, phase)
         return CakeState(self, board, player, phase, None)
@@ -434,25 +434,25 @@ class SpecialCake(Game):
         limits = {MINT: (15, 15, 0), POISONED: (15, 14, 1), SUGAR: (16, 16, 16)}[self.variant]
         for count, limit, char in zip((white, black, red), limits, COLOR_CHARS, strict=True):
             if count > limit:
-                raise ValueError(f"{count} '{char}' balls; the {self.variant} variant has at most {limit}")
+                raise ValueError(_(M.CAKE_TOO_MANY).format(count=count, char=char, variant=self.variant, limit=limit))
         if phase == PLACE:
             if self.variant == SUGAR:
-                raise ValueError("the sugar variant has no place phase: its cake is built at random")
+                raise ValueError(_(M.CAKE_SUGAR_NO_PLACE))
             if red:
-                raise ValueError("the cherry is placed only when the set-up is over")
+                raise ValueError(_(M.CAKE_CHERRY_AFTER_SETUP))
             if white + black >= self.placements:
-                raise ValueError(f"{white + black} candies placed; the set-up ends at {self.placements}")
+                raise ValueError(_(M.CAKE_SETUP_OVER).format(n=white + black, end=self.placements))
             if white - black not in (0, 1):
-                raise ValueError(f"{white} mint and {black} liquorice placed: Mint places first, then they alternate")
+                raise ValueError(_(M.CAKE_ALTERNATE).format(white=white, black=black))
             if white - black != player:
-                to_move = "Mint" if white == black else "Liquorice"
-                raise ValueError(f"{white} mint and {black} liquorice placed, so {to_move} is to place")
+                to_move = M.CAKE_MINT_TO_PLACE if white == black else M.CAKE_LIQUORICE_TO_PLACE
+                raise ValueError(_(to_move).format(white=white, black=black))
         elif self.variant == POISONED:
             if red != 1:
-                raise ValueError("the poisoned cake has exactly one cherry ('r') while it is eaten")
+                raise ValueError(_(M.CAKE_ONE_CHERRY))
             cherry = board.masks[2].bit_length() - 1
             if ABOVE[cherry] & board.occupied:
-                raise ValueError("a candy rests on the cherry: it starts on top and only ever drops")
+                raise ValueError(_(M.CAKE_ON_CHERRY))
 
 
 class CakeObservation(PerfectObservation):

@@ -153,7 +153,7 @@ class Spline(Game):
         if red:
             raise ValueError(f"Spline has white and black balls only; found red on {_line_names(red)}")
         if fields[1] not in ("1", "2"):
-            raise ValueError(f"player to move must be 1 or 2, not {fields[1]!r}")
+            raise ValueError(_(M.SPN_PLAYER).format(text=repr(fields[1])))
         player = int(fields[1]) - 1
         nw, nb = white.bit_count(), black.bit_count()
         if nw - nb not in (0, 1):
