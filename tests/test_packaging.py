@@ -70,6 +70,7 @@ def run(fresh: Path, environ: dict[str, str], *args: str) -> str:
 
 def check_installed(fresh: Path, environ: dict[str, str], backend: str) -> None:
     assert run(fresh, environ, "--version").strip() == f"spheria {spheria.__version__}"
+    assert "스페셜 케이크" in run(fresh, environ, "--lang", "ko", "games")  # the Korean catalogue ships as package data
     listed = run(fresh, environ, "games")
     for name in game_names():
         assert name in listed

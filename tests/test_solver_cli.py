@@ -7,8 +7,9 @@ import json
 
 import pytest
 
+from spheria.cli.analysis_messages import BACKEND as BACKEND_TEXT
 from spheria.cli.main import main
-from spheria.cli.solve import BACKEND_TEXT, ProgressLine
+from spheria.cli.solve import ProgressLine
 from spheria.games.special_cake import CakeMove
 from spheria.solver import SolveProgress, backend
 

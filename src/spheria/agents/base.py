@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from spheria.agents.messages import message
 from spheria.agents.options import AgentOption, check_options, spec_text
 from spheria.games.base import Game, PlayerView
+from spheria.i18n import gettext
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class Plays:
     def describe(self) -> str:
         """What it plays, in words: ``Special Cake (mint, poisoned)``."""
         if self.games:
-            titles = message("and").join(game.title for game in self.games)
+            titles = message("and").join(gettext(game.title) for game in self.games)
             return titles + (f" ({', '.join(self.variants)})" if self.variants else "")
         games = message("plays_any" if self.hidden_information else "plays_perfect")
         if self.seats:

@@ -7,50 +7,54 @@ from __future__ import annotations
 
 from typing import Any
 
+from spheria.i18n import N_, gettext
+
 MESSAGES: dict[str, str] = {
     # options
-    "whole": "{agent} option {option} must be a whole number from {low} to {high}, not {value}",
-    "number": "{agent} option {option} must be a number from {low} to {high}, not {value}",
-    "seconds": "{agent} option {option} must be a number of seconds from {low} to {high}, not {value}",
-    "flag": "{agent} option {option} must be 1 or 0 (true or false), not {value}",
-    "choice": "{agent} option {option} must be one of {choices}, not {value}",
-    "unknown_option": "{agent} has no option {option} (options: {options})",
-    "no_options": "{agent} takes no options; got {option}",
-    "one_budget": "{agent} takes iterations= or time=, not both",
-    "max_time": "the longest an agent may think must be a number of seconds from {low} to {high}, not {value}",
+    "whole": N_("{agent} option {option} must be a whole number from {low} to {high}, not {value}"),
+    "number": N_("{agent} option {option} must be a number from {low} to {high}, not {value}"),
+    "seconds": N_("{agent} option {option} must be a number of seconds from {low} to {high}, not {value}"),
+    "flag": N_("{agent} option {option} must be 1 or 0 (true or false), not {value}"),
+    "choice": N_("{agent} option {option} must be one of {choices}, not {value}"),
+    "unknown_option": N_("{agent} has no option {option} (options: {options})"),
+    "no_options": N_("{agent} takes no options; got {option}"),
+    "one_budget": N_("{agent} takes iterations= or time=, not both"),
+    "max_time": N_("the longest an agent may think must be a number of seconds from {low} to {high}, not {value}"),
     # specs
-    "spec_text": "an agent spec is text such as 'mcts:time=1', not {value}",
-    "spec_empty": "the agent spec is empty: name an agent ({agents})",
-    "spec_long": "agent spec {spec} is {length} characters long; the most is {most}",
-    "spec_control": "agent spec {spec} holds a control character ({char}); write only printable text",
-    "spec_pair": "agent option {pair} in {spec} must be written key=value",
-    "spec_repeat": "agent option {option} is given twice in {spec}",
-    "unknown_agent": "unknown agent {agent} (agents: {agents}; or a level: level:1 to level:5)",
+    "spec_text": N_("an agent spec is text such as 'mcts:time=1', not {value}"),
+    "spec_empty": N_("the agent spec is empty: name an agent ({agents})"),
+    "spec_long": N_("agent spec {spec} is {length} characters long; the most is {most}"),
+    "spec_control": N_("agent spec {spec} holds a control character ({char}); write only printable text"),
+    "spec_pair": N_("agent option {pair} in {spec} must be written key=value"),
+    "spec_repeat": N_("agent option {option} is given twice in {spec}"),
+    "unknown_agent": N_("unknown agent {agent} (agents: {agents}; or a level: level:1 to level:5)"),
     # what agents play
-    "misfit": "{agent} does not play {game}: it plays {plays}. Agents for {game}: {fitting}",
-    "plays_all": "every game",
-    "plays_perfect": "perfect-information games",
-    "plays_any": "games",
-    "plays_seats": "{games} for {seats} seats",
-    "or": " or ",
-    "and": " and ",
-    "seat_count": "{seats} seats",
-    "needs_state": "{agent} looks at the whole position, so it plays perfect-information games only; "
-    "it was given a view of a game with hidden information",
+    "misfit": N_("{agent} does not play {game}: it plays {plays}. Agents for {game}: {fitting}"),
+    "plays_all": N_("every game"),
+    "plays_perfect": N_("perfect-information games"),
+    "plays_any": N_("games"),
+    "plays_seats": N_("{games} for {seats} seats"),
+    "or": N_(" or "),
+    "and": N_(" and "),
+    "seat_count": N_("{seats} seats"),
+    "needs_state": N_(
+        "{agent} looks at the whole position, so it plays perfect-information games only; "
+        "it was given a view of a game with hidden information"
+    ),
     # levels (spheria.agents.levels): the words people choose a level by
-    "level_1": "beginner",
-    "level_2": "easy",
-    "level_3": "medium",
-    "level_4": "hard",
-    "level_5": "strongest",
-    "level_range": "there are levels {low} to {high} (level:{low} ... level:{high}), not {value}",
-    "level_game": "no levels are defined for {game}",
+    "level_1": N_("beginner"),
+    "level_2": N_("easy"),
+    "level_3": N_("medium"),
+    "level_4": N_("hard"),
+    "level_5": N_("strongest"),
+    "level_range": N_("there are levels {low} to {high} (level:{low} ... level:{high}), not {value}"),
+    "level_game": N_("no levels are defined for {game}"),
 }
 
 
 def message(key: str, **fields: Any) -> str:
-    """The sentence ``key`` with its fields filled in."""
-    return MESSAGES[key].format(**fields)
+    """The sentence ``key`` in the current language, with its fields filled in."""
+    return gettext(MESSAGES[key]).format(**fields)
 
 
 def shown(value: object, limit: int = 40) -> str:

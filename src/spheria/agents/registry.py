@@ -36,6 +36,7 @@ from spheria.agents.random_agent import RandomAgent
 from spheria.agents.solver_agent import SolverAgent
 from spheria.agents.spagyric_agent import FixedColorAgent, SpagyricAgent
 from spheria.games.base import Game
+from spheria.i18n import gettext
 
 AgentFactory = Callable[..., Agent]
 
@@ -200,7 +201,7 @@ def game_words(game: Game) -> str:
     details = [str(game.options["variant"])] if "variant" in game.options else []
     if "players" in game.options:
         details.append(message("seat_count", seats=game.num_players))
-    return game.title + (f" ({', '.join(details)})" if details else "")
+    return gettext(game.title) + (f" ({', '.join(details)})" if details else "")
 
 
 def describe_options(name: str, max_time: float | None = None) -> list[tuple[str, str, str]]:

@@ -42,6 +42,7 @@ from typing import Any
 
 from spheria.analysis import messages as msg
 from spheria.games.base import SIMULTANEOUS, PlayerView, State
+from spheria.i18n import gettext as _
 from spheria.records.record import Record
 
 __all__ = [
@@ -233,23 +234,23 @@ def analyse(
     argument.
     """
     if time is not None and (isinstance(time, bool) or not isinstance(time, int | float) or not 0 < time < math.inf):
-        raise ValueError(msg.BAD_TIME.format(time=time))
+        raise ValueError(_(msg.BAD_TIME).format(time=time))
     if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
-        raise ValueError(msg.BAD_ITERATIONS.format(iterations=iterations))
+        raise ValueError(_(msg.BAD_ITERATIONS).format(iterations=iterations))
     budget = _Budget(None if time is None else float(time), iterations, seed, progress)
     from spheria.games.spagyric import SpagyricState, SpagyricView
 
     if isinstance(state, SpagyricView):
         return _spagyric_view(state, budget)
     if not isinstance(state, State):
-        raise ValueError(msg.NOT_A_STATE.format(kind=type(state).__name__))
+        raise ValueError(_(msg.NOT_A_STATE).format(kind=type(state).__name__))
     if state.is_terminal():
         return _over(state)
     if isinstance(state, SpagyricState):
         if seat is None:
-            raise ValueError(msg.SEAT_NEEDED.format(game=state.game.name))
+            raise ValueError(_(msg.SEAT_NEEDED).format(game=state.game.name))
         if seat not in range(state.game.num_players) or isinstance(seat, bool):
-            raise ValueError(msg.BAD_SEAT.format(game=state.game.name, last=state.game.num_players - 1, seat=seat))
+            raise ValueError(_(msg.BAD_SEAT).format(game=state.game.name, last=state.game.num_players - 1, seat=seat))
         return _spagyric_view(state.view(seat), budget)
     from spheria.games.special_cake import EAT, CakeState
 
@@ -258,7 +259,7 @@ def analyse(
             return _eating(state, budget)
         return _set_up(state, budget)
     if not state.game.perfect_information or state.current_player() == SIMULTANEOUS:
-        raise ValueError(msg.NOT_ANALYSED.format(game=state.game.name))  # MCTS would see hidden data
+        raise ValueError(_(msg.NOT_ANALYSED).format(game=state.game.name))  # MCTS would see hidden data
     return _mcts(state, budget)
 
 
@@ -788,7 +789,7 @@ def analyse_game(
     """
     states = _positions(record_or_states)
     if not states:
-        raise ValueError(msg.NO_MOVES.format(kind=type(record_or_states).__name__))
+        raise ValueError(_(msg.NO_MOVES).format(kind=type(record_or_states).__name__))
     game = states[0].game
     cache: dict[int, Analysis] = {}
 
@@ -845,6 +846,6 @@ def _positions(given: Record | State[Any] | Sequence[State[Any]]) -> list[State[
         states = list(given)
         for number, (before, after) in enumerate(itertools.pairwise(states), 2):
             if len(after.history) != len(before.history) + 1 or after.history[:-1] != before.history:
-                raise ValueError(msg.NOT_CONSECUTIVE.format(number=number))
+                raise ValueError(_(msg.NOT_CONSECUTIVE).format(number=number))
         return states
-    raise ValueError(msg.NO_MOVES.format(kind=type(given).__name__))
+    raise ValueError(_(msg.NO_MOVES).format(kind=type(given).__name__))

@@ -6,11 +6,13 @@ holds these: it uses the stable codes of :mod:`spheria.analysis` (``exact``, ``e
 
 from __future__ import annotations
 
-NOT_A_STATE = "analysis needs a game state or a Spagyric seat's view, not {kind}"
-SEAT_NEEDED = "{game} hides information: analyse one seat's view (seat=0 or seat=1), or the finished game"
-BAD_SEAT = "{game} has seats 0 to {last}, not {seat!r}"
-BAD_TIME = "time must be a number of seconds above 0, not {time!r}"
-BAD_ITERATIONS = "iterations must be a whole number of at least 1, not {iterations!r}"
-NO_MOVES = "a game record or a list of its positions is needed, not {kind}"
-NOT_CONSECUTIVE = "position {number} does not follow the one before it by one move"
-NOT_ANALYSED = "{game} hides information or moves simultaneously: it can be analysed only once it is over"
+from spheria.i18n import N_
+
+NOT_A_STATE = N_("analysis needs a game state or a Spagyric seat's view, not {kind}")
+SEAT_NEEDED = N_("{game} hides information: analyse one seat's view (seat=0 or seat=1), or the finished game")
+BAD_SEAT = N_("{game} has seats 0 to {last}, not {seat!r}")
+BAD_TIME = N_("time must be a number of seconds above 0, not {time!r}")
+BAD_ITERATIONS = N_("iterations must be a whole number of at least 1, not {iterations!r}")
+NO_MOVES = N_("a game record or a list of its positions is needed, not {kind}")
+NOT_CONSECUTIVE = N_("position {number} does not follow the one before it by one move")
+NOT_ANALYSED = N_("{game} hides information or moves simultaneously: it can be analysed only once it is over")

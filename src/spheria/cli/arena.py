@@ -12,35 +12,39 @@ from pathlib import Path
 from typing import Any
 
 from spheria.arena import ArenaReport, Backend, GameResult, backend_names, get_backend, run_arena
+from spheria.cli import messages as msg
 from spheria.cli.common import CliError, add_color_option, add_game_options, make_game, split_players
 from spheria.cli.terminal import Terminal
+from spheria.i18n import gettext as _
 
 
 def add_parser(commands: Any) -> None:
     arena = commands.add_parser(
         "arena",
-        help="play many games between agents and rate them",
-        description="Play many games between agents, seats rotated fairly, and rate the agents.",
-        epilog="example: spheria arena special-cake --variant sugar --agents mcts:time=0.2,random --games 100",
+        help=_(msg.HELP_ARENA),
+        description=_(msg.HELP_ARENA_DESCRIPTION),
+        epilog=_(msg.HELP_ARENA_EXAMPLE).format(
+            example="spheria arena special-cake --variant sugar --agents mcts:time=0.2,random --games 100"
+        ),
     )
-    arena.add_argument("game", metavar="GAME", help="the game, e.g. special-cake (see 'spheria games')")
+    arena.add_argument("game", metavar="GAME", help=_(msg.HELP_GAME))
     add_game_options(arena)
-    arena.add_argument("--agents", metavar="A,B", required=True, help="the agent specs, e.g. mcts:time=1,random")
-    arena.add_argument("--games", metavar="N", type=int, default=100, help="how many games (default 100)")
-    arena.add_argument("--workers", metavar="K", type=int, default=1, help="parallel worker processes (default 1)")
-    arena.add_argument("--seed", metavar="S", type=int, default=0, help="the arena seed: same seed, same games")
-    arena.add_argument("--json", action="store_true", help="print the results as JSON")
-    arena.add_argument("--records", metavar="DIR", help="save the record of every game in DIR")
+    arena.add_argument("--agents", metavar="A,B", required=True, help=_(msg.HELP_AGENTS))
+    arena.add_argument("--games", metavar="N", type=int, default=100, help=_(msg.HELP_GAME_COUNT))
+    arena.add_argument("--workers", metavar="K", type=int, default=1, help=_(msg.HELP_WORKERS))
+    arena.add_argument("--seed", metavar="S", type=int, default=0, help=_(msg.HELP_ARENA_SEED))
+    arena.add_argument("--json", action="store_true", help=_(msg.HELP_ARENA_JSON))
+    arena.add_argument("--records", metavar="DIR", help=_(msg.HELP_RECORDS))
     arena.add_argument(
         "--backend",
         choices=backend_names(),
         default="local",
-        help="where games run: local processes (default) or ray (needs the ray extra)",
+        help=_(msg.HELP_BACKEND),
     )
     arena.add_argument(
         "--address",
         metavar="ADDR",
-        help="with --backend ray: the Ray cluster to join (default: a local Ray with --workers CPUs)",
+        help=_(msg.HELP_ADDRESS),
     )
     add_color_option(arena)
     arena.set_defaults(handler=cmd_arena)
@@ -48,9 +52,9 @@ def add_parser(commands: Any) -> None:
 
 def cmd_arena(args: argparse.Namespace, term: Terminal) -> int:
     if args.games < 1:
-        raise CliError("--games must be at least 1")
+        raise CliError(_(msg.GAMES_AT_LEAST))
     if args.workers < 1:
-        raise CliError("--workers must be at least 1")
+        raise CliError(_(msg.WORKERS_AT_LEAST))
     agents = split_players(args.agents)
     game = make_game(args.game, args.variant, args.option or [])
     if "players" in game.options and not any(p.startswith("players=") for p in args.option or []):
@@ -58,7 +62,7 @@ def cmd_arena(args: argparse.Namespace, term: Terminal) -> int:
     backend: str | Backend = args.backend
     if args.address is not None:
         if args.backend != "ray":
-            raise CliError("--address names a Ray cluster: use it with --backend ray")
+            raise CliError(_(msg.ADDRESS_NEEDS_RAY))
         try:
             ray_backend: Callable[..., Iterator[GameResult]] = get_backend("ray")
             backend = functools.partial(ray_backend, address=args.address)
@@ -84,7 +88,7 @@ def cmd_arena(args: argparse.Namespace, term: Terminal) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
-        term.say(f"{game.title} {_options_text(game.options)}: {', '.join(agents)}")
+        term.say(f"{_(game.title)} {_options_text(game.options)}: {', '.join(agents)}")
         term.say(report.table())
     return 130 if report.interrupted else 0
 
@@ -104,7 +108,10 @@ class _Progress:
         done = len(report.results)
         filled = int(30 * done / self.total)
         rate = done / max(time.monotonic() - self.start, 1e-9)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} games, {rate:.1f}/s ")
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (30 - filled)}] "
+            + _(msg.ARENA_PROGRESS).format(done=done, total=self.total, rate=rate)
+        )
         sys.stderr.flush()
 
     def finish(self) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from spheria.cli import messages as msg
 from spheria.games.base import Game, game_class, load_game, options_from_pairs
+from spheria.i18n import gettext as _
 
 HUMAN = "human"
 PROG = "spheria"
@@ -60,11 +61,11 @@ def make_game(name: str, variant: str | None = None, pairs: Sequence[str] = (), 
     try:
         options: dict[str, Any] = options_from_pairs(list(pairs))
     except ValueError as error:
-        raise CliError(msg.OPTION_ERROR.format(error=error)) from None
+        raise CliError(_(msg.OPTION_ERROR).format(error=error)) from None
     if variant is not None:
         given = options.get("variant")
         if given is not None and game_key(given) != game_key(variant):
-            raise CliError(msg.VARIANT_CONTRADICTS.format(variant=variant, given=given))
+            raise CliError(_(msg.VARIANT_CONTRADICTS).format(variant=variant, given=given))
         options["variant"] = variant
     key = game_key(name)
     try:
@@ -77,7 +78,9 @@ def make_game(name: str, variant: str | None = None, pairs: Sequence[str] = (), 
         return load_game(key, **options)
     except ValueError as error:
         message = str(error)
-        raise CliError(message if message.startswith(key) else msg.GAME_ERROR.format(game=key, error=message)) from None
+        raise CliError(
+            message if message.startswith(key) else _(msg.GAME_ERROR).format(game=key, error=message)
+        ) from None
 
 
 def split_players(text: str) -> list[str]:
@@ -98,11 +101,9 @@ def split_players(text: str) -> list[str]:
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     """``--variant`` and ``--option``: how every subcommand that makes a game takes its options."""
-    parser.add_argument("--variant", metavar="V", help="the game's variant: short for --option variant=V")
-    parser.add_argument(
-        "--option", metavar="K=V", action="append", help="a game option, e.g. line_rule=any (repeatable)"
-    )
+    parser.add_argument("--variant", metavar="V", help=_(msg.HELP_VARIANT))
+    parser.add_argument("--option", metavar="K=V", action="append", help=_(msg.HELP_OPTION))
 
 
 def add_color_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--no-color", action="store_true", help="no ANSI colours (also: NO_COLOR=1)")
+    parser.add_argument("--no-color", action="store_true", help=_(msg.HELP_NO_COLOR))

@@ -16,7 +16,6 @@ import contextlib
 import json
 import os
 import sys
-import textwrap
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -48,14 +47,43 @@ from spheria.games.base import (
     describe_games,
 )
 from spheria.help import howto_blocks, render_block
+from spheria.i18n import LANGUAGES, current_language, language_from_env, ngettext, using
+from spheria.i18n import gettext as _
+from spheria.i18n.width import fill, wrap
 from spheria.match import Turn, apply_turn, choose_moves
 from spheria.records.record import Record, RecordError
 from spheria.server import command as serve_command
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, with its own words ("usage:") in the chosen language."""
+
+    def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, _(msg.USAGE) if prefix is None else prefix)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        """Wrap by terminal columns (a Hangul character takes two)."""
+        return super()._split_lines(text, width) if text.isascii() else wrap(" ".join(text.split()), width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.isascii():
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in wrap(" ".join(text.split()), width - len(indent)))
+
+
 class _Parser(argparse.ArgumentParser):
+    """An argument parser whose headings, ``-h`` help and errors are in the chosen language."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        kwargs["add_help"] = False
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _(msg.POSITIONALS)
+        self._optionals.title = _(msg.OPTIONALS)
+        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS, help=_(msg.HELP_HELP))
+
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, _(msg.USAGE_ERROR).format(prog=self.prog, message=message) + "\n")
 
 
 def make_players(text: str | None, game: Game) -> tuple[list[str], list[Agent | None]]:
@@ -67,12 +95,12 @@ def make_players(text: str | None, game: Game) -> tuple[list[str], list[Agent | 
     seats = game.num_players
     default = [HUMAN] + ["random"] * (seats - 1)
     specs = default if text is None else split_players(text)
-    names = game.player_names()
+    names = [_(name) for name in game.player_names()]
     if len(specs) != seats:
         raise CliError(
-            msg.PLAYERS_COUNT.format(
+            _(msg.PLAYERS_COUNT).format(
                 given=_seats(len(specs)),
-                game=game.title,
+                game=_(game.title),
                 seats=seats,
                 names=", ".join(names),
                 example=",".join(default),
@@ -81,26 +109,26 @@ def make_players(text: str | None, game: Game) -> tuple[list[str], list[Agent | 
     agents: list[Agent | None] = []
     for seat, spec in enumerate(specs):
         if not spec:
-            raise CliError(msg.PLAYERS_EMPTY_SEAT.format(seat=seat + 1, name=names[seat]))
+            raise CliError(_(msg.PLAYERS_EMPTY_SEAT).format(seat=seat + 1, name=names[seat]))
         if spec.lower() == HUMAN:
             specs[seat] = HUMAN
             agents.append(None)
             continue
         if not is_agent_name(spec.split(":", 1)[0].strip().lower()):
             raise CliError(
-                msg.PLAYERS_UNKNOWN.format(
+                _(msg.PLAYERS_UNKNOWN).format(
                     seat=seat + 1, name=names[seat], spec=repr(spec), human=HUMAN, agents=", ".join(agents_for(game))
                 )
             )
         try:
             agents.append(check_spec(spec, game))
         except ValueError as error:
-            raise CliError(msg.PLAYERS_BAD_AGENT.format(seat=seat + 1, name=names[seat], error=error)) from None
+            raise CliError(_(msg.PLAYERS_BAD_AGENT).format(seat=seat + 1, name=names[seat], error=error)) from None
     return specs, agents
 
 
 def _seats(count: int) -> str:
-    return msg.ONE_SEAT if count == 1 else msg.SEATS.format(n=count)
+    return ngettext(msg.SEATS, count).format(n=count)
 
 
 def default_record_path(game: Game, directory: Path | None = None) -> Path:
@@ -177,7 +205,7 @@ class ThinkingAgent(Agent):
         self.seat = seat
 
     def choose(self, view: PlayerView, player: int) -> Any:
-        self.term.transient(msg.THINKING.format(label=self.label))
+        self.term.transient(_(msg.THINKING).format(label=self.label))
         try:
             return self.agent.choose(view, player)
         except (KeyboardInterrupt, EOFError):
@@ -209,7 +237,7 @@ class PlaySession:
         self.save_path = save_path
         self.save_enabled = save
         self.resumed_from = resumed_from
-        self.names = self.game.player_names()
+        self.names = [_(name) for name in self.game.player_names()]
         self.seats: list[Agent] = [
             HumanAgent(self, seat) if agent is None else ThinkingAgent(agent, term, self.label(seat), seat)
             for seat, agent in enumerate(agents)
@@ -221,25 +249,27 @@ class PlaySession:
 
     def label(self, seat: int) -> str:
         if seat in self.humans:
-            return msg.YOU.format(name=self.names[seat]) if len(self.humans) == 1 else self.names[seat]
-        return msg.AGENT_LABEL.format(name=self.names[seat], spec=printable(self.specs[seat]))
+            return _(msg.YOU).format(name=self.names[seat]) if len(self.humans) == 1 else self.names[seat]
+        return _(msg.AGENT_LABEL).format(name=self.names[seat], spec=printable(self.specs[seat]))
 
     def title(self) -> str:
         options = ", ".join(f"{k}={printable(v)}" for k, v in self.game.options.items() if v is not None)
-        title = msg.TITLE_OPTIONS.format(title=self.game.title, options=options) if options else self.game.title
-        return title if self.state.seed is None else msg.TITLE_SEED.format(title=title, seed=self.state.seed)
+        title = (
+            _(msg.TITLE_OPTIONS).format(title=_(self.game.title), options=options) if options else _(self.game.title)
+        )
+        return title if self.state.seed is None else _(msg.TITLE_SEED).format(title=title, seed=self.state.seed)
 
     # -- the game loop -------------------------------------------------------------------
 
     def run(self) -> int:
         term = self.term
         term.say(term.bold(self.title()))
-        term.say(msg.VERSUS.join(self.label(seat) for seat in range(self.game.num_players)))
+        term.say(_(msg.VERSUS).join(self.label(seat) for seat in range(self.game.num_players)))
         if self.resumed_from is not None:
-            term.say(msg.RESUMED.format(path=printable(self.resumed_from), moves=len(self.state.history)))
+            term.say(_(msg.RESUMED).format(path=printable(self.resumed_from), moves=len(self.state.history)))
         if self.humans:
-            term.say(term.dim(msg.WELCOME))
-            term.say(term.dim(msg.NEW_HERE.format(game=self.game.title)))
+            term.say(term.dim(_(msg.WELCOME)))
+            term.say(term.dim(_(msg.NEW_HERE).format(game=_(self.game.title))))
         if not self.humans:
             self.draw(None)
         while not self.state.is_terminal():
@@ -284,9 +314,9 @@ class PlaySession:
         entry = term.bold(printable(turn.entry))
         if turn.simultaneous:
             choices = ", ".join(
-                msg.REVEAL_CHOICE.format(label=self.label(p), move=printable(m)) for p, m in enumerate(turn.moves)
+                _(msg.REVEAL_CHOICE).format(label=self.label(p), move=printable(m)) for p, m in enumerate(turn.moves)
             )
-            term.say(msg.REVEALED.format(number=turn.number, choices=choices, entry=entry))
+            term.say(_(msg.REVEALED).format(number=turn.number, choices=choices, entry=entry))
             next_seat = self.state.current_player()
             if next_seat not in (SIMULTANEOUS, TERMINAL, *self.humans):  # a human's prompt shows it anyway
                 term.say(self.state.status_lines(None)[0])  # what the reveal decided, e.g. who places
@@ -294,8 +324,8 @@ class PlaySession:
         typed = self._typed.get(turn.player, "")
         same = ""
         if typed and _squeeze(typed) != _squeeze(turn.entry):  # the game wrote an equivalent move its own way
-            same = term.dim(msg.SAME_AS.format(typed=printable(typed)))
-        term.say(msg.PLAYED.format(number=turn.number, label=self.label(turn.player), entry=entry) + same)
+            same = term.dim(_(msg.SAME_AS).format(typed=printable(typed)))
+        term.say(_(msg.PLAYED).format(number=turn.number, label=self.label(turn.player), entry=entry) + same)
 
     def ask_move(self, seat: int) -> Any:
         """Prompt the human in ``seat`` until a legal move; raises Undo/Quit/ResignRequest or EOFError."""
@@ -304,13 +334,13 @@ class PlaySession:
         other_humans = [h for h in self.humans if h != seat]
         if simultaneous and other_humans:
             if self._humans_chosen:  # the screen was cleared when the last one chose
-                term.ask(msg.YOUR_SECRET_TURN.format(name=self.names[seat]))
+                term.ask(_(msg.YOUR_SECRET_TURN).format(name=self.names[seat]))
             else:
                 others = ", ".join(self.names[h] for h in other_humans)
-                term.say(msg.CHOOSE_IN_SECRET.format(name=self.names[seat], others=others))
+                term.say(_(msg.CHOOSE_IN_SECRET).format(name=self.names[seat], others=others))
         self.draw(seat)
-        prompt = msg.PROMPT.format(name=self.names[seat])
-        term.say(term.dim(msg.ENTER_MOVE.format(hint=state.move_hint(seat))))
+        prompt = _(msg.PROMPT).format(name=self.names[seat])
+        term.say(term.dim(_(msg.ENTER_MOVE).format(hint=state.move_hint(seat))))
         mistakes = 0
         while True:
             text = term.ask(prompt).strip()
@@ -318,24 +348,24 @@ class PlaySession:
                 continue
             command = " ".join(text.lower().split())
             if command in ("help", "?"):
-                term.say(msg.HELP.format(game=self.game.title))
-                term.say(msg.MOVE_HERE.format(hint=state.move_hint(seat)))
+                term.say(_(msg.HELP).format(game=_(self.game.title)))
+                term.say(_(msg.MOVE_HERE).format(hint=state.move_hint(seat)))
             elif command in ("help rules", "rules"):
                 self.show_rules()
                 self.draw(seat)  # the rules scrolled the position away
-                term.say(term.dim(msg.ENTER_MOVE.format(hint=state.move_hint(seat))))
+                term.say(term.dim(_(msg.ENTER_MOVE).format(hint=state.move_hint(seat))))
             elif command == "moves":
                 self.list_moves(seat)
             elif command == "undo":
                 if len(self.humans) < self.game.num_players:
                     agents = ", ".join(self.label(p) for p in range(self.game.num_players) if p not in self.humans)
-                    term.error(msg.UNDO_AGENTS.format(agents=agents))
+                    term.error(_(msg.UNDO_AGENTS).format(agents=agents))
                 elif not state.history:
-                    term.error(msg.UNDO_NOTHING)
+                    term.error(_(msg.UNDO_NOTHING))
                 else:
                     raise UndoRequest
             elif command == "resign":
-                if self.confirm(msg.RESIGN_CONFIRM.format(name=self.names[seat])):
+                if self.confirm(_(msg.RESIGN_CONFIRM).format(name=self.names[seat])):
                     raise ResignRequest(seat)
             elif command in ("quit", "exit"):
                 raise QuitRequest
@@ -347,21 +377,21 @@ class PlaySession:
                     message = printable(error)
                     term.error(message if message.endswith(".") else message + ".")
                     if mistakes == 2:
-                        term.say(term.dim(msg.AFTER_MISTAKES))
+                        term.say(term.dim(_(msg.AFTER_MISTAKES)))
                     continue
                 self._typed[seat] = text
                 if simultaneous and other_humans:
                     self._humans_chosen += 1
                     if self._humans_chosen < len(self.humans):
                         term.clear()
-                        term.say(msg.HAS_CHOSEN.format(name=self.names[seat]))
+                        term.say(_(msg.HAS_CHOSEN).format(name=self.names[seat]))
                 return move
 
     def show_rules(self) -> None:
         """``help rules``: how to play this game, its pictures coloured like the board."""
         term = self.term
         previous = ""
-        for block in howto_blocks(self.game.name):
+        for block in howto_blocks(self.game.name, current_language()):
             if previous != "heading" and not block.kind == previous == "item":  # a list stays together
                 term.say()
             previous = block.kind
@@ -374,10 +404,7 @@ class PlaySession:
 
     def list_moves(self, seat: int) -> None:
         moves = [printable(m) for m in self.state.legal_moves(seat)]
-        if len(moves) == 1:
-            text = msg.ONE_LEGAL_MOVE.format(moves=moves[0])
-        else:
-            text = msg.LEGAL_MOVES.format(n=len(moves), moves=", ".join(moves))
+        text = ngettext(msg.LEGAL_MOVES, len(moves)).format(n=len(moves), moves=", ".join(moves))
         # Break only after a comma, so a move written with a space (a Spinca turn) stays whole.
         lines, line = [], ""
         for part in text.split(", "):
@@ -394,7 +421,7 @@ class PlaySession:
         entry = self.state.history_notation()[-1]
         number = len(self.state.history)
         self.state.undo()
-        self.term.say(msg.TOOK_BACK.format(number=number, entry=printable(entry)))
+        self.term.say(_(msg.TOOK_BACK).format(number=number, entry=printable(entry)))
 
     def confirm(self, question: str) -> bool:
         """A yes/no question; no at the end of input."""
@@ -410,10 +437,10 @@ class PlaySession:
         term = self.term
         if self.state.history and self.save_enabled:
             path = self.save_path or default_record_path(self.game)
-            if self.confirm(msg.SAVE_UNFINISHED.format(path=printable(path))):
+            if self.confirm(_(msg.SAVE_UNFINISHED).format(path=printable(path))):
                 self.save(path)
-        term.say(msg.ABANDONED)
-        term.say(msg.GOODBYE)
+        term.say(_(msg.ABANDONED))
+        term.say(_(msg.GOODBYE))
         return status
 
     def agent_failed(self, failure: AgentFailure) -> NoReturn:
@@ -423,33 +450,33 @@ class PlaySession:
         if self.state.history and self.save_enabled:
             self.save(self.save_path or default_record_path(self.game), resumable=True)
         if failure.seat < 0:  # a joint move: the error names the seats
-            raise CliError(msg.AN_AGENT_FAILED.format(error=detail))
-        raise CliError(msg.AGENT_FAILED.format(label=self.label(failure.seat), error=detail))
+            raise CliError(_(msg.AN_AGENT_FAILED).format(error=detail))
+        raise CliError(_(msg.AGENT_FAILED).format(label=self.label(failure.seat), error=detail))
 
     def finish(self, resigned: int | None = None) -> int:
         term, state = self.term, self.state
         self.draw(None)
         if resigned is not None:
             if self.game.num_players == 2:
-                term.say(msg.RESIGNED_TO.format(name=self.names[resigned], winner=self.names[1 - resigned]))
+                term.say(_(msg.RESIGNED_TO).format(name=self.names[resigned], winner=self.names[1 - resigned]))
             else:
-                term.say(msg.RESIGNED.format(name=self.names[resigned]))
+                term.say(_(msg.RESIGNED).format(name=self.names[resigned]))
             if len(self.humans) == 1 and resigned == self.humans[0]:
-                term.say(msg.YOU_LOSE)
+                term.say(_(msg.YOU_LOSE))
         else:
             returns = state.returns()
             scores = ", ".join(
-                msg.SCORE.format(label=self.label(p), score=r) for p, r in enumerate(format_returns(returns))
+                _(msg.SCORE).format(label=self.label(p), score=r) for p, r in enumerate(format_returns(returns))
             )
-            term.say(msg.GAME_OVER.format(moves=len(state.history), scores=scores))
+            term.say(_(msg.GAME_OVER).format(moves=len(state.history), scores=scores))
             if len(self.humans) == 1:
                 you = returns[self.humans[0]]
                 if you > max(r for p, r in enumerate(returns) if p != self.humans[0]):
-                    term.good(msg.YOU_WIN)
+                    term.good(_(msg.YOU_WIN))
                 elif you < max(returns):
-                    term.say(msg.YOU_LOSE)
+                    term.say(_(msg.YOU_LOSE))
                 else:
-                    term.say(msg.DRAW)
+                    term.say(_(msg.DRAW))
         if self.save_enabled:
             self.save(self.save_path or default_record_path(self.game), resigned=resigned)
         return EXIT_FINISHED
@@ -458,13 +485,13 @@ class PlaySession:
         Record.from_state(self.state, self.specs, resigned=resigned).save(path)
         shown = printable(path)
         if resumable:
-            self.term.say(msg.AGENT_FAILED_SAVED.format(path=shown))
+            self.term.say(_(msg.AGENT_FAILED_SAVED).format(path=shown))
         else:
-            self.term.say(msg.SAVED.format(path=shown))
+            self.term.say(_(msg.SAVED).format(path=shown))
         if resumable or (not self.state.is_terminal() and resigned is None):
-            self.term.say(self.term.dim(msg.RESUME_HINT.format(path=shown)))
+            self.term.say(self.term.dim(_(msg.RESUME_HINT).format(path=shown)))
         else:
-            self.term.say(self.term.dim(msg.REPLAY_HINT.format(path=shown)))
+            self.term.say(self.term.dim(_(msg.REPLAY_HINT).format(path=shown)))
 
 
 def _squeeze(move_text: str) -> str:
@@ -477,14 +504,14 @@ def cmd_play(args: argparse.Namespace, term: Terminal) -> int:
     if args.resume is not None:
         return _resume(args, term, save_path)
     if args.game is None:
-        raise CliError(msg.NO_GAME)
+        raise CliError(_(msg.NO_GAME))
     seats = None if args.players is None else len(split_players(args.players))
     game = make_game(args.game, args.variant, args.option or [], seats)
     specs, agents = make_players(args.players, game)
     try:
         state = game.new_initial_state(args.seed)
     except ValueError as error:
-        raise CliError(msg.BAD_SEED.format(error=error)) from None
+        raise CliError(_(msg.BAD_SEED).format(error=error)) from None
     return PlaySession(term, state, specs, agents, save_path, save=not args.no_save).run()
 
 
@@ -493,9 +520,9 @@ def _save_path(save: str | None) -> Path | None:
         return None
     path = Path(save)
     if not path.parent.is_dir():
-        raise CliError(msg.SAVE_NO_FOLDER.format(folder=repr(str(path.parent))))
+        raise CliError(_(msg.SAVE_NO_FOLDER).format(folder=repr(str(path.parent))))
     if path.is_dir():
-        raise CliError(msg.SAVE_IS_FOLDER.format(path=repr(str(path))))
+        raise CliError(_(msg.SAVE_IS_FOLDER).format(path=repr(str(path))))
     return path
 
 
@@ -503,12 +530,12 @@ def _resume(args: argparse.Namespace, term: Terminal, save_path: Path | None) ->
     """``spheria play --resume FILE``: replay the record, then play on; saves back to FILE by default."""
     path = Path(args.resume)
     if args.game is not None:
-        raise CliError(msg.RESUME_WITH_GAME.format(game=args.game))
+        raise CliError(_(msg.RESUME_WITH_GAME).format(game=args.game))
     fixed = [
         flag for flag, value in (("--variant", args.variant), ("--option", args.option), ("--seed", args.seed)) if value
     ]
     if fixed:
-        raise CliError(msg.RESUME_WITH_OPTIONS.format(flags=", ".join(fixed)))
+        raise CliError(_(msg.RESUME_WITH_OPTIONS).format(flags=", ".join(fixed)))
     try:
         record = Record.load(path)
         state = record.replay()
@@ -516,10 +543,10 @@ def _resume(args: argparse.Namespace, term: Terminal, save_path: Path | None) ->
         raise CliError(f"{path}: {error}") from None
     shown = printable(path)
     if record.resigned is not None:
-        name = state.game.player_names()[record.resigned]
-        raise CliError(msg.RESUME_RESIGNED.format(path=shown, name=name))
+        name = _(state.game.player_names()[record.resigned])
+        raise CliError(_(msg.RESUME_RESIGNED).format(path=shown, name=name))
     if state.is_terminal():
-        raise CliError(msg.RESUME_FINISHED.format(path=shown))
+        raise CliError(_(msg.RESUME_FINISHED).format(path=shown))
     players = args.players if args.players is not None else ",".join(record.players)
     specs, agents = make_players(players, state.game)
     session = PlaySession(term, state, specs, agents, save_path or path, save=not args.no_save, resumed_from=path)
@@ -537,17 +564,17 @@ def cmd_replay(args: argparse.Namespace, term: Terminal) -> int:
     except RecordError as error:
         raise CliError(f"{path}: {error}") from None
     game = state.game
-    names = game.player_names()
-    labels = [msg.AGENT_LABEL.format(name=names[p], spec=printable(spec)) for p, spec in enumerate(record.players)]
+    names = [_(name) for name in game.player_names()]
+    labels = [_(msg.AGENT_LABEL).format(name=names[p], spec=printable(spec)) for p, spec in enumerate(record.players)]
     options = ", ".join(f"{k}={printable(v)}" for k, v in game.options.items() if v is not None)
-    term.say(term.bold(msg.TITLE_OPTIONS.format(title=game.title, options=options) if options else game.title))
-    seed = "" if record.seed is None else msg.REPLAY_SEED.format(seed=record.seed)
-    summary = msg.REPLAY_SUMMARY.format(
-        players=msg.VERSUS.join(labels), moves=len(record.moves), created=printable(record.created), seed=seed
+    term.say(term.bold(_(msg.TITLE_OPTIONS).format(title=_(game.title), options=options) if options else _(game.title)))
+    seed = "" if record.seed is None else _(msg.REPLAY_SEED).format(seed=record.seed)
+    summary = _(msg.REPLAY_SUMMARY).format(
+        players=_(msg.VERSUS).join(labels), moves=len(record.moves), created=printable(record.created), seed=seed
     )
     term.say(summary)
     term.say()
-    term.say(msg.REPLAY_START)
+    term.say(_(msg.REPLAY_START))
     term.say(term.board(str(state)))
     for line in state.status_lines(None):
         term.say(line)
@@ -558,30 +585,30 @@ def cmd_replay(args: argparse.Namespace, term: Terminal) -> int:
             term.say()
             entry = term.bold(printable(step.entry))
             if step.player == SIMULTANEOUS:
-                term.say(msg.REPLAY_REVEAL.format(number=step.number, entry=entry))
+                term.say(_(msg.REPLAY_REVEAL).format(number=step.number, entry=entry))
             else:
-                term.say(msg.REPLAY_MOVE.format(number=step.number, label=labels[step.player], entry=entry))
+                term.say(_(msg.REPLAY_MOVE).format(number=step.number, label=labels[step.player], entry=entry))
             term.say(term.board(str(step.state)))
             for line in step.state.status_lines(None):
                 term.say(line)
     except RecordError as error:
         raise CliError(f"{path}: {error}") from None
     if record.resigned is not None:
-        term.say(msg.REPLAY_RESIGNED.format(label=labels[record.resigned], moves=len(record.moves)))
+        term.say(_(msg.REPLAY_RESIGNED).format(label=labels[record.resigned], moves=len(record.moves)))
     elif record.result is None:
-        term.say(msg.REPLAY_UNFINISHED.format(moves=len(record.moves)))
+        term.say(_(msg.REPLAY_UNFINISHED).format(moves=len(record.moves)))
     else:
         scores = ", ".join(
-            msg.SCORE.format(label=labels[p], score=r) for p, r in enumerate(format_returns(record.result))
+            _(msg.SCORE).format(label=labels[p], score=r) for p, r in enumerate(format_returns(record.result))
         )
-        term.say(msg.REPLAY_RESULT.format(scores=scores))
+        term.say(_(msg.REPLAY_RESULT).format(scores=scores))
     return 0
 
 
 def _wait(term: Terminal) -> bool:
     """Wait for Enter; False when the user stops (q, or end of input)."""
     try:
-        answer = term.ask(term.dim(msg.REPLAY_WAIT))
+        answer = term.ask(term.dim(_(msg.REPLAY_WAIT)))
     except EOFError:
         term.say()
         return False
@@ -606,28 +633,28 @@ def describe_option(option: Mapping[str, Any]) -> str:
         low, high = option["minimum"], option["maximum"]
         values = "N" if option["type"] == "int" else "X"
         if low is not None and high is not None:
-            values += f" ({_option_value(low)} to {_option_value(high)})"
+            values += _(msg.OPTION_RANGE).format(low=_option_value(low), high=_option_value(high))
         elif low is not None:
-            values += f" (at least {_option_value(low)})"
+            values += _(msg.OPTION_AT_LEAST).format(low=_option_value(low))
         elif high is not None:
-            values += f" (at most {_option_value(high)})"
+            values += _(msg.OPTION_AT_MOST).format(high=_option_value(high))
     else:
         values = "TEXT"
-    default = "" if option["default"] is None else f"; default {_option_value(option['default'])}"
+    default = "" if option["default"] is None else _(msg.OPTION_DEFAULT).format(value=_option_value(option["default"]))
     return f"{option['name']}={values}{default}"
 
 
 def describe_game(game: Mapping[str, Any]) -> str:
     """One line about a game from its JSON description (:meth:`Game.describe`)."""
     low, high = game["min_players"], game["max_players"]
-    seats = ", ".join(seat["name"] for seat in game["seats"])
+    seats = ", ".join(_(seat["name"]) for seat in game["seats"])
     if low == high:
-        players = f"{low} players ({seats})"
+        players = ngettext(msg.GAME_PLAYERS, low).format(n=low, seats=seats)
     else:
-        players = f"{low} to {high} players (by default {game['num_players']}: {seats})"
-    turns = "simultaneous choices" if game["simultaneous"] else "sequential"
-    information = "perfect information" if game["perfect_information"] else "hidden information"
-    return f"{game['title']}, {players}; {turns}, {information}"
+        players = _(msg.GAME_PLAYER_RANGE).format(low=low, high=high, default=game["num_players"], seats=seats)
+    turns = _(msg.SIMULTANEOUS if game["simultaneous"] else msg.SEQUENTIAL)
+    information = _(msg.PERFECT_INFORMATION if game["perfect_information"] else msg.HIDDEN_INFORMATION)
+    return _(msg.GAME_LINE).format(title=_(game["title"]), players=players, turns=turns, information=information)
 
 
 def cmd_games(args: argparse.Namespace, term: Terminal) -> int:
@@ -636,15 +663,16 @@ def cmd_games(args: argparse.Namespace, term: Terminal) -> int:
         term.say(f"{term.bold(name)}  {describe_game(game)}")
         for option in game["options"]:
             term.say(f"    --option {describe_option(option)}")
-            term.say(textwrap.fill(option["help"], width=96, initial_indent="        ", subsequent_indent="        "))
+            term.say("        " + fill(_(option["help"]), width=88, subsequent_indent="        "))
         example = f"spheria play {name}"
         variant = next((o for o in game["options"] if o["name"] == "variant" and o["choices"]), None)
         if variant is not None:
             example += f" --variant {variant['choices'][-1]}"
-            term.say(term.dim("    (--variant V is short for --option variant=V)"))
-        term.say(f"    e.g. {example} --players {','.join([HUMAN, *['random'] * (game['num_players'] - 1)])}")
+            term.say(term.dim("    " + _(msg.VARIANT_SHORT)))
+        players = ",".join([HUMAN, *["random"] * (game["num_players"] - 1)])
+        term.say("    " + _(msg.GAMES_EXAMPLE).format(example=f"{example} --players {players}"))
         term.say()
-    term.say(f"Players for --players: {HUMAN}, {', '.join(agent_names())} (agent options as name:key=value)")
+    term.say(_(msg.GAMES_PLAYERS).format(players=", ".join([HUMAN, *agent_names()])))
     return 0
 
 
@@ -652,46 +680,30 @@ def cmd_games(args: argparse.Namespace, term: Terminal) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Play and replay the games of the Shibumi system.")
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser = _Parser(prog=PROG, description=_(msg.HELP_PROGRAM))
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}", help=_(msg.HELP_VERSION))
+    parser.add_argument("--lang", choices=LANGUAGES, help=_(msg.HELP_LANG))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = commands.add_parser(
-        "play",
-        help="play a game in the terminal",
-        description="Play a game in the terminal. Exit status: 0 when the game ends (also by a resignation), "
-        "1 when it is left unfinished (quit, end of input), 130 on Ctrl-C.",
-    )
-    play.add_argument("game", metavar="GAME", nargs="?", help="the game, e.g. special-cake (see 'spheria games')")
+    play = commands.add_parser("play", help=_(msg.HELP_PLAY), description=_(msg.HELP_PLAY_DESCRIPTION))
+    play.add_argument("game", metavar="GAME", nargs="?", help=_(msg.HELP_GAME))
     add_game_options(play)
-    play.add_argument(
-        "--players",
-        metavar="P1,P2",
-        help=f"who plays each seat, in seat order: {HUMAN}, a level (level:1 beginner ... level:5 strongest) "
-        f"or an agent spec (default: {HUMAN}, then random for every other seat)",
-    )
-    play.add_argument("--seed", metavar="N", type=int, help="fix what the rules leave to chance (e.g. a sugar cake)")
-    play.add_argument(
-        "--resume",
-        metavar="FILE",
-        help="continue the unfinished game saved in FILE (with its players unless --players is given); "
-        "it is saved back to FILE",
-    )
+    play.add_argument("--players", metavar="P1,P2", help=_(msg.HELP_PLAYERS).format(human=HUMAN))
+    play.add_argument("--seed", metavar="N", type=int, help=_(msg.HELP_SEED))
+    play.add_argument("--resume", metavar="FILE", help=_(msg.HELP_RESUME))
     saving = play.add_mutually_exclusive_group()
-    saving.add_argument(
-        "--save", metavar="FILE", help="where to save the record (default: GAME-DATE-TIME.spheria.json)"
-    )
-    saving.add_argument("--no-save", action="store_true", help="do not save a record")
+    saving.add_argument("--save", metavar="FILE", help=_(msg.HELP_SAVE))
+    saving.add_argument("--no-save", action="store_true", help=_(msg.HELP_NO_SAVE))
     add_color_option(play)
     play.set_defaults(handler=cmd_play)
 
-    replay = commands.add_parser("replay", help="show a recorded game move by move", description="Replay a record.")
-    replay.add_argument("file", metavar="FILE", help="a .spheria.json record")
-    replay.add_argument("--step", action="store_true", help="wait for Enter before each move")
+    replay = commands.add_parser("replay", help=_(msg.HELP_REPLAY), description=_(msg.HELP_REPLAY_DESCRIPTION))
+    replay.add_argument("file", metavar="FILE", help=_(msg.HELP_RECORD_FILE))
+    replay.add_argument("--step", action="store_true", help=_(msg.HELP_STEP))
     add_color_option(replay)
     replay.set_defaults(handler=cmd_replay)
 
-    games = commands.add_parser("games", help="list the games and their options", description="List the games.")
+    games = commands.add_parser("games", help=_(msg.HELP_GAMES), description=_(msg.HELP_GAMES_DESCRIPTION))
     games.set_defaults(handler=cmd_games, no_color=False)
 
     arena.add_parser(commands)
@@ -702,7 +714,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line in the language of ``--lang`` or the environment; returns the exit status."""
+    with using(_language_asked(sys.argv[1:] if argv is None else argv)):
+        return _run(argv)
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -726,18 +743,30 @@ def main(argv: list[str] | None = None) -> int:
         _fail(f"{where}{error.strerror or error}")
     except KeyboardInterrupt:
         term.say()
-        print(msg.INTERRUPTED.format(prog=PROG), file=sys.stderr)
+        print(_(msg.INTERRUPTED).format(prog=PROG), file=sys.stderr)
         return 130
     except Exception as error:  # a bug: one line, unless the developer asks for the traceback
         if os.environ.get("SPHERIA_DEBUG"):
             raise
-        _fail(msg.INTERNAL_ERROR.format(kind=type(error).__name__, error=error))
+        _fail(_(msg.INTERNAL_ERROR).format(kind=type(error).__name__, error=error))
         return 2
     return 1
 
 
+def _language_asked(argv: Sequence[str]) -> str:
+    """The language of ``--lang`` (read before the parser is built, so its help is translated too),
+    else the environment's."""
+    for index, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value = argv[index + 1] if arg == "--lang" and index + 1 < len(argv) else arg.partition("=")[2]
+        if (arg == "--lang" or arg.startswith("--lang=")) and value in LANGUAGES:
+            return value
+    return language_from_env()
+
+
 def _fail(message: str) -> None:
-    print(msg.ERROR.format(prog=PROG, message=printable(message)), file=sys.stderr)
+    print(_(msg.ERROR).format(prog=PROG, message=printable(message)), file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,17 +15,10 @@ from spheria.cli import spagyric
 from spheria.cli.common import PROG, CliError, add_color_option, add_game_options, make_game, printable
 from spheria.cli.terminal import Terminal
 from spheria.games.special_cake import PLACE, CakeState
+from spheria.i18n import gettext as _
+from spheria.i18n.width import pad
 from spheria.records.record import Record, RecordError
 from spheria.solver import SolveProgress
-
-# What the progress line and --verbose say (one place, for translation).
-PROGRESS_TEXT = "{positions:,} positions searched, {seconds:.1f} s; analysing {move} ({index}/{moves})"
-ANALYSE_PROGRESS_TEXT = "record move {number}/{total}: "
-BACKEND_TEXT = "solver backend: {backend} ({about})"
-BACKEND_ABOUT = {
-    "compiled": "the compiled C search",
-    "python": "the pure-Python search, much slower; a C compiler at install builds the fast one",
-}
 
 
 class ProgressLine:
@@ -47,7 +40,7 @@ class ProgressLine:
         if not self.active or now - self._last < self.interval:
             return
         self._last = now
-        text = PROGRESS_TEXT.format(
+        text = _(say.SOLVE_PROGRESS).format(
             positions=progress.positions,
             seconds=progress.seconds,
             move=progress.move,
@@ -68,7 +61,7 @@ class ProgressLine:
         self.stream.write(
             "\r\x1b[K"
             + self.prefix
-            + say.PROGRESS.format(method=progress.method, count=count or 0, seconds=progress.seconds)
+            + _(say.PROGRESS).format(method=progress.method, count=count or 0, seconds=progress.seconds)
         )
         self.stream.flush()
         self._shown = True
@@ -92,53 +85,53 @@ def _isatty(stream: TextIO) -> bool:
 def add_parsers(commands: Any) -> None:
     solve = commands.add_parser(
         "solve",
-        help="solve a Special Cake eating position exactly",
-        description="Solve a Special Cake position in the eating phase: who wins with perfect play, and how.",
-        epilog='example: spheria solve "wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat" --variant mint',
+        help=_(say.HELP_SOLVE),
+        description=_(say.HELP_SOLVE_DESCRIPTION),
+        epilog=_(say.HELP_EXAMPLE).format(
+            example='spheria solve "wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat" --variant mint'
+        ),
     )
-    solve.add_argument("spn", metavar="SPN", help="the position, e.g. 'w.b............./........./..../. 1 eat'")
+    solve.add_argument(
+        "spn", metavar="SPN", help=_(say.HELP_SPN).format(example="'w.b............./........./..../. 1 eat'")
+    )
     add_game_options(solve)
-    solve.add_argument("--time-limit", metavar="S", type=float, help="give up after S seconds")
-    solve.add_argument("--first", action="store_true", help="stop at the first winning move (faster)")
-    solve.add_argument("--all", action="store_true", help="list the value of every legal move")
-    solve.add_argument("--json", action="store_true", help="print the result as JSON")
-    solve.add_argument("--verbose", action="store_true", help="also say which solver backend runs")
+    solve.add_argument("--time-limit", metavar="S", type=float, help=_(say.HELP_TIME_LIMIT))
+    solve.add_argument("--first", action="store_true", help=_(say.HELP_FIRST))
+    solve.add_argument("--all", action="store_true", help=_(say.HELP_ALL))
+    solve.add_argument("--json", action="store_true", help=_(say.HELP_JSON_RESULT))
+    solve.add_argument("--verbose", action="store_true", help=_(say.HELP_VERBOSE))
     add_color_option(solve)
     solve.set_defaults(handler=cmd_solve)
 
     analyse = commands.add_parser(
         "analyse",
         aliases=["analyze"],
-        help="analyse a recorded game or one position of any game",
-        description="A record: each move's verdict before and after, the Special Cake eating moves that "
-        "threw a win away and the moves where the engine's win rate fell most. A position (--game, "
-        "--position): the verdict and the value or win rate of every legal move.",
-        epilog="example: spheria analyse --game spline --position 'www.bbb........./........./..../. 1' --json",
+        help=_(say.HELP_ANALYSE),
+        description=_(say.HELP_ANALYSE_DESCRIPTION),
+        epilog=_(say.HELP_EXAMPLE).format(
+            example="spheria analyse --game spline --position 'www.bbb........./........./..../. 1' --json"
+        ),
     )
-    analyse.add_argument("file", metavar="RECORD", nargs="?", help="a .spheria.json record of a game")
-    analyse.add_argument("--game", metavar="GAME", help="the game of --position")
+    analyse.add_argument("file", metavar="RECORD", nargs="?", help=_(say.HELP_RECORD))
+    analyse.add_argument("--game", metavar="GAME", help=_(say.HELP_POSITION_GAME))
     add_game_options(analyse)
-    analyse.add_argument("--position", metavar="SPN", help="analyse this position (with --game)")
-    analyse.add_argument("--seat", metavar="N", type=int, help="Spagyric: analyse player N's view (1 or 2)")
+    analyse.add_argument("--position", metavar="SPN", help=_(say.HELP_POSITION))
+    analyse.add_argument("--seat", metavar="N", type=int, help=_(say.HELP_SEAT))
     analyse.add_argument(
         "--time",
         "--time-limit",
         dest="time",
         metavar="S",
         type=float,
-        help="seconds per position (default: exact searches to the end, estimates 1 s)",
+        help=_(say.HELP_TIME),
     )
-    analyse.add_argument("--iterations", metavar="N", type=int, help="MCTS iterations per position (repeatable)")
-    analyse.add_argument("--seed", metavar="N", type=int, default=0, help="the searches' random seed (default 0)")
-    analyse.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    analyse.add_argument("--iterations", metavar="N", type=int, help=_(say.HELP_ITERATIONS))
+    analyse.add_argument("--seed", metavar="N", type=int, default=0, help=_(say.HELP_SEED))
+    analyse.add_argument("--json", action="store_true", help=_(say.HELP_JSON_ANALYSIS))
     add_color_option(analyse)
     analyse.set_defaults(handler=cmd_analyse)
 
     spagyric.add_parser(commands)
-
-
-def _verdict(value: int) -> str:
-    return "won" if value > 0 else "lost"
 
 
 def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
@@ -148,21 +141,21 @@ def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
     try:
         state = game.state_from_spn(args.spn)
     except ValueError as error:
-        raise CliError(f"SPN: {error}") from None
+        raise CliError(_(say.SPN_ERROR).format(error=error)) from None
     if not isinstance(state, CakeState):
-        raise CliError("the solver solves Special Cake positions")
+        raise CliError(_(say.ONLY_CAKE))
     if args.all:
         return _solve_all(args, term, state)
     line = ProgressLine()
     try:
         result = solve(state, time_limit=args.time_limit, stop_at_first=args.first, progress=line.update)
     except TimeoutError:
-        raise CliError(f"no result within {args.time_limit} s") from None
+        raise CliError(_(say.NO_RESULT).format(time=args.time_limit)) from None
     except ValueError as error:
         raise CliError(str(error)) from None
     finally:
         line.clear()
-    mover = game.player_names()[state.player]
+    mover = _(game.player_names()[state.player])
     moves = [str(m) for m in result.best_moves]
     if args.json:
         data = {
@@ -178,25 +171,27 @@ def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
         print(json.dumps(data, indent=2))
         return 0
     if args.verbose:
-        term.say(term.dim(BACKEND_TEXT.format(backend=backend(), about=BACKEND_ABOUT[backend()])))
+        term.say(term.dim(_(say.BACKEND).format(backend=backend(), about=_(say.BACKEND_ABOUT[backend()]))))
     term.say(str(state))
     if state.is_terminal():
-        term.say(f"The game is over: {state.status_lines()[0]}")
+        term.say(_(say.GAME_IS_OVER).format(status=state.status_lines()[0]))
         return 0
-    action = "place" if state.phase == PLACE else "eat"
-    term.say(f"{mover} to {action}: {_verdict(result.value)} with perfect play.")
-    label = "Winning moves" if result.value > 0 else "Every move loses"
-    if result.value > 0 and args.first:
-        label = "A winning move"
-    term.say(f"{label} ({len(moves)}): {' '.join(moves)}")
-    searched = "set-up positions looked up" if state.phase == PLACE else "positions searched"
-    term.say(term.dim(f"{result.positions} {searched} in {result.seconds:.3f} s"))
+    won = result.value > 0
+    if state.phase == PLACE:
+        verdict = say.SOLVE_WON_PLACE if won else say.SOLVE_LOST_PLACE
+    else:
+        verdict = say.SOLVE_WON_EAT if won else say.SOLVE_LOST_EAT
+    term.say(_(verdict).format(name=mover))
+    label = (say.A_WINNING_MOVE if args.first else say.WINNING_MOVES) if won else say.EVERY_MOVE_LOSES
+    term.say(_(label).format(n=len(moves), moves=" ".join(moves)))
+    searched = say.LOOKED_UP if state.phase == PLACE else say.SEARCHED
+    term.say(term.dim(_(searched).format(positions=result.positions, seconds=result.seconds)))
     return 0
 
 
 def _say_error(text: str) -> int:
     """A bad argument: one line on stderr, exit status 2 (as argparse does), nothing on stdout."""
-    print(msg.ERROR.format(prog=PROG, message=printable(text)), file=sys.stderr)
+    print(_(msg.ERROR).format(prog=PROG, message=printable(text)), file=sys.stderr)
     return 2
 
 
@@ -212,7 +207,7 @@ def _solve_all(args: argparse.Namespace, term: Terminal, state: CakeState) -> in
     finally:
         line.clear()
     if result.status == UNSOLVED:
-        raise CliError(say.NO_RESULT.format(time=args.time_limit))
+        raise CliError(_(say.NO_RESULT).format(time=args.time_limit))
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
         return 0
@@ -222,15 +217,15 @@ def _solve_all(args: argparse.Namespace, term: Terminal, state: CakeState) -> in
 
 def cmd_analyse(args: argparse.Namespace, term: Terminal) -> int:
     if args.time is not None and not 0 < args.time < float("inf"):
-        return _say_error(say.TIME_ERROR.format(time=args.time))
+        return _say_error(_(say.TIME_ERROR).format(time=args.time))
     if args.iterations is not None and args.iterations < 1:
-        return _say_error(say.ITERATIONS_ERROR.format(iterations=args.iterations))
+        return _say_error(_(say.ITERATIONS_ERROR).format(iterations=args.iterations))
     if args.file is not None and args.position is not None:
-        return _say_error(say.BOTH_INPUTS)
+        return _say_error(_(say.BOTH_INPUTS))
     if args.position is not None:
         return _analyse_position(args, term)
     if args.file is None:
-        return _say_error(say.NEED_GAME if args.game is not None else say.NEED_INPUT)
+        return _say_error(_(say.NEED_GAME) if args.game is not None else _(say.NEED_INPUT))
     return _analyse_record(args, term)
 
 
@@ -238,7 +233,7 @@ def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.analysis import analyse
 
     if args.game is None:
-        return _say_error(say.NEED_GAME)
+        return _say_error(_(say.NEED_GAME))
     try:
         game = make_game(args.game, args.variant, args.option or [])
     except CliError as error:
@@ -246,14 +241,14 @@ def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
     try:
         state = game.state_from_spn(args.position)
     except ValueError as error:
-        return _say_error(say.POSITION_ERROR.format(error=error))
+        return _say_error(_(say.POSITION_ERROR).format(error=error))
     seat = None
     if args.seat is not None:
         if not 1 <= args.seat <= game.num_players:
-            return _say_error(say.SEAT_ERROR.format(last=game.num_players, seat=args.seat))
+            return _say_error(_(say.SEAT_ERROR).format(last=game.num_players, seat=args.seat))
         seat = args.seat - 1
     elif not game.perfect_information and not state.is_terminal():
-        return _say_error(say.SEAT_NEEDED.format(game=game.name, last=game.num_players))
+        return _say_error(_(say.SEAT_NEEDED).format(game=game.name, last=game.num_players))
     line = ProgressLine()
     try:
         result = analyse(
@@ -265,7 +260,7 @@ def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
             seed=args.seed,
         )
     except ValueError as error:
-        return _say_error(say.ANALYSIS_ERROR.format(error=error))
+        return _say_error(_(say.ANALYSIS_ERROR).format(error=error))
     finally:
         line.clear()
     if args.json:
@@ -282,22 +277,22 @@ def _cell(value: float | None, form: str) -> str:
 def _show_position(term: Terminal, state: Any, result: Any) -> None:
     from spheria.analysis import EXACT, OVER
 
-    names = state.game.player_names()
+    names = [_(name) for name in state.game.player_names()]
     term.say(str(state))
-    term.say(term.dim(say.STATUS[result.status].format(method=say.METHOD[result.method])))
+    term.say(term.dim(_(say.STATUS[result.status]).format(method=_(say.METHOD[result.method]))))
     if result.status == OVER:
         for seat, value in enumerate(result.values or []):
-            term.say(say.RESULT_LINE.format(name=names[seat], value=value))
+            term.say(_(say.RESULT_LINE).format(name=names[seat], value=value))
         return
     name = names[result.seat] if result.seat is not None else ""
     if result.status == EXACT and result.verdict is not None:
-        term.say((say.VERDICT_WON if result.verdict > 0 else say.VERDICT_LOST).format(name=name))
+        term.say((_(say.VERDICT_WON) if result.verdict > 0 else _(say.VERDICT_LOST)).format(name=name))
     elif result.value is not None:
-        term.say(say.VALUE_LINE.format(name=name, value=result.value, rate=result.win_rate))
+        term.say(_(say.VALUE_LINE).format(name=name, value=result.value, rate=result.win_rate))
     columns = ["move", "value", "rate"]
     columns += ["visits"] if any(m.visits is not None for m in result.moves) else []
     columns += ["probability"] if any(m.probability is not None for m in result.moves) else []
-    term.say(_columns(columns, say.MOVE_COLUMNS))
+    term.say(_columns(columns, {name: _(heading) for name, heading in say.MOVE_COLUMNS.items()}))
     for move in result.moves:
         cells = {
             "move": move.move,
@@ -308,19 +303,19 @@ def _show_position(term: Terminal, state: Any, result: Any) -> None:
         }
         term.say(_columns(columns, cells))
     if result.best_moves:
-        term.say(say.BEST_MOVES.format(moves=" ".join(result.best_moves)))
+        term.say(_(say.BEST_MOVES).format(moves=" ".join(result.best_moves)))
     if result.principal_variation:
-        term.say(say.PRINCIPAL_VARIATION.format(moves=" ".join(result.principal_variation)))
-    searched = [say.SEARCHED_SECONDS.format(seconds=result.seconds)]
+        term.say(_(say.PRINCIPAL_VARIATION).format(moves=" ".join(result.principal_variation)))
+    searched = [_(say.SEARCHED_SECONDS).format(seconds=result.seconds)]
     if result.iterations is not None:
-        searched.insert(0, say.SEARCHED_ITERATIONS.format(count=result.iterations))
+        searched.insert(0, _(say.SEARCHED_ITERATIONS).format(count=result.iterations))
     if result.positions is not None:
-        searched.insert(0, say.SEARCHED_POSITIONS.format(count=result.positions))
+        searched.insert(0, _(say.SEARCHED_POSITIONS).format(count=result.positions))
     term.say(term.dim(", ".join(searched)))
 
 
 def _columns(columns: list[str], cells: dict[str, str]) -> str:
-    return " ".join(format(cells[name], say.COLUMN_FORMAT[name]) for name in columns)
+    return " ".join(pad(cells[name], int(say.COLUMN_FORMAT[name][1:]), say.COLUMN_FORMAT[name][0]) for name in columns)
 
 
 def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
@@ -329,7 +324,7 @@ def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
     line = ProgressLine()
 
     def step(number: int, total: int) -> None:
-        line.prefix = ANALYSE_PROGRESS_TEXT.format(number=number, total=total)
+        line.prefix = _(say.ANALYSE_PROGRESS).format(number=number, total=total)
 
     try:
         record = Record.load(Path(args.file))
@@ -348,28 +343,32 @@ def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
     if args.json:
         print(json.dumps({"record": args.file, **result.to_json()}, indent=2))
         return 0
-    names = record.load_game().player_names()
+    names = [_(name) for name in record.load_game().player_names()]
     drops = set(result.largest_drops)
     for row in result.moves:
-        term.say(say.RECORD_ROW.format(number=row.number, move=printable(row.move), note=_row_note(row, names, drops)))
-    term.say(say.RECORD_SUMMARY.format(moves=len(result.moves), threw=len(result.threw_away_win)))
+        term.say(
+            _(say.RECORD_ROW).format(number=row.number, move=printable(row.move), note=_row_note(row, names, drops))
+        )
+    term.say(_(say.RECORD_SUMMARY).format(moves=len(result.moves), threw=len(result.threw_away_win)))
     if result.largest_drops:
-        term.say(say.LARGEST_DROPS.format(moves=", ".join(str(n) for n in result.largest_drops)))
+        term.say(_(say.LARGEST_DROPS).format(moves=", ".join(str(n) for n in result.largest_drops)))
     return 0
 
 
 def _row_note(row: Any, names: list[str], drops: set[int]) -> str:
     before, after = row.before, row.after
     if before.values is None or after.values is None:
-        return say.ROW_UNKNOWN
+        return _(say.ROW_UNKNOWN)
     seat = 0 if row.seat is None else row.seat  # a joint reveal: shown for Player 1
     if before.verdict is not None and after.exact and row.seat is not None:
-        note = say.ROW_EXACT.format(name=names[seat], verdict=say.WORD_WON if before.verdict > 0 else say.WORD_LOST)
+        note = _(say.ROW_EXACT).format(
+            name=names[seat], verdict=_(say.WORD_WON) if before.verdict > 0 else _(say.WORD_LOST)
+        )
         if row.threw_away_win and before.best_moves:
-            note += say.THREW_AWAY.format(move=before.best_moves[0])
+            note += _(say.THREW_AWAY).format(move=before.best_moves[0])
         return note
     shown = {"name": names[seat], "before": before.values[seat], "after": after.values[seat]}
     if before.exact and after.exact:
-        return say.ROW_VALUE.format(**shown)
+        return _(say.ROW_VALUE).format(**shown)
     rates = {"name": names[seat], "before": (shown["before"] + 1) / 2, "after": (shown["after"] + 1) / 2}
-    return say.ROW_ESTIMATE.format(**rates) + (say.DROPPED if row.number in drops else "")
+    return _(say.ROW_ESTIMATE).format(**rates) + (_(say.DROPPED) if row.number in drops else "")

@@ -13,19 +13,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from spheria.agents.registry import make_agent
+from spheria.cli import analysis_messages as say
 from spheria.cli.common import PROG, CliError, add_color_option
 from spheria.cli.terminal import Terminal
+from spheria.i18n import gettext as _
 from spheria.solver.spagyric import SpagyricSolver, exploitability, initial_position
-
-DESCRIPTION = "Solve Spagyric with a small supply exactly: its value, and how far agents fall short of it."
 
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "spagyric-solve",
-        help="solve small Spagyric games exactly and measure agents against them",
-        description=DESCRIPTION,
-        epilog="example: spheria spagyric-solve --supply 2 --agent spagyric:iterations=200",
+        help=_(say.HELP_SPAGYRIC_SOLVE),
+        description=_(say.HELP_SPAGYRIC_DESCRIPTION),
+        epilog=_(say.HELP_EXAMPLE).format(example="spheria spagyric-solve --supply 2 --agent spagyric:iterations=200"),
     )
     _add_arguments(parser)
     add_color_option(parser)
@@ -33,11 +33,9 @@ def add_parser(commands: Any) -> None:
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--supply", type=int, default=2, metavar="N", help="balls of each colour per seat (default 2)")
-    parser.add_argument(
-        "--agent", action="append", default=[], metavar="SPEC", help="an agent spec with a policy() (repeatable)"
-    )
-    parser.add_argument("--symmetric", action="store_true", help="walk canonical positions (equivariant agents)")
+    parser.add_argument("--supply", type=int, default=2, metavar="N", help=_(say.HELP_SUPPLY))
+    parser.add_argument("--agent", action="append", default=[], metavar="SPEC", help=_(say.HELP_POLICY_AGENT))
+    parser.add_argument("--symmetric", action="store_true", help=_(say.HELP_SYMMETRIC))
 
 
 def cmd_spagyric_solve(args: argparse.Namespace, term: Terminal) -> int:
@@ -74,7 +72,9 @@ def cmd_spagyric_solve(args: argparse.Namespace, term: Terminal) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m spheria.cli.spagyric``: the same as ``spheria spagyric-solve``."""
-    parser = argparse.ArgumentParser(prog="python -m spheria.cli.spagyric", description=DESCRIPTION)
+    parser = argparse.ArgumentParser(
+        prog="python -m spheria.cli.spagyric", description=_(say.HELP_SPAGYRIC_DESCRIPTION)
+    )
     _add_arguments(parser)
     args = parser.parse_args(argv)
     try:

@@ -18,102 +18,113 @@ from typing import Any
 
 from spheria.cli.common import CliError
 from spheria.cli.terminal import Terminal
+from spheria.i18n import N_
+from spheria.i18n import gettext as _
 
 MESSAGES = {
-    "help": "build and check the retrograde table of Special Cake mint",
-    "description": "The eating-phase table of Special Cake mint, computed level by level (see docs/tablebase.md).",
-    "build_help": "build the table, or resume an interrupted build",
-    "status_help": "list the finished levels of a build",
-    "verify_help": "compare finished levels with the search solver on random positions",
-    "variant_help": "the variant to build (only mint has a table)",
-    "rule_help": "the line rule (default: mixed)",
-    "cache_help": "where builds live (default: %(default)s)",
-    "threads_help": "threads to compute with (default: 2)",
-    "upto_help": "stop after this level (candies on the cake)",
-    "per_level_help": "positions to check in each level (default: %(default)s)",
-    "levels_help": "the levels to check, e.g. 0-20 (default: every finished level)",
-    "against_help": "what to compare with: 'search' (the search solver) or 'step' (one move deep into the "
-    "table's level below, by the Python move generator; cheap on the largest levels) (default: %(default)s)",
-    "seed_help": "the random seed of the positions checked (default: %(default)s)",
-    "journal_help": "write each checked position to this file and, run again with the same options, go on "
-    "from where it stopped (for runs of hours)",
-    "workers_help": "processes that run the search solver (default: %(default)s)",
-    "workers_need_search": "--workers is for --against search; the step check runs in this process",
-    "bad_journal": "--journal: {error}",
-    "verify_progress": "level {level:2d}  {done}/{total} positions to check are checked",
-    "only_mint": "only the mint variant has a table, not {variant}",
-    "bad_levels": "{option} wants N or A-B, not {text!r}",
-    "no_levels": "no finished level in {directory}; run 'spheria tablebase build' first",
-    "status_head": "{directory}: levels with {positions:,} positions in all, {done} of {total} levels finished",
-    "status_line": "level {level:2d}  {positions:>14,} positions  {won:>14,} won  {seconds:9.1f} s",
-    "status_missing": "level {level:2d}  not built",
-    "status_setup": "set-up: {done} of {total} levels finished",
-    "status_setup_line": "setup {level:2d}  {positions:>14,} positions  {won:>14,} won by Mint  {seconds:9.1f} s",
-    "status_value": "from the empty table, {winner} wins with perfect play",
-    "mint": "Mint",
-    "liquorice": "Liquorice",
-    "setup_verify_help": "check the set-up table instead, on positions with A to B free sites (e.g. 1-4), "
-    "against minimax over the placements left with the solver on the full cakes",
-    "no_setup": "the set-up table of {directory} is not finished for {empty} free sites",
-    "setup_line": "{empty} free  {checked:>6} checked  {won:>6} won by Mint  {mismatches} disagree",
-    "verify_line": "level {level:2d}  {checked:>6} checked  {won:>6} won  {mismatches} disagree",
-    "verify_bad": "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x}",
-    "verify_ok": "all {checked} positions agree with the search solver",
-    "verify_bad_step": "the table disagrees with its level below on {count} positions, "
-    "e.g. white {white:#x} black {black:#x}",
-    "step_needs_below": "the step check of level {level} reads level {below}, which is not finished",
-    "verify_ok_step": "all {checked} positions agree with one move into the level below",
-    "build_failed": "the build failed: {error}",
-    "pack_help": "pack the set-up table for shipping, or check the shipped one against the build",
-    "output_help": "where to write the packed table (default: the one shipped in the package)",
-    "check_help": "only compare the shipped table with the build (no writing)",
-    "pack_needs_setup": "the set-up table of {directory} is not finished; run 'spheria tablebase build' first",
-    "pack_written": "wrote {path} ({size:,} bytes, SHA-256 {digest})",
-    "shipped_checksum_bad": "{path} does not match its checksum file {checksum}",
-    "shipped_differs": "the shipped set-up table differs from the build at levels {levels}",
-    "shipped_ok": "the shipped set-up table ({path}, checksum verified) agrees with the build at every level",
-    "shipped_only_mint_mixed": "only mint with mixed lines has a shipped set-up table",
+    "help": N_("build and check the retrograde table of Special Cake mint"),
+    "description": N_("The eating-phase table of Special Cake mint, computed level by level (see docs/tablebase.md)."),
+    "build_help": N_("build the table, or resume an interrupted build"),
+    "status_help": N_("list the finished levels of a build"),
+    "verify_help": N_("compare finished levels with the search solver on random positions"),
+    "variant_help": N_("the variant to build (only mint has a table)"),
+    "rule_help": N_("the line rule (default: mixed)"),
+    "cache_help": N_("where builds live (default: %(default)s)"),
+    "threads_help": N_("threads to compute with (default: 2)"),
+    "upto_help": N_("stop after this level (candies on the cake)"),
+    "per_level_help": N_("positions to check in each level (default: %(default)s)"),
+    "levels_help": N_("the levels to check, e.g. 0-20 (default: every finished level)"),
+    "against_help": N_(
+        "what to compare with: 'search' (the search solver) or 'step' (one move deep into the "
+        "table's level below, by the Python move generator; cheap on the largest levels) (default: %(default)s)"
+    ),
+    "seed_help": N_("the random seed of the positions checked (default: %(default)s)"),
+    "journal_help": N_(
+        "write each checked position to this file and, run again with the same options, go on "
+        "from where it stopped (for runs of hours)"
+    ),
+    "workers_help": N_("processes that run the search solver (default: %(default)s)"),
+    "workers_need_search": N_("--workers is for --against search; the step check runs in this process"),
+    "bad_journal": N_("--journal: {error}"),
+    "verify_progress": N_("level {level:2d}  {done}/{total} positions to check are checked"),
+    "only_mint": N_("only the mint variant has a table, not {variant}"),
+    "bad_levels": N_("{option} wants N or A-B, not {text!r}"),
+    "no_levels": N_("no finished level in {directory}; run 'spheria tablebase build' first"),
+    "status_head": N_("{directory}: levels with {positions:,} positions in all, {done} of {total} levels finished"),
+    "status_line": N_("level {level:2d}  {positions:>14,} positions  {won:>14,} won  {seconds:9.1f} s"),
+    "status_missing": N_("level {level:2d}  not built"),
+    "status_setup": N_("set-up: {done} of {total} levels finished"),
+    "status_setup_line": N_("setup {level:2d}  {positions:>14,} positions  {won:>14,} won by Mint  {seconds:9.1f} s"),
+    "status_value": N_("from the empty table, {winner} wins with perfect play"),
+    "mint": N_("Mint"),
+    "liquorice": N_("Liquorice"),
+    "setup_verify_help": N_(
+        "check the set-up table instead, on positions with A to B free sites (e.g. 1-4), "
+        "against minimax over the placements left with the solver on the full cakes"
+    ),
+    "no_setup": N_("the set-up table of {directory} is not finished for {empty} free sites"),
+    "setup_line": N_("{empty} free  {checked:>6} checked  {won:>6} won by Mint  {mismatches} disagree"),
+    "verify_line": N_("level {level:2d}  {checked:>6} checked  {won:>6} won  {mismatches} disagree"),
+    "verify_bad": N_(
+        "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x}"
+    ),
+    "verify_ok": N_("all {checked} positions agree with the search solver"),
+    "verify_bad_step": N_(
+        "the table disagrees with its level below on {count} positions, e.g. white {white:#x} black {black:#x}"
+    ),
+    "step_needs_below": N_("the step check of level {level} reads level {below}, which is not finished"),
+    "verify_ok_step": N_("all {checked} positions agree with one move into the level below"),
+    "build_failed": N_("the build failed: {error}"),
+    "pack_help": N_("pack the set-up table for shipping, or check the shipped one against the build"),
+    "output_help": N_("where to write the packed table (default: the one shipped in the package)"),
+    "check_help": N_("only compare the shipped table with the build (no writing)"),
+    "pack_needs_setup": N_("the set-up table of {directory} is not finished; run 'spheria tablebase build' first"),
+    "pack_written": N_("wrote {path} ({size:,} bytes, SHA-256 {digest})"),
+    "shipped_checksum_bad": N_("{path} does not match its checksum file {checksum}"),
+    "shipped_differs": N_("the shipped set-up table differs from the build at levels {levels}"),
+    "shipped_ok": N_("the shipped set-up table ({path}, checksum verified) agrees with the build at every level"),
+    "shipped_only_mint_mixed": N_("only mint with mixed lines has a shipped set-up table"),
 }
 
 
 def add_parser(commands: Any) -> None:
-    parser = commands.add_parser("tablebase", help=MESSAGES["help"], description=MESSAGES["description"])
+    parser = commands.add_parser("tablebase", help=_(MESSAGES["help"]), description=_(MESSAGES["description"]))
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    build = actions.add_parser("build", help=MESSAGES["build_help"], description=MESSAGES["build_help"])
+    build = actions.add_parser("build", help=_(MESSAGES["build_help"]), description=_(MESSAGES["build_help"]))
     _add_common(build)
-    build.add_argument("--threads", metavar="N", type=int, default=2, help=MESSAGES["threads_help"])
-    build.add_argument("--upto", metavar="LEVEL", type=int, help=MESSAGES["upto_help"])
+    build.add_argument("--threads", metavar="N", type=int, default=2, help=_(MESSAGES["threads_help"]))
+    build.add_argument("--upto", metavar="LEVEL", type=int, help=_(MESSAGES["upto_help"]))
     build.set_defaults(handler=cmd_build)
 
-    pack = actions.add_parser("pack", help=MESSAGES["pack_help"], description=MESSAGES["pack_help"])
+    pack = actions.add_parser("pack", help=_(MESSAGES["pack_help"]), description=_(MESSAGES["pack_help"]))
     _add_common(pack)
-    pack.add_argument("--output", metavar="FILE", type=Path, help=MESSAGES["output_help"])
-    pack.add_argument("--check", action="store_true", help=MESSAGES["check_help"])
+    pack.add_argument("--output", metavar="FILE", type=Path, help=_(MESSAGES["output_help"]))
+    pack.add_argument("--check", action="store_true", help=_(MESSAGES["check_help"]))
     pack.set_defaults(handler=cmd_pack)
 
-    status = actions.add_parser("status", help=MESSAGES["status_help"], description=MESSAGES["status_help"])
+    status = actions.add_parser("status", help=_(MESSAGES["status_help"]), description=_(MESSAGES["status_help"]))
     _add_common(status)
     status.set_defaults(handler=cmd_status)
 
-    verify = actions.add_parser("verify", help=MESSAGES["verify_help"], description=MESSAGES["verify_help"])
+    verify = actions.add_parser("verify", help=_(MESSAGES["verify_help"]), description=_(MESSAGES["verify_help"]))
     _add_common(verify)
-    verify.add_argument("--per-level", metavar="N", type=int, default=200, help=MESSAGES["per_level_help"])
-    verify.add_argument("--levels", metavar="A-B", help=MESSAGES["levels_help"])
-    verify.add_argument("--seed", metavar="N", type=int, default=1, help=MESSAGES["seed_help"])
-    verify.add_argument("--against", choices=("search", "step"), default="search", help=MESSAGES["against_help"])
-    verify.add_argument("--journal", metavar="FILE", type=Path, help=MESSAGES["journal_help"])
-    verify.add_argument("--workers", metavar="N", type=int, default=1, help=MESSAGES["workers_help"])
-    verify.add_argument("--setup", metavar="A-B", help=MESSAGES["setup_verify_help"])
+    verify.add_argument("--per-level", metavar="N", type=int, default=200, help=_(MESSAGES["per_level_help"]))
+    verify.add_argument("--levels", metavar="A-B", help=_(MESSAGES["levels_help"]))
+    verify.add_argument("--seed", metavar="N", type=int, default=1, help=_(MESSAGES["seed_help"]))
+    verify.add_argument("--against", choices=("search", "step"), default="search", help=_(MESSAGES["against_help"]))
+    verify.add_argument("--journal", metavar="FILE", type=Path, help=_(MESSAGES["journal_help"]))
+    verify.add_argument("--workers", metavar="N", type=int, default=1, help=_(MESSAGES["workers_help"]))
+    verify.add_argument("--setup", metavar="A-B", help=_(MESSAGES["setup_verify_help"]))
     verify.set_defaults(handler=cmd_verify)
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
     from spheria.tablebase.build import DEFAULT_CACHE
 
-    parser.add_argument("--variant", default="mint", help=MESSAGES["variant_help"])
-    parser.add_argument("--line-rule", choices=("mixed", "same"), default="mixed", help=MESSAGES["rule_help"])
-    parser.add_argument("--cache", metavar="DIR", type=Path, default=DEFAULT_CACHE, help=MESSAGES["cache_help"])
+    parser.add_argument("--variant", default="mint", help=_(MESSAGES["variant_help"]))
+    parser.add_argument("--line-rule", choices=("mixed", "same"), default="mixed", help=_(MESSAGES["rule_help"]))
+    parser.add_argument("--cache", metavar="DIR", type=Path, default=DEFAULT_CACHE, help=_(MESSAGES["cache_help"]))
     parser.set_defaults(no_color=False)
 
 
@@ -121,7 +132,7 @@ def _spec(args: argparse.Namespace) -> Any:
     from spheria.tablebase.build import TableSpec
 
     if args.variant != "mint":
-        raise CliError(MESSAGES["only_mint"].format(variant=args.variant))
+        raise CliError(_(MESSAGES["only_mint"]).format(variant=args.variant))
     return TableSpec(line_rule=args.line_rule)
 
 
@@ -132,7 +143,7 @@ def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
         spec = _spec(args)
         directory = run_builder(spec, args.cache, threads=max(args.threads, 1), upto=args.upto, output=term.say)
     except BuildError as error:
-        raise CliError(MESSAGES["build_failed"].format(error=error)) from None
+        raise CliError(_(MESSAGES["build_failed"]).format(error=error)) from None
     if spec.line_rule == "mixed" and args.upto is None:
         _check_shipped(_setup_reader(directory, spec), term)
     return 0
@@ -146,7 +157,7 @@ def _setup_reader(directory: Path, spec: Any) -> Callable[[int], bytes]:
     table = EatingTable(directory, spec)
     for k in range(table.layout.top + 1):
         if not table.has_level(k, SETUP):
-            raise CliError(MESSAGES["pack_needs_setup"].format(directory=directory))
+            raise CliError(_(MESSAGES["pack_needs_setup"]).format(directory=directory))
 
     def bits(k: int) -> bytes:
         return EatingTable(directory, spec).level_file(k, SETUP).bits
@@ -165,11 +176,11 @@ def _check_shipped(bits: Callable[[int], bytes], term: Terminal) -> None:
 
     path, checksum = default_pack_path(), default_checksum_path()
     if not check_file(path, checksum):
-        raise CliError(MESSAGES["shipped_checksum_bad"].format(path=path, checksum=checksum))
+        raise CliError(_(MESSAGES["shipped_checksum_bad"]).format(path=path, checksum=checksum))
     differ = compare_with_build(PackedSetupTable(path), bits, term.say)
     if differ:
-        raise CliError(MESSAGES["shipped_differs"].format(levels=", ".join(map(str, differ))))
-    term.say(MESSAGES["shipped_ok"].format(path=path))
+        raise CliError(_(MESSAGES["shipped_differs"]).format(levels=", ".join(map(str, differ))))
+    term.say(_(MESSAGES["shipped_ok"]).format(path=path))
 
 
 def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
@@ -178,14 +189,14 @@ def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
 
     spec = _spec(args)
     if spec.line_rule != "mixed":
-        raise CliError(MESSAGES["shipped_only_mint_mixed"])
+        raise CliError(_(MESSAGES["shipped_only_mint_mixed"]))
     bits = _setup_reader(build_dir(args.cache, spec), spec)
     if args.check:
         _check_shipped(bits, term)
         return 0
     path = args.output or default_pack_path()
     digest = pack_levels(bits, spec.universe.bit_count(), path, term.say)
-    term.say(MESSAGES["pack_written"].format(path=path, size=path.stat().st_size, digest=digest))
+    term.say(_(MESSAGES["pack_written"]).format(path=path, size=path.stat().st_size, digest=digest))
     return 0
 
 
@@ -200,25 +211,25 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
     done = [n for n in levels if table.has_level(n)]
     total = sum(table.layout.level(n).positions for n in levels)
     term.say(
-        MESSAGES["status_head"].format(directory=table.directory, positions=total, done=len(done), total=len(levels))
+        _(MESSAGES["status_head"]).format(directory=table.directory, positions=total, done=len(done), total=len(levels))
     )
     for n in levels:
         if n in done:
             level_file = table.header(n)
             positions = table.layout.level(n).positions
             term.say(
-                MESSAGES["status_line"].format(
+                _(MESSAGES["status_line"]).format(
                     level=n, positions=positions, won=level_file.wins, seconds=level_file.seconds
                 )
             )
         else:
-            term.say(MESSAGES["status_missing"].format(level=n))
+            term.say(_(MESSAGES["status_missing"]).format(level=n))
     setup_done = [k for k in levels if table.has_level(k, SETUP)]
-    term.say(MESSAGES["status_setup"].format(done=len(setup_done), total=len(levels)))
+    term.say(_(MESSAGES["status_setup"]).format(done=len(setup_done), total=len(levels)))
     for k in setup_done:
         level_file = table.header(k, SETUP)
         term.say(
-            MESSAGES["status_setup_line"].format(
+            _(MESSAGES["status_setup_line"]).format(
                 level=k,
                 positions=table.layout.setup_level(k).positions,
                 won=level_file.wins,
@@ -226,8 +237,8 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
             )
         )
     if 0 in setup_done:
-        winner = MESSAGES["mint"] if table.mint_wins_setup(0, 0) else MESSAGES["liquorice"]
-        term.say(MESSAGES["status_value"].format(winner=winner))
+        winner = _(MESSAGES["mint"]) if table.mint_wins_setup(0, 0) else _(MESSAGES["liquorice"])
+        term.say(_(MESSAGES["status_value"]).format(winner=winner))
     return 0
 
 
@@ -235,10 +246,10 @@ def _parse_levels(text: str | None, finished: list[int], option: str = "--levels
     if text is None:
         return finished
     try:
-        low, _, high = text.partition("-")
+        low, _dash, high = text.partition("-")
         first, last = int(low), int(high or low)
     except ValueError:
-        raise CliError(MESSAGES["bad_levels"].format(option=option, text=text)) from None
+        raise CliError(_(MESSAGES["bad_levels"]).format(option=option, text=text)) from None
     return [n for n in finished if first <= n <= last]
 
 
@@ -250,21 +261,21 @@ def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
     empties = _parse_levels(args.setup, list(range(1, top + 1)), "--setup")
     for empty in empties:
         if not table.has_level(top - empty, SETUP):
-            raise CliError(MESSAGES["no_setup"].format(directory=table.directory, empty=empty))
+            raise CliError(_(MESSAGES["no_setup"]).format(directory=table.directory, empty=empty))
     results = check_setup(
         table, empties, max(args.per_level, 1), random.Random(args.seed), solver_leaf(table.spec.line_rule)
     )
     bad = [position for result in results for position in result.mismatches]
     for empty, result in zip(empties, results, strict=True):
         term.say(
-            MESSAGES["setup_line"].format(
+            _(MESSAGES["setup_line"]).format(
                 empty=empty, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
             )
         )
     if bad:
         white, black = bad[0]
-        raise CliError(MESSAGES["verify_bad"].format(count=len(bad), white=white, black=black))
-    term.say(MESSAGES["verify_ok"].format(checked=sum(result.checked for result in results)))
+        raise CliError(_(MESSAGES["verify_bad"]).format(count=len(bad), white=white, black=black))
+    term.say(_(MESSAGES["verify_ok"]).format(checked=sum(result.checked for result in results)))
     return 0
 
 
@@ -279,13 +290,13 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     finished = [n for n in range(table.layout.top + 1) if table.has_level(n)]
     levels = _parse_levels(args.levels, finished)
     if not levels:
-        raise CliError(MESSAGES["no_levels"].format(directory=table.directory))
+        raise CliError(_(MESSAGES["no_levels"]).format(directory=table.directory))
     if args.against == "step":
         if args.workers > 1:
-            raise CliError(MESSAGES["workers_need_search"])
+            raise CliError(_(MESSAGES["workers_need_search"]))
         for n in levels:
             if n > 0 and not table.has_level(n - 1):
-                raise CliError(MESSAGES["step_needs_below"].format(level=n, below=n - 1))
+                raise CliError(_(MESSAGES["step_needs_below"]).format(level=n, below=n - 1))
     per_level = max(args.per_level, 1)
     journal = None
     if args.journal is not None:
@@ -299,7 +310,7 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
         try:
             journal = Journal(args.journal, header)
         except (OSError, ValueError) as error:
-            raise CliError(MESSAGES["bad_journal"].format(error=error)) from None
+            raise CliError(_(MESSAGES["bad_journal"]).format(error=error)) from None
     rng = random.Random(args.seed)
     value = solver_value(spec.line_rule) if args.against == "search" else step_value(table)
     with _evaluator(args.workers) as evaluate_all:
@@ -312,15 +323,15 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
             bad += result.mismatches
             term.end_transient()
             term.say(
-                MESSAGES["verify_line"].format(
+                _(MESSAGES["verify_line"]).format(
                     level=n, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
                 )
             )
     suffix = "" if args.against == "search" else "_step"
     if bad:
         white, black = bad[0]
-        raise CliError(MESSAGES["verify_bad" + suffix].format(count=len(bad), white=white, black=black))
-    term.say(MESSAGES["verify_ok" + suffix].format(checked=checked))
+        raise CliError(_(MESSAGES["verify_bad" + suffix]).format(count=len(bad), white=white, black=black))
+    term.say(_(MESSAGES["verify_ok" + suffix]).format(checked=checked))
     return 0
 
 
@@ -342,7 +353,7 @@ def _reporting(evaluate_all: Callable[..., Iterable[int]], level: int, term: Ter
     def evaluate(function: Callable[..., int], jobs: list[Any]) -> Iterator[int]:
         for done, result in enumerate(evaluate_all(function, jobs), 1):
             term.end_transient()
-            term.transient(MESSAGES["verify_progress"].format(level=level, done=done, total=len(jobs)))
+            term.transient(_(MESSAGES["verify_progress"]).format(level=level, done=done, total=len(jobs)))
             yield result
 
     return evaluate

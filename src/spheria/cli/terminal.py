@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import TextIO
 
 from spheria.cli.messages import SCREEN_CLEARED
+from spheria.i18n import gettext as _
 
 RESET = "\x1b[0m"
 BOLD = "\x1b[1m"
@@ -105,7 +106,7 @@ class Terminal:
         if _isatty(self.out):
             self.out.write("\x1b[H\x1b[2J\x1b[3J")
         else:
-            self.out.write("\n" + "-" * 30 + f" {SCREEN_CLEARED} " + "-" * 30 + "\n")
+            self.out.write("\n" + "-" * 30 + f" {_(SCREEN_CLEARED)} " + "-" * 30 + "\n")
         self.out.flush()
 
     def transient(self, text: str) -> None:

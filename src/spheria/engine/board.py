@@ -25,6 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
+from spheria.i18n import N_, gettext
+from spheria.i18n.width import pad
+
 LEVELS = 4
 LEVEL_SIZES = (4, 3, 2, 1)
 LEVEL_OFFSETS = (0, 16, 25, 29)
@@ -73,11 +76,17 @@ def site_name(site: int) -> str:
     return SITE_NAMES[site]
 
 
+#: The texts of this layer a person reads: the heading over each level of a drawn pyramid, and
+#: the refusal of a mistyped site (the other errors concern position notation, read by programs).
+LEVEL_LABEL = N_("level {level}")
+NOT_A_SITE = N_("{text} is not a site name (expected e.g. 0a1..0d4, 1a1..1c3, 2a1..2b2, 3a1)")
+
+
 def parse_site(text: str) -> int:
     """Parse a site name such as ``0a1`` or ``2b2``; raises ``ValueError`` naming the text."""
     site = _SITE_BY_NAME.get(text.strip().lower())
     if site is None:
-        raise ValueError(f"{text!r} is not a site name (expected e.g. 0a1..0d4, 1a1..1c3, 2a1..2b2, 3a1)")
+        raise ValueError(gettext(NOT_A_SITE).format(text=repr(text)))
     return site
 
 
@@ -545,7 +554,8 @@ def render_levels(char_at: object, marks: dict[int, str] | None = None) -> str:
     assert callable(char_at)
     marks = marks or {}
     width = _LEVEL_WIDTHS
-    header = "".join(f"  level {lv}".ljust(width[lv] + 2) for lv in range(LEVELS)).rstrip()
+    label = gettext(LEVEL_LABEL)
+    header = "".join(pad("  " + label.format(level=lv), width[lv] + 2) for lv in range(LEVELS)).rstrip()
     lines = [header]
     for rank in range(4, 0, -1):
         parts = []

@@ -93,6 +93,7 @@ from spheria.engine.board import (
     parse_site,
     placeable,
 )
+from spheria.games import messages as M
 from spheria.games.base import (
     SIMULTANEOUS,
     TERMINAL,
@@ -106,6 +107,8 @@ from spheria.games.base import (
     move_text,
     register,
 )
+from spheria.i18n import N_, ngettext
+from spheria.i18n import gettext as _
 
 REVEAL, PLACE, SUDDEN, OVER = "reveal", "place", "sudden", "over"
 PHASES = (REVEAL, PLACE, SUDDEN, OVER)
@@ -138,7 +141,7 @@ def parse_color(text: str) -> int:
     """A colour written ``w``/``b``/``r`` or ``white``/``black``/``red``; raises :class:`IllegalMoveError`."""
     color = _COLOR_WORDS.get(move_text(text).strip().lower())
     if color is None:
-        raise InvalidMoveError(f"{text.strip()!r} is not a colour: write w (white), b (black) or r (red)")
+        raise InvalidMoveError(_(M.SPAGYRIC_NOT_A_COLOR).format(text=repr(text.strip())))
     return color
 
 
@@ -184,7 +187,7 @@ class Reveal:
     def parse(cls, text: str) -> Reveal:
         parts = move_text(text).strip().split(":")
         if len(parts) != 2:
-            raise InvalidMoveError(f"{text.strip()!r} is not a reveal: write both colours, Player 1's first, as in w:b")
+            raise InvalidMoveError(_(M.SPAGYRIC_NOT_A_REVEAL).format(text=repr(text.strip())))
         return cls(parse_color(parts[0]), parse_color(parts[1]))
 
 
@@ -258,7 +261,7 @@ def _counts_text(counts: Counts) -> str:
 
 
 def _counts_words(counts: Counts) -> str:
-    return ", ".join(f"{n} {COLOR_NAMES[c]}" for c, n in enumerate(counts))
+    return _(M.LIST_SEPARATOR).join(_(M.COUNT_OF_COLOR).format(n=n, color=_(M.COLOR[c])) for c, n in enumerate(counts))
 
 
 def _counts_dict(counts: Counts) -> dict[str, int]:
@@ -281,15 +284,15 @@ def deciding_groups(board: BaseBoard) -> list[tuple[int, int]]:
 @register
 class Spagyric(Game):
     name = "spagyric"
-    title = "Spagyric"
+    title = N_("Spagyric")
     simultaneous = True
     perfect_information = False
     option_specs = (
-        Option("supply", 8, "balls of each colour in each player's supply", kind=int, minimum=1, maximum=99),
+        Option("supply", 8, N_("balls of each colour in each player's supply"), kind=int, minimum=1, maximum=99),
         Option(
             "memory",
             True,
-            "true (for people): observations list no earlier reveals; false (for programs): they list them all",
+            N_("true (for people): observations list no earlier reveals; false (for programs): they list them all"),
             kind=bool,
         ),
     )
@@ -303,7 +306,7 @@ class Spagyric(Game):
         return bool(self.options["memory"])
 
     def player_names(self) -> list[str]:
-        return ["Player 1", "Player 2"]
+        return [N_("Player 1"), N_("Player 2")]
 
     def seat_colors(self) -> list[str | None]:
         """Both players hold balls of every colour."""
@@ -531,33 +534,33 @@ class SpagyricState(State[SpagyricMove]):
     def _check_reveal(self, move: Reveal) -> None:
         names = self.game.player_names()
         if self.phase == OVER:
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError(_(M.GAME_OVER))
         if self.phase == PLACE:
             assert self.placer is not None and self.placing is not None
-            raise IllegalMoveError(f"{names[self.placer]} must place the {COLOR_NAMES[self.placing]} ball first")
+            placing = _(M.COLOR[self.placing])
+            raise IllegalMoveError(_(M.SPAGYRIC_PLACE_FIRST).format(name=_(names[self.placer]), color=placing))
         for seat, color in enumerate(move.colors):
             if isinstance(color, bool) or not isinstance(color, int) or color not in COLORS:
                 raise InvalidMoveError(f"{color!r} is not a colour number 0..2 (white, black, red)")
             if color not in self.choosable(seat):
-                raise IllegalMoveError(f"{names[seat]} has {self._unchoosable(seat, color)}")
+                reason = self._unchoosable(seat, color)
+                raise IllegalMoveError(_(M.SPAGYRIC_SEAT_HAS).format(name=_(names[seat]), reason=reason))
 
     def _unchoosable(self, player: int, color: int) -> str:
         """Why ``player`` cannot choose ``color``: a phrase to follow "has" or "have"."""
-        name = COLOR_NAMES[color]
+        name = _(M.COLOR[color])
         if self.phase == SUDDEN:
-            return f"no {name} ball: {name} was stunned in this sudden death"
+            return _(M.SPAGYRIC_STUNNED_SUDDEN_REASON).format(color=name)
         if self.stunned[color]:
-            return f"no {name} ball to choose: none left in the supply, and the stunned ones return after the turn"
-        return f"no {name} ball left"
+            return _(M.SPAGYRIC_NONE_TO_CHOOSE).format(color=name)
+        return _(M.SPAGYRIC_NONE_LEFT).format(color=name)
 
     def _check_place(self, move: Place) -> None:
         if self.phase != PLACE:
-            raise IllegalMoveError(
-                "the game is over" if self.phase == OVER else "no ball to place: both players choose first"
-            )
+            raise IllegalMoveError(_(M.GAME_OVER if self.phase == OVER else M.SPAGYRIC_CHOOSE_FIRST))
         checked_site(move.site)
         if not placeable(self._board.occupied) >> move.site & 1:
-            raise IllegalMoveError(f"{move} cannot take a ball now (taken, or not resting on four balls)")
+            raise IllegalMoveError(_(M.SPAGYRIC_CANNOT_TAKE).format(site=move))
 
     def _push(self, move: SpagyricMove) -> None:
         self._undo.append(
@@ -639,33 +642,31 @@ class SpagyricState(State[SpagyricMove]):
         move_text(text)
         if player is not None:
             self._check_seat(player)
-        names = self.game.player_names()
+        names = [_(name) for name in self.game.player_names()]
         if self.phase == OVER:
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError(_(M.GAME_OVER))
         if self.phase == PLACE:
             assert self.placer is not None
             if player is not None and player != self.placer:
-                raise IllegalMoveError(f"it is {names[self.placer]}'s placement; wait for the next reveal")
+                raise IllegalMoveError(_(M.SPAGYRIC_WAIT).format(name=names[self.placer]))
             if ":" in text or text.strip().lower() in _COLOR_WORDS:
                 assert self.placing is not None
-                raise IllegalMoveError(
-                    f"{names[self.placer]} must place the {COLOR_NAMES[self.placing]} ball first: "
-                    "name a site such as 0a1"
-                )
+                color = _(M.COLOR[self.placing])
+                raise IllegalMoveError(_(M.SPAGYRIC_PLACE_FIRST_SITE).format(name=names[self.placer], color=color))
             place = Place.parse(text)
             self._check_place(place)
             return place
         if player is None:
             if ":" not in text:
-                raise IllegalMoveError("at a reveal write both players' colours, Player 1's first, as in w:b")
+                raise IllegalMoveError(_(M.SPAGYRIC_BOTH_COLOURS))
             reveal = Reveal.parse(text)
             self._check_reveal(reveal)
             return reveal
         if ":" in text:
-            raise IllegalMoveError("write only your own colour: w, b or r")
+            raise IllegalMoveError(_(M.SPAGYRIC_OWN_COLOUR))
         choice = Choice.parse(text)
         if choice.color not in self.choosable(player):
-            raise IllegalMoveError(f"you have {self._unchoosable(player, choice.color)}")
+            raise IllegalMoveError(_(M.SPAGYRIC_YOU_HAVE).format(reason=self._unchoosable(player, choice.color)))
         return choice
 
     def clone(self) -> SpagyricState:
@@ -788,32 +789,35 @@ class SpagyricState(State[SpagyricMove]):
         """The phase, stunned balls, supplies and result, showing only what ``player`` may know."""
         if player is not None:
             self._check_seat(player)
-        names = self.game.player_names()
+        names = [_(name) for name in self.game.player_names()]
         lines = []
         if self.phase == OVER:
             lines.append(self._result_line())
         elif self.phase == REVEAL:
-            lines.append("Reveal: both players choose a ball in secret (white beats black beats red beats white).")
+            lines.append(_(M.SPAGYRIC_REVEAL))
         elif self.phase == SUDDEN:
-            lines.append("Sudden death: both players choose white, black or red in secret; the stronger ball wins.")
+            lines.append(_(M.SPAGYRIC_SUDDEN))
         else:
             assert self.placer is not None and self.placing is not None
-            color, beaten = COLOR_NAMES[self.placing], COLOR_NAMES[BEATS[self.placing]]
-            lines.append(f"{names[self.placer]} won the reveal ({color} beats {beaten}) and places the {color} ball.")
+            color, beaten = _(M.COLOR[self.placing]), _(M.COLOR[BEATS[self.placing]])
+            lines.append(_(M.SPAGYRIC_WON_REVEAL).format(name=names[self.placer], color=color, beaten=beaten))
         if any(self.stunned):
-            stunned = ", ".join(f"{n} {COLOR_NAMES[c]}" for c, n in enumerate(self.stunned) if n)
-            until = "the sudden death restarts" if self.phase == SUDDEN else "the turn ends"
-            lines.append(f"Stunned until {until}, from each player: {stunned}.")
+            counts = [(c, n) for c, n in enumerate(self.stunned) if n]
+            stunned = _(M.LIST_SEPARATOR).join(_(M.COUNT_OF_COLOR).format(n=n, color=_(M.COLOR[c])) for c, n in counts)
+            until = M.SPAGYRIC_STUNNED_SUDDEN if self.phase == SUDDEN else M.SPAGYRIC_STUNNED_TURN
+            lines.append(_(until).format(stunned=stunned))
         if player is not None:
-            lines.append(f"Your supply: {_counts_words(self.hand(player))}.")
-            lines.append(f"{names[1 - player]} holds {sum(self.hand(1 - player))} balls.")
+            lines.append(_(M.SPAGYRIC_YOUR_SUPPLY).format(counts=_counts_words(self.hand(player))))
+            held = sum(self.hand(1 - player))
+            lines.append(ngettext(M.SPAGYRIC_HOLDS, held).format(name=names[1 - player], n=held))
         else:
-            lines.append(f"{names[0]} holds {sum(self.hand(0))} balls, {names[1]} {sum(self.hand(1))}.")
-        lines.append(f"Balls on the pyramid: {self._board.count()}.")
+            first, second = sum(self.hand(0)), sum(self.hand(1))
+            lines.append(_(M.SPAGYRIC_BOTH_HOLD).format(first=names[0], n=first, second=names[1], m=second))
+        lines.append(_(M.SPAGYRIC_ON_PYRAMID).format(n=self._board.count()))
         if not self.game.memory:
             reveals = [str(m) for m in self.history if isinstance(m, Reveal)]
             if reveals:
-                lines.append("Reveals so far: " + " ".join(reveals) + ".")
+                lines.append(_(M.SPAGYRIC_REVEALS_SO_FAR).format(reveals=" ".join(reveals)))
         return lines
 
     def deciding_group(self) -> int:
@@ -826,33 +830,36 @@ class SpagyricState(State[SpagyricMove]):
         return deciding[0][1]
 
     def _result_line(self) -> str:
-        names = self.game.player_names()
+        names = [_(name) for name in self.game.player_names()]
         if self.winner is None:
-            return "Draw: a player has no ball left to choose."
+            return _(M.SPAGYRIC_DRAW)
         deciding = deciding_groups(self._board)
         won_by_reveal = bool(self.history) and isinstance(self.history[-1], Reveal)
         if won_by_reveal or not deciding:  # only a sudden-death reveal wins outright
-            return f"{names[self.winner]} wins the sudden death."
+            return _(M.SPAGYRIC_SUDDEN_WIN).format(name=names[self.winner])
         color, group = deciding[0]
         size = group.bit_count()
         maker = self.winner if size == WINNING_SIZE else 1 - self.winner
-        return f"{names[self.winner]} wins: {names[maker]} made a group of {size} {COLOR_NAMES[color]} balls."
+        return _(M.SPAGYRIC_GROUP_WIN).format(
+            name=names[self.winner], maker=names[maker], size=size, color=_(M.COLOR[color])
+        )
 
     def move_hint(self, player: int | None = None) -> str:
         if player is not None:
             self._check_seat(player)
-        names = self.game.player_names()
+        names = [_(name) for name in self.game.player_names()]
         if self.phase == OVER:
-            return "the game is over"
+            return _(M.GAME_OVER)
         if self.phase == PLACE:
             assert self.placer is not None
             if player is not None and player != self.placer:
-                return f"{names[self.placer]} is placing; nothing to choose now"
-            return "a site such as 0a1 (level, file, rank)"
+                return _(M.SPAGYRIC_IS_PLACING).format(name=names[self.placer])
+            return _(M.SPAGYRIC_HINT_PLACE)
         if player is None:
-            return "both colours, Player 1's first, such as w:b"
-        colors = ", ".join(f"{COLOR_CHARS[c]} ({COLOR_NAMES[c]})" for c in self.choosable(player))
-        return f"a colour you hold: {colors}"
+            return _(M.SPAGYRIC_HINT_BOTH)
+        choice = _(M.SPAGYRIC_COLOR_CHOICE)
+        colors = ", ".join(choice.format(char=COLOR_CHARS[c], color=_(M.COLOR[c])) for c in self.choosable(player))
+        return _(M.SPAGYRIC_HINT_COLOR).format(colors=colors)
 
     # -- checking a position -------------------------------------------------------------
 

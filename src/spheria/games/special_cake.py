@@ -57,6 +57,7 @@ from spheria.engine.board import (
     placeable,
     shift_down,
 )
+from spheria.games import messages as M
 from spheria.games.base import (
     PICK_PREFIX,
     PICK_SET,
@@ -71,6 +72,8 @@ from spheria.games.base import (
     move_text,
     register,
 )
+from spheria.i18n import N_
+from spheria.i18n import gettext as _
 
 MINT, SUGAR, POISONED = "mint", "sugar", "poisoned"
 MIXED, ANY, SAME = "mixed", "any", "same"
@@ -100,16 +103,16 @@ class CakeMove:
         """Sites joined by ``+`` (a comma or spaces also separate them); raises
         :class:`InvalidMoveError` if ``text`` is not written so."""
         if not re.sub(r"[\s+,]", "", move_text(text)):
-            raise InvalidMoveError("empty move: name a site such as 0a1, or a line such as 0a1+0b1")
+            raise InvalidMoveError(_(M.CAKE_EMPTY_MOVE))
         parts = re.split(r"\s*[+,]\s*|\s+", text.strip())
         if "" in parts:
-            raise InvalidMoveError(f"{text.strip()!r} has an empty place between its sites")
+            raise InvalidMoveError(_(M.CAKE_EMPTY_PLACE).format(text=repr(text.strip())))
         try:
             sites = tuple(parse_site(p) for p in parts)
         except ValueError as error:
             raise InvalidMoveError(str(error)) from None
         if len(set(sites)) != len(sites):
-            raise InvalidMoveError(f"{text.strip()!r} names a site twice")
+            raise InvalidMoveError(_(M.CAKE_SITE_TWICE).format(text=repr(text.strip())))
         return cls(sites)
 
     def check(self) -> None:
@@ -119,7 +122,7 @@ class CakeMove:
         for site in self.sites:
             checked_site(site)
         if len(set(self.sites)) != len(self.sites):
-            raise InvalidMoveError(f"{self} names a site twice")
+            raise InvalidMoveError(_(M.CAKE_SITE_TWICE).format(text=self))
 
 
 def _line_colors_ok(masks: Masks, segment_mask: int, line_rule: str, cherry: bool) -> bool:
@@ -362,15 +365,17 @@ def random_cake(rng: random.Random) -> Board:
 @register
 class SpecialCake(Game):
     name = "special-cake"
-    title = "Special Cake"
+    title = N_("Special Cake")
     picking_modes = (PICK_PREFIX, PICK_SET)
     option_specs = (
-        Option("variant", MINT, "mint, sugar or poisoned (the cherry variant)", (MINT, SUGAR, POISONED)),
+        Option("variant", MINT, N_("mint, sugar or poisoned (the cherry variant)"), (MINT, SUGAR, POISONED)),
         Option(
             "line_rule",
             None,
-            "colours a line may hold: mixed (two or more colours), any, same (one colour); "
-            "default mixed, or any in sugar",
+            N_(
+                "colours a line may hold: mixed (two or more colours), any, same (one colour); "
+                "default mixed, or any in sugar"
+            ),
             (MIXED, ANY, SAME),
         ),
     )
@@ -388,7 +393,7 @@ class SpecialCake(Game):
         return str(self.options["line_rule"])
 
     def player_names(self) -> list[str]:
-        return ["Player 1", "Player 2"] if self.variant == SUGAR else ["Mint", "Liquorice"]
+        return [N_("Player 1"), N_("Player 2")] if self.variant == SUGAR else [N_("Mint"), N_("Liquorice")]
 
     def seat_colors(self) -> list[str | None]:
         """Mint places white, Liquorice black; in sugar nobody places, so no seat has a colour."""
@@ -414,12 +419,12 @@ class SpecialCake(Game):
     def state_from_spn(self, text: str) -> CakeState:
         fields = self.spn_fields(text)
         if len(fields) != 3:
-            raise ValueError(f"Special Cake SPN has 3 fields (board, player 1|2, place|eat); found {len(fields)}")
+            raise ValueError(_(M.CAKE_SPN_FIELDS).format(n=len(fields)))
         board = Board.from_spn(fields[0])
         if fields[1] not in ("1", "2"):
-            raise ValueError(f"player to move must be 1 or 2, not {fields[1]!r}")
+            raise ValueError(_(M.SPN_PLAYER).format(text=repr(fields[1])))
         if fields[2] not in (PLACE, EAT):
-            raise ValueError(f"phase must be 'place' or 'eat', not {fields[2]!r}")
+            raise ValueError(_(M.CAKE_SPN_PHASE).format(text=repr(fields[2])))
         player, phase = int(fields[1]) - 1, fields[2]
         self._check_counts(board, player, phase)
         return CakeState(self, board, player, phase, None)
@@ -429,25 +434,25 @@ class SpecialCake(Game):
         limits = {MINT: (15, 15, 0), POISONED: (15, 14, 1), SUGAR: (16, 16, 16)}[self.variant]
         for count, limit, char in zip((white, black, red), limits, COLOR_CHARS, strict=True):
             if count > limit:
-                raise ValueError(f"{count} '{char}' balls; the {self.variant} variant has at most {limit}")
+                raise ValueError(_(M.CAKE_TOO_MANY).format(count=count, char=char, variant=self.variant, limit=limit))
         if phase == PLACE:
             if self.variant == SUGAR:
-                raise ValueError("the sugar variant has no place phase: its cake is built at random")
+                raise ValueError(_(M.CAKE_SUGAR_NO_PLACE))
             if red:
-                raise ValueError("the cherry is placed only when the set-up is over")
+                raise ValueError(_(M.CAKE_CHERRY_AFTER_SETUP))
             if white + black >= self.placements:
-                raise ValueError(f"{white + black} candies placed; the set-up ends at {self.placements}")
+                raise ValueError(_(M.CAKE_SETUP_OVER).format(n=white + black, end=self.placements))
             if white - black not in (0, 1):
-                raise ValueError(f"{white} mint and {black} liquorice placed: Mint places first, then they alternate")
+                raise ValueError(_(M.CAKE_ALTERNATE).format(white=white, black=black))
             if white - black != player:
-                to_move = "Mint" if white == black else "Liquorice"
-                raise ValueError(f"{white} mint and {black} liquorice placed, so {to_move} is to place")
+                to_move = M.CAKE_MINT_TO_PLACE if white == black else M.CAKE_LIQUORICE_TO_PLACE
+                raise ValueError(_(to_move).format(white=white, black=black))
         elif self.variant == POISONED:
             if red != 1:
-                raise ValueError("the poisoned cake has exactly one cherry ('r') while it is eaten")
+                raise ValueError(_(M.CAKE_ONE_CHERRY))
             cherry = board.masks[2].bit_length() - 1
             if ABOVE[cherry] & board.occupied:
-                raise ValueError("a candy rests on the cherry: it starts on top and only ever drops")
+                raise ValueError(_(M.CAKE_ON_CHERRY))
 
 
 class CakeObservation(PerfectObservation):
@@ -557,40 +562,39 @@ class CakeState(State[CakeMove]):
             raise InvalidMoveError(f"{move!r} is not a Special Cake move")
         move.check()
         if self.is_terminal():
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError(_(M.GAME_OVER))
         if self.phase == PLACE:
             site = move.sites[0]
             if len(move.sites) != 1:
-                raise IllegalMoveError("in the set-up a move places one candy: name one site")
-            raise IllegalMoveError(f"{SITE_NAMES[site]} cannot take a candy now (taken, or not on four candies)")
+                raise IllegalMoveError(_(M.CAKE_ONE_SITE))
+            raise IllegalMoveError(_(M.CAKE_CANNOT_TAKE).format(site=SITE_NAMES[site]))
         masks = self.masks()
         occupied = self._board.occupied
         sites = move.sites
         for site in sites:
             if not occupied >> site & 1:
-                raise IllegalMoveError(f"there is no candy on {SITE_NAMES[site]}")
+                raise IllegalMoveError(_(M.CAKE_NO_CANDY).format(site=SITE_NAMES[site]))
         if len(sites) == 1:
             site = sites[0]
             if (ABOVE[site] & occupied).bit_count() >= 2:
-                raise IllegalMoveError(f"{SITE_NAMES[site]} is pinned: it holds up two or more candies")
+                raise IllegalMoveError(_(M.CAKE_PINNED).format(site=SITE_NAMES[site]))
             if self.game.variant == POISONED and masks[2] >> site & 1:
-                raise IllegalMoveError("the cherry may be eaten only when it is the last candy")
+                raise IllegalMoveError(_(M.CAKE_CHERRY_LAST))
             # A legal eat whose position legal_moves() lists under another site (e.g. eating the
             # top, or the ball under it of the same colour that it drops into).
             return _eat(masks, occupied, site)[0]
         segment_mask = sum(BB_SITES[s] for s in sites)
         if segment_mask not in _SEGMENT_MASK_SET:
-            raise IllegalMoveError(f"{move} is not a line: its candies must touch in one straight row")
+            raise IllegalMoveError(_(M.CAKE_NOT_A_LINE).format(move=move))
         if not _line_colors_ok(masks, segment_mask, self.game.line_rule, self.game.variant == POISONED):
-            rule = {MIXED: "two or more colours", SAME: "one colour only", ANY: "any colours"}[self.game.line_rule]
-            cherry = " and never the cherry" if self.game.variant == POISONED else ""
-            raise IllegalMoveError(f"{move} breaks the line rule: a line holds {rule}{cherry}")
+            rule = _(M.CAKE_RULE[self.game.line_rule])
+            template = M.CAKE_LINE_RULE_CHERRY if self.game.variant == POISONED else M.CAKE_LINE_RULE
+            raise IllegalMoveError(_(template).format(move=move, rule=rule))
         positions = list(sites)
         for i, start in enumerate(sites):
             site = positions[i]
             if (ABOVE[site] & occupied).bit_count() >= 2:
-                where = SITE_NAMES[start]
-                raise IllegalMoveError(f"in this order the candy from {where} is pinned when its turn comes")
+                raise IllegalMoveError(_(M.CAKE_ORDER_PINNED).format(site=SITE_NAMES[start]))
             masks, occupied, chain = _eat(masks, occupied, site)
             positions = [chain[chain.index(p) - 1] if p in chain and j > i else p for j, p in enumerate(positions)]
         return masks
@@ -638,20 +642,24 @@ class CakeState(State[CakeMove]):
     def status_lines(self, player: int | None = None) -> list[str]:
         if player is not None:
             self.check_seat(player)
-        names = self.game.player_names()
+        names = [_(name) for name in self.game.player_names()]
         if self.is_terminal():
             winner = self.winners()[0]
             if self.game.variant == POISONED:
-                return [f"Only the cherry is left: {names[self.player]} must eat it. {names[winner]} wins."]
-            return [f"{names[1 - winner]} ate the last candy. {names[winner]} wins."]
-        counts = f"{self._board.count(0)} white, {self._board.count(1)} black, {self._board.count(2)} red"
+                return [_(M.CAKE_CHERRY_LEFT).format(loser=names[self.player], winner=names[winner])]
+            return [_(M.CAKE_LAST_CANDY).format(loser=names[1 - winner], winner=names[winner])]
+        board = self._board
+        counts = _(M.COUNTS).format(white=board.count(0), black=board.count(1), red=board.count(2))
         if self.phase == PLACE:
-            color = "mint (w)" if self.player == 0 else "liquorice (b)"
-            return [f"Set-up: {names[self.player]} places a {color} candy.", counts + " placed"]
-        lines = [f"{names[self.player]} to eat ({self.game.line_rule} lines).", counts + " left"]
-        if self._board.occupied == ALL_SITES:
-            cherry = " The cherry is on top." if self.game.variant == POISONED else ""
-            lines.insert(0, f"The cake is complete.{cherry} {names[0]} eats first.")
+            places = M.CAKE_PLACES_MINT if self.player == 0 else M.CAKE_PLACES_LIQUORICE
+            return [_(places).format(name=names[self.player]), _(M.CAKE_PLACED).format(counts=counts)]
+        lines = [
+            _(M.CAKE_TO_EAT).format(name=names[self.player], rule=self.game.line_rule),
+            _(M.CAKE_LEFT).format(counts=counts),
+        ]
+        if board.occupied == ALL_SITES:
+            complete = M.CAKE_COMPLETE_CHERRY if self.game.variant == POISONED else M.CAKE_COMPLETE
+            lines.insert(0, _(complete).format(name=names[0]))
         return lines
 
     def picking_mode(self) -> str:
@@ -669,9 +677,7 @@ class CakeState(State[CakeMove]):
     def move_hint(self, player: int | None = None) -> str:
         if player is not None:
             self.check_seat(player)
-        if self.phase == PLACE:
-            return "a site such as 0a1 (level, file, rank)"
-        return "a candy such as 0a1, or a line eaten in order such as 0a1+0b1+0c1"
+        return _(M.CAKE_HINT_PLACE if self.phase == PLACE else M.CAKE_HINT_EAT)
 
     def observation(self, player: int) -> CakeObservation:
         self.check_seat(player)

@@ -97,6 +97,7 @@ from spheria.engine.board import (
     parse_site,
     shift_down,
 )
+from spheria.games import messages as M
 from spheria.games.base import (
     PICK_RELOCATE,
     SEAT_COLOR_CODES,
@@ -111,6 +112,9 @@ from spheria.games.base import (
     move_text,
     register,
 )
+from spheria.i18n import N_, ngettext
+from spheria.i18n import gettext as _
+from spheria.i18n.width import pad
 
 #: Marbles placed in a whole game: every site but the top.
 PLACEMENTS = 29
@@ -246,18 +250,19 @@ def decide(totals: Sequence[int], inner: Sequence[int]) -> tuple[list[int], str]
     best = max(totals)
     leaders = [s for s in sides if totals[s] == best]
     if len(leaders) == 1:
-        return leaders, "highest face sum"
+        return leaders, N_("highest face sum")
     if len(totals) == 3 and len(leaders) == 2:
-        return [s for s in sides if s not in leaders], "two tie for the highest face sum: the third player wins"
+        return [s for s in sides if s not in leaders], N_("two tie for the highest face sum: the third player wins")
     most = max(inner[s] for s in leaders)
     inner_leaders = [s for s in leaders if inner[s] == most]
     if len(inner_leaders) == 1:
-        what = "three-way tie" if len(leaders) == 3 else "tie"
-        return inner_leaders, f"{what} on the faces: most marbles in the inner pyramid"
+        if len(leaders) == 3:
+            return inner_leaders, N_("three-way tie on the faces: most marbles in the inner pyramid")
+        return inner_leaders, N_("tie on the faces: most marbles in the inner pyramid")
     if len(totals) == 3 and len(inner_leaders) == 2:
         third = [s for s in sides if s not in inner_leaders]
-        return third, "three-way tie on the faces, two tie for most inner marbles: the third player wins"
-    return [], "tie on the faces and in the inner pyramid: a draw"
+        return third, N_("three-way tie on the faces, two tie for most inner marbles: the third player wins")
+    return [], N_("tie on the faces and in the inner pyramid: a draw")
 
 
 #: Per face, the smallest group size of each of its 512 sub-masks, filled in as met.
@@ -327,23 +332,26 @@ class SpincaMove:
         Raises :class:`InvalidMoveError` naming the first thing not written as a Spinca turn.
         """
         parts = move_text(text).replace(",", " ").replace(";", " ").split()
-        example = "write a placement such as 1b2, or a relocation then a placement such as 0a1-0b2 1b2"
+        example = _(M.SPINCA_EXAMPLE)
         if not parts:
-            raise InvalidMoveError(f"empty move: {example}")
+            raise InvalidMoveError(_(M.SPINCA_EMPTY_MOVE).format(example=example))
         if len(parts) > 2:
-            raise InvalidMoveError(f"{text.strip()!r} has {len(parts)} parts: {example}")
+            written = repr(text.strip())
+            raise InvalidMoveError(
+                ngettext(M.SPINCA_PARTS, len(parts)).format(text=written, n=len(parts), example=example)
+            )
         try:
             sites = [[parse_site(name) for name in part.split("-")] for part in parts]
         except ValueError as error:
             raise InvalidMoveError(str(error)) from None
         if any(len(part) > 2 for part in sites):
-            raise InvalidMoveError(f"{text.strip()!r} moves a marble twice: a turn has at most one relocation")
+            raise InvalidMoveError(_(M.SPINCA_MOVES_TWICE).format(text=repr(text.strip())))
         if len(parts) == 1 and len(sites[0]) == 2:
-            raise InvalidMoveError(f"{parts[0]} moves a marble but places none: a turn ends with a placement")
+            raise InvalidMoveError(_(M.SPINCA_NO_PLACEMENT).format(text=parts[0]))
         if len(parts) == 2 and len(sites[0]) == 1:
-            raise InvalidMoveError(f"{parts[0]!r} is not a relocation: write it from-to, e.g. 0a1-0b2")
+            raise InvalidMoveError(_(M.SPINCA_NOT_RELOCATION).format(text=repr(parts[0])))
         if len(sites[-1]) != 1:
-            raise InvalidMoveError(f"{parts[-1]!r} is not a placement: the turn ends with one site, e.g. 1b2")
+            raise InvalidMoveError(_(M.SPINCA_NOT_PLACEMENT).format(text=repr(parts[-1])))
         if len(parts) == 1:
             return cls(sites[0][0])
         return cls(sites[1][0], sites[0][0], sites[0][1])
@@ -434,7 +442,7 @@ def legal_outcomes(masks: Masks, locked: int, color: int) -> dict[int, SpincaMov
 @register
 class Spinca(Game):
     name = "spinca"
-    title = "Spinca"
+    title = N_("Spinca")
     min_players = 2
     max_players = 4
     picking_modes = (PICK_RELOCATE,)
@@ -442,7 +450,7 @@ class Spinca(Game):
         Option(
             "players",
             2,
-            "2 (White, Black), 3 (White, Black, Red) or 4 (teams: White-A, Black-A, White-B, Black-B)",
+            N_("2 (White, Black), 3 (White, Black, Red) or 4 (teams: White-A, Black-A, White-B, Black-B)"),
             choices=(2, 3, 4),
             kind=int,
         ),
@@ -633,38 +641,40 @@ class SpincaState(State[SpincaMove]):
     def _check_source(self, occupied: int, source: int) -> tuple[int, ...]:
         name = SITE_NAMES[source]
         if not occupied >> source & 1:
-            raise IllegalMoveError(f"there is no marble on {name} to move")
+            raise IllegalMoveError(_(M.SPINCA_NO_MARBLE).format(site=name))
         if self.locked >> source & 1:
-            raise IllegalMoveError(f"{name} is locked: it moved or was placed on the last turn")
+            raise IllegalMoveError(_(M.SPINCA_IS_LOCKED).format(site=name))
         if (ABOVE[source] & occupied).bit_count() >= 2:
-            raise IllegalMoveError(f"{name} is pinned: it holds up two or more marbles")
+            raise IllegalMoveError(_(M.SPINCA_PINNED).format(site=name))
         chain = drop_chain(occupied, source)
         for site in chain[1:]:
             if self.locked >> site & 1:
-                raise IllegalMoveError(f"moving {name} would drop the locked marble on {SITE_NAMES[site]}")
+                raise IllegalMoveError(_(M.SPINCA_DROPS_LOCKED).format(site=name, locked=SITE_NAMES[site]))
         return chain
 
     def _check_target(self, occupied: int, source: int, target: int) -> None:
         name, where = SITE_NAMES[target], SITE_NAMES[source]
         if target == source:
-            raise IllegalMoveError(f"{where}-{name} does not move the marble: name a neighbouring site")
+            raise IllegalMoveError(_(M.SPINCA_SAME_SITE).format(source=where, site=name))
         if target == TOP:
-            raise IllegalMoveError("3a1 is never used in Spinca")
+            raise IllegalMoveError(_(M.SPINCA_TOP_UNUSED))
         if SITE_LEVEL[target] != SITE_LEVEL[source]:
-            raise IllegalMoveError(f"{name} is not adjacent to {where}: a marble moves on its own level")
+            raise IllegalMoveError(_(M.SPINCA_OTHER_LEVEL).format(site=name, source=where))
         if not ADJACENT[source] >> target & 1:
-            raise IllegalMoveError(f"{name} is not adjacent to {where}")
+            raise IllegalMoveError(_(M.SPINCA_NOT_ADJACENT).format(site=name, source=where))
         self._check_site(occupied, target, "")
 
     @staticmethod
     def _check_site(occupied: int, site: int, after: str) -> None:
         name = SITE_NAMES[site]
         if site == TOP:
-            raise IllegalMoveError("3a1 cannot take a marble: the top is never used in Spinca")
+            raise IllegalMoveError(_(M.SPINCA_TOP_PLACE))
         if occupied >> site & 1:
-            raise IllegalMoveError(f"{name} cannot take a marble: it is taken{after}")
+            taken = M.SPINCA_TAKEN_AFTER if after else M.SPINCA_TAKEN
+            raise IllegalMoveError(_(taken).format(site=name, relocation=after))
         if occupied & BELOW[site] != BELOW[site]:
-            raise IllegalMoveError(f"{name} cannot take a marble: it needs four marbles under it{after}")
+            unsupported = M.SPINCA_NOT_ON_FOUR_AFTER if after else M.SPINCA_NOT_ON_FOUR
+            raise IllegalMoveError(_(unsupported).format(site=name, relocation=after))
 
     def _result(self, move: SpincaMove) -> tuple[Masks, int]:
         """The board and locks after ``move``; raises :class:`IllegalMoveError` naming the faulty step."""
@@ -672,7 +682,7 @@ class SpincaState(State[SpincaMove]):
             raise InvalidMoveError(f"{move!r} is not a Spinca move")
         move.check()
         if self.is_terminal():
-            raise IllegalMoveError("the game is over: the temple is complete")
+            raise IllegalMoveError(_(M.SPINCA_OVER))
         board = self._board.copy()
         locks = 0
         after = ""
@@ -682,7 +692,7 @@ class SpincaState(State[SpincaMove]):
             self._check_target(occupied, move.source, move.target)
             board.relocate(move.source, move.target)
             locks = _bits(chain[:-1]) | 1 << move.target
-            after = f" after {SITE_NAMES[move.source]}-{SITE_NAMES[move.target]}"
+            after = f"{SITE_NAMES[move.source]}-{SITE_NAMES[move.target]}"
         self._check_site(board.occupied, move.place, after)
         board.place(move.place, self.color_to_move())
         return (board.masks[0], board.masks[1], board.masks[2]), locks | 1 << move.place
@@ -707,7 +717,7 @@ class SpincaState(State[SpincaMove]):
         """The legal move written as ``text``; a turn with the same outcome as a listed move gives that move."""
         move = SpincaMove.parse(text)
         if player is not None and self.check_seat(player) != self.current_player():
-            raise IllegalMoveError(f"it is not {self.game.player_names()[player]}'s turn")
+            raise IllegalMoveError(_(M.SPINCA_NOT_TURN).format(name=_(self.game.player_names()[player])))
         masks, locks = self._result(move)
         legal = self._legal_outcomes().get(_key(masks, locks))
         if legal is None:
@@ -733,26 +743,29 @@ class SpincaState(State[SpincaMove]):
         if player is not None:
             self.check_seat(player)
         lines = []
-        names = self.game.player_names()
+        names = [_(M.SEAT[name]) for name in self.game.player_names()]
+        sides = [_(M.SEAT[name]) for name in self.game.side_names()]
         if self.is_terminal():
             winners, rule = self.result()
-            sides = self.game.side_names()
             if winners:
-                lines.append(f"{' and '.join(sides[w] for w in winners)} wins ({rule}).")
+                lines.append(_(M.SPINCA_WINS).format(sides=_(M.AND).join(sides[w] for w in winners), rule=_(rule)))
             else:
-                lines.append(f"Draw ({rule}).")
+                lines.append(_(M.SPINCA_DRAW).format(rule=_(rule)))
         else:
             seat = self.seat_to_move()
-            color = COLOR_NAMES[self.color_to_move()]
+            color = _(M.COLOR[self.color_to_move()])
             lines.append(
-                f"{names[seat]} to play: move a free marble (optional), then place a {color} marble "
-                f"({self._placed} of {PLACEMENTS} placed)."
+                _(M.SPINCA_TO_PLAY).format(name=names[seat], color=color, placed=self._placed, total=PLACEMENTS)
             )
             locked = ", ".join(SITE_NAMES[s] for s in iter_sites(self.locked))
-            lines.append(f"Locked (+): {locked}." if locked else "Nothing is locked.")
-        lines.append("Smallest group per face (S rank 1, E last file, N last rank, W file a):")
-        for name, score in zip(self.game.side_names(), self.side_scores(), strict=True):
-            lines.append(f"  {name:<10} {score}")
+            lines.append(_(M.SPINCA_LOCKED).format(sites=locked) if locked else _(M.SPINCA_NOTHING_LOCKED))
+        lines.append(_(M.SPINCA_FACES))
+        for name, score in zip(sides, self.side_scores(), strict=True):
+            south, east, north, west = score.faces
+            text = _(M.SPINCA_SCORE).format(
+                south=south, east=east, north=north, west=west, total=score.total, inner=score.inner
+            )
+            lines.append(f"  {pad(name, 10)} {text}")
         return lines
 
     def extend_move_text(self, text: str, site: str) -> str:
@@ -762,7 +775,7 @@ class SpincaState(State[SpincaMove]):
     def move_hint(self, player: int | None = None) -> str:
         if player is not None:
             self.check_seat(player)
-        return "a placement such as 1b2, or a relocation then a placement such as 0a1-0b2 1b2"
+        return _(M.SPINCA_HINT)
 
     def observation(self, player: int) -> SpincaObservation:
         self.check_seat(player)

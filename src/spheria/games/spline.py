@@ -41,6 +41,7 @@ from spheria.engine.board import (
     parse_site,
     placeable,
 )
+from spheria.games import messages as M
 from spheria.games.base import (
     TERMINAL,
     Game,
@@ -52,9 +53,11 @@ from spheria.games.base import (
     move_text,
     register,
 )
+from spheria.i18n import N_, ngettext
+from spheria.i18n import gettext as _
 
 WHITE_SEAT, BLACK_SEAT = 0, 1
-COLOR_WORDS = ("White", "Black")
+COLOR_WORDS = (N_("White"), N_("Black"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +131,7 @@ def _line_names(line: int) -> str:
 @register
 class Spline(Game):
     name = "spline"
-    title = "Spline"
+    title = N_("Spline")
 
     def player_names(self) -> list[str]:
         return list(COLOR_WORDS)
@@ -150,7 +153,7 @@ class Spline(Game):
         if red:
             raise ValueError(f"Spline has white and black balls only; found red on {_line_names(red)}")
         if fields[1] not in ("1", "2"):
-            raise ValueError(f"player to move must be 1 or 2, not {fields[1]!r}")
+            raise ValueError(_(M.SPN_PLAYER).format(text=repr(fields[1])))
         player = int(fields[1]) - 1
         nw, nb = white.bit_count(), black.bit_count()
         if nw - nb not in (0, 1):
@@ -300,21 +303,21 @@ class SplineState(State[SplineMove]):
         if not isinstance(move, SplineMove):
             return InvalidMoveError(f"{move!r} is not a Spline move")
         if not self._placeable:
-            return IllegalMoveError("the game is over")
+            return IllegalMoveError(_(M.GAME_OVER))
         site = move.site
         name = SITE_NAMES[site]
         if self._occupied >> site & 1:
-            return IllegalMoveError(f"{name} is taken")
+            return IllegalMoveError(_(M.SPLINE_TAKEN).format(site=name))
         missing = BELOW[site] & ~self._occupied
-        return IllegalMoveError(
-            f"{name} cannot take a ball yet: it rests on four balls, and {_line_names(missing)} "
-            f"{'is' if missing.bit_count() == 1 else 'are'} empty"
-        )
+        text = ngettext(M.SPLINE_NOT_ON_FOUR, missing.bit_count())
+        return IllegalMoveError(text.format(site=name, empty=_line_names(missing)))
 
     def parse_move(self, text: str, player: int | None = None) -> SplineMove:
         move = SplineMove.parse(text)
         if player is not None and self.check_seat(player) != self.player and self._placeable:
-            raise IllegalMoveError(f"it is {COLOR_WORDS[self.player]}'s turn, not {COLOR_WORDS[player]}'s")
+            raise IllegalMoveError(
+                _(M.SPLINE_TURN).format(color=_(COLOR_WORDS[self.player]), other=_(COLOR_WORDS[player]))
+            )
         if not self._placeable & BB_SITES[move.site]:
             raise self._illegal(move)
         return move
@@ -351,19 +354,20 @@ class SplineState(State[SplineMove]):
         if player is not None:
             self.check_seat(player)
         white, black = self._masks
-        counts = f"{white.bit_count()} white, {black.bit_count()} black placed"
+        counts = _(M.SPLINE_PLACED).format(white=white.bit_count(), black=black.bit_count())
         if self._winner >= 0:
             line = self.winning_line()
             level = SITE_LEVEL[(line & -line).bit_length() - 1]
-            return [f"{COLOR_WORDS[self._winner]} wins with {_line_names(line)} on level {level}.", counts]
+            color = _(COLOR_WORDS[self._winner])
+            return [_(M.SPLINE_WINS).format(color=color, line=_line_names(line), level=level), counts]
         if not self._placeable:
-            return ["Draw: the pyramid is full.", counts]
-        return [f"{COLOR_WORDS[self.player]} to place.", counts]
+            return [_(M.SPLINE_DRAW), counts]
+        return [_(M.SPLINE_TO_PLACE).format(color=_(COLOR_WORDS[self.player])), counts]
 
     def move_hint(self, player: int | None = None) -> str:
         if player is not None:
             self.check_seat(player)
-        return "a site such as 0a1 (level, file, rank): an empty level-0 site or one resting on four balls"
+        return _(M.SPLINE_HINT)
 
     def observation(self, player: int) -> SplineObservation:
         self.check_seat(player)

@@ -1,0 +1,209 @@
+"""The terminal in Korean: whole games of every game under LANG=ko_KR.UTF-8 leave no English
+sentence, ``help rules`` and ``--help`` are Korean, and machine-readable output (``--json``)
+is the same byte for byte in every language."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spheria.agents.registry import agent_names
+from spheria.cli.common import HUMAN
+from spheria.cli.main import main
+from spheria.engine.board import SITE_NAMES
+from spheria.games.base import describe_games
+from spheria.i18n import current_language
+
+KOREAN = {"LANG": "ko_KR.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""}
+ENGLISH = {"LANG": "C.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""}
+
+#: What a person types and the program's own names: commands, ids, agent names, option names and
+#: values. Every other ASCII word in Korean output is English left untranslated.
+COMMANDS = {
+    "help",
+    "rules",
+    "moves",
+    "undo",
+    "resign",
+    "quit",
+    "Enter",
+    "Ctrl-C",
+    "spheria",
+    "Spheria",
+    "play",
+    "replay",
+}
+COMMANDS |= {"True", "False"}  # option values as a title shows them
+NAMES = {HUMAN, *agent_names()} | {
+    str(word)
+    for game in describe_games()
+    for option in game["options"]
+    for word in (option["name"], *option["choices"])
+}
+SITES = "|".join(SITE_NAMES)
+NOTATION = re.compile(rf"^(?:(?:{SITES})(?:[+-](?:{SITES}))*\+?|[wbr]:[wbr]|[wbr]|[a-d]|[0-9x.,:%+\-]+|y/N)$")
+
+
+def english_words(text: str) -> list[str]:
+    """ASCII words of ``text`` that are neither notation, numbers, single letters, nor names."""
+    tokens = (token.strip(".,:;()[]'\"") for token in text.split() if "/" not in token)  # "/": a file path
+    words = (word for token in tokens for word in re.findall(r"[A-Za-z0-9_:+\-./']+", token))
+    return [
+        word
+        for word in (w.strip(".,:;'") for w in words)
+        if re.search("[A-Za-z]{2,}", word) and word not in COMMANDS | NAMES and not NOTATION.match(word)
+    ]
+
+
+def is_board_line(line: str) -> bool:
+    """A line of a drawn pyramid (ranks of w/b/r/. or the file letters)."""
+    return bool(re.fullmatch(r"[\d .wbr+a-d]*", line))
+
+
+def spheria(argv: list[str], environ: dict[str, str], typed: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **environ, "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "spheria.cli.main", *argv],
+        input=typed,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+#: Typed again and again: every site, then every colour (illegal ones are refused in Korean).
+CYCLE = "\n".join(["0z9", *SITE_NAMES, "w", "b", "r"]) + "\n"
+
+GAMES = [
+    ("special-cake", ["--variant", "mint"], 2),
+    ("special-cake", ["--variant", "sugar"], 2),
+    ("special-cake", ["--variant", "poisoned"], 2),
+    ("spagyric", [], 2),
+    ("spinca", ["--option", "players=2"], 2),
+    ("spinca", ["--option", "players=3"], 3),
+    ("spinca", ["--option", "players=4"], 4),
+    ("spline", [], 2),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "seats"), GAMES, ids=[f"{g}{''.join(o)}" for g, o, _ in GAMES])
+def test_a_whole_game_in_korean_leaves_no_english(tmp_path: Path, game: str, options: list[str], seats: int) -> None:
+    players = ",".join([HUMAN, *["random"] * (seats - 1)])
+    argv = ["play", game, *options, "--players", players, "--save", str(tmp_path / "game.spheria.json")]
+    done = spheria(argv, KOREAN, CYCLE * 60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert any("게임이 끝났습니다" in line for line in lines), done.stdout[-2000:]
+    assert any(line.startswith("  0층") for line in lines)
+    refusals = [line for line in lines if "> " in line and "번째 수" not in line]
+    assert refusals, "the cycle of sites and colours is refused somewhere, in Korean"
+    prose = [line for line in lines if line.strip() and not is_board_line(line)]
+    leftovers = {line: english_words(line) for line in prose if english_words(line)}
+    assert leftovers == {}
+    assert all(
+        re.search("[가-힣]", line) for line in prose if not re.fullmatch(r"[^A-Za-z]*", line) and "> " not in line
+    )
+    record = json.loads((tmp_path / "game.spheria.json").read_text(encoding="utf-8"))
+    assert record["game"] == game  # the record keeps its ids and notation
+    replay = spheria(["replay", str(tmp_path / "game.spheria.json")], KOREAN)
+    assert replay.returncode == 0 and "결과:" in replay.stdout
+    replayed = [line for line in replay.stdout.splitlines() if line.strip() and not is_board_line(line)]
+    assert {line: english_words(line) for line in replayed if english_words(line)} == {}
+
+
+def test_analysing_a_record_in_korean(tmp_path: Path) -> None:
+    record = tmp_path / "game.spheria.json"
+    assert spheria(["play", "spline", "--save", str(record)], KOREAN, CYCLE * 60).returncode == 0
+    done = spheria(["analyse", str(record), "--time", "0.1"], KOREAN)
+    assert done.returncode == 0, done.stderr
+    assert "수를 분석했습니다" in done.stdout
+    lines = [line for line in done.stdout.splitlines() if line.strip() and not is_board_line(line)]
+    assert {line: english_words(line) for line in lines if english_words(line)} == {}
+
+
+def test_the_same_game_reads_in_english_without_the_korean_environment(tmp_path: Path) -> None:
+    done = spheria(["play", "spline", "--no-save"], ENGLISH, CYCLE * 60)
+    assert done.returncode == 0
+    assert "Game over after" in done.stdout and not re.search("[가-힣]", done.stdout)
+    assert "  level 0" in done.stdout
+
+
+def test_help_rules_and_help_in_korean() -> None:
+    done = spheria(["play", "spinca", "--no-save"], KOREAN, "help rules\nhelp\nquit\n")
+    assert "신전" in done.stdout and "면과 점수" in done.stdout and "명령:" in done.stdout
+    prose = [line for line in done.stdout.splitlines() if line.strip() and not is_board_line(line)]
+    assert {line: english_words(line) for line in prose if english_words(line)} == {}
+    usage = spheria(["play", "--help"], KOREAN)
+    assert usage.stdout.startswith("사용법: spheria play")
+    assert "위치 인수" in usage.stdout and "옵션:" in usage.stdout and "터미널에서 게임을 합니다" in usage.stdout
+    assert "이 도움말을 보여 주고 끝냅니다" in usage.stdout
+
+
+def test_lang_overrides_the_environment_and_bad_values_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    english = spheria(["--lang", "en", "games"], KOREAN)
+    korean = spheria(["--lang=ko", "games"], ENGLISH)
+    assert "Special Cake, 2 players" in english.stdout and not re.search("[가-힣]", english.stdout)
+    assert "스페셜 케이크, 플레이어 2명" in korean.stdout
+    refused = spheria(["--lang", "fr", "games"], ENGLISH)
+    assert refused.returncode == 2 and "--lang" in refused.stderr and "'fr'" in refused.stderr
+
+
+def test_main_leaves_the_language_as_it_found_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["--lang", "ko", "games"]) == 0
+    assert current_language() == "en"
+
+
+JSON_COMMANDS = [
+    ["solve", "wb............../........./..../. 1 eat", "--json", "--all"],
+    ["analyse", "--game", "spline", "--position", "www.bbb........./........./..../. 1", "--iterations", "9", "--json"],
+    ["arena", "spline", "--agents", "random,greedy", "--games", "2", "--seed", "3", "--json"],
+]
+
+
+def clockless(text: str) -> str:
+    """``text`` without the measured durations (the only fields that change from run to run)."""
+    return re.sub(r'"(seconds|elapsed|[a-z_]*seconds)": [0-9.e-]+', r'"\1": 0', text)
+
+
+@pytest.mark.parametrize("argv", JSON_COMMANDS, ids=[argv[0] for argv in JSON_COMMANDS])
+def test_json_output_is_the_same_in_every_language(argv: list[str]) -> None:
+    english = spheria(argv, ENGLISH)
+    korean = spheria(argv, KOREAN)
+    forced = spheria(["--lang", "ko", *argv], ENGLISH)
+    assert english.returncode == korean.returncode == forced.returncode == 0, korean.stderr
+    json.loads(english.stdout)
+    assert clockless(korean.stdout) == clockless(english.stdout) == clockless(forced.stdout)
+    assert not re.search("[가-힣]", korean.stdout)
+
+
+def test_the_finder_of_english_words_finds_them() -> None:
+    assert english_words("민트> 0d1에 사탕이 없습니다.") == []
+    assert english_words("흰색(나) 대 검은색(random): 0a1-0b2 1b2, w:b, 12.5%") == []
+    assert english_words("0d1 is pinned: it holds up two candies") == [
+        "is",
+        "pinned",
+        "it",
+        "holds",
+        "up",
+        "two",
+        "candies",
+    ]
+
+
+def test_a_mistyped_special_cake_position_is_refused_in_korean() -> None:
+    done = spheria(["solve", "wb............../........./..../. 3 eat"], KOREAN)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "오류" in done.stderr and "둘 차례의 플레이어는 1 또는 2" in done.stderr
+    assert english_words(done.stderr.replace("SPN", "")) == []
