@@ -11,6 +11,8 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 flags = [] if sys.platform == "win32" else ["-O2", "-Wall"]
+# Special Cake's eating steps, shared by the extensions and the table builder (cake_steps.h).
+steps = {"include_dirs": ["src/spheria/engine"], "depends": ["src/spheria/engine/cake_steps.h"]}
 
 WARNING = """
 WARNING: the compiled solver (spheria.solver._cakesolver) was not built: {error}
@@ -45,6 +47,7 @@ setup(
             "spheria.solver._cakesolver",
             sources=["src/spheria/solver/_cakesolver.c"],
             extra_compile_args=flags,
+            **steps,
             optional=True,
         ),
         # Special Cake's eating moves, compiled; the games fall back to Python without it.
@@ -52,6 +55,7 @@ setup(
             "spheria.engine._cakemoves",
             sources=["src/spheria/engine/_cakemoves.c"],
             extra_compile_args=flags,
+            **steps,
             optional=True,
         ),
     ],

@@ -17,23 +17,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#define NSITES 30
-#define MAX_SEGMENTS 256
-#define MAX_SEG_LEN 4
+#include "cake_steps.h"
+
 #define MAX_MOVES 1024
 #define SEEN_BITS 11
 
 enum { RULE_MIXED = 0, RULE_ANY = 1, RULE_SAME = 2 };
 
 static int ready = 0;
-static uint32_t ABOVE[NSITES];
-static uint8_t CHAIN[NSITES][NSITES][MAX_SEG_LEN];
-static uint8_t CHAIN_LEN[NSITES][NSITES];
-static int NSEG = 0;
-static uint32_t SEG_MASK[MAX_SEGMENTS];
-static uint32_t SEG_HOLDS[MAX_SEGMENTS];
-static uint8_t SEG_SITES[MAX_SEGMENTS][MAX_SEG_LEN];
-static uint8_t SEG_LEN[MAX_SEGMENTS];
 static int SEG_FIRST_MOVE[MAX_SEGMENTS]; /* index in MOVES of the segment's first order */
 static PyObject *MOVES = NULL;           /* tuple: 30 single eats, then every order of every segment */
 static const int FACTORIAL[MAX_SEG_LEN + 1] = {1, 1, 2, 6, 24};
@@ -48,35 +39,6 @@ typedef struct {
 static uint64_t seen_key[1 << SEEN_BITS];
 static uint32_t seen_stamp[1 << SEEN_BITS];
 static uint32_t stamp = 0;
-
-static inline int pinned(int s, uint32_t occ) {
-    uint32_t held = ABOVE[s] & occ;
-    return (held & (held - 1)) != 0;
-}
-
-static inline int drop_chain(uint32_t occ, int s, uint8_t *chain) {
-    uint32_t held = ABOVE[s] & occ;
-    chain[0] = (uint8_t)s;
-    if (!held) return 1;
-    int t = 31 - __builtin_clz(held);
-    int len = CHAIN_LEN[s][t];
-    chain[1] = (uint8_t)t;
-    int n = 2;
-    while (n < len && (occ >> CHAIN[s][t][n] & 1)) {
-        chain[n] = CHAIN[s][t][n];
-        n++;
-    }
-    return n;
-}
-
-static inline uint32_t shift_down(uint32_t m, const uint8_t *chain, int n) {
-    uint32_t out = m & ~(UINT32_C(1) << chain[0]);
-    for (int i = 1; i < n; i++) {
-        out &= ~(UINT32_C(1) << chain[i]);
-        if (m >> chain[i] & 1) out |= UINT32_C(1) << chain[i - 1];
-    }
-    return out;
-}
 
 /* Keep the outcome unless an earlier move reached it (the first order found is the one listed). */
 static void found_add(Found *f, int move, uint32_t w, uint32_t b, uint32_t r) {
@@ -123,20 +85,9 @@ static void line_orders(Found *f, int g, uint32_t w, uint32_t b, uint32_t r, con
             continue;
         }
         uint8_t rest[MAX_SEG_LEN], rest_start[MAX_SEG_LEN];
-        int k = 0;
-        for (int j = 0; j < n; j++) {
-            if (j == i) continue;
-            int o = pos[j];
-            for (int q = 1; q < len; q++) {
-                if (chain[q] == o) { /* it dropped one step down the chain */
-                    o = chain[q - 1];
-                    break;
-                }
-            }
-            rest[k] = (uint8_t)o;
-            rest_start[k] = start[j];
-            k++;
-        }
+        line_rest(pos, n, i, chain, len, rest);
+        for (int j = 0, k = 0; j < n; j++)
+            if (j != i) rest_start[k++] = start[j];
         line_orders(f, g, nw, nb, nr, rest, rest_start, n - 1, order, depth + 1);
     }
 }
@@ -252,8 +203,7 @@ static PyObject *init(PyObject *module, PyObject *args) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a chain has 2 sites or more");
             return NULL;
         }
-        CHAIN_LEN[buf[0]][buf[1]] = (uint8_t)n;
-        for (int k = 0; k < n; k++) CHAIN[buf[0]][buf[1]][k] = (uint8_t)buf[k];
+        set_chain(buf, n);
     }
     Py_DECREF(fast);
     fast = PySequence_Fast(segments, "segments must be a sequence");
@@ -265,6 +215,7 @@ static PyObject *init(PyObject *module, PyObject *args) {
         return NULL;
     }
     int next_move = NSITES;
+    clear_segments();
     for (Py_ssize_t g = 0; g < nseg; g++) {
         int n = read_ints(PySequence_Fast_GET_ITEM(fast, g), buf, MAX_SEG_LEN, 0, NSITES - 1);
         if (n < 2) {
@@ -272,13 +223,7 @@ static PyObject *init(PyObject *module, PyObject *args) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a segment has 2 sites or more");
             return NULL;
         }
-        SEG_LEN[g] = (uint8_t)n;
-        SEG_MASK[g] = SEG_HOLDS[g] = 0;
-        for (int k = 0; k < n; k++) {
-            SEG_SITES[g][k] = (uint8_t)buf[k];
-            SEG_MASK[g] |= UINT32_C(1) << buf[k];
-            SEG_HOLDS[g] |= ABOVE[buf[k]];
-        }
+        add_segment(buf, n);
         SEG_FIRST_MOVE[g] = next_move;
         next_move += FACTORIAL[n];
     }
@@ -287,7 +232,7 @@ static PyObject *init(PyObject *module, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "moves: %d expected (30 singles and every order of every segment)", next_move);
         return NULL;
     }
-    NSEG = (int)nseg;
+    finish_tables();
     Py_INCREF(moves);
     Py_XSETREF(MOVES, moves);
     ready = 1;

@@ -25,11 +25,10 @@
 #include <sys/mman.h>
 #endif
 
-#define NSITES 30
+#include "cake_steps.h"
+
 #define M30 ((uint32_t)0x3FFFFFFF)
 #define KEY_MASK ((UINT64_C(1) << 60) - 1)
-#define MAX_SEGMENTS 256
-#define MAX_SEG_LEN 4
 #define MAX_RAW 1024 /* 30 singles + 96*2 + 42*6 + 12*24 orders = 762 at most */
 #define DEDUP_BITS 11
 #define BUCKET 4
@@ -43,16 +42,7 @@ enum { UNKNOWN = 0, WIN = 1, LOSS = 2, ABORT = 3 };
 
 static int tables_ready = 0;
 static int running = 0; /* searches running with the GIL released: the tables must stay */
-static uint32_t ABOVE[NSITES];
-static uint32_t BELOW[NSITES];
-static uint8_t CHAIN[NSITES][NSITES][MAX_SEG_LEN]; /* CHAIN[s][t]: s, t, ... up that diagonal */
-static uint8_t CHAIN_LEN[NSITES][NSITES];
-static int NSEG = 0;
-static uint32_t SEG_MASK[MAX_SEGMENTS];
-static uint8_t SEG_SITES[MAX_SEGMENTS][MAX_SEG_LEN];
-static uint8_t SEG_LEN[MAX_SEGMENTS];
-static uint32_t SEG_HOLDS[MAX_SEGMENTS]; /* every site resting on a site of the segment */
-static uint32_t SYM_T[8][4][256]; /* image of a mask under symmetry k, by byte of the mask */
+/* the pyramid's tables (ABOVE, CHAIN, the segments, SYM_T ...) are cake_steps.h's */
 
 /* Portable popcount: without -mpopcnt, __builtin_popcount is a library call. */
 static inline int popcount32(uint32_t x) {
@@ -60,17 +50,6 @@ static inline int popcount32(uint32_t x) {
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
     x = (x + (x >> 4)) & 0x0F0F0F0Fu;
     return (int)((x * 0x01010101u) >> 24);
-}
-
-/* A ball is pinned when it holds up two or more balls. */
-static inline int pinned(int s, uint32_t occ) {
-    uint32_t held = ABOVE[s] & occ;
-    return (held & (held - 1)) != 0;
-}
-
-static inline uint32_t sym_mask(int k, uint32_t m) {
-    return SYM_T[k][0][m & 255] | SYM_T[k][1][(m >> 8) & 255] | SYM_T[k][2][(m >> 16) & 255] |
-           SYM_T[k][3][(m >> 24) & 255];
 }
 
 static inline uint64_t encode(uint32_t w, uint32_t b, uint32_t r) {
@@ -82,33 +61,6 @@ static inline void decode(uint64_t code, uint32_t *w, uint32_t *b, uint32_t *r) 
     *w = a & ~bb;
     *b = bb & ~a;
     *r = a & bb;
-}
-
-/* The sites that shift when the ball on s leaves (s unpinned): as board.drop_chain. */
-static inline int drop_chain(uint32_t occ, int s, uint8_t *chain) {
-    uint32_t held = ABOVE[s] & occ;
-    chain[0] = (uint8_t)s;
-    if (!held) return 1;
-    int t = 31 - __builtin_clz(held);
-    const uint8_t *full = CHAIN[s][t];
-    int len = CHAIN_LEN[s][t];
-    chain[1] = (uint8_t)t;
-    int n = 2;
-    while (n < len && (occ >> full[n] & 1)) {
-        chain[n] = full[n];
-        n++;
-    }
-    return n;
-}
-
-/* One colour mask after the chain drops: as board.shift_down. */
-static inline uint32_t shift_down(uint32_t m, const uint8_t *chain, int n) {
-    uint32_t out = m & ~(UINT32_C(1) << chain[0]);
-    for (int i = 1; i < n; i++) {
-        out &= ~(UINT32_C(1) << chain[i]);
-        if (m >> chain[i] & 1) out |= UINT32_C(1) << chain[i - 1];
-    }
-    return out;
 }
 
 /* ---- the search object ---------------------------------------------------------------- */
@@ -171,20 +123,8 @@ static void line_orders(uint32_t a, uint32_t b, const uint8_t *pos, int n, uint6
             out[(*nout)++] = planes_code(na, nb);
             return;
         }
-        /* the other line candies, where they are now: a candy on the chain dropped one step */
         uint8_t rest[MAX_SEG_LEN];
-        int k = 0;
-        for (int j = 0; j < n; j++) {
-            if (j == i) continue;
-            int o = pos[j];
-            for (int q = 1; q < len; q++) {
-                if (chain[q] == o) {
-                    o = chain[q - 1];
-                    break;
-                }
-            }
-            rest[k++] = (uint8_t)o;
-        }
+        line_rest(pos, n, i, chain, len, rest);
         line_orders(na, nb, rest, n - 1, out, nout);
     }
 }
@@ -789,10 +729,6 @@ static PyObject *module_init(PyObject *module, PyObject *args) {
         ABOVE[s] = (uint32_t)m;
     }
     Py_DECREF(fast);
-    memset(BELOW, 0, sizeof BELOW);
-    for (int s = 0; s < NSITES; s++)
-        for (int t = 0; t < NSITES; t++)
-            if (ABOVE[s] >> t & 1) BELOW[t] |= UINT32_C(1) << s;
     /* chains: (s, t, ...) rising from s through t */
     memset(CHAIN_LEN, 0, sizeof CHAIN_LEN);
     fast = PySequence_Fast(chains, "chains must be a sequence");
@@ -804,8 +740,7 @@ static PyObject *module_init(PyObject *module, PyObject *args) {
             if (n >= 0) PyErr_SetString(PyExc_ValueError, "a chain has at least 2 sites");
             return NULL;
         }
-        CHAIN_LEN[buf[0]][buf[1]] = (uint8_t)n;
-        for (int k = 0; k < n; k++) CHAIN[buf[0]][buf[1]][k] = (uint8_t)buf[k];
+        set_chain(buf, n);
     }
     Py_DECREF(fast);
     for (int s = 0; s < NSITES; s++) {
@@ -824,7 +759,7 @@ static PyObject *module_init(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "too many segments");
         return NULL;
     }
-    NSEG = 0;
+    clear_segments();
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
         int n = seq_ints(PySequence_Fast_GET_ITEM(fast, i), "segment", buf, MAX_SEG_LEN, 0, NSITES - 1);
         if (n < 0 || n < 2) {
@@ -832,17 +767,10 @@ static PyObject *module_init(PyObject *module, PyObject *args) {
             if (n >= 0) PyErr_SetString(PyExc_ValueError, "a segment has at least 2 sites");
             return NULL;
         }
-        SEG_LEN[i] = (uint8_t)n;
-        SEG_MASK[i] = 0;
-        SEG_HOLDS[i] = 0;
-        for (int k = 0; k < n; k++) {
-            SEG_SITES[i][k] = (uint8_t)buf[k];
-            SEG_MASK[i] |= UINT32_C(1) << buf[k];
-            SEG_HOLDS[i] |= ABOVE[buf[k]];
-        }
-        NSEG++;
+        add_segment(buf, n);
     }
     Py_DECREF(fast);
+    finish_tables();
     /* symmetries: 8 site permutations */
     fast = PySequence_Fast(symmetries, "symmetries must be a sequence");
     if (!fast) return NULL;
@@ -858,16 +786,7 @@ static PyObject *module_init(PyObject *module, PyObject *args) {
             if (n >= 0) PyErr_SetString(PyExc_ValueError, "a symmetry maps all 30 sites");
             return NULL;
         }
-        for (int chunk = 0; chunk < 4; chunk++) {
-            for (int byte = 0; byte < 256; byte++) {
-                uint32_t image = 0;
-                for (int bit = 0; bit < 8; bit++) {
-                    int s = chunk * 8 + bit;
-                    if (s < NSITES && (byte >> bit & 1)) image |= UINT32_C(1) << buf[s];
-                }
-                SYM_T[k][chunk][byte] = image;
-            }
-        }
+        set_symmetry(k, buf);
     }
     Py_DECREF(fast);
     tables_ready = 1;

@@ -1,8 +1,9 @@
 """Compile and run the table builder (``tbbuild.c``) with the engine's board tables.
 
 The builder is a separate C program compiled on first use with the system C compiler into the
-cache directory (so installing the package needs no compiler), keyed by a hash of its source
-and flags. The board tables (what rests on what, the rising drop chains, the 150 lines, the
+cache directory (so installing the package needs no compiler), keyed by a hash of its source,
+of the header of eating steps it shares with the extensions (``engine/cake_steps.h``) and of
+the flags. The board tables (what rests on what, the rising drop chains, the 150 lines, the
 symmetries) are written from :mod:`spheria.engine.board` into a text file the program reads, so
 its moves are the engine's. Each finished level is a file ``level-NN.bin`` in the build's
 directory; a run resumes from the levels it finds.
@@ -87,13 +88,21 @@ class TableSpec:
         return "\n".join(lines) + "\n"
 
 
+#: The header of Special Cake's eating steps that ``tbbuild.c`` includes, from :mod:`spheria.engine`.
+STEPS_HEADER = "cake_steps.h"
+
+
 def _source() -> bytes:
     return resources.files("spheria.tablebase").joinpath("tbbuild.c").read_bytes()
 
 
+def _steps_header() -> bytes:
+    return resources.files("spheria.engine").joinpath(STEPS_HEADER).read_bytes()
+
+
 def compile_builder(cache: Path, compiler: str | None = None) -> Path:
     """The compiled builder in ``cache/bin``, compiling it first if needed."""
-    source = _source()
+    source, header = _source(), _steps_header()
     cc = compiler or os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if not cc:
         raise BuildError("no C compiler found (set CC)")
@@ -101,14 +110,19 @@ def compile_builder(cache: Path, compiler: str | None = None) -> Path:
     bin_dir.mkdir(parents=True, exist_ok=True)
     errors = []
     for flags in _FLAG_SETS:
-        key = hashlib.sha256(source + repr((cc, flags, platform.machine(), platform.node())).encode()).hexdigest()[:16]
+        what = repr((cc, flags, platform.machine(), platform.node())).encode()
+        key = hashlib.sha256(b"\0".join((source, header, what))).hexdigest()[:16]
         program = bin_dir / f"tbbuild-{key}"
         if program.exists():
             return program
         src = bin_dir / f"tbbuild-{key}.c"
         src.write_bytes(source)
+        include = bin_dir / f"tbbuild-{key}-include"  # the header, as this key saw it
+        include.mkdir(exist_ok=True)
+        (include / STEPS_HEADER).write_bytes(header)
         tmp = program.with_suffix(f".tmp{os.getpid()}")
-        result = subprocess.run([cc, *flags, "-o", str(tmp), str(src)], capture_output=True, text=True)
+        command = [cc, *flags, "-I", str(include), "-o", str(tmp), str(src)]
+        result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode == 0:
             tmp.replace(program)
             return program

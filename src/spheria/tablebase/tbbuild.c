@@ -41,9 +41,8 @@
 #include <immintrin.h>
 #endif
 
-#define NSITES 30
-#define MAX_SEGMENTS 256
-#define MAX_SEG_LEN 4
+#include "cake_steps.h"
+
 #define MAX_LEVELS (NSITES + 1)
 #define BLOCK 4096
 #define FORMAT_VERSION 1
@@ -60,15 +59,9 @@ enum { RULE_MIXED = 0, RULE_SAME = 1 };
 static uint32_t UNIVERSE;
 static int CAP;
 static int RULE;
-static uint32_t ABOVE[NSITES], BELOW[NSITES];
-static uint8_t CHAIN[NSITES][NSITES][MAX_SEG_LEN];
-static uint8_t CHAIN_LEN[NSITES][NSITES];
-static int NSEG;
-static uint32_t SEG_MASK[MAX_SEGMENTS], SEG_HOLDS[MAX_SEGMENTS];
-static uint8_t SEG_SITES[MAX_SEGMENTS][MAX_SEG_LEN], SEG_LEN[MAX_SEGMENTS];
+/* ABOVE, CHAIN, the segments and SYM_T are cake_steps.h's; here the segments by length too */
 static int NSEG_OF[MAX_SEG_LEN + 1], SEG_OF[MAX_SEG_LEN + 1][MAX_SEGMENTS];
 static int NSYM;
-static uint32_t SYM_T[8][4][256];
 static uint64_t CONFIG_HASH;
 
 static uint64_t BINOM[NSITES + 1][NSITES + 1];
@@ -85,16 +78,6 @@ static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static inline int pinned(int s, uint32_t occ) {
-    uint32_t held = ABOVE[s] & occ;
-    return (held & (held - 1)) != 0;
-}
-
-static inline uint32_t sym_mask(int k, uint32_t m) {
-    return SYM_T[k][0][m & 255] | SYM_T[k][1][(m >> 8) & 255] | SYM_T[k][2][(m >> 16) & 255] |
-           SYM_T[k][3][(m >> 24) & 255];
 }
 
 static uint64_t fnv1a(const void *data, size_t n, uint64_t h) {
@@ -118,9 +101,9 @@ static void read_tables(const char *path) {
         char *save = NULL;
         char *key = strtok_r(line, " \n", &save);
         if (!key) continue;
-        long v[NSITES + 2];
+        int v[NSITES + 2]; /* every number of the file is below 2^30 */
         int n = 0;
-        for (char *tok; (tok = strtok_r(NULL, " \n", &save)) && n < NSITES + 2;) v[n++] = strtol(tok, NULL, 10);
+        for (char *tok; (tok = strtok_r(NULL, " \n", &save)) && n < NSITES + 2;) v[n++] = (int)strtol(tok, NULL, 10);
         if (!strcmp(key, "format") && n == 1) {
             if (v[0] != FORMAT_VERSION) die("%s: made for another format of the builder", path);
         } else if (!strcmp(key, "universe") && n == 1) {
@@ -135,27 +118,11 @@ static void read_tables(const char *path) {
             ABOVE[v[0]] = (uint32_t)v[1];
             nabove++;
         } else if (!strcmp(key, "chain") && n >= 2 && n <= MAX_SEG_LEN) {
-            CHAIN_LEN[v[0]][v[1]] = (uint8_t)n;
-            for (int i = 0; i < n; i++) CHAIN[v[0]][v[1]][i] = (uint8_t)v[i];
+            set_chain(v, n);
         } else if (!strcmp(key, "segment") && n >= 2 && n <= MAX_SEG_LEN && NSEG < MAX_SEGMENTS) {
-            SEG_LEN[NSEG] = (uint8_t)n;
-            SEG_MASK[NSEG] = SEG_HOLDS[NSEG] = 0;
-            for (int i = 0; i < n; i++) {
-                SEG_SITES[NSEG][i] = (uint8_t)v[i];
-                SEG_MASK[NSEG] |= UINT32_C(1) << v[i];
-            }
-            NSEG++;
+            add_segment(v, n);
         } else if (!strcmp(key, "symmetry") && n == NSITES && NSYM < 8) {
-            for (int chunk = 0; chunk < 4; chunk++)
-                for (int byte = 0; byte < 256; byte++) {
-                    uint32_t image = 0;
-                    for (int bit = 0; bit < 8; bit++) {
-                        int s = chunk * 8 + bit;
-                        if (s < NSITES && (byte >> bit & 1)) image |= UINT32_C(1) << v[s];
-                    }
-                    SYM_T[NSYM][chunk][byte] = image;
-                }
-            NSYM++;
+            set_symmetry(NSYM++, v);
         } else {
             die("malformed line in the tables file: %s", key);
         }
@@ -163,13 +130,8 @@ static void read_tables(const char *path) {
     fclose(f);
     if (nabove != NSITES || !have_universe || !have_cap || NSYM < 1) die("%s: incomplete tables", path);
     if (CAP < 0 || CAP > NSITES / 2 + 1) die("%s: cap out of range", path);
-    for (int s = 0; s < NSITES; s++)
-        for (int t = 0; t < NSITES; t++)
-            if (ABOVE[s] >> t & 1) BELOW[t] |= UINT32_C(1) << s;
-    for (int g = 0; g < NSEG; g++) {
-        for (int i = 0; i < SEG_LEN[g]; i++) SEG_HOLDS[g] |= ABOVE[SEG_SITES[g][i]];
-        SEG_OF[SEG_LEN[g]][NSEG_OF[SEG_LEN[g]]++] = g;
-    }
+    finish_tables();
+    for (int g = 0; g < NSEG; g++) SEG_OF[SEG_LEN[g]][NSEG_OF[SEG_LEN[g]]++] = g;
     for (int k = 0; k < NSYM; k++)
         if (sym_mask(k, UNIVERSE) != UNIVERSE) die("%s: a symmetry does not keep the universe", path);
 }
@@ -412,30 +374,6 @@ static void save_level(const char *dir, int kind, int n, double seconds) {
 
 /* ---- move generation (as spheria.games.special_cake.eating_outcomes, two colours) ----- */
 
-static inline int drop_chain(uint32_t occ, int s, uint8_t *chain) {
-    uint32_t held = ABOVE[s] & occ;
-    chain[0] = (uint8_t)s;
-    if (!held) return 1;
-    int t = 31 - __builtin_clz(held);
-    const uint8_t *full = CHAIN[s][t];
-    int len = CHAIN_LEN[s][t], n = 2;
-    chain[1] = (uint8_t)t;
-    while (n < len && (occ >> full[n] & 1)) {
-        chain[n] = full[n];
-        n++;
-    }
-    return n;
-}
-
-static inline uint32_t shift_down(uint32_t m, const uint8_t *chain, int n) {
-    uint32_t out = m & ~(UINT32_C(1) << chain[0]);
-    for (int i = 1; i < n; i++) {
-        out &= ~(UINT32_C(1) << chain[i]);
-        if (m >> chain[i] & 1) out |= UINT32_C(1) << chain[i - 1];
-    }
-    return out;
-}
-
 /* Move sizes in the order children are tried at each level: the size whose children's level
    has the most lost positions first (a lost child proves the win), set as levels finish. */
 static int SIZE_ORDER[MAX_LEVELS][MAX_SEG_LEN];
@@ -517,17 +455,7 @@ static void line_moves(MoveList *list, int size, uint32_t occ0, uint32_t occ, co
             add_move(list, size, m, occ0, first_of_line);
         } else {
             uint8_t rest[MAX_SEG_LEN];
-            int k = 0;
-            for (int j = 0; j < n; j++) {
-                if (j == i) continue;
-                int o = pos[j];
-                for (int q = 1; q < len; q++)
-                    if (chain[q] == o) {
-                        o = chain[q - 1];
-                        break;
-                    }
-                rest[k++] = (uint8_t)o;
-            }
+            line_rest(pos, n, i, chain, len, rest);
             line_moves(list, size, occ0, nocc, rest, n - 1, m, first_of_line);
         }
         m->nsteps--;
