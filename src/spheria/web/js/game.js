@@ -4,8 +4,8 @@
 
 import { PyramidView } from "./board.js";
 import { Picker, isSite, moveSites } from "./moves.js";
-import { t, translatePage, joinNames } from "./messages.js";
-import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo } from "./ui.js";
+import { t, translatePage, joinNames, onLanguageChange, seatName, gameTitle, agentName, errorText } from "./messages.js";
+import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo, resultText } from "./ui.js";
 
 translatePage(); // static labels from the message table
 
@@ -96,7 +96,10 @@ function send(data) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(data));
 }
 
+let connection = "connecting";
+
 function setConnection(state) {
+  connection = state;
   const node = $("connection");
   node.className = `connection ${state}`;
   node.textContent = t(`connection.${state}`);
@@ -126,19 +129,7 @@ function onFrame(data) {
     seat = data.seat;
     info = data.game;
     setConnection("online");
-    document.title = `${info.title} · Spheria`;
-    $("title").textContent = info.title;
-    $("options").textContent = describeOptions(info.options);
-    $("role").textContent = seatTaken
-      ? t("role.seat_taken")
-      : badToken
-        ? t("role.bad_token")
-        : seat === null
-          ? t("role.watching")
-          : t("role.seat", { name: info.players[seat].name });
-    $("links").hidden = false;
-    $("spectate-copy").replaceChildren(copyButton(absolute(`/game/${gameId}`), t("links.watch")));
-    showHowTo($("howto"), info.game);
+    renderHeading();
   } else if (data.type === "state") {
     const previous = frame;
     frame = data;
@@ -164,17 +155,43 @@ function onFrame(data) {
     if (data.code === "seat_taken") seatTaken = true;
     if (data.code === "bad_credential" && claimKey) localStorage.removeItem(claimKey);
     if ((data.code === "seat_taken" || data.code === "bad_credential") && !info) send(joinFrame());
-    if (data.code !== "seat_taken") showMessage(data.message, "error"); // the role line says it
+    if (data.code !== "seat_taken") showMessage(errorText(data.code, data.message), "error"); // the role line says it
     if (picker && data.code === "illegal_move") picker.clear();
     render();
   }
 }
 
+/** The title, the options, this browser's role and the links: what the welcome frame told. */
+function renderHeading() {
+  const title = gameTitle(info.game, info.title);
+  document.title = t("page.game", { title });
+  $("title").textContent = title;
+  $("options").textContent = describeOptions(info.options);
+  $("role").textContent = seatTaken
+    ? t("role.seat_taken")
+    : badToken
+      ? t("role.bad_token")
+      : seat === null
+        ? t("role.watching")
+        : t("role.seat", { name: seatName(info.players[seat].name) });
+  $("links").hidden = false;
+  $("spectate-copy").replaceChildren(copyButton(absolute(`/game/${gameId}`), t("links.watch")));
+  showHowTo($("howto"), info.game);
+}
+
+// A switch of language re-words everything on the same socket: the game and the seat stay.
+onLanguageChange(() => {
+  if (gone) return showMissing(document.body.dataset.missing);
+  setConnection(connection);
+  if (info) renderHeading();
+  render();
+});
+
 function showFallback(fallbacks) {
   const latest = fallbacks[fallbacks.length - 1];
   if (fallbacksSeen >= 0 && latest && latest.ply >= fallbacksSeen && info) {
     const player = info.players[latest.seat];
-    const name = player ? player.name : t("fallback.someone");
+    const name = player ? seatName(player.name) : t("fallback.someone");
     showMessage(t(`fallback.${latest.code}`, { name }), "warn");
   }
   fallbacksSeen = latest ? latest.ply + 1 : Math.max(fallbacksSeen, 0);
@@ -273,7 +290,7 @@ function render() {
 }
 
 function nameOf(s) {
-  return frame.players[s] ? frame.players[s].name : "?";
+  return frame.players[s] ? seatName(frame.players[s].name) : "?";
 }
 
 function renderPlayers() {
@@ -284,9 +301,9 @@ function renderPlayers() {
       "li",
       { class: `player${toMove ? " to-move" : ""}${p.seat === seat ? " me" : ""}`, "data-seat": p.seat },
       ballSwatch(colors()[p.seat], 18),
-      h("span", { class: "name" }, p.name),
+      h("span", { class: "name" }, seatName(p.name)),
       p.seat === seat ? h("span", { class: "me-tag" }, `(${t("players.you")})`) : null,
-      h("span", { class: "who" }, p.kind === "agent" ? t("players.agent", { agent: p.agent }) : t("players.human")),
+      h("span", { class: "who" }, p.kind === "agent" ? t("players.agent", { agent: agentName(p.agent) }) : t("players.human")),
       h("span", { class: `dot ${p.connected ? "on" : "off"}`, title: t(p.connected ? "players.connected" : "players.disconnected") }),
     );
     if (frame.simultaneous && frame.waiting_for && !frame.waiting_for.includes(p.seat)) row.appendChild(h("span", { class: "chosen" }, t("players.chosen")));
@@ -329,7 +346,7 @@ function renderStatus(obs) {
   }
   if (typeof obs.opponent_supply === "number") {
     const other = frame.players.find((p) => p.seat !== seat);
-    privateInfo.appendChild(h("div", { class: "muted" }, t("supply.opponent", { name: other ? other.name : "?", count: obs.opponent_supply })));
+    privateInfo.appendChild(h("div", { class: "muted" }, t("supply.opponent", { name: other ? seatName(other.name) : "?", count: obs.opponent_supply })));
   }
   if (Array.isArray(obs.supplies)) {
     obs.supplies.forEach((n, i) => privateInfo.appendChild(h("div", { class: "muted" }, t("supply.seat", { name: nameOf(i), count: n }))));
@@ -346,8 +363,8 @@ function ballCounts(board) {
   return ["w", "b", "r"]
     .map((c) => [c, chars.split(c).length - 1])
     .filter(([, n]) => n > 0)
-    .map(([c, n]) => `${n} ${t(`color.${c}`)}`)
-    .join(", ");
+    .map(([c, n]) => t("status.count", { count: n, color: t(`color.${c}`) }))
+    .join(t("list.comma"));
 }
 
 function scoreTable(scores) {
@@ -357,7 +374,7 @@ function scoreTable(scores) {
   return h(
     "table",
     { class: "scores" },
-    h("thead", {}, h("tr", {}, h("th", {}, ""), ...["S", "E", "N", "W"].map((f) => h("th", { title: t("scores.face_title") }, f)), h("th", {}, t("scores.sum")), h("th", { title: t("scores.inner_title") }, t("scores.inner")))),
+    h("thead", {}, h("tr", {}, h("th", {}, ""), ...["S", "E", "N", "W"].map((f) => h("th", { title: t("scores.face_title") }, t(`scores.face.${f}`))), h("th", {}, t("scores.sum")), h("th", { title: t("scores.inner_title") }, t("scores.inner")))),
     h(
       "tbody",
       {},
@@ -365,7 +382,7 @@ function scoreTable(scores) {
         h(
           "tr",
           {},
-          h("td", {}, ballSwatch(sideColors[i], 12), " ", sides[i] || t("scores.side", { n: i + 1 })),
+          h("td", {}, ballSwatch(sideColors[i], 12), " ", sides[i] ? seatName(sides[i]) : t("scores.side", { n: i + 1 })),
           ...(s.faces || []).map((f) => h("td", {}, String(f))),
           h("td", { class: "total" }, String(s.total)),
           h("td", {}, String(s.inner)),
@@ -444,7 +461,7 @@ function renderResult() {
   const lost = seat !== null && winners.length && !mine;
   clear(box).append(
     h("div", { class: `result-title${mine ? " won" : lost ? " lost" : ""}` }, mine ? t("result.won") : lost ? t("result.lost") : t("result.over")),
-    h("div", { class: "result-text" }, frame.result.text),
+    h("div", { class: "result-text" }, resultText(frame.result, frame.players)),
     h(
       "div",
       { class: "result-links" },

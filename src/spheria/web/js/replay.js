@@ -2,8 +2,8 @@
 
 import { PyramidView } from "./board.js";
 import { moveSites } from "./moves.js";
-import { t, translatePage } from "./messages.js";
-import { h, clear, api, describeOptions, seatColors, ballSwatch, showHowTo } from "./ui.js";
+import { t, translatePage, onLanguageChange, gameTitle, seatName, agentName } from "./messages.js";
+import { h, clear, api, describeOptions, seatColors, ballSwatch, showHowTo, resultText } from "./ui.js";
 
 translatePage(); // static labels from the message table
 
@@ -16,8 +16,7 @@ let timer = null;
 
 async function start() {
   data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
-  $("title").textContent = data.game.title;
-  $("options").textContent = describeOptions(data.game.options);
+  renderHeading();
   $("download").href = `/api/games/${gameId}/record`;
   $("download").setAttribute("download", `spheria-${gameId}.json`);
   const slider = $("slider");
@@ -30,7 +29,6 @@ async function start() {
   $("play").addEventListener("click", toggle);
   $("top-toggle").addEventListener("change", (e) => view.setTopView(e.target.checked));
   $("btn-turn").addEventListener("click", () => view.turn());
-  showHowTo($("howto"), data.game.game);
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowLeft") go(index - 1);
     else if (e.key === "ArrowRight") go(index + 1);
@@ -41,13 +39,27 @@ async function start() {
       toggle();
     }
   });
-  const colors = seatColors(data.game, data.game.players.length);
-  const players = clear($("players"));
-  for (const p of data.game.players) players.appendChild(h("li", { class: "player" }, ballSwatch(colors[p.seat], 18), h("span", { class: "name" }, p.name), h("span", { class: "who" }, p.kind === "agent" ? t("players.agent", { agent: p.agent }) : t("players.human"))));
   const history = clear($("history"));
   data.moves.forEach((m, i) => history.appendChild(h("li", { "data-step": i + 1, onclick: () => go(i + 1) }, h("span", { class: "ply" }, `${i + 1}.`), " ", m)));
   go(0);
 }
+
+/** The title, the options, the players and the How to play (again after a switch of language). */
+function renderHeading() {
+  $("title").textContent = gameTitle(data.game.game, data.game.title);
+  $("options").textContent = describeOptions(data.game.options);
+  const colors = seatColors(data.game, data.game.players.length);
+  const players = clear($("players"));
+  for (const p of data.game.players) players.appendChild(h("li", { class: "player" }, ballSwatch(colors[p.seat], 18), h("span", { class: "name" }, seatName(p.name)), h("span", { class: "who" }, p.kind === "agent" ? t("players.agent", { agent: agentName(p.agent) }) : t("players.human"))));
+  showHowTo($("howto"), data.game.game);
+}
+
+onLanguageChange(() => {
+  if (!data) return;
+  renderHeading();
+  $("play").textContent = t(timer ? "replay.pause" : "replay.play");
+  go(index);
+});
 
 function toggle() {
   if (timer) {
@@ -74,7 +86,7 @@ function go(i) {
   const marked = new Set(last && data.result ? data.result.sites || [] : []);
   view.render({ board: step.board, lastMove: moveSites(step.last_move), locked: new Set(obs.locked || []), marked });
   const status = clear($("status"));
-  if (last && data.result) status.appendChild(h("div", { class: "status-line" }, data.result.text));
+  if (last && data.result) status.appendChild(h("div", { class: "status-line" }, resultText(data.result, data.game.players)));
   else if (step.last_move) status.appendChild(h("div", { class: "status-line muted" }, t("turn.last_move", { move: step.last_move })));
   const list = $("history");
   for (const li of list.children) li.classList.toggle("current", Number(li.dataset.step) === index);
