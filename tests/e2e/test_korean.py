@@ -1,0 +1,215 @@
+"""End-to-end in Korean: a browser whose language is Korean (``locale="ko-KR"``) plays whole games
+on the desktop and on a phone by touch, reads the How to play, and replays the game, and no
+English sentence of the catalogue is on the page; switching language in the middle of a game
+keeps the socket, the game and the seat. Screenshots (Korean, phone and desktop) go to
+``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page
+
+from tests.e2e.test_browser import (
+    SIZES,
+    TIMEOUT,
+    assert_fits,
+    browser,
+    create_from_lobby,
+    free_port,
+    play_to_the_end,
+    play_turn,
+    screenshot,
+    start_server,
+    stop_server,
+    wait_turn,
+)
+
+__all__ = ["browser"]  # the fixture, shared with the English browser tests
+
+CATALOGUES = Path(__file__).resolve().parents[2] / "src" / "spheria" / "web" / "i18n"
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+#: Texts the same in every language (a separator, a title pattern).
+SAME_IN_EVERY_LANGUAGE = {"page.game", "list.comma"}
+
+
+def english_patterns() -> list[tuple[str, re.Pattern[str]]]:
+    """Each English text of the catalogue (a word or more of letters) as a pattern, placeholders as wildcards."""
+    english = json.loads((CATALOGUES / "en.json").read_text(encoding="utf-8"))
+    patterns = []
+    for key, entry in english.items():
+        if key in SAME_IN_EVERY_LANGUAGE:
+            continue
+        for form in entry.values() if isinstance(entry, dict) else [entry]:
+            literal = re.sub(r"\{\w+\}", " ", form)
+            if not re.search(r"[A-Za-z]{3,}", literal):
+                continue  # "S", "{count} {color}": nothing English to find
+            parts = re.split(r"\{\w+\}", form)
+            body = ".{1,80}?".join(re.escape(part.strip()) for part in parts if part.strip())
+            patterns.append((key, re.compile(rf"(?<![A-Za-z]){body}(?![A-Za-z])")))
+    return patterns
+
+
+ENGLISH = english_patterns()
+
+
+def english_on(page: Page) -> list[tuple[str, str]]:
+    """The catalogue's English texts the page shows: in its visible text, and in the titles,
+    labels and placeholders of what it shows."""
+    shown = page.evaluate(
+        """() => [document.body.innerText, document.title,
+             ...[...document.querySelectorAll('[title], [aria-label], [placeholder]')]
+               .filter(n => !n.closest('[hidden]'))
+               .flatMap(n => ['title', 'aria-label', 'placeholder'].map(a => n.getAttribute(a) || ''))]
+           .join('\\n')"""
+    )
+    return [(key, match.group(0)) for key, pattern in ENGLISH for match in [pattern.search(shown)] if match]
+
+
+def assert_korean(page: Page) -> None:
+    text = page.inner_text("body")
+    assert len(HANGUL.findall(text)) > 20, text[:500]
+    assert page.evaluate("document.documentElement.lang") == "ko"
+    assert english_on(page) == []
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The server on ``SPHERIA_E2E_PORT`` (a port of one's own), else on a free one."""
+    port = int(os.environ.get("SPHERIA_E2E_PORT", "0")) or free_port()
+    db = tmp_path_factory.mktemp("e2e-ko") / "games.sqlite3"
+    with (tmp_path_factory.getbasetemp() / "server-ko.log").open("w") as log:
+        process = start_server(port, db, log)
+        yield f"http://127.0.0.1:{port}"
+        stop_server(process)
+
+
+def korean_page(browser: Browser, size: str, locale: str = "ko-KR") -> tuple[Page, list[str]]:
+    context = browser.new_context(locale=locale, **SIZES[size])  # type: ignore[arg-type]
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    page.on("console", on_console)
+    return page, errors
+
+
+def open_how_to_play(page: Page) -> None:
+    page.wait_for_selector("#howto:not([hidden]) .howto-body p", state="attached")
+    page.locator("#howto summary").click()
+
+
+KOREAN_GAMES = [
+    ("special-cake", {"variant": "mint"}, "special-cake-mint", "desktop"),
+    ("special-cake", {"variant": "mint"}, "special-cake-mint", "phone"),
+    ("spagyric", {}, "spagyric", "phone"),
+    ("spinca", {"players": "4"}, "spinca-4", "desktop"),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "name", "size"), KOREAN_GAMES, ids=[f"{g[2]}-{g[3]}" for g in KOREAN_GAMES]
+)
+def test_a_whole_game_in_korean(
+    browser: Browser, server: str, game: str, options: dict[str, str], name: str, size: str
+) -> None:
+    page, errors = korean_page(browser, size)
+    invites = create_from_lobby(page, server, game, options)
+    assert "게임을 만들었습니다" in page.inner_text("#created")
+    assert_korean(page)
+    screenshot(page, f"ko-lobby-{size}", full_page=True)
+    page.goto(server + invites[0])
+    page.wait_for_selector("#players li.player")
+    assert page.inner_text("#role").startswith("내 자리: ")
+    rng = random.Random(name + size)
+    for _ in range(3):  # a few moves, then the page is all Korean
+        if wait_turn(page):
+            play_turn(page, rng, relocate=True)
+    assert_korean(page)
+    if size == "phone":
+        assert_fits(page)
+    result = play_to_the_end(page, rng, f"ko-{name}-{size}", shot_after=2, fits=size == "phone")
+    assert result.endswith(" 승리") or result == "무승부"
+    assert page.inner_text("#result .result-title") in ("이겼습니다!", "졌습니다", "게임 종료")
+    assert_korean(page)
+    open_how_to_play(page)
+    assert len(HANGUL.findall(page.inner_text("#howto"))) > 200, "How to play is not in Korean"
+    screenshot(page, f"ko-{name}-{size}-howto", full_page=True)
+    page.locator("#result a[href^='/replay/']").click()
+    page.wait_for_selector("#history li")
+    total = page.locator("#history li").count()
+    assert page.inner_text("#step") == f"{total}수 중 0수"
+    page.click("#last")
+    assert page.inner_text("#step") == f"{total}수 중 {total}수"
+    assert_korean(page)
+    screenshot(page, f"ko-replay-{name}-{size}")
+    assert errors == []
+    page.context.close()
+
+
+def test_switching_language_mid_game_keeps_the_game_and_the_seat(browser: Browser, server: str) -> None:
+    page, errors = korean_page(browser, "desktop", locale="en-US")
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    invites = create_from_lobby(page, server, "special-cake", {"variant": "mint"})
+    page.goto(server + invites[0])
+    page.wait_for_selector("#players li.player")
+    assert page.inner_text("#role") == "You play Mint"
+    rng = random.Random("switch")
+    for _ in range(4):
+        assert wait_turn(page)
+        play_turn(page, rng)
+    assert wait_turn(page)
+    version = page.evaluate("document.body.dataset.version")
+    moves = page.inner_text("#history")
+    page.click(".lang-switch button[data-lang='ko']")
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    assert page.inner_text("#role") == "내 자리: 민트"
+    assert page.inner_text("#turn").startswith("내 차례")
+    assert page.evaluate("document.body.dataset.version") == version and page.inner_text("#history") == moves
+    assert len(sockets) == 1, "the switch opened another socket"
+    assert_korean(page)
+    screenshot(page, "ko-switched-mid-game-desktop")
+    play_turn(page, rng)  # the same seat plays on, in Korean
+    assert page.inner_text("#history") != moves
+    # The choice is remembered: a reload speaks Korean and the browser still holds the seat.
+    page.reload()
+    page.wait_for_selector("#players li.player")
+    assert page.inner_text("#role") == "내 자리: 민트"
+    page.click(".lang-switch button[data-lang='en']")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert page.inner_text("#role") == "You play Mint"
+    assert page.locator(".lang-switch button[aria-pressed='true']").inner_text() == "EN"
+    assert errors == []
+    page.context.close()
+
+
+def test_switching_language_in_the_lobby_keeps_the_form(browser: Browser, server: str) -> None:
+    page, errors = korean_page(browser, "phone", locale="en-US")
+    page.goto(server + "/")
+    page.select_option("#game", "special-cake")
+    page.select_option("#opt-variant", "poisoned")
+    page.wait_for_function("() => document.querySelectorAll('select.seat-kind').length === 2")
+    page.locator("select.seat-kind").nth(1).select_option("agent:greedy")
+    page.locator(".lang-switch button[data-lang='ko']").tap()
+    page.wait_for_function("() => document.querySelector('.seat-name').textContent === '민트'")
+    assert page.input_value("#game") == "special-cake"
+    assert page.input_value("#opt-variant") == "poisoned"
+    assert page.locator("#opt-variant option:checked").inner_text() == "독이 든 사탕"
+    assert page.locator("select.seat-kind").nth(1).input_value() == "agent:greedy"
+    assert_korean(page)
+    assert_fits(page, board=False)
+    assert errors == []
+    page.context.close()
