@@ -48,6 +48,7 @@ from spheria.games.base import (
     describe_games,
 )
 from spheria.help import howto_blocks, render_block
+from spheria.i18n import ngettext
 from spheria.match import Turn, apply_turn, choose_moves
 from spheria.records.record import Record, RecordError
 from spheria.server import command as serve_command
@@ -100,7 +101,7 @@ def make_players(text: str | None, game: Game) -> tuple[list[str], list[Agent | 
 
 
 def _seats(count: int) -> str:
-    return msg.ONE_SEAT if count == 1 else msg.SEATS.format(n=count)
+    return ngettext(msg.SEATS, count).format(n=count)
 
 
 def default_record_path(game: Game, directory: Path | None = None) -> Path:
@@ -374,10 +375,7 @@ class PlaySession:
 
     def list_moves(self, seat: int) -> None:
         moves = [printable(m) for m in self.state.legal_moves(seat)]
-        if len(moves) == 1:
-            text = msg.ONE_LEGAL_MOVE.format(moves=moves[0])
-        else:
-            text = msg.LEGAL_MOVES.format(n=len(moves), moves=", ".join(moves))
+        text = ngettext(msg.LEGAL_MOVES, len(moves)).format(n=len(moves), moves=", ".join(moves))
         # Break only after a comma, so a move written with a space (a Spinca turn) stays whole.
         lines, line = [], ""
         for part in text.split(", "):

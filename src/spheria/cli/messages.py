@@ -9,6 +9,8 @@ only through :func:`spheria.cli.common.printable`.
 
 from __future__ import annotations
 
+from spheria.i18n import N_plural
+
 # -- every subcommand (cli/common.py, main) --------------------------------------------------------
 ERROR = "{prog}: error: {message}"
 INTERRUPTED = "{prog}: interrupted"
@@ -20,8 +22,7 @@ SCREEN_CLEARED = "screen cleared"
 
 # -- starting a game ----------------------------------------------------------------------------
 PLAYERS_COUNT = "--players names {given} but {game} has {seats} ({names}); e.g. --players {example}"
-ONE_SEAT = "1 seat"
-SEATS = "{n} seats"
+SEATS = N_plural("{n} seat", "{n} seats")
 PLAYERS_EMPTY_SEAT = "--players: seat {seat} ({name}) is empty"
 PLAYERS_BAD_AGENT = "--players: seat {seat} ({name}): {error}"
 PLAYERS_UNKNOWN = "--players: seat {seat} ({name}): {spec} is not a player; write {human} or an agent: {agents}"
@@ -66,8 +67,7 @@ AFTER_MISTAKES = "Type 'moves' to list the legal moves, 'help' for the commands,
 UNDO_AGENTS = "undo is only for games between humans; you are playing {agents}."
 UNDO_NOTHING = "There is no move to take back yet."
 TOOK_BACK = "Took back move {number} ({entry})."
-ONE_LEGAL_MOVE = "1 legal move: {moves}"
-LEGAL_MOVES = "{n} legal moves: {moves}"
+LEGAL_MOVES = N_plural("{n} legal move: {moves}", "{n} legal moves: {moves}")
 RESIGN_CONFIRM = "{name}, resign and lose this game? [y/N] "
 RESIGNED = "{name} resigns."
 RESIGNED_TO = "{name} resigns: {winner} wins."

@@ -25,6 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
+from spheria.i18n import N_, gettext
+from spheria.i18n.width import pad
+
 LEVELS = 4
 LEVEL_SIZES = (4, 3, 2, 1)
 LEVEL_OFFSETS = (0, 16, 25, 29)
@@ -530,6 +533,10 @@ def parse_diagram(text: str) -> tuple[Board, dict[int, str]]:
     return board, marks
 
 
+#: The heading over each level of a drawn pyramid (the one text a person reads in this layer).
+LEVEL_LABEL = N_("level {level}")
+
+
 def render_levels(char_at: object, marks: dict[int, str] | None = None) -> str:
     """Draw the four levels side by side, each rank on its own line, rank 1 at the bottom.
 
@@ -545,7 +552,8 @@ def render_levels(char_at: object, marks: dict[int, str] | None = None) -> str:
     assert callable(char_at)
     marks = marks or {}
     width = _LEVEL_WIDTHS
-    header = "".join(f"  level {lv}".ljust(width[lv] + 2) for lv in range(LEVELS)).rstrip()
+    label = gettext(LEVEL_LABEL)
+    header = "".join(pad("  " + label.format(level=lv), width[lv] + 2) for lv in range(LEVELS)).rstrip()
     lines = [header]
     for rank in range(4, 0, -1):
         parts = []

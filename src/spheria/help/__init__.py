@@ -5,12 +5,13 @@ The API (stable; the terminal's ``help rules`` and the browser's "How to play" p
 ``HELP_GAMES``
     The names of the games that have a text (``"special-cake"``, ``"spagyric"``,
     ``"spinca"``, ``"spline"``).
-``howto(game_name, width=78) -> str``
+``howto(game_name, width=78, lang="en") -> str``
     The whole text as plain text: headings underlined, paragraphs wrapped to ``width``,
     pictures of positions drawn as ``spheria play`` draws the board. ``game_name`` may be
     written ``Special Cake``, ``special_cake`` or ``special-cake``; an unknown name raises
-    ``ValueError``.
-``howto_blocks(game_name) -> list[HelpBlock]``
+    ``ValueError``. ``lang`` is one of :data:`spheria.i18n.LANGUAGES` (another raises
+    ``ValueError``); a section the catalogue lacks is shown in English.
+``howto_blocks(game_name, lang="en") -> list[HelpBlock]``
     The same text as blocks, for an interface that lays text out itself. Each block has a
     ``kind``: ``"heading"``, ``"paragraph"``, ``"item"`` (one list item), ``"pre"`` (keep
     line breaks and spacing) or ``"position"``. Its ``text`` is unwrapped prose (an item's
@@ -19,21 +20,26 @@ The API (stable; the terminal's ``help rules`` and the browser's "How to play" p
     carries ``spn`` (the position, in the game's notation with its default options) and
     ``move`` (the move shown being played from it, or ``None``); ``after_spn`` is the
     position after that move. Its ``text`` draws the position, the move and the result.
+``howto_source(game_name, lang="en") -> str``
+    The markup the blocks are read from, translated (see :mod:`spheria.help.texts`).
 ``render_block(block, width=78) -> str``
     One block as ``howto`` writes it (for an interface that styles headings or pictures).
 
-The English texts live in :mod:`spheria.help.texts` as data; nothing here holds prose.
+The English texts live in :mod:`spheria.help.texts` as data, their translations in the
+catalogues of :mod:`spheria.i18n`; nothing here holds prose. Positions, moves and SPN are the
+same in every language.
 """
 
 from __future__ import annotations
 
 import re
-import textwrap
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from spheria.games.base import State, load_game
 from spheria.help.texts import HOWTO
+from spheria.i18n import translation, using
+from spheria.i18n.width import display_width, fill
 
 HELP_GAMES: tuple[str, ...] = tuple(HOWTO)
 
@@ -61,16 +67,24 @@ def help_key(game_name: str) -> str:
     return "-".join(game_name.strip().lower().replace("_", " ").split())
 
 
-def _source(game_name: str) -> tuple[str, str]:
+def _key(game_name: str) -> str:
     key = help_key(game_name)
     if key not in HOWTO:
         raise ValueError(f"no how-to for {game_name!r}; games: {', '.join(HELP_GAMES)}")
-    return key, HOWTO[key]
+    return key
 
 
-def howto_blocks(game_name: str) -> list[HelpBlock]:
-    """The text of ``game_name`` as blocks (see the module docstring)."""
-    key, source = _source(game_name)
+def howto_source(game_name: str, lang: str = "en") -> str:
+    """The how-to markup of ``game_name`` in ``lang``, section by section from the catalogue."""
+    sections = HOWTO[_key(game_name)]
+    gettext = translation(lang).gettext
+    return "\n\n".join(gettext(section).strip("\n") for section in sections) + "\n"
+
+
+def howto_blocks(game_name: str, lang: str = "en") -> list[HelpBlock]:
+    """The text of ``game_name`` in ``lang`` as blocks (see the module docstring)."""
+    key = _key(game_name)
+    source = howto_source(key, lang)
     blocks: list[HelpBlock] = []
     lines: list[str] = []
     kind: BlockKind = "paragraph"
@@ -92,7 +106,8 @@ def howto_blocks(game_name: str) -> list[HelpBlock]:
             blocks.append(HelpBlock("heading", line[2:].strip()))
         elif position:
             flush()
-            blocks.append(_position_block(key, position.group(2).strip(), position.group(3)))
+            with using(lang):  # the board's level headings in the text's language
+                blocks.append(_position_block(key, position.group(2).strip(), position.group(3)))
         elif line.startswith(_PRE_INDENT):
             if kind != "pre":
                 flush()
@@ -122,11 +137,11 @@ def _position_block(game_name: str, spn: str, move: str | None) -> HelpBlock:
     return HelpBlock("position", f"{before}\n{arrow}\n{state}", spn=spn, move=move, after_spn=state.to_spn())
 
 
-def howto(game_name: str, width: int = 78) -> str:
-    """The how-to of ``game_name`` as plain text wrapped to ``width`` columns."""
+def howto(game_name: str, width: int = 78, lang: str = "en") -> str:
+    """The how-to of ``game_name`` in ``lang`` as plain text wrapped to ``width`` columns."""
     parts: list[str] = []
     previous = ""
-    for block in howto_blocks(game_name):
+    for block in howto_blocks(game_name, lang):
         if block.kind == "item" and previous == "item":  # a list stays one paragraph
             parts[-1] += "\n" + render_block(block, width)
         else:
@@ -138,14 +153,14 @@ def howto(game_name: str, width: int = 78) -> str:
 def render_block(block: HelpBlock, width: int = 78) -> str:
     """One block as plain text: a heading underlined, prose wrapped to ``width``, pictures as drawn."""
     if block.kind == "heading":
-        return f"{block.text}\n{'-' * len(block.text)}"
+        return f"{block.text}\n{'-' * display_width(block.text)}"
     if block.kind == "paragraph":
-        return textwrap.fill(block.text, width)
+        return fill(block.text, width)
     if block.kind == "item":
         marker = _ITEM.match(block.text)
         indent = " " * (len(marker.group(1)) if marker else 2)
-        return textwrap.fill(block.text, width, subsequent_indent=indent)
+        return fill(block.text, width, subsequent_indent=indent)
     return block.text
 
 
-__all__ = ["HELP_GAMES", "HelpBlock", "help_key", "howto", "howto_blocks", "render_block"]
+__all__ = ["HELP_GAMES", "HelpBlock", "help_key", "howto", "howto_blocks", "howto_source", "render_block"]

@@ -1,5 +1,8 @@
 """The "How to play" texts, in English, one per game: people's words, kept apart from logic.
 
+Each section (from one ``# `` heading to the next) is one message of the catalogue
+(``spheria/locale``), translated when shown; see docs/i18n.md.
+
 The texts are read in the terminal and in the browser alike, so they never say "type" or
 "click": a move is described by how it is written.
 
@@ -18,11 +21,18 @@ the rules.
 
 from __future__ import annotations
 
-SPECIAL_CAKE = """\
+from spheria.i18n import N_
+
+SPECIAL_CAKE = (
+    N_(
+        """\
 # Special Cake
 Two players first build a cake of candies on a pyramid, then take turns eating it. Whoever
 eats the last candy loses.
-
+"""
+    ),
+    N_(
+        """\
 # The pyramid
 The board is a 4x4 tray. Candies stack into a pyramid of 30 sites on four levels: 16 on
 level 0, 9 on level 1, 4 on level 2 and 1 on top. A site is named by its level, its file
@@ -32,14 +42,20 @@ liquorice candy, r the cherry and . an empty site.
 
 A candy on level 1 or higher rests on four candies below it: 1a1 rests on 0a1, 0b1, 0a2 and
 0b2. A site can take a candy only when it is on level 0 or all four sites under it are full.
-
+"""
+    ),
+    N_(
+        """\
 # Building the cake
 In the mint variant (the default) Mint (white) and Liquorice (black) take turns, Mint first,
 each placing one candy of their own colour on any site that can take one, until all 30 sites
 are full. A placement is written as its site, for example 1b2. In poisoned, Liquorice
 places one candy fewer and the red cherry goes on the top site. In sugar the cake is built
 at random and eating starts at once.
-
+"""
+    ),
+    N_(
+        """\
 # Eating
 Mint eats first. On your turn you eat either one candy or a line of candies.
 
@@ -52,7 +68,10 @@ A drop chain: eating 0a1 here makes the liquorice candy on 1a1 drop to 0a1 and t
 on 2a1 drop to 1a1.
 
 [[play wbwbbwbwwbwbbwbw/bw.wb..../w.../. 1 eat | 0a1]]
-
+"""
+    ),
+    N_(
+        """\
 # Lines
 A line is two or more touching candies in a straight row: along a level (same rank or same
 file, side by side), or rising one level at a time, each candy resting on the one before in
@@ -67,7 +86,10 @@ holds 2a1 and 2b1), yet the line 1a1+1c1+1b1 is legal: after 1a1 and 1c1 are eat
 holds up only one candy.
 
 [[play wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat | 1a1+1c1+1b1]]
-
+"""
+    ),
+    N_(
+        """\
 # The end
 Whoever eats the last candy loses (in poisoned: whoever must eat the cherry when it is the
 last candy left). With these two candies left, Mint could eat the line 0a1+0b1 and lose; Mint
@@ -76,16 +98,22 @@ eats one candy and Liquorice must eat the last.
 [[play wb............../........./..../. 1 eat | 0a1]]
 
 A move is written as the candy's site (0a1) or as the line's sites in the order eaten
-(1a1+1c1+1b1).
-"""
+(1a1+1c1+1b1)."""
+    ),
+)
 
-SPAGYRIC = """\
+SPAGYRIC = (
+    N_(
+        """\
 # Spagyric
 Two players each hold 8 white, 8 black and 8 red balls, hidden from the other. Each turn
 both choose a ball in secret and show them together; the stronger ball goes on the pyramid.
 Make a group of exactly four balls of one colour to win; a group of three, or of five or
 more, loses.
-
+"""
+    ),
+    N_(
+        """\
 # Reveals
 White beats black, black beats red, red beats white. Both players choose a colour (written w, b
 or r); Spheria shows both at once. The record writes a reveal as both colours, Player 1's
@@ -95,17 +123,26 @@ first.
        w    :    b      white beats black: Player 1 places the white ball;
                         the black ball goes into the bag of defeat.
        r    :    r      the same colour: both balls are stunned.
-
+"""
+    ),
+    N_(
+        """\
 # Stuns
 Stunned balls are set aside and cannot be chosen again this turn; both players choose again.
 When a ball is finally placed, the turn ends and every stunned ball goes back to its owner.
 If a reveal is due and a player has no ball left to choose, the game is a draw.
-
+"""
+    ),
+    N_(
+        """\
 # Placing
 The winner of the reveal places the ball on any empty site of level 0, or on a site whose
 four supports below are full. The pyramid has 30 sites on four levels; a site is named by
 level, file and rank (0a1 is the bottom-left corner of level 0).
-
+"""
+    ),
+    N_(
+        """\
 # Groups
 Balls touch when they are side by side on one level (not diagonally) or when one rests on
 another. A group is a set of touching balls of one colour. After each placement, look at the
@@ -121,22 +158,31 @@ Here Player 1 places a white ball on 0c1. It joins the pair on 0a1 0b1 and the s
 [[play ww.w............/........./..../. place 1w 4,8,8 8,4,8 0,0,0 0,0,0 0,4,0 | 0c1]]
 
 If the pyramid is ever full with no result, a sudden-death reveal decides (it cannot happen in
-practice: some group of three always appears first).
-"""
+practice: some group of three always appears first)."""
+    ),
+)
 
-SPINCA = """\
+SPINCA = (
+    N_(
+        """\
 # Spinca
 Two or three players (or two teams of two) build a temple of 29 marbles together: the
 pyramid without its top site. At the end each side scores its smallest group on each face of
 the temple, so leave no stragglers anywhere.
-
+"""
+    ),
+    N_(
+        """\
 # The temple
 Levels 0, 1 and 2 hold 16, 9 and 4 marbles; the top site 3a1 is never used. A site is named by
 level, file and rank (0a1 is the bottom-left corner of level 0). A site takes a marble when it
 is on level 0 or all four sites under it are full. With two players White places 15 marbles
 and Black 14; with three, White, Black and Red place 10, 10 and 9. The game ends when the
 29th marble is placed.
-
+"""
+    ),
+    N_(
+        """\
 # A turn
 1. You may first move one free marble, of any colour, to an empty site next to it on the same
    level (diagonal neighbours count) that can take a marble.
@@ -148,7 +194,10 @@ A turn is written as the placement (1b2), or as the move and then the placement
 A marble is free when it is not locked, does not hold up two or more marbles (pinned), and
 moving it would not make a locked marble tumble. When a moved marble held up exactly one
 marble, that marble tumbles down into the site it left, and so on up the pyramid.
-
+"""
+    ),
+    N_(
+        """\
 # Locks
 Every marble moved, tumbled or placed during a turn is locked (drawn with +) for the next
 player's turn only. Here Black moves the white marble from 0b2 to 0a1; the white marble on
@@ -157,7 +206,10 @@ are locked for White's next turn; White's marble on 0b3, locked during Black's t
 again.
 
 [[play .....wb..wb...../....w..../..../. 2 0b3 | 0b2-0a1 1b2]]
-
+"""
+    ),
+    N_(
+        """\
 # Faces and scoring
 The temple has four faces: south is rank 1 of every level (the bottom row of each level in
 the drawing), north the top row, west file a, east the last file. On each face, your marbles
@@ -172,19 +224,28 @@ White scores 1 there; White has no marble on the north face, which scores 0.
 
 The highest total wins. With two sides, a tie goes to the side with more marbles in the inner
 pyramid (0b2 0c2 0b3 0c3 and 1b2). With three players, if two tie for the highest total the
-third player wins. Spheria shows every side's scores during the game.
-"""
+third player wins. Spheria shows every side's scores during the game."""
+    ),
+)
 
-SPLINE = """\
+SPLINE = (
+    N_(
+        """\
 # Spline
 White and Black take turns, White first, each placing a ball of their own colour. Whoever
 completes a straight line of their colour across a whole level wins at once.
-
+"""
+    ),
+    N_(
+        """\
 # Placing
 The pyramid has four levels of 16, 9, 4 and 1 sites. A site is named by level, file and rank
 (0a1 is the bottom-left corner of level 0). A ball goes on any empty level-0 site, or on a
 site whose four supports below are full.
-
+"""
+    ),
+    N_(
+        """\
 # Lines
 A line spans a whole level: a row, a column or a diagonal of 4 on level 0, of 3 on level 1,
 or of 2 on level 2. Only your own colour counts: your ball never completes a line for the
@@ -193,11 +254,13 @@ other player. Here White places on 0d1 and wins with the row 0a1 0b1 0c1 0d1.
 [[play www.bbb........./........./..../. 1 | 0d1]]
 
 There are no draws: on level 2 any two of the four sites form a line, so someone always wins
-before the top.
-"""
+before the top."""
+    ),
+)
 
-#: Game name (as ``spheria games`` lists it) -> its text.
-HOWTO: dict[str, str] = {
+#: Game name (as ``spheria games`` lists it) -> its text, section by section (each section is one
+#: catalogue entry, translated by :func:`spheria.help.howto_source`).
+HOWTO: dict[str, tuple[str, ...]] = {
     "special-cake": SPECIAL_CAKE,
     "spagyric": SPAGYRIC,
     "spinca": SPINCA,

@@ -1,0 +1,205 @@
+"""The languages Spheria speaks, and the translations of every text a person reads.
+
+The English text of each layer stays in that layer's one message table, marked for extraction
+with :func:`N_` (a plural pair with :func:`N_plural`, a word needing context with
+:func:`N_context`); it is translated where it is shown, through the chosen language's
+:func:`translation` (Python's :mod:`gettext`, catalogues in ``spheria/locale``; see
+docs/i18n.md). English is the fallback for every string a catalogue lacks.
+
+Machine-readable text (JSON, records, SPN, move notation, game ids, option names) is never
+translated.
+
+>>> negotiate("ko-KR,ko;q=0.9,en-US;q=0.8"), negotiate("fr, en;q=0.5"), negotiate(None)
+('ko', 'en', 'en')
+>>> language_from_env({"LANG": "ko_KR.UTF-8"}), language_from_env({"LANG": "C"})
+('ko', 'en')
+>>> translation("ko").ngettext("{n} legal move: {moves}", "{n} legal moves: {moves}", 2)
+'가능한 수 {n}개: {moves}'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gettext as _gettext
+import os
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
+from pathlib import Path
+from typing import NamedTuple
+
+#: Every language with a catalogue, English (the source language) first.
+LANGUAGES: tuple[str, ...] = ("en", "ko")
+DEFAULT_LANGUAGE = "en"
+DOMAIN = "spheria"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+#: The environment variables that name the language of messages, in the order gettext reads them.
+ENVIRONMENT_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+class Plural(NamedTuple):
+    """A message with a singular and a plural form; :func:`ngettext` picks by count."""
+
+    singular: str
+    plural: str
+
+
+class InContext(NamedTuple):
+    """A message with a context that tells a translator which sense is meant."""
+
+    context: str
+    message: str
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogue without translating it (it is translated when shown)."""
+    return message
+
+
+def N_plural(singular: str, plural: str) -> Plural:
+    """Mark a message with plural forms for the catalogue (translated when shown, by count)."""
+    return Plural(singular, plural)
+
+
+def N_context(context: str, message: str) -> InContext:
+    """Mark a message with a context for the catalogue (translated when shown)."""
+    return InContext(context, message)
+
+
+def language_tag(text: str) -> str | None:
+    """The supported language ``text`` names (``ko-KR``, ``ko_KR.UTF-8``, ``EN``), or ``None``."""
+    primary = text.strip().split(".")[0].split("@")[0].replace("_", "-").split("-")[0].lower()
+    return primary if primary in LANGUAGES else None
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The best supported language for an HTTP ``Accept-Language`` header (``"en"`` if none fits).
+
+    Languages are taken by their q-value (1 when left out), the earlier one first on a tie;
+    ``q=0`` refuses a language. ``*`` stands for English.
+    """
+    best: tuple[float, int, str] | None = None
+    for position, part in enumerate((accept_language or "").split(",")):
+        tag, _, parameters = part.partition(";")
+        quality = _quality(parameters)
+        language = DEFAULT_LANGUAGE if tag.strip() == "*" else language_tag(tag)
+        if language is None or quality <= 0:
+            continue
+        if best is None or (quality, -position) > (best[0], best[1]):
+            best = (quality, -position, language)
+    return best[2] if best else DEFAULT_LANGUAGE
+
+
+def _quality(parameters: str) -> float:
+    """The q-value of ``;q=0.8`` (1 when absent, 0 when unreadable)."""
+    for parameter in parameters.split(";"):
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "q":
+            try:
+                quality = float(value)
+            except ValueError:
+                return 0.0
+            return quality if 0.0 <= quality <= 1.0 else 0.0
+    return 1.0
+
+
+def language_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """The language the environment asks for, as gettext reads it (``"en"`` if none is supported).
+
+    The first of ``LANGUAGE`` (a colon-separated list), ``LC_ALL``, ``LC_MESSAGES`` and ``LANG``
+    that is set decides; ``C`` and ``POSIX`` mean English.
+    """
+    env = os.environ if environ is None else environ
+    for variable in ENVIRONMENT_VARIABLES:
+        value = env.get(variable, "").strip()
+        if not value:
+            continue
+        for name in value.split(":"):
+            language = language_tag(name)
+            if language:
+                return language
+        if variable != "LANGUAGE":  # LANGUAGE lists preferences; the others decide outright
+            return DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
+
+
+def check_language(lang: str) -> str:
+    """``lang`` if it is one of :data:`LANGUAGES`; else ``ValueError`` naming them."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; languages: {', '.join(LANGUAGES)}")
+    return lang
+
+
+@functools.cache
+def translation(lang: str) -> _gettext.NullTranslations:
+    """The translations of ``lang`` (``gettext``, ``ngettext``, ``pgettext``, ``npgettext``).
+
+    English returns the messages as they are; a missing string falls back to English.
+    """
+    if check_language(lang) == DEFAULT_LANGUAGE:
+        return _gettext.NullTranslations()
+    return _gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang], fallback=True)
+
+
+_current: ContextVar[str] = ContextVar("spheria_language", default=DEFAULT_LANGUAGE)
+
+
+def current_language() -> str:
+    """The language texts are shown in here (``"en"`` unless :func:`set_language` or :func:`using`)."""
+    return _current.get()
+
+
+def set_language(lang: str) -> None:
+    """Show texts in ``lang`` from now on in this context (the terminal sets it once, at start)."""
+    _current.set(check_language(lang))
+
+
+@contextlib.contextmanager
+def using(lang: str) -> Iterator[None]:
+    """Show texts in ``lang`` inside the ``with`` block."""
+    token = _current.set(check_language(lang))
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def gettext(message: str) -> str:
+    """``message`` in the current language."""
+    return translation(current_language()).gettext(message)
+
+
+def ngettext(message: Plural, n: int) -> str:
+    """The form of ``message`` for ``n`` in the current language."""
+    return translation(current_language()).ngettext(message.singular, message.plural, n)
+
+
+def pgettext(message: InContext) -> str:
+    """``message`` (with its context) in the current language."""
+    return translation(current_language()).pgettext(message.context, message.message)
+
+
+_ = gettext
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "N_",
+    "InContext",
+    "N_context",
+    "N_plural",
+    "Plural",
+    "check_language",
+    "current_language",
+    "gettext",
+    "language_from_env",
+    "language_tag",
+    "negotiate",
+    "ngettext",
+    "pgettext",
+    "set_language",
+    "translation",
+    "using",
+]
