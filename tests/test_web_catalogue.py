@@ -11,14 +11,19 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
 from spheria.agents.registry import agent_names
 from spheria.games.base import game_class, game_names, load_game
+from spheria.server.app import create_app
+from spheria.server.limits import Limits
 
 WEB = Path(__file__).resolve().parents[1] / "src" / "spheria" / "web"
 SERVER = WEB.parent / "server"
@@ -199,3 +204,38 @@ def test_every_error_code_the_server_sends_has_a_text() -> None:
     codes |= set(re.findall(r"^\s+code = \"([a-z_]+)\"", (SERVER / "protocol.py").read_text(encoding="utf-8"), re.M))
     assert len(codes) > 20, codes
     assert family("error.") == codes
+
+
+# -- what the server serves: the catalogues, and How to play in the asked language ----------
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    limits = Limits(allowed_hosts=("testserver",))  # Starlette's test client calls the server "testserver"
+    app = create_app(str(tmp_path / "games.sqlite3"), executor=ThreadPoolExecutor(1), agent_delay=0, limits=limits)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_server_serves_each_catalogue(client: TestClient, lang: str) -> None:
+    response = client.get(f"/static/i18n/{lang}.json")
+    assert response.status_code == 200 and response.json() == catalogue(lang)
+
+
+def test_how_to_play_comes_in_the_language_asked_for_else_of_accept_language(client: TestClient) -> None:
+    korean = client.get("/api/howto/special-cake?lang=ko").json()
+    english = client.get("/api/howto/special-cake?lang=en").json()
+    assert korean["lang"] == "ko" and english["lang"] == "en"
+    prose = [b["text"] for b in korean["blocks"] if b["kind"] == "paragraph"]
+    assert prose and all(HANGUL.search(text) for text in prose)
+    assert not any(HANGUL.search(b["text"]) for b in english["blocks"] if b["kind"] == "paragraph")
+    # The positions are the same in every language (boards and moves are not words).
+    assert [(b.get("board"), b.get("move")) for b in korean["blocks"] if b["kind"] == "position"] == [
+        (b.get("board"), b.get("move")) for b in english["blocks"] if b["kind"] == "position"
+    ]
+    by_header = client.get("/api/howto/special-cake", headers={"Accept-Language": "ko-KR,ko;q=0.9,en;q=0.8"})
+    assert by_header.json() == korean and by_header.headers["vary"] == "Accept-Language"
+    assert client.get("/api/howto/special-cake", headers={"Accept-Language": "fr"}).json() == english
+    refused = client.get("/api/howto/special-cake?lang=fr")
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_lang"
