@@ -116,6 +116,10 @@ KOREAN_GAMES = [
     ("special-cake", {"variant": "mint"}, "special-cake-mint", "phone"),
     ("spagyric", {}, "spagyric", "phone"),
     ("spinca", {"players": "4"}, "spinca-4", "desktop"),
+    ("special-cake", {"variant": "poisoned"}, "special-cake-poisoned", "desktop"),
+    ("special-cake", {"variant": "sugar"}, "special-cake-sugar", "phone"),
+    ("spinca", {"players": "3"}, "spinca-3", "phone"),
+    ("spline", {}, "spline", "phone"),
 ]
 
 
