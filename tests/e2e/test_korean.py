@@ -178,6 +178,7 @@ def test_switching_language_mid_game_keeps_the_game_and_the_seat(browser: Browse
     assert wait_turn(page)
     version = page.evaluate("document.body.dataset.version")
     moves = page.inner_text("#history")
+    assert {"turn.mine", "button.play"} <= {key for key, _ in english_on(page)}  # the check sees English
     page.click(".lang-switch button[data-lang='ko']")
     page.wait_for_function("() => document.documentElement.lang === 'ko'")
     assert page.inner_text("#role") == "내 자리: 민트"
@@ -215,5 +216,16 @@ def test_switching_language_in_the_lobby_keeps_the_form(browser: Browser, server
     assert page.locator("select.seat-kind").nth(1).input_value() == "agent:greedy"
     assert_korean(page)
     assert_fits(page, board=False)
+    assert errors == []
+    page.context.close()
+
+
+def test_an_unknown_game_says_so_in_korean(browser: Browser, server: str) -> None:
+    page, errors = korean_page(browser, "phone")
+    page.goto(server + "/game/no-such-game")
+    page.wait_for_selector("#missing:not([hidden]) a[href='/']")
+    assert page.inner_text("#missing h1") == "없는 게임" and page.title() == "없는 게임 · Spheria"
+    assert_korean(page)
+    screenshot(page, "ko-missing-phone")
     assert errors == []
     page.context.close()
