@@ -226,6 +226,52 @@ def test_an_early_set_up_is_an_estimate() -> None:
     assert sum(m.visits or 0 for m in result.moves) == 40
 
 
+def _full_mint_cakes(seed: int) -> Iterator[CakeState]:
+    """Full mint cakes from random set-ups."""
+    game = spheria.load_game("special-cake", variant="mint")
+    rng = random.Random(seed)
+    while True:
+        state = game.new_initial_state()
+        assert isinstance(state, CakeState)
+        while state.phase != EAT:
+            state.apply(rng.choice(state.legal_moves()))
+        yield state
+
+
+def _table_says_lost(cake: CakeState) -> bool:
+    from spheria.solver.setup_table import shipped_table
+
+    white, black, _ = cake.masks()
+    return not shipped_table().mint_wins(white, black)
+
+
+def test_a_lost_full_mint_cake_is_answered_from_the_table_without_a_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    lost = next(cake for cake in _full_mint_cakes(5) if _table_says_lost(cake))
+
+    def no_search(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the search solver was asked")
+
+    monkeypatch.setattr("spheria.solver.solve", no_search)
+    analysis.clear_cache()
+    result = analyse(lost, time=60, progress=lambda report: None)
+    assert (result.status, result.method, result.verdict, result.best_moves) == (EXACT, "solver", -1, [])
+    assert {m.value for m in result.moves} == {-1.0} and len(result.moves) == len(lost.legal_moves())
+
+
+@pytest.mark.compiled_speed
+def test_the_tables_verdict_on_full_mint_cakes_is_the_search_solvers() -> None:
+    cakes = _full_mint_cakes(6)
+    won = next(cake for cake in cakes if not _table_says_lost(cake))
+    lost = next(cake for cake in cakes if _table_says_lost(cake))
+    for cake in (won, lost):
+        analysis.clear_cache()
+        reports: list[Progress] = []
+        result = analyse(cake, time=0.2, progress=reports.append)  # the verdict is there before any search
+        partials = [r.partial for r in reports if r.partial is not None]
+        first = partials[0] if partials else result  # a lost cake is answered whole at once
+        assert first.verdict == result.verdict == solve(cake, stop_at_first=True).value
+
+
 # -- Spline and Spinca: MCTS --------------------------------------------------------------------
 
 

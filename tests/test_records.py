@@ -105,7 +105,10 @@ def test_a_game_set_up_from_a_position_is_not_passed_off_as_a_fresh_game() -> No
     game = spheria.load_game("special-cake", variant="mint")
     state = game.state_from_spn("wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat")
     state.apply(state.parse_move("3a1"))
-    error = load_error(Record.from_state(state, ["human", "human"]).to_json())
+    data = Record.from_state(state, ["human", "human"]).to_json()
+    assert data["from_position"] is True  # the record says so; it replays from there
+    assert Record.from_json(data).replay().to_spn() == state.to_spn()
+    error = load_error({**data, "from_position": False})  # claimed as the game's own start
     assert "'start' is 'wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat'" in str(error)
     assert "starts at" in str(error)
 

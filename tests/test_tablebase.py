@@ -9,6 +9,7 @@ a test (see docs/tablebase.md).
 from __future__ import annotations
 
 import functools
+import json
 import random
 import shutil
 from pathlib import Path
@@ -398,6 +399,40 @@ def test_cli_verify_reports_a_wrong_table(tmp_path: Path, program: Path, capsys:
     assert "disagrees with its level below" in capsys.readouterr().err
     assert main([*step, "--levels", "0-1"]) == 0
     assert "agree with one move into the level below" in capsys.readouterr().out
+
+
+def test_cli_verify_journal_resumes_a_stopped_run(
+    tmp_path: Path, program: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copytree(program.parent, tmp_path / "bin")
+    assert main(["tablebase", "build", "--upto", "5", "--cache", str(tmp_path)]) == 0
+    journal = tmp_path / "runs" / "verify.jsonl"
+    verify = ["tablebase", "verify", "--levels", "4-5", "--per-level", "30", "--cache", str(tmp_path)]
+    assert main([*verify, "--journal", str(journal)]) == 0
+    header, *entries = journal.read_text().splitlines()
+    assert len(entries) == 60 and json.loads(header)["levels"] == [4, 5]
+    # Stop the run "mid-way" (a line cut short), and forge one kept outcome: a resumed run must
+    # take the kept outcomes as they are and check only the positions after the cut.
+    forged = json.loads(entries[3])
+    forged["got"] = not forged["expected"]
+    journal.write_text("\n".join([header, *entries[:3], json.dumps(forged), *entries[4:40], entries[40][:9]]) + "\n")
+    capsys.readouterr()
+    assert main([*verify, "--journal", str(journal)]) == 1
+    assert "disagrees with the solver on 1 positions" in capsys.readouterr().err
+    resumed = [json.loads(line) for line in journal.read_text().splitlines()[1:] if line.endswith("}")]
+    assert [(e["level"], e["index"]) for e in resumed] == [(e["level"], e["index"]) for e in map(json.loads, entries)]
+    lines = journal.read_text().count("\n")
+    assert main([*verify, "--journal", str(journal)]) == 1  # past the cut line too: nothing checked again
+    assert "on 1 positions" in capsys.readouterr().err and journal.read_text().count("\n") == lines
+    # Another run's options would draw other positions: its journal is refused, not mixed in.
+    assert main([*verify, "--seed", "2", "--journal", str(journal)]) == 1
+    assert "journal of another run" in capsys.readouterr().err
+    # Two processes check the same positions with the same outcomes.
+    pooled = tmp_path / "pooled.jsonl"
+    assert main([*verify, "--workers", "2", "--journal", str(pooled)]) == 0
+    assert pooled.read_text().splitlines()[1:] == entries
+    assert main([*verify, "--against", "step", "--workers", "2"]) == 1
+    assert "--workers is for --against search" in capsys.readouterr().err
 
 
 def test_position_value_is_the_solvers() -> None:

@@ -327,7 +327,14 @@ def clear_cache() -> None:
 
 
 def _eating(state: Any, budget: _Budget) -> Analysis:
-    """The solver's exact answer: the eating phase by search, a mint set-up from the shipped table."""
+    """The solver's exact answer: the eating phase by search, a mint set-up from the shipped table.
+
+    With a ``progress`` callback an eating position is solved in two steps: the verdict first
+    (the search stops at the first winning move, or proves every move lost), reported at once as
+    ``partial``; then every other move. If the time runs out between the two, the verdict stands
+    and the moves not yet proved have no value.
+    """
+    from spheria.games.special_cake import EAT
     from spheria.solver import SolveProgress, solve
 
     key = (repr(state.game), state.to_spn())
@@ -337,31 +344,87 @@ def _eating(state: Any, budget: _Budget) -> Analysis:
             _cache.move_to_end(key)
             return replace(cached, seconds=budget.elapsed())
     seat = state.player
+    positions = 0
 
     def forward(report: SolveProgress) -> None:
-        budget.report(Progress(SOLVER, budget.elapsed(), positions=report.positions))
+        budget.report(Progress(SOLVER, budget.elapsed(), positions=positions + report.positions))
 
+    callback = forward if budget.progress else None
+    verdict_first: Analysis | None = None
     try:
-        result = solve(state, time_limit=budget.left(), progress=forward if budget.progress else None)
+        if budget.progress is not None and state.phase == EAT:
+            known = _full_cake_value(state)
+            if known is not None:
+                verdict_first = _verdict_only(state, known, budget)
+            else:
+                first = solve(state, time_limit=budget.left(), progress=callback, stop_at_first=True)
+                positions = first.positions
+                verdict_first = _solved(state, first, positions, budget, complete=first.value < 0)
+            if verdict_first.verdict is not None and verdict_first.verdict < 0:  # every move is lost
+                return _remember(key, verdict_first)
+            budget.report(Progress(SOLVER, budget.elapsed(), positions=positions, partial=verdict_first))
+        result = solve(state, time_limit=budget.left(), progress=callback)
     except TimeoutError:
+        if verdict_first is not None:
+            return replace(verdict_first, seconds=budget.elapsed())
         moves = [MoveValue(state.notation(m)) for m in state.legal_moves()]
         return replace(_base(state, seat, SOLVER, UNSOLVED), moves=moves, seconds=budget.elapsed())
+    return _remember(key, _solved(state, result, positions + result.positions, budget, complete=True))
+
+
+def _full_cake_value(state: Any) -> int | None:
+    """The value of a full mint cake (mixed lines) read from the shipped set-up table, whose last
+    level holds every full cake: eating is impartial, so "Mint, eating first, wins" is "the player
+    to move wins". ``None`` for any other position."""
+    from spheria.solver import solves_set_up
+    from spheria.solver.setup_table import shipped_table
+
+    white, black, red = state.masks()
+    full = (white | black | red).bit_count() == state.game.placements
+    if not (full and solves_set_up(state.game) and white.bit_count() == black.bit_count()):
+        return None
+    return 1 if shipped_table().mint_wins(white, black) else -1
+
+
+def _verdict_only(state: Any, value: int, budget: _Budget) -> Analysis:
+    """An exact verdict before any move is proved; when it is a loss every move is lost."""
+    seat = state.player
+    lost = -1.0 if value < 0 else None
+    return replace(
+        _base(state, seat, SOLVER, EXACT),
+        verdict=value,
+        value=float(value),
+        values=_two(float(value), seat),
+        moves=[MoveValue(state.notation(m), lost) for m in state.legal_moves()],
+        seconds=budget.elapsed(),
+    )
+
+
+def _solved(state: Any, result: Any, positions: int, budget: _Budget, complete: bool) -> Analysis:
+    """The analysis of a solve: every move valued (``complete``), or only the winning ones found."""
+    seat = state.player
     winning = {str(m) for m in result.best_moves} if result.value > 0 else set()
-    moves = [MoveValue(state.notation(m), 1.0 if str(m) in winning else -1.0) for m in state.legal_moves()]
-    analysis = replace(
+    lost = -1.0 if complete else None  # a move not (yet) proved has no value
+    moves = [MoveValue(state.notation(m), 1.0 if str(m) in winning else lost) for m in state.legal_moves()]
+    return replace(
         _base(state, seat, SOLVER, EXACT),
         verdict=result.value,
         value=float(result.value),
         values=_two(float(result.value), seat),
         moves=moves,
         best_moves=[state.notation(m) for m in result.best_moves],
-        positions=result.positions,
+        positions=positions,
         seconds=budget.elapsed(),
     )
-    with _lock:
-        _cache[key] = analysis
-        if len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+
+
+def _remember(key: tuple[str, str], analysis: Analysis) -> Analysis:
+    """Cache a complete exact answer (every move valued) and return it."""
+    if all(m.value is not None for m in analysis.moves):
+        with _lock:
+            _cache[key] = analysis
+            if len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
     return analysis
 
 

@@ -10,8 +10,9 @@ compares them). See docs/tablebase.md and docs/solver.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,12 @@ MESSAGES = {
     "against_help": "what to compare with: 'search' (the search solver) or 'step' (one move deep into the "
     "table's level below, by the Python move generator; cheap on the largest levels) (default: %(default)s)",
     "seed_help": "the random seed of the positions checked (default: %(default)s)",
+    "journal_help": "write each checked position to this file and, run again with the same options, go on "
+    "from where it stopped (for runs of hours)",
+    "workers_help": "processes that run the search solver (default: %(default)s)",
+    "workers_need_search": "--workers is for --against search; the step check runs in this process",
+    "bad_journal": "--journal: {error}",
+    "verify_progress": "level {level:2d}  {done}/{total} positions to check are checked",
     "only_mint": "only the mint variant has a table, not {variant}",
     "bad_levels": "{option} wants N or A-B, not {text!r}",
     "no_levels": "no finished level in {directory}; run 'spheria tablebase build' first",
@@ -95,6 +102,8 @@ def add_parser(commands: Any) -> None:
     verify.add_argument("--levels", metavar="A-B", help=MESSAGES["levels_help"])
     verify.add_argument("--seed", metavar="N", type=int, default=1, help=MESSAGES["seed_help"])
     verify.add_argument("--against", choices=("search", "step"), default="search", help=MESSAGES["against_help"])
+    verify.add_argument("--journal", metavar="FILE", type=Path, help=MESSAGES["journal_help"])
+    verify.add_argument("--workers", metavar="N", type=int, default=1, help=MESSAGES["workers_help"])
     verify.add_argument("--setup", metavar="A-B", help=MESSAGES["setup_verify_help"])
     verify.set_defaults(handler=cmd_verify)
 
@@ -261,7 +270,7 @@ def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
 
 def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.tablebase.build import build_dir
-    from spheria.tablebase.verify import EatingTable, check_levels, solver_value, step_value
+    from spheria.tablebase.verify import EatingTable, Journal, check_levels, solver_value, step_value
 
     spec = _spec(args)
     table = EatingTable(build_dir(args.cache, spec), spec)
@@ -272,24 +281,68 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     if not levels:
         raise CliError(MESSAGES["no_levels"].format(directory=table.directory))
     if args.against == "step":
+        if args.workers > 1:
+            raise CliError(MESSAGES["workers_need_search"])
         for n in levels:
             if n > 0 and not table.has_level(n - 1):
                 raise CliError(MESSAGES["step_needs_below"].format(level=n, below=n - 1))
+    per_level = max(args.per_level, 1)
+    journal = None
+    if args.journal is not None:
+        header = {
+            "levels": levels,
+            "per_level": per_level,
+            "seed": args.seed,
+            "against": args.against,
+            "line_rule": spec.line_rule,
+        }
+        try:
+            journal = Journal(args.journal, header)
+        except (OSError, ValueError) as error:
+            raise CliError(MESSAGES["bad_journal"].format(error=error)) from None
     rng = random.Random(args.seed)
     value = solver_value(spec.line_rule) if args.against == "search" else step_value(table)
-    checked, bad = 0, []
-    for n in levels:
-        [result] = check_levels(table, [n], max(args.per_level, 1), rng, value)
-        checked += result.checked
-        bad += result.mismatches
-        term.say(
-            MESSAGES["verify_line"].format(
-                level=n, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
+    with _evaluator(args.workers) as evaluate_all:
+        checked, bad = 0, []
+        for n in levels:
+            [result] = check_levels(
+                table, [n], per_level, rng, value, journal=journal, evaluate_all=_reporting(evaluate_all, n, term)
             )
-        )
+            checked += result.checked
+            bad += result.mismatches
+            term.end_transient()
+            term.say(
+                MESSAGES["verify_line"].format(
+                    level=n, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
+                )
+            )
     suffix = "" if args.against == "search" else "_step"
     if bad:
         white, black = bad[0]
         raise CliError(MESSAGES["verify_bad" + suffix].format(count=len(bad), white=white, black=black))
     term.say(MESSAGES["verify_ok" + suffix].format(checked=checked))
     return 0
+
+
+@contextlib.contextmanager
+def _evaluator(workers: int) -> Iterator[Callable[..., Iterable[int]]]:
+    """``map``, or a process pool's ordered ``imap`` over ``workers`` processes."""
+    if workers <= 1:
+        yield map
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        yield lambda function, jobs: pool.imap(function, jobs, chunksize=1)
+
+
+def _reporting(evaluate_all: Callable[..., Iterable[int]], level: int, term: Terminal) -> Callable[..., Iterable[int]]:
+    """``evaluate_all`` with a progress line on a terminal while the values come in."""
+
+    def evaluate(function: Callable[..., int], jobs: list[Any]) -> Iterator[int]:
+        for done, result in enumerate(evaluate_all(function, jobs), 1):
+            term.end_transient()
+            term.transient(MESSAGES["verify_progress"].format(level=level, done=done, total=len(jobs)))
+            yield result
+
+    return evaluate

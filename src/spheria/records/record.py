@@ -2,8 +2,9 @@
 
 A record names the game and its options, the seed, the starting position (SPN), the players
 and the moves as record entries (``state.history_notation()``). Replaying rebuilds the game
-from those and plays every entry, so a record that loads is a record that is legal. The
-format is described in ``docs/records.md``.
+from those and plays every entry, so a record that loads is a record that is legal. A game
+started from a position set up by hand (``from_position``) is rebuilt from ``start`` through
+``state_from_spn``, which checks it. The format is described in ``docs/records.md``.
 
 >>> import spheria
 >>> state = spheria.load_game("special-cake", variant="mint").new_initial_state()
@@ -34,7 +35,7 @@ VERSION = 1
 FIELDS = ("format", "version", "game", "options", "seed", "start", "players", "moves", "result", "created")
 
 #: Fields added within version 1, optional when reading: a record without them reads as before.
-OPTIONAL_FIELDS = ("resigned",)
+OPTIONAL_FIELDS = ("resigned", "from_position")
 
 
 class RecordError(ValueError):
@@ -86,6 +87,8 @@ class Record:
     result: list[float] | None = None
     created: str = field(default_factory=_now)
     resigned: int | None = None
+    #: Whether the game started from ``start`` set up by hand rather than from the game's own start.
+    from_position: bool = False
 
     @property
     def finished(self) -> bool:
@@ -101,16 +104,20 @@ class Record:
         """The record of the game that led to ``state``; ``players`` are agent specs or ``"human"``.
 
         ``resigned`` is the seat that gave up in ``state`` (an unfinished position), if one did.
+        The record says ``from_position`` when the game's start is not the game's own start with
+        the state's seed (a position built with ``state_from_spn``).
         """
         if len(players) != state.game.num_players:
             raise RecordError(f"{state.game.name} has {state.game.num_players} seats; got {len(players)} players")
         if resigned is not None and (state.is_terminal() or not 0 <= resigned < state.game.num_players):
             raise RecordError(f"seat {resigned} cannot resign here: {_resign_problem(state, resigned)}")
+        start = start_position(state).to_spn()
         return cls(
             game=state.game.name,
             options=dict(state.game.options),
             seed=state.seed,
-            start=start_position(state).to_spn(),
+            start=start,
+            from_position=start != state.game.new_initial_state(state.seed).to_spn(),
             players=[str(p) for p in players],
             moves=list(state.history_notation()),
             result=[float(r) for r in state.returns()] if state.is_terminal() else None,
@@ -133,6 +140,7 @@ class Record:
             "result": None if self.result is None else list(self.result),
             "created": self.created,
             "resigned": self.resigned,
+            "from_position": self.from_position,
         }
 
     def dumps(self) -> str:
@@ -192,6 +200,9 @@ class Record:
             raise RecordError(f"'resigned' must be the seat (0-based) that resigned, or null, not {resigned!r}")
         if resigned is not None and result is not None:
             raise RecordError("a resigned game has no 'result' (null): the rules did not finish it")
+        from_position = data.get("from_position", False)
+        if not isinstance(from_position, bool):
+            raise RecordError(f"'from_position' must be true or false, not {from_position!r}")
         return cls(
             game=game,
             options=dict(options),
@@ -202,6 +213,7 @@ class Record:
             result=None if result is None else [float(r) for r in result],
             created=created,
             resigned=resigned,
+            from_position=from_position,
         )
 
     @classmethod
@@ -237,7 +249,8 @@ class Record:
             raise RecordError(str(error)) from None
 
     def initial_state(self) -> State[Any]:
-        """The starting position, rebuilt from the game, options and seed and checked against ``start``."""
+        """The starting position, rebuilt from the game, options and seed and checked against ``start``
+        (or, for a game ``from_position``, read from ``start`` by the game's rules)."""
         game = self.load_game()
         if len(self.players) != game.num_players:
             raise RecordError(f"{game.name} has {game.num_players} seats but the record names {len(self.players)}")
@@ -245,6 +258,8 @@ class Record:
             raise RecordError(
                 f"'resigned' is seat {self.resigned} but {game.name} has seats 0 to {game.num_players - 1}"
             )
+        if self.from_position:
+            return self._set_up_state(game)
         try:
             state = game.new_initial_state(self.seed)
         except ValueError as error:
@@ -254,6 +269,16 @@ class Record:
                 f"'start' is {self.start!r} but {game.name} with these options and seed {self.seed!r} "
                 f"starts at {state.to_spn()!r}"
             )
+        return state
+
+    def _set_up_state(self, game: Game) -> State[Any]:
+        """The position ``start`` names, checked by the game's rules and written in its own notation."""
+        try:
+            state = game.state_from_spn(self.start)
+        except ValueError as error:
+            raise RecordError(f"'start' {self.start!r} is not a position of {game.name}: {error}") from None
+        if state.to_spn() != self.start:
+            raise RecordError(f"'start' is {self.start!r} but {game.name} writes that position {state.to_spn()!r}")
         return state
 
     def steps(self, state: State[Any] | None = None) -> Iterator[ReplayStep]:

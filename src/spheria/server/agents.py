@@ -39,6 +39,8 @@ class AgentJob:
     seat: int
     spec: str
     max_time: float | None = None
+    #: The position the game started from (SPN), when it was set up rather than the game's own start.
+    start: str | None = None
 
 
 _CACHE_SIZE = 64
@@ -46,9 +48,17 @@ _cache: OrderedDict[str, tuple[State[Any], list[str]]] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def rebuild(name: str, options: dict[str, Any], seed: int | None, entries: tuple[str, ...] | list[str]) -> State[Any]:
-    """The state reached by replaying ``entries`` from the start of a game."""
-    state = load_game(name, **options).new_initial_state(seed)
+def rebuild(
+    name: str,
+    options: dict[str, Any],
+    seed: int | None,
+    entries: tuple[str, ...] | list[str],
+    start: str | None = None,
+) -> State[Any]:
+    """The state reached by replaying ``entries`` from the start of a game (the position ``start``
+    in SPN when the game was set up from one)."""
+    game = load_game(name, **options)
+    state = game.new_initial_state(seed) if start is None else game.state_from_spn(start)
     for entry in entries:
         state.apply_notation(entry)
     return state
@@ -64,7 +74,7 @@ def _state_for(job: AgentJob) -> State[Any]:
             for entry in job.entries[len(seen) :]:
                 state.apply_notation(entry)
             return state
-    return rebuild(job.name, job.options, job.seed, job.entries)
+    return rebuild(job.name, job.options, job.seed, job.entries, job.start)
 
 
 def choose_move(job: AgentJob) -> str:

@@ -5,6 +5,8 @@ HTTP::
     GET  /                       lobby (new game form, games in play, finished games)
     GET  /game/{id}              the game page; a seat's invite link adds ``#<token>``
     GET  /replay/{id}            replay of a finished game
+    GET  /analysis               the analysis board (routes and socket: :mod:`spheria.server.analysis`)
+    GET  /editor                 the position editor (its endpoints: :mod:`spheria.server.editor`)
     GET  /static/...             the browser client (HTML, CSS, JavaScript modules)
     GET  /api/catalog            games, their options and the agents (per game: those that fit)
     GET  /api/howto/{game}       {"game", "lang", "text", "blocks"}: how to play it, for the page's panel
@@ -12,7 +14,8 @@ HTTP::
     POST /api/check              {"game", "options"} -> the seats' names, or a clear error
     GET  /api/games              games (public facts only)
     POST /api/games              create: {"game", "options", "seats": [{"kind": "human"},
-                                 {"kind": "agent", "agent": "random"}], "seed"?}
+                                 {"kind": "agent", "agent": "random"}], "seed"?, "start"?}
+                                 (``start``: a position in SPN to start from, checked by the rules)
     POST /api/games/{id}/invites {"seat", "owner"}: a new invite for an unclaimed seat
     GET  /api/games/{id}         public facts about one game
     GET  /api/games/{id}/record  the game record (JSON) of a finished game
@@ -38,7 +41,7 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from spheria.server import endpoints
+from spheria.server import analysis, editor, endpoints
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -55,9 +58,14 @@ log = logging.getLogger("spheria.server")
 FRAME_RATE = Limits.frame_rate
 
 ROUTES = [
+    *analysis.ROUTES,  # /ws/analysis before /ws/{game_id}
     Route("/", endpoints.page("index.html"), methods=["GET"]),
     Route("/game/{game_id}", endpoints.page("game.html"), methods=["GET"]),
     Route("/replay/{game_id}", endpoints.page("replay.html"), methods=["GET"]),
+    Route("/editor", endpoints.page("editor.html"), methods=["GET"]),
+    Route("/api/position/check", editor.api_check_position, methods=["POST"]),
+    Route("/api/position/random", editor.api_random_position, methods=["POST"]),
+    Route("/api/position/transform", editor.api_transform_position, methods=["POST"]),
     Route("/api/catalog", endpoints.api_catalog, methods=["GET"]),
     Route("/api/check", endpoints.api_check, methods=["POST"]),
     Route("/api/howto/{game}", endpoints.api_howto, methods=["GET"]),
@@ -83,12 +91,14 @@ def create_app(
     agent_delay: float = 0.3,
     frame_rate: float | None = None,
     limits: Limits | None = None,
+    analysis_limits: analysis.AnalysisLimits | None = None,
 ) -> Starlette:
     """The server as an ASGI app. ``db`` is the SQLite file (``:memory:`` for a throwaway store).
 
     Agents think in ``executor_factory()`` (rebuilt when a worker dies or runs away), by default a
     pool of ``agent_pool`` kind; ``executor`` is a fixed pool (threads: never rebuilt). ``limits``
-    holds every limit (:class:`Limits`); ``frame_rate`` overrides its frames per second.
+    holds every limit (:class:`Limits`); ``frame_rate`` overrides its frames per second;
+    ``analysis_limits`` the analysis board's (its engine has worker processes of its own).
     """
     limits = limits or Limits()
     if frame_rate is not None:
@@ -101,6 +111,7 @@ def create_app(
         factory = executor_factory or (lambda: make_executor(agent_pool, agent_workers))
     agents = AgentPool(factory, limits.agent_thinking, limits.agent_grace)
     manager = SessionManager(store, agents, agent_delay, limits)
+    engine = analysis.AnalysisService(analysis_limits or analysis.AnalysisLimits())
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -112,6 +123,7 @@ def create_app(
             yield
         finally:
             sweeper.cancel()
+            engine.shutdown()
             await manager.close()
             if executor is None:
                 agents.shutdown()
@@ -122,6 +134,7 @@ def create_app(
     middleware = [Middleware(Guard, allowed_hosts=hosts, allowed_origins=limits.allowed_origins)]
     app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=middleware)
     app.state.manager = manager
+    app.state.analysis = engine
     app.state.limits = limits
     app.state.connections = Counter()
     app.state.create_bucket = TokenBucket(limits.create_per_minute / 60.0, float(limits.create_burst))

@@ -266,7 +266,7 @@ async def api_games(request: Request) -> Response:
 def _creation_request(data: Any) -> tuple[str, list[dict[str, Any]], int | None]:
     if not isinstance(data, dict):
         raise GameError("bad_game", "the body must be a JSON object")
-    unknown = sorted(set(data) - {"game", "options", "seats", "seed"})
+    unknown = sorted(set(data) - {"game", "options", "seats", "seed", "start"})
     if unknown:
         raise GameError("bad_game", f"unexpected field {unknown[0]!r}")
     name = data.get("game")
@@ -288,7 +288,10 @@ async def api_create(request: Request) -> Response:
             raise GameError("rate_limited", "too many new games from this address: wait a little")
         data = await read_json(request)
         name, seats, seed = _creation_request(data)
-        session, tokens, owner = await manager.create(name, options_of(data), seats, seed)
+        start = data.get("start")
+        if start is not None and not isinstance(start, str):
+            raise GameError("bad_position", "start must be a position in SPN (text)")
+        session, tokens, owner = await manager.create(name, options_of(data), seats, seed, start)
     except GameError as error:
         return refused(error)
     names = session.game.player_names()
@@ -350,7 +353,7 @@ async def api_record(request: Request) -> Response:
 
 def replay_steps(session: GameSession) -> list[dict[str, Any]]:
     record = session.record
-    state = rebuild(record.name, record.options, record.seed, [])
+    state = rebuild(record.name, record.options, record.seed, [], record.start)
     frames = [public_frame(state, {}, 0)]
     for index, entry in enumerate(record.moves):
         state.apply_notation(entry)

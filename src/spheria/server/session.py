@@ -38,6 +38,7 @@ from spheria.agents.registry import check_spec
 from spheria.games.base import SIMULTANEOUS, Game, IllegalMoveError, State, load_game
 from spheria.server.agents import AgentJob, AgentPool, AgentTimeout, agent_budget, rebuild
 from spheria.server.limits import Limits, QuietLog
+from spheria.server.positions import PositionError, start_state
 from spheria.server.storage import ABORTED, AGENT, FINISHED, HUMAN, GameRecord, SeatRecord, Storage
 from spheria.server.views import board_of, choosers, public_frame, result_of, seat_frame
 
@@ -237,6 +238,7 @@ class GameSession:
             else FINISHED,
             "plies": len(self.state.history),
             "spectators": self.spectators(),
+            "set_up": self.record.start is not None,
         }
 
     # -- frames ----------------------------------------------------------------------------
@@ -326,7 +328,7 @@ class GameSession:
                 if record is None or (record.moves == self.record.moves and record.pending == self.pending):
                     return
                 loop = asyncio.get_running_loop()
-                args = (record.name, record.options, record.seed, record.moves)
+                args = (record.name, record.options, record.seed, record.moves, record.start)
                 state = await loop.run_in_executor(None, rebuild, *args)
                 self.record, self.state = record, state
                 self.pending, self.version = dict(record.pending), len(record.moves)
@@ -489,6 +491,7 @@ class GameSession:
                 tuple(self.record.moves),
                 seat.seat,
                 seat.agent,
+                start=self.record.start,
             )
             limits = self.manager.limits
             try:
@@ -561,10 +564,16 @@ class SessionManager:
         return spec.strip()
 
     async def create(
-        self, name: str, options: dict[str, Any], seats: list[dict[str, Any]], seed: int | None = None
+        self,
+        name: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        seed: int | None = None,
+        start: str | None = None,
     ) -> tuple[GameSession, dict[int, str], str]:
-        """A new game; returns the session, each human seat's invite token and the creator's
-        credential (shown once, never stored)."""
+        """A new game, from the game's own start or from the position ``start`` (SPN, checked:
+        ``bad_position`` names the problem); returns the session, each human seat's invite token
+        and the creator's credential (shown once, never stored)."""
         try:
             game = load_game(name, **options)
         except (ValueError, TypeError) as error:
@@ -585,16 +594,25 @@ class SessionManager:
                 records.append(SeatRecord(index, AGENT, self.check_agent_spec(index, seat.get("agent"), game)))
             else:
                 raise GameError("bad_seats", f"seat {index + 1}: kind must be 'human' or 'agent'")
-        if seed is None:
+        set_up = None if start is None else self._set_up(game, start, len(tokens))
+        if seed is None and set_up is None:
             seed = secrets.randbelow(2**31)
         owner = new_token()
         record = GameRecord(new_game_id(), game.name, dict(game.options), seed, records, owner_hash=token_digest(owner))
-        state = game.new_initial_state(seed)
+        record.start = None if set_up is None else set_up.to_spn()
+        state = game.new_initial_state(seed) if set_up is None else set_up
         await self.db(self.storage.create_game, record)
         session = GameSession(self, record, game, state)
         self.sessions[record.id] = session
         session.schedule_agents()
         return session, tokens, owner
+
+    @staticmethod
+    def _set_up(game: Game, start: str, humans: int) -> State[Any]:
+        try:
+            return start_state(game, start, humans)
+        except PositionError as error:
+            raise GameError("bad_position", str(error)) from None
 
     async def load(self, game_id: str) -> GameSession | None:
         """A session for a game as stored, not kept in memory (for records and replays)."""
@@ -608,7 +626,7 @@ class SessionManager:
 
     def _build(self, record: GameRecord) -> GameSession:
         game = load_game(record.name, **record.options)
-        state = rebuild(record.name, record.options, record.seed, record.moves)
+        state = rebuild(record.name, record.options, record.seed, record.moves, record.start)
         return GameSession(self, record, game, state)
 
     async def get(self, game_id: str) -> GameSession | None:

@@ -7,7 +7,8 @@ notation (``state.history_notation()``). A game is rebuilt by replaying those en
 
 Schema (SQLite)::
 
-    games   (id PK, name, options JSON, seed, status 'active'|'finished', result JSON, created, updated)
+    games   (id PK, name, options JSON, seed, status 'active'|'finished', result JSON, created, updated,
+             owner_hash, start: the SPN a game set up from a position started at, else NULL)
     seats   (game_id, seat, kind 'human'|'agent', agent spec, token_hash, claim_hash)  PK (game_id, seat)
     moves   (game_id, ply, entry, at)                                          PK (game_id, ply)
     pending (game_id, seat, entry, at)    secret simultaneous choices         PK (game_id, seat)
@@ -67,6 +68,8 @@ class GameRecord:
     updated: float = 0.0
     #: SHA-256 of the creator's credential, which may re-issue unclaimed invites.
     owner_hash: str | None = None
+    #: The position (SPN) the game started from when it was set up from one; None: the game's own start.
+    start: str | None = None
 
 
 @dataclass
@@ -131,7 +134,8 @@ CREATE TABLE IF NOT EXISTS games (
     result TEXT,
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    owner_hash TEXT
+    owner_hash TEXT,
+    start TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -184,6 +188,8 @@ class SQLiteStorage:
         if "claim_hash" not in columns:  # a file written before seats were claimed
             self._db.execute("ALTER TABLE seats ADD COLUMN claim_hash TEXT")
             self._db.execute("ALTER TABLE games ADD COLUMN owner_hash TEXT")
+        if "start" not in {row[1] for row in self._db.execute("PRAGMA table_info(games)")}:
+            self._db.execute("ALTER TABLE games ADD COLUMN start TEXT")  # a file from before set-up starts
 
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         with self._lock:
@@ -201,8 +207,8 @@ class SQLiteStorage:
         record.created = record.updated = now
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
-                "INSERT INTO games (id, name, options, seed, status, result, created, updated, owner_hash)"
-                " VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+                "INSERT INTO games (id, name, options, seed, status, result, created, updated, owner_hash, start)"
+                " VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)",
                 (
                     record.id,
                     record.name,
@@ -212,6 +218,7 @@ class SQLiteStorage:
                     now,
                     now,
                     record.owner_hash,
+                    record.start,
                 ),
             )
         ]
@@ -230,7 +237,8 @@ class SQLiteStorage:
     def load_game(self, game_id: str) -> GameRecord | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, name, options, seed, status, result, created, updated, owner_hash FROM games WHERE id = ?",
+                "SELECT id, name, options, seed, status, result, created, updated, owner_hash, start"
+                " FROM games WHERE id = ?",
                 (game_id,),
             ).fetchone()
             if row is None:
@@ -256,6 +264,7 @@ class SQLiteStorage:
             created=row[6],
             updated=row[7],
             owner_hash=row[8],
+            start=row[9],
         )
 
     def append_moves(

@@ -11,6 +11,8 @@ solver takes seconds a position (25 candies and more).
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import random
 from collections.abc import Callable, Iterable
@@ -111,31 +113,92 @@ class LevelCheck:
     mismatches: list[tuple[int, int]]
 
 
+class Journal:
+    """The positions a verify run has checked, one JSON line each, so that a run of hours can be
+    stopped and resumed: the first line is the run's header (what was asked), every other line
+    one position's outcome. Resuming with another header is refused, since the positions drawn
+    would differ."""
+
+    def __init__(self, path: Path, header: dict[str, object]) -> None:
+        self.path = path
+        self.outcomes: dict[tuple[int, int], tuple[bool, bool]] = {}
+        if path.exists() and path.stat().st_size:
+            lines = path.read_text().splitlines()
+            if json.loads(lines[0]) != header:
+                raise ValueError(f"{path} is the journal of another run ({lines[0]}); name a new file")
+            for line in lines[1:]:
+                try:
+                    entry = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a line cut short by an interruption: that position is checked again
+                self.outcomes[entry["level"], entry["index"]] = (entry["expected"], entry["got"])
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(header) + "\n")
+
+    def __contains__(self, key: tuple[int, int]) -> bool:
+        return key in self.outcomes
+
+    def record(self, level: int, index: int, position: tuple[int, int], expected: bool, got: bool) -> None:
+        self.outcomes[level, index] = (expected, got)
+        white, black = position
+        entry = {"level": level, "index": index, "white": white, "black": black, "expected": expected, "got": got}
+        with self.path.open("a") as out:
+            out.write(json.dumps(entry) + "\n")
+
+
+def level_sample(table: EatingTable, n: int, per_level: int, rng: random.Random) -> list[tuple[int, int]]:
+    """The positions :func:`check_levels` checks in level ``n``: all of them when there are no
+    more than ``per_level``, else ``per_level`` random ones drawn from ``rng``."""
+    level = table.layout.level(n)
+    if level.positions <= per_level:
+        return list(_every_position(level.shapes, table.spec.cap))
+    return [random_colouring(rng.choice(level.shapes), table.spec.cap, rng) for _ in range(per_level)]
+
+
+Value = Callable[[int, int], int]
+Job = tuple[Value, int, int]
+Evaluator = Callable[[Callable[[Job], int], list[Job]], Iterable[int]]
+
+
+def _evaluate(job: Job) -> int:
+    value, white, black = job
+    return value(white, black)
+
+
 def check_levels(
     table: EatingTable,
     levels: Iterable[int],
     per_level: int,
     rng: random.Random,
-    value: Callable[[int, int], int],
+    value: Value,
+    *,
+    journal: Journal | None = None,
+    evaluate_all: Callable[
+        [Callable[[tuple[Value, int, int]], int], list[tuple[Value, int, int]]], Iterable[int]
+    ] = map,
 ) -> list[LevelCheck]:
     """Compare the table with ``value(white, black)`` (+1 / -1) on random positions of each level.
 
-    A level with fewer positions than ``per_level`` is checked whole.
+    A level with fewer positions than ``per_level`` is checked whole. With a ``journal`` the
+    positions it holds are not checked again and each new outcome is written to it as it comes;
+    ``evaluate_all`` maps the values (e.g. a process pool's ``imap``, whose order it must keep).
     """
     results = []
     for n in levels:
-        level = table.layout.level(n)
-        if level.positions <= per_level:
-            positions = list(_every_position(level.shapes, table.spec.cap))
-        else:
-            positions = [random_colouring(rng.choice(level.shapes), table.spec.cap, rng) for _ in range(per_level)]
-        won, mismatches = 0, []
-        for white, black in positions:
-            expected = value(white, black) > 0
-            got = table.wins(white, black)
-            won += got
-            if got != expected:
-                mismatches.append((white, black))
+        positions = level_sample(table, n, per_level, rng)
+        todo = [i for i in range(len(positions)) if journal is None or (n, i) not in journal]
+        outcomes: dict[int, tuple[bool, bool]] = {}
+        if journal is not None:
+            outcomes = {i: journal.outcomes[n, i] for i in range(len(positions)) if (n, i) in journal}
+        jobs = [(value, *positions[i]) for i in todo]
+        for i, result in zip(todo, evaluate_all(_evaluate, jobs), strict=True):
+            expected, got = result > 0, table.wins(*positions[i])
+            outcomes[i] = (expected, got)
+            if journal is not None:
+                journal.record(n, i, positions[i], expected, got)
+        won = sum(got for _, got in outcomes.values())
+        mismatches = [positions[i] for i in sorted(outcomes) if outcomes[i][0] != outcomes[i][1]]
         results.append(LevelCheck(n, len(positions), won, mismatches))
     return results
 
@@ -150,11 +213,16 @@ def _every_position(shapes: Iterable[int], cap: int) -> Iterable[tuple[int, int]
                 yield white, black
 
 
-def solver_value(line_rule: str) -> Callable[[int, int], int]:
-    """The search solver's value of a mint eating position, as ``value(white, black)``."""
+def solver_value(line_rule: str) -> Value:
+    """The search solver's value of a mint eating position, as ``value(white, black)`` (a
+    picklable function, so that a process pool can compute it)."""
+    return functools.partial(_search_value, line_rule)
+
+
+def _search_value(line_rule: str, white: int, black: int) -> int:
     from spheria.solver import position_value
 
-    return lambda white, black: position_value((white, black, 0), "mint", line_rule)
+    return position_value((white, black, 0), "mint", line_rule)
 
 
 def step_value(table: EatingTable) -> Callable[[int, int], int]:

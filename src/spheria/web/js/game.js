@@ -466,6 +466,7 @@ function renderResult() {
       "div",
       { class: "result-links" },
       h("a", { href: `/replay/${gameId}`, class: "button" }, t("links.replay")),
+      h("a", { href: `/analysis?record=${encodeURIComponent(gameId)}`, class: "button" }, t("links.analyse")),
       h("a", { href: `/api/games/${gameId}/record`, class: "button", download: `spheria-${gameId}.json` }, t("links.record")),
       h("a", { href: "/", class: "button" }, t("links.new")),
     ),

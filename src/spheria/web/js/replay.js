@@ -80,6 +80,7 @@ function go(i) {
   index = Math.max(0, Math.min(data.steps.length - 1, i));
   const step = data.steps[index];
   $("slider").value = String(index);
+  $("analyse").href = `/analysis?record=${encodeURIComponent(gameId)}&at=${index}`; // this move on the analysis board
   $("step").textContent = t("replay.step", { index, total: data.steps.length - 1 });
   const obs = step.observation || {};
   const last = index === data.steps.length - 1;

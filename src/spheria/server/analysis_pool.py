@@ -1,0 +1,340 @@
+"""Analysis jobs in worker processes of their own, with live progress.
+
+The analysis board's engine (:func:`spheria.analysis.analyse`, :func:`analyse_game`) runs in
+``workers`` processes started for it alone: never in the agents' pool, never on the event loop.
+Each worker holds one end of a pipe; the event loop reads the other end with ``add_reader``, so
+progress frames arrive without a thread per job. A worker runs one job at a time and reports at
+most every :data:`PROGRESS_EVERY` seconds; between reports it looks for a ``cancel`` message and
+stops. A job past its deadline (its time cap plus ``grace``) gets its worker killed and replaced.
+
+Jobs are plain data (:class:`PositionJob`, :class:`GameJob`): the worker rebuilds the position
+from the game's name, options, SPN and moves, exactly as the server checked them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from multiprocessing.connection import Connection
+from typing import Any
+
+#: Seconds between two progress reports of one job.
+PROGRESS_EVERY = 0.25
+#: How much lower the workers' priority is than the server's (game agents come first).
+WORKER_NICENESS = 5
+
+
+@dataclass(frozen=True)
+class PositionJob:
+    """Analyse the position ``moves`` after ``spn`` (``None``: the game's start) for ``seat``."""
+
+    game: str
+    options: dict[str, Any]
+    spn: str | None
+    moves: tuple[str, ...]
+    seat: int | None
+    time: float
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """Analyse every move of a finished game (its start: ``seed``; then ``moves``), ``time`` a position."""
+
+    game: str
+    options: dict[str, Any]
+    seed: int | None
+    moves: tuple[str, ...]
+    time: float
+
+
+Job = PositionJob | GameJob
+
+
+class Cancelled(Exception):
+    """The server asked the worker to drop its job."""
+
+
+class JobFailed(Exception):
+    """A job ended without an answer: ``code`` (``timeout``, ``worker_died``, ``failed``) and a message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# -- the worker process ------------------------------------------------------------------------
+
+
+def position_state(game: str, options: dict[str, Any], spn: str | None, moves: tuple[str, ...] | list[str]) -> Any:
+    """The state ``moves`` after ``spn`` (the start when ``None``); ``ValueError`` if one does not apply."""
+    from spheria.games.base import load_game
+
+    loaded = load_game(game, **options)
+    state = loaded.new_initial_state() if spn is None else loaded.state_from_spn(spn)
+    for entry in moves:
+        state.apply_notation(entry)
+    return state
+
+
+class _Reporter:
+    """The progress callback of one job: throttled reports, and the cancel check."""
+
+    def __init__(self, conn: Connection, job_id: int) -> None:
+        self.conn = conn
+        self.job_id = job_id
+        self.last = 0.0
+
+    def check(self) -> None:
+        while self.conn.poll():
+            message = self.conn.recv()
+            if message == ("cancel", self.job_id):
+                raise Cancelled
+
+    def send(self, data: dict[str, Any], force: bool = False) -> None:
+        self.check()
+        now = time.monotonic()
+        if force or now - self.last >= PROGRESS_EVERY:
+            self.last = now
+            self.conn.send((self.job_id, "progress", data))
+
+    def search(self, report: Any) -> None:
+        """:func:`spheria.analysis.analyse`'s ``progress``: positions or iterations, and MCTS's answer so far."""
+        data: dict[str, Any] = {
+            "method": report.method,
+            "seconds": round(report.seconds, 3),
+            "positions": report.positions,
+            "iterations": report.iterations,
+        }
+        if report.partial is not None:
+            data["partial"] = report.partial.to_json()
+        self.send(data)
+
+
+def run_position(job: PositionJob, reporter: _Reporter) -> dict[str, Any]:
+    from spheria.analysis import analyse
+
+    state = position_state(job.game, job.options, job.spn, job.moves)
+    result = analyse(state, time=job.time, progress=reporter.search, seat=job.seat)
+    data: dict[str, Any] = result.to_json()
+    return data
+
+
+def run_game(job: GameJob, reporter: _Reporter) -> dict[str, Any]:
+    from spheria.analysis import analyse_game
+    from spheria.games.base import load_game
+
+    state = load_game(job.game, **job.options).new_initial_state(job.seed)
+    states = [state.clone()]
+    for entry in job.moves:
+        state.apply_notation(entry)
+        states.append(state.clone())
+
+    def step(number: int, total: int) -> None:
+        reporter.send({"number": number, "total": total}, force=True)
+
+    report = analyse_game(states, time=job.time, progress=step, search_progress=lambda _: reporter.check())
+    return game_summary(report.to_json(statistics=False))
+
+
+def game_summary(report: dict[str, Any]) -> dict[str, Any]:
+    """What the page needs of a game's analysis: each move without the full analysis before it."""
+    moves = [{k: v for k, v in move.items() if k != "before"} for move in report["moves"]]
+    return {**report, "moves": moves}
+
+
+def _worker(conn: Connection) -> None:
+    """A worker's loop: one job at a time, answered as ``(id, "done" | "error" | "cancelled", data)``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if not (isinstance(message, tuple) and len(message) == 2 and isinstance(message[1], PositionJob | GameJob)):
+            continue  # a late cancel for a job already answered
+        job_id, job = message
+        reporter = _Reporter(conn, job_id)
+        try:
+            result = run_position(job, reporter) if isinstance(job, PositionJob) else run_game(job, reporter)
+            conn.send((job_id, "done", result))
+        except Cancelled:
+            conn.send((job_id, "cancelled", None))
+        except Exception as error:  # the answer names it; the worker lives on
+            conn.send((job_id, "error", str(error) or type(error).__name__))
+
+
+# -- the pool (event loop side) ----------------------------------------------------------------
+
+
+@dataclass
+class _Task:
+    id: int
+    job: Job
+    on_progress: Callable[[dict[str, Any]], object]
+    future: asyncio.Future[dict[str, Any]]
+    deadline: float
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Connection
+    task: _Task | None = None
+    timer: asyncio.TimerHandle | None = None
+    started: float = field(default_factory=time.monotonic)
+
+
+class AnalysisPool:
+    """``size`` worker processes (started when first needed) running analysis jobs in order.
+
+    :meth:`run` waits for a job's answer; :meth:`cancel` drops a waiting job or asks a running
+    one to stop. ``grace``: seconds past a job's time cap before its worker is killed.
+    """
+
+    def __init__(self, size: int, grace: float = 10.0) -> None:
+        self.size = max(1, size)
+        self.grace = grace
+        self.workers: list[_Worker] = []
+        self.waiting: deque[_Task] = deque()
+        self.killed = 0
+        self._ids = itertools.count(1)
+        self._context = get_context("spawn")
+
+    @property
+    def busy(self) -> int:
+        """Jobs running or waiting."""
+        return len(self.waiting) + sum(1 for w in self.workers if w.task is not None)
+
+    async def run(self, job: Job, on_progress: Callable[[dict[str, Any]], object], budget: float) -> dict[str, Any]:
+        """The job's answer; raises :class:`JobFailed` or ``asyncio.CancelledError`` (cancelled)."""
+        loop = asyncio.get_running_loop()
+        task = _Task(next(self._ids), job, on_progress, loop.create_future(), budget + self.grace)
+        # The answer of a job given up (its asker cancelled or gone) is read here, never left unread.
+        task.future.add_done_callback(lambda done: done.cancelled() or done.exception())
+        self.waiting.append(task)
+        self._dispatch()
+        try:
+            return await asyncio.shield(task.future)
+        except asyncio.CancelledError:
+            self.cancel(task.future)
+            raise
+
+    def warm(self) -> None:
+        """Start a worker now if none runs (a page that opens the socket will soon ask)."""
+        if not self.workers:
+            self._spawn()
+
+    def cancel(self, future: asyncio.Future[dict[str, Any]]) -> None:
+        for task in list(self.waiting):
+            if task.future is future:
+                self.waiting.remove(task)
+                task.future.cancel()
+                return
+        for worker in self.workers:
+            if worker.task is not None and worker.task.future is future:
+                with contextlib.suppress(OSError):
+                    worker.conn.send(("cancel", worker.task.id))
+                return
+
+    def _dispatch(self) -> None:
+        while self.waiting:
+            worker = next((w for w in self.workers if w.task is None), None)
+            if worker is None:
+                if len(self.workers) >= self.size:
+                    return
+                worker = self._spawn()
+            task = self.waiting.popleft()
+            if task.future.done():
+                continue
+            try:
+                worker.conn.send((task.id, task.job))
+            except OSError:
+                self._replace(worker, JobFailed("worker_died", "the analysis worker stopped"))
+                self.waiting.appendleft(task)
+                continue
+            worker.task = task
+            worker.timer = asyncio.get_running_loop().call_later(task.deadline, self._overrun, worker)
+
+    def _spawn(self) -> _Worker:
+        ours, theirs = self._context.Pipe()
+        process = self._context.Process(target=_worker, args=(theirs,), daemon=True, name="spheria-analysis")
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours)
+        asyncio.get_running_loop().add_reader(ours.fileno(), self._readable, worker)
+        self.workers.append(worker)
+        return worker
+
+    def _readable(self, worker: _Worker) -> None:
+        try:
+            while worker.conn.poll():
+                job_id, kind, data = worker.conn.recv()
+                task = worker.task
+                if task is None or task.id != job_id:
+                    continue  # the answer of a job that was given up
+                if kind == "progress":
+                    task.on_progress(data)
+                    continue
+                self._finish(worker)
+                if task.future.done():
+                    continue
+                if kind == "done":
+                    task.future.set_result(data)
+                elif kind == "cancelled":
+                    task.future.cancel()
+                else:
+                    task.future.set_exception(JobFailed("failed", str(data)))
+        except (EOFError, OSError):
+            self._replace(worker, JobFailed("worker_died", "the analysis worker stopped"))
+        self._dispatch()
+
+    def _finish(self, worker: _Worker) -> None:
+        if worker.timer is not None:
+            worker.timer.cancel()
+        worker.timer = None
+        worker.task = None
+
+    def _overrun(self, worker: _Worker) -> None:
+        task = worker.task
+        seconds = task.deadline if task is not None else 0.0
+        self.killed += 1
+        self._replace(worker, JobFailed("timeout", f"the analysis did not end within {seconds:g} s"))
+        self._dispatch()
+
+    def _replace(self, worker: _Worker, error: JobFailed) -> None:
+        """Kill ``worker`` (failing its job with ``error``); a new one starts when needed."""
+        task = worker.task
+        self._finish(worker)
+        self._stop(worker)
+        if worker in self.workers:
+            self.workers.remove(worker)
+        if task is not None and not task.future.done():
+            task.future.set_exception(error)
+
+    def _stop(self, worker: _Worker) -> None:
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(worker.conn.fileno())
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            worker.process.kill()
+        with contextlib.suppress(OSError):
+            worker.conn.close()
+        with contextlib.suppress(Exception):
+            worker.process.join(timeout=1)
+
+    def shutdown(self) -> None:
+        for task in self.waiting:
+            task.future.cancel()
+        self.waiting.clear()
+        for worker in list(self.workers):
+            self._replace(worker, JobFailed("shutdown", "the server is stopping"))

@@ -1,0 +1,574 @@
+// The analysis board: any position of any game (?game=&options=k=v,k=v&spn=), moves made by
+// clicking exactly as in play, a variation tree kept in the link (&tree=&at=), and the engine's
+// answer computed on the server (/ws/analysis) with live progress. The page knows no rules: each
+// position, its click tree and its legal moves come from /api/analysis/position.
+
+import { PyramidView } from "./board.js";
+import { Picker, isSite, moveSites } from "./moves.js";
+import { t, translatePage } from "./messages.js";
+import { h, clear, api, describeOptions, seatColors, ballSwatch, copyButton } from "./ui.js";
+import { Node, nodes, leaves, promote, remove, mainLine, encode, decode } from "./variations.js";
+import { evaluationChart } from "./chart.js";
+
+translatePage();
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const view = new PyramidView($("board"), { onClick: onSiteClick });
+
+const setup = { game: params.get("game") || "", options: params.get("options") || "", spn: params.get("spn") || "" };
+let facts = null; // the game's facts from the server
+let root = new Node();
+let current = root;
+let picker = null;
+const answers = new Map(); // path text -> the server's answer for that node
+let engineOn = params.get("engine") !== "off";
+let engineSeat = Number(params.get("seat") || 0);
+let socket = null;
+let requestId = 0;
+let running = null; // {id, key}
+const results = new Map(); // node path text -> the engine's analysis
+let record = params.get("record");
+let report = null; // a finished game's analysis
+let reportId = null;
+let pointed = null; // the engine's move the pointer is on
+
+const pathKey = (node) => node.path().join(",");
+
+function positionUrl(moves, extra = {}) {
+  const query = new URLSearchParams({ game: facts ? facts.game : setup.game, options: setup.options, spn: setup.spn, moves: moves.join(","), ...extra });
+  return `/api/analysis/position?${query}`;
+}
+
+async function fetchNode(node) {
+  const key = pathKey(node);
+  if (!answers.has(key)) answers.set(key, await api(positionUrl(node.path())));
+  return answers.get(key);
+}
+
+function showProblem(text) {
+  document.body.dataset.problem = text;
+  $("analysis-main").hidden = true;
+  const box = $("problem");
+  box.hidden = false;
+  clear(box).append(h("h1", {}, t("analysis.bad_link")), h("p", { id: "problem-text" }, text), h("a", { href: "/analysis", class: "button" }, t("analysis.fresh")), " ", h("a", { href: "/", class: "button primary" }, t("links.lobby")));
+}
+
+async function start() {
+  if (record) {
+    const game = await api(`/api/analysis/record/${encodeURIComponent(record)}`);
+    setup.game = game.game;
+    setup.options = Object.entries(game.options).map(([k, v]) => `${k}=${v}`).join(",");
+    setup.spn = game.spn;
+    if (!params.has("tree")) {
+      let node = root;
+      for (const move of game.moves) node = node.child(move);
+    }
+  }
+  if (!setup.game) setup.game = "special-cake";
+  if (params.has("tree")) root = decode(params.get("tree"));
+  const first = await api(positionUrl([]));
+  facts = first;
+  setup.spn = first.spn; // the start written out (the game's own start when none was given)
+  setup.options = Object.entries(first.options).map(([k, v]) => `${k}=${v}`).join(",");
+  answers.set("", first);
+  // Every line of a linked tree is checked by the server before it is shown.
+  for (const leaf of leaves(root)) if (leaf !== root) await fetchNode(leaf);
+  document.title = `${t("analysis.title")} ${first.title} · Spheria`;
+  $("title").textContent = first.title;
+  $("options").textContent = describeOptions(first.options);
+  $("engine-toggle").checked = engineOn;
+  wireControls();
+  if (record) startReport();
+  const at = Number(params.get("at") || 0);
+  await go(nodes(root)[at] || root);
+}
+
+function wireControls() {
+  $("first").addEventListener("click", () => go(root));
+  $("prev").addEventListener("click", () => current.parent && go(current.parent));
+  $("next").addEventListener("click", () => current.children[0] && go(current.children[0]));
+  $("last").addEventListener("click", () => {
+    const line = mainLine(current);
+    if (line.length) go(line[line.length - 1]);
+  });
+  $("btn-turn").addEventListener("click", () => view.turn());
+  $("top-toggle").addEventListener("change", (e) => view.setTopView(e.target.checked));
+  $("btn-play").addEventListener("click", () => submit());
+  $("btn-back").addEventListener("click", () => picker && (picker.back(), afterPick()));
+  $("btn-clear").addEventListener("click", () => picker && (picker.clear(), afterPick()));
+  $("btn-promote").addEventListener("click", () => {
+    promote(current);
+    changed();
+  });
+  $("btn-delete").addEventListener("click", () => {
+    if (current === root) return;
+    const parent = remove(current);
+    go(parent);
+  });
+  $("engine-toggle").addEventListener("change", (e) => {
+    engineOn = e.target.checked;
+    if (!engineOn) cancelEngine();
+    changed();
+    if (engineOn) ask();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement) return;
+    if (e.key === "ArrowLeft" && current.parent) go(current.parent);
+    else if (e.key === "ArrowRight" && current.children[0]) go(current.children[0]);
+    else if (e.key === "ArrowUp" || e.key === "ArrowDown") sibling(e.key === "ArrowUp" ? -1 : 1);
+    else if (e.key === "Home") go(root);
+    else if (e.key === "Escape" && picker) {
+      picker.clear();
+      afterPick();
+    } else return;
+    e.preventDefault();
+  });
+}
+
+function sibling(step) {
+  if (!current.parent) return;
+  const siblings = current.parent.children;
+  const next = siblings[siblings.indexOf(current) + step];
+  if (next) go(next);
+}
+
+async function go(node) {
+  current = node;
+  pointed = null;
+  document.body.dataset.ready = "0";
+  let answer;
+  try {
+    answer = await fetchNode(node);
+  } catch (error) {
+    showMessage(error.message, "error");
+    return;
+  }
+  if (current !== node) return;
+  picker = new Picker(answer.frame);
+  changed();
+  ask();
+  document.body.dataset.ready = "1";
+}
+
+/** The tree or the current node changed: the link, the board, the panel. */
+function changed() {
+  const query = new URLSearchParams({ game: facts.game, options: setup.options, spn: setup.spn });
+  const tree = encode(root);
+  if (tree) query.set("tree", tree);
+  const at = nodes(root).indexOf(current);
+  if (at > 0) query.set("at", String(at));
+  if (!engineOn) query.set("engine", "off");
+  if (!facts.perfect_information) query.set("seat", String(engineSeat));
+  if (record) query.set("record", record);
+  history.replaceState(null, "", `/analysis?${query}`);
+  document.body.dataset.node = String(at);
+  $("share").replaceChildren(copyButton(location.href, t("analysis.share")));
+  render();
+}
+
+function answerOf(node) {
+  return answers.get(pathKey(node));
+}
+
+function render() {
+  const answer = answerOf(current);
+  if (!answer) return;
+  const frame = answer.frame;
+  const options = picker ? picker.options() : { sites: new Set(), words: new Set(), complete: false };
+  drawBoard(frame, options);
+  $("step").textContent = t("analysis.step", { ply: current.depth });
+  renderTurn(frame);
+  renderPicker(options, frame);
+  renderEngine();
+  renderTree();
+  renderReport();
+}
+
+/** The board: the picks so far, and the engine's winning moves (or the move pointed at in its list). */
+function drawBoard(frame, options) {
+  const analysis = engineOn ? results.get(pathKey(current)) : null;
+  const shown = pointed ? [pointed] : bestMoves(analysis);
+  const obs = frame.observation || {};
+  const over = frame.terminal && frame.result;
+  view.render({
+    board: frame.board,
+    targets: options.sites,
+    selected: picker ? picker.selection.filter(isSite) : [],
+    lastMove: moveSites(current.move),
+    locked: new Set(obs.locked || []),
+    preview: picker ? picker.previewBoard() : null,
+    previewLabel: t(picker && picker.partialBoard() ? "board.preview_relocation" : "board.preview"),
+    mapBoard: picker ? picker.partialBoard() : null,
+    ghostColor: ghostColor(frame),
+    marked: new Set(over ? frame.result.sites || [] : picker && picker.empty ? shown.flatMap(moveSites) : []),
+  });
+}
+
+/** The moves to highlight: the winning ones, the best estimated; none in a lost position. */
+function bestMoves(analysis) {
+  if (!analysis || analysis.verdict === -1) return [];
+  return analysis.best_moves || [];
+}
+
+/** Point at a move of the engine's list (null: none): the board rings its sites. */
+function point(move) {
+  pointed = move;
+  const answer = answerOf(current);
+  if (answer && picker) drawBoard(answer.frame, picker.options());
+}
+
+function nameOf(seat) {
+  const player = facts.players[seat];
+  return player ? player.name : "?";
+}
+
+function ghostColor(frame) {
+  const obs = frame.observation || {};
+  if (obs.phase === "place" && obs.placing) return obs.placing;
+  const seat = frame.to_move;
+  return seat >= 0 ? seatColors(facts, facts.players.length)[seat] : null;
+}
+
+function renderTurn(frame) {
+  const turn = clear($("turn"));
+  const code = frame.code || {};
+  if (code.code === "over") turn.append(h("div", {}, frame.result ? frame.result.text : t("turn.over")));
+  else if (code.code === "choose") turn.append(h("div", {}, t("turn.choose")));
+  else {
+    const key = `status.${code.phase}`;
+    turn.append(ballSwatch(seatColors(facts, facts.players.length)[code.seat], 18), " ", t(t(key) === key ? "status.turn" : key, { name: nameOf(code.seat) }));
+  }
+}
+
+function renderPicker(options, frame) {
+  const words = clear($("words"));
+  const playable = frame.legal_moves.length > 0;
+  $("picker").hidden = !playable;
+  if (!playable || !picker) return;
+  const choosers = frame.choosers || [];
+  for (const word of [...options.words].sort()) {
+    const key = `color.${word}`;
+    const label = t(key) !== key ? [ballSwatch(word, 20), h("span", {}, t(key))] : [h("span", {}, word)];
+    words.appendChild(h("button", { class: `choice choice-${word}`, type: "button", "data-word": word, onclick: () => picker.pick(word) && afterPick() }, h("span", { class: "chip" }, ...label)));
+  }
+  let text = picker.empty ? t(options.words.size && !options.sites.size ? "picker.choose" : "picker.prompt") : t("picker.picked", { clicks: picker.selection.join(" · ") });
+  if (options.words.size && choosers.length > 1) text = t("analysis.chooses", { name: nameOf(choosers[picker.selection.length] ?? choosers[0]) });
+  if (options.move) text = t("picker.move", { move: options.move });
+  $("selection").textContent = text;
+  $("btn-play").disabled = !options.complete;
+  $("btn-back").disabled = picker.empty;
+  $("btn-clear").disabled = picker.empty;
+  $("hint").textContent = picker.kind === "none" || picker.kind === "choose" ? "" : t(`hint.${picker.kind}`);
+}
+
+function onSiteClick(name) {
+  if (!picker) return;
+  if (!picker.pick(name)) {
+    if (picker.empty && answerOf(current).frame.legal_moves.length) showMessage(t("picker.not_now", { site: name }), "warn");
+    return;
+  }
+  afterPick();
+}
+
+async function afterPick() {
+  showMessage("");
+  render();
+  const wanted = picker.wantsPreview();
+  if (wanted) {
+    const asked = picker;
+    try {
+      const answer = await api(positionUrl(current.path(), { preview: wanted }));
+      if (picker === asked) {
+        picker.preview = answer.preview;
+        render();
+      }
+    } catch {
+      /* the preview is a nicety */
+    }
+  }
+  if (picker.options().final) submit();
+}
+
+/** Play the picked move: go to its node, made as a new variation if it is not in the tree yet. */
+async function submit() {
+  const move = picker && picker.move();
+  if (!move) return;
+  const parent = current;
+  let answer;
+  try {
+    answer = await api(positionUrl([...parent.path(), move]));
+  } catch (error) {
+    showMessage(error.message, "error");
+    return;
+  }
+  const written = answer.moves[answer.moves.length - 1]; // as the game writes it
+  const node = parent.child(written);
+  answers.set(pathKey(node), answer);
+  go(node);
+}
+
+function showMessage(text, kind = "info") {
+  const node = $("message");
+  node.textContent = text || "";
+  node.className = `message ${kind}`;
+}
+
+// -- the engine ------------------------------------------------------------------------------
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/analysis`);
+  socket.addEventListener("open", () => {
+    ask();
+    if (record && !report) startReport();
+  });
+  socket.addEventListener("message", (event) => onEngine(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    socket = null;
+    running = null;
+    setTimeout(connect, 2000);
+  });
+}
+
+function send(data) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(data));
+  return true;
+}
+
+function cancelEngine() {
+  if (running) {
+    send({ type: "cancel", id: running.id });
+    const shown = results.get(running.key);
+    if (shown && shown.partial) results.delete(running.key); // asked again when this node is shown again
+  }
+  running = null;
+  document.body.dataset.engine = engineOn ? "idle" : "off";
+}
+
+/** Ask for the current node's analysis (once per node; the answer is kept). */
+function ask() {
+  if (!facts) return;
+  const key = pathKey(current);
+  if (!engineOn) {
+    document.body.dataset.engine = "off";
+    return;
+  }
+  if (results.has(key) || (running && running.key === key)) return;
+  const frame = answerOf(current) && answerOf(current).frame;
+  if (frame && frame.terminal) return;
+  cancelEngine();
+  const id = ++requestId;
+  const request = { type: "analyse", id, game: facts.game, options: setup.options, spn: setup.spn, moves: current.path() };
+  if (!facts.perfect_information) request.seat = engineSeat;
+  if (send(request)) {
+    running = { id, key, started: performance.now(), progress: null };
+    document.body.dataset.engine = "running";
+    renderEngine();
+  }
+}
+
+function onEngine(data) {
+  if (data.type === "progress" && running && data.id === running.id) {
+    running.progress = data;
+    if (data.partial) {
+      results.set(running.key, { ...data.partial, partial: true });
+      firstVerdict();
+    }
+    render();
+  } else if (data.type === "analysis" && running && data.id === running.id) {
+    const key = running.key;
+    const took = performance.now() - running.started;
+    results.set(key, data.analysis);
+    running = null;
+    document.body.dataset.engine = "done";
+    document.body.dataset.engineMs = String(Math.round(took));
+    firstVerdict();
+    render();
+  } else if (data.type === "progress" && data.id === reportId) {
+    $("mistakes-progress").textContent = t("analysis.report_progress", { number: data.number, total: data.total });
+  } else if (data.type === "game_analysis" && data.id === reportId) {
+    report = data.report;
+    markReport();
+    render();
+  } else if (data.type === "error") {
+    if (running && data.id === running.id) {
+      running = null;
+      document.body.dataset.engine = "error";
+      $("engine-verdict").textContent = t("analysis.engine_error", { error: data.message });
+    } else if (data.id === reportId) $("mistakes-progress").textContent = t("analysis.engine_error", { error: data.message });
+    else showMessage(data.message, "error");
+  }
+}
+
+/** Note when the page first shows an answer (for measurements: milliseconds since it was opened). */
+function firstVerdict() {
+  if (!document.body.dataset.firstVerdictMs) document.body.dataset.firstVerdictMs = String(Math.round(performance.now()));
+}
+
+function valueText(value) {
+  if (value === null || value === undefined) return "";
+  return `${value > 0 ? "+" : ""}${value.toFixed(2)}`;
+}
+
+function renderEngine() {
+  const panel = $("engine");
+  panel.classList.toggle("off", !engineOn);
+  const seatBox = clear($("engine-seat"));
+  if (facts && !facts.perfect_information) {
+    const select = h("select", { id: "engine-seat-select", "aria-label": t("analysis.seat_view") });
+    facts.players.forEach((p) => select.appendChild(h("option", { value: p.seat, selected: p.seat === engineSeat }, t("analysis.view_of", { name: p.name }))));
+    select.addEventListener("change", () => {
+      engineSeat = Number(select.value);
+      results.clear();
+      cancelEngine();
+      changed();
+      ask();
+    });
+    seatBox.appendChild(select);
+  }
+  const progress = $("engine-progress");
+  const verdict = clear($("engine-verdict"));
+  const list = clear($("engine-moves"));
+  const pv = $("engine-pv");
+  pv.textContent = "";
+  progress.textContent = "";
+  if (!engineOn) {
+    verdict.textContent = t("analysis.engine_off");
+    return;
+  }
+  const analysis = results.get(pathKey(current));
+  if (running && running.key === pathKey(current)) progress.textContent = progressText(running.progress);
+  if (!analysis) {
+    if (!running) verdict.textContent = answerOf(current) && answerOf(current).frame.terminal ? t("analysis.over") : "";
+    return;
+  }
+  verdict.dataset.status = analysis.status;
+  verdict.dataset.verdict = analysis.verdict === null ? "" : String(analysis.verdict);
+  verdict.append(h("div", { class: "verdict-line" }, verdictText(analysis)), h("div", { class: "muted method" }, t(`analysis.method.${analysis.method}`)));
+  if (!analysis.partial && analysis.iterations) {
+    const rate = analysis.seconds > 0 ? Math.round(analysis.iterations / analysis.seconds) : null;
+    progress.textContent = t("analysis.iterations_done", { iterations: analysis.iterations, rate: rate ?? "?" });
+  } else if (!analysis.partial && analysis.positions !== null && analysis.positions !== undefined) {
+    progress.textContent = t("analysis.positions_done", { positions: analysis.positions, seconds: analysis.seconds });
+  }
+  const best = new Set(bestMoves(analysis));
+  // Exact answers list the winning moves first (an estimate comes sorted by the search's visits).
+  const moves = analysis.status === "exact" ? [...analysis.moves].sort((a, b) => (b.value ?? 0) - (a.value ?? 0)) : analysis.moves;
+  for (const m of moves) {
+    const cells = [h("span", { class: "em-move" }, m.move)];
+    if (m.value !== null) cells.push(h("span", { class: "em-value" }, analysis.status === "exact" && analysis.method !== "spagyric-solver" ? t(m.value > 0 ? "analysis.win" : "analysis.loss") : valueText(m.value)));
+    if (m.win_rate !== null && analysis.status !== "exact") cells.push(h("span", { class: "em-rate" }, `${Math.round(m.win_rate * 100)}%`));
+    if (m.visits !== null) cells.push(h("span", { class: "em-visits muted" }, t("analysis.visits", { visits: m.visits })));
+    if (m.probability !== null) cells.push(h("span", { class: "em-prob" }, t("analysis.probability", { p: Math.round(m.probability * 1000) / 10 })));
+    const item = h("li", { class: `em${best.has(m.move) ? " best" : ""}${m.value !== null && m.value > 0 && analysis.status === "exact" ? " win" : ""}${m.value !== null && m.value < 0 && analysis.status === "exact" ? " loss" : ""}`, "data-move": m.move, "data-value": m.value === null ? "" : String(m.value), title: t("analysis.play_this") }, ...cells);
+    item.addEventListener("click", () => playText(m.move));
+    item.addEventListener("mouseenter", () => point(m.move));
+    item.addEventListener("mouseleave", () => point(null));
+    list.appendChild(item);
+  }
+  if (analysis.status === "exact" && analysis.moves.some((m) => m.value === null)) {
+    list.appendChild(h("li", { class: "muted unproved" }, t(analysis.partial ? "analysis.proving" : "analysis.unproved")));
+  }
+  if (analysis.principal_variation && analysis.principal_variation.length) pv.textContent = t("analysis.pv", { line: analysis.principal_variation.join(" ") });
+}
+
+function progressText(p) {
+  if (!p) return t("analysis.starting");
+  if (p.iterations !== null && p.iterations !== undefined) {
+    const rate = p.seconds > 0 ? Math.round(p.iterations / p.seconds) : "?";
+    return t("analysis.searching", { iterations: p.iterations, rate });
+  }
+  return t("analysis.solving", { positions: p.positions ?? 0 });
+}
+
+function verdictText(a) {
+  const name = a.seat === null || a.seat === undefined ? "" : nameOf(a.seat);
+  if (a.status === "over") return t("analysis.over");
+  if (a.status === "unsolved") return t("analysis.unsolved");
+  if (a.verdict === 1) return t("analysis.wins", { name });
+  if (a.verdict === -1) return t("analysis.loses", { name });
+  if (a.status === "exact") return t("analysis.value", { name, value: valueText(a.value) });
+  if (a.value === null) return t("analysis.estimate_strategy", { name });
+  return t("analysis.estimate", { name, rate: Math.round(a.win_rate * 100) });
+}
+
+/** Play a move given as text (the engine's list): it goes through the server like a click. */
+async function playText(move) {
+  picker = new Picker({ legal_moves: [move], clicks: { move: 0 }, picking: "none" });
+  await submit();
+}
+
+// -- a finished game: where it was decided ----------------------------------------------------
+
+function startReport() {
+  if (reportId !== null && report) return;
+  $("mistakes").hidden = false;
+  reportId = ++requestId;
+  $("mistakes-progress").textContent = t("analysis.report_starting");
+  if (!send({ type: "analyse_game", id: reportId, record })) reportId = null;
+}
+
+/** Mark the recorded moves: a win thrown away (exact), or the largest falls of the win rate. */
+function markReport() {
+  const line = mainLine(root);
+  const drops = new Set(report.largest_drops);
+  for (const move of report.moves) {
+    const node = line[move.number - 1];
+    if (!node) continue;
+    node.mark = move.threw_away_win ? "mistake" : drops.has(move.number) ? "drop" : null;
+  }
+  $("mistakes-progress").textContent = "";
+}
+
+function renderReport() {
+  if (!report) return;
+  const line = mainLine(root);
+  const marks = new Map();
+  line.forEach((node, i) => node.mark && marks.set(i + 1, node.mark));
+  const index = current.onMainLine ? current.depth : -1;
+  $("chart").replaceChildren(evaluationChart(report.evaluation, marks, index, (i) => go(i === 0 ? root : line[i - 1]), t("analysis.chart")));
+  const list = clear($("mistakes-list"));
+  if (!marks.size) list.appendChild(h("li", { class: "muted" }, t("analysis.no_mistakes")));
+  for (const move of report.moves) {
+    const node = line[move.number - 1];
+    if (!node || !node.mark) continue;
+    const text = node.mark === "mistake" ? t("analysis.threw_away", { number: move.number, move: move.move, name: nameOf(move.seat) }) : t("analysis.dropped", { number: move.number, move: move.move, drop: Math.round((move.drop || 0) * 100) });
+    const best = move.best_moves && move.best_moves.length ? t("analysis.better", { moves: move.best_moves.slice(0, 4).join(" ") }) : "";
+    list.appendChild(h("li", { class: `mistake-${node.mark}`, "data-number": move.number, onclick: () => go(node.parent) }, text, best ? h("span", { class: "muted" }, ` ${best}`) : null));
+  }
+}
+
+// -- the tree --------------------------------------------------------------------------------
+
+function renderTree() {
+  const box = clear($("tree"));
+  const all = nodes(root);
+  const moveButton = (node) => {
+    const ply = node.depth;
+    const label = `${ply}. ${node.move}`;
+    return h("button", { type: "button", class: `tnode${node === current ? " current" : ""}${node.mark ? ` mark-${node.mark}` : ""}`, "data-node": all.indexOf(node), onclick: () => go(node) }, label);
+  };
+  const continuation = (from, host) => {
+    for (let node = from; node.children.length; node = node.children[0]) {
+      const [main, ...others] = node.children;
+      host.appendChild(moveButton(main));
+      for (const other of others) {
+        const variation = h("span", { class: "variation" }, moveButton(other));
+        continuation(other, variation);
+        host.appendChild(variation);
+      }
+    }
+  };
+  continuation(root, box);
+  if (!root.children.length) box.appendChild(h("span", { class: "muted" }, t("analysis.no_moves")));
+  $("btn-promote").disabled = current === root || current.onMainLine;
+  $("btn-delete").disabled = current === root;
+  const now = box.querySelector(".current");
+  if (now) box.scrollTop = Math.max(0, now.offsetTop - box.clientHeight / 2);
+}
+
+start()
+  .then(connect)
+  .catch((error) => showProblem(error.message));

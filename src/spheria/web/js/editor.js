@@ -1,0 +1,331 @@
+// The position editor: set up any position by tapping sites; the server checks it by the game's
+// rules (this page knows none) and says why a position is impossible. From here a position is
+// analysed (/analysis) or played against agents (POST /api/games with a start position).
+
+import { PyramidView, SITES, LEVEL_SIZES, parseBoard, below } from "./board.js";
+import { t, translatePage } from "./messages.js";
+import { h, clear, api, saveInvites } from "./ui.js";
+
+translatePage(); // static labels from the message table
+
+const $ = (id) => document.getElementById(id);
+const LEVELS = 4;
+//: The symmetries of the pyramid the buttons apply (indices of the engine's SYMMETRIES).
+const ROTATE = 1;
+const MIRROR = 4;
+const LEVEL_NAMES = ["level:1", "level:2", "level:3", "level:4", "level:5"];
+
+let catalog = null;
+let tool = "w";
+let sites = parseBoard(""); // 30 characters: 'w', 'b', 'r' or '.'
+let fields = []; // the SPN fields after the board
+let answer = null; // the server's last answer for this position
+let asked = 0; // number of the latest check sent (older answers are dropped)
+let checkTimer = null;
+const view = new PyramidView($("board"), { onClick: tap, onHover: () => {} });
+
+async function start() {
+  catalog = await api("/api/catalog");
+  const select = $("game");
+  for (const game of catalog.games) select.appendChild(h("option", { value: game.name }, game.title));
+  const query = new URLSearchParams(location.search);
+  const wanted = query.get("game");
+  if (wanted && catalog.games.some((g) => g.name === wanted)) select.value = wanted;
+  renderOptions(parseOptionText(query.get("options") || ""));
+  select.addEventListener("change", () => {
+    renderOptions({});
+    load(null);
+  });
+  for (const button of document.querySelectorAll(".tool")) button.addEventListener("click", () => chooseTool(button.dataset.tool));
+  chooseTool("w");
+  $("btn-clear").addEventListener("click", () => {
+    sites = parseBoard("");
+    changed();
+  });
+  $("btn-start").addEventListener("click", () => load(null));
+  $("btn-full").addEventListener("click", () => randomPosition(true));
+  $("btn-random").addEventListener("click", () => randomPosition(false));
+  $("btn-rotate").addEventListener("click", () => transform(ROTATE));
+  $("btn-mirror").addEventListener("click", () => transform(MIRROR));
+  $("btn-turn").addEventListener("click", () => view.turn());
+  $("top-toggle").addEventListener("change", (e) => view.setTopView(e.target.checked));
+  $("btn-import").addEventListener("click", () => load($("spn").value));
+  $("btn-copy").addEventListener("click", copySpn);
+  $("btn-play").addEventListener("click", play);
+  await load(query.get("spn"));
+}
+
+/** "k=v,k=v" (the /analysis link's options) as an object. */
+function parseOptionText(text) {
+  const out = {};
+  for (const pair of text.split(",")) {
+    const at = pair.indexOf("=");
+    if (at > 0) out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
+}
+
+function currentGame() {
+  return catalog.games.find((g) => g.name === $("game").value);
+}
+
+function renderOptions(given) {
+  const rows = clear($("option-rows"));
+  for (const option of currentGame().options) {
+    const id = `opt-${option.name}`;
+    const value = option.name in given ? given[option.name] : option.default;
+    let input;
+    if (option.choices.length) {
+      input = h("select", { id, "data-option": option.name });
+      if (option.default === null) input.appendChild(h("option", { value: "" }, "default"));
+      for (const choice of option.choices) input.appendChild(h("option", { value: choice }, choice));
+      if (value !== null) input.value = String(value);
+    } else if (option.kind === "bool") {
+      input = h("input", { type: "checkbox", id, "data-option": option.name });
+      input.checked = value === true || value === "true";
+    } else {
+      input = h("input", { type: option.kind === "int" ? "number" : "text", id, "data-option": option.name, value: value ?? "" });
+    }
+    input.addEventListener("change", () => load(null));
+    rows.appendChild(h("div", { class: "form-row", title: option.help }, h("label", { for: id }, option.name.replace(/_/g, " ")), input));
+  }
+}
+
+function options() {
+  const out = {};
+  for (const input of document.querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    if (input.type === "checkbox") out[name] = input.checked;
+    else if (input.value !== "") out[name] = input.type === "number" ? Number(input.value) : input.value;
+  }
+  return out;
+}
+
+function chooseTool(name) {
+  tool = name;
+  for (const button of document.querySelectorAll(".tool")) {
+    const on = button.dataset.tool === name;
+    button.classList.toggle("chosen", on);
+    button.setAttribute("aria-checked", on ? "true" : "false");
+  }
+}
+
+// -- the position ------------------------------------------------------------------------
+
+function boardText() {
+  const parts = [];
+  let at = 0;
+  for (let level = 0; level < LEVELS; level++) {
+    const size = LEVEL_SIZES[level] ** 2;
+    parts.push(sites.slice(at, at + size).join(""));
+    at += size;
+  }
+  return parts.join("/");
+}
+
+function spn() {
+  return [boardText(), ...fields].join(" ");
+}
+
+/** A tap puts the chosen colour on a site, or takes the ball off (tapping a ball of that colour). */
+function tap(name) {
+  const site = SITES.find((s) => s.name === name);
+  const now = sites[site.index];
+  sites[site.index] = tool === "." || now === tool ? "." : tool;
+  changed();
+}
+
+function changed() {
+  $("spn").value = spn();
+  draw();
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(check, 120);
+}
+
+/** Sites a tap may change: every ball, and every empty site that can hold one (all four below it full). */
+function tappable() {
+  return new Set(SITES.filter((s) => sites[s.index] !== "." || below(s).every((b) => sites[b.index] !== ".")).map((s) => s.name));
+}
+
+function draw() {
+  const locked = answer && answer.ok ? new Set(answer.locked) : new Set();
+  view.render({ board: boardText(), targets: tappable(), locked });
+  document.body.dataset.spn = spn();
+}
+
+function request(body) {
+  return api(`/api/position/${body.kind}`, { method: "POST", body: JSON.stringify({ game: $("game").value, options: options(), ...body.data }) });
+}
+
+/** Ask the server about the position (or, with ``text`` null, the game's start); take its answer in. */
+async function load(text) {
+  await ask({ kind: "check", data: text === null ? {} : { spn: text } }, true);
+}
+
+async function check() {
+  await ask({ kind: "check", data: { spn: spn() } }, false);
+}
+
+async function randomPosition(full) {
+  await ask({ kind: "random", data: { full, seed: Math.floor(Math.random() * 2 ** 31) } }, true);
+}
+
+async function transform(symmetry) {
+  await ask({ kind: "transform", data: { spn: spn(), symmetry } }, true);
+}
+
+async function ask(body, replace) {
+  const number = ++asked;
+  document.body.dataset.checking = "1";
+  let result;
+  try {
+    result = await request(body);
+  } catch (error) {
+    if (number === asked) showRefusal(error.message);
+    return;
+  } finally {
+    if (number === asked) delete document.body.dataset.checking;
+  }
+  if (number !== asked) return;
+  answer = result;
+  if (replace || result.ok) take(result.ok ? result.spn : result.spn || body.data.spn || spn(), result);
+  renderFields(result);
+  renderVerdict(result);
+  renderPlay(result);
+  draw();
+  document.body.dataset.valid = result.ok ? "1" : "0";
+  // What this answer is about: the page has settled when it is the position shown (tests wait for it).
+  document.body.dataset.checked = result.spn ?? body.data.spn ?? spn();
+}
+
+/** Make ``text`` the position shown (the server's normalized SPN, or one it refused but could read). */
+function take(text, result) {
+  const parts = (text || "").trim().split(/\s+/);
+  const board = parts[0] || "";
+  const levels = board.split("/");
+  if (levels.length !== LEVELS || levels.some((row, level) => row.length !== LEVEL_SIZES[level] ** 2)) return; // the typed text stays for the person to fix
+  sites = parseBoard(board);
+  const start = result.start.split(" ").slice(1); // a field the text lacks is taken from the game's start
+  const count = Math.max(start.length, parts.length - 1);
+  fields = Array.from({ length: count }, (_, i) => parts[i + 1] ?? start[i] ?? "-");
+  $("spn").value = spn();
+}
+
+/** Copy the SPN shown; where the clipboard is not open to the page, select it for the person to copy. */
+async function copySpn() {
+  const field = $("spn");
+  field.value = spn();
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+  } catch {
+    document.execCommand("copy");
+  }
+  $("btn-copy").textContent = t("lobby.copied");
+  setTimeout(() => ($("btn-copy").textContent = t("editor.copy")), 1500);
+}
+
+// -- the panels --------------------------------------------------------------------------
+
+function fieldLabel(game, index) {
+  const key = `editor.field.${game}.${index + 1}`;
+  const text = t(key);
+  return text === key ? t("editor.field", { number: index + 2 }) : text;
+}
+
+function renderFields(result) {
+  const host = clear($("fields"));
+  fields.forEach((value, i) => {
+    const id = `field-${i + 1}`;
+    const choices = result.choices[i];
+    let input;
+    if (choices) {
+      input = h("select", { id, class: "spn-field", "data-field": i + 1 });
+      const all = choices.includes(value) ? choices : [value, ...choices];
+      for (const choice of all) input.appendChild(h("option", { value: choice }, choice));
+      input.value = value;
+    } else {
+      input = h("input", { type: "text", id, class: "spn-field", "data-field": i + 1, value, spellcheck: "false", autocomplete: "off" });
+    }
+    input.addEventListener("change", () => {
+      fields[i] = input.value.trim() || "-";
+      changed();
+    });
+    host.appendChild(h("div", { class: "form-row" }, h("label", { for: id }, fieldLabel(result.game, i)), input));
+  });
+}
+
+function renderVerdict(result) {
+  const box = clear($("verdict"));
+  box.className = `verdict ${result.ok ? "valid" : "invalid"}`;
+  if (!result.ok) {
+    box.appendChild(h("div", { class: "verdict-title" }, t("editor.impossible")));
+    box.appendChild(h("div", { class: "reason" }, result.reason));
+    return;
+  }
+  box.appendChild(h("div", { class: "verdict-title" }, t("editor.valid")));
+  if (result.terminal) box.appendChild(h("div", {}, t("editor.over")));
+  else if (result.simultaneous) box.appendChild(h("div", {}, t("editor.simultaneous")));
+  else box.appendChild(h("div", {}, t("editor.to_move", { name: result.to_move_name, count: result.legal_moves })));
+  for (const line of result.status) box.appendChild(h("div", { class: "muted" }, line));
+}
+
+function showRefusal(message) {
+  const box = clear($("verdict"));
+  box.className = "verdict invalid";
+  box.appendChild(h("div", { class: "verdict-title" }, t("editor.refused")));
+  box.appendChild(h("div", { class: "reason" }, message));
+}
+
+/** The /analysis link: the game, its options as k=v,k=v and the SPN (this format is fixed). */
+function analysisLink(result) {
+  const opts = Object.entries(result.options)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join(",");
+  return `/analysis?game=${encodeURIComponent(result.game)}&options=${opts}&spn=${encodeURIComponent(result.spn)}`;
+}
+
+function renderPlay(result) {
+  const link = $("analyse");
+  const usable = result.ok;
+  link.classList.toggle("disabled", !usable);
+  link.setAttribute("aria-disabled", usable ? "false" : "true");
+  link.href = usable ? analysisLink(result) : "#";
+  const seat = $("my-seat");
+  const previous = seat.value;
+  clear(seat);
+  result.players.forEach((name, i) => seat.appendChild(h("option", { value: String(i) }, name)));
+  if (previous && Number(previous) < result.players.length) seat.value = previous;
+  const opponent = $("opponent");
+  const key = JSON.stringify([result.game, result.options]);
+  if (opponent.dataset.key !== key) {
+    // The levels, then only the agents that fit the game with these options.
+    const keep = opponent.value;
+    clear(opponent);
+    opponent.dataset.key = key;
+    LEVEL_NAMES.forEach((level, i) => opponent.appendChild(h("option", { value: level }, t("editor.level", { number: i + 1 }))));
+    for (const agent of result.agents) opponent.appendChild(h("option", { value: agent }, agent));
+    opponent.value = keep && [...opponent.options].some((o) => o.value === keep) ? keep : "level:3";
+  }
+  $("btn-play").disabled = !usable || result.terminal;
+}
+
+async function play() {
+  $("play-error").textContent = "";
+  if (!answer || !answer.ok) return;
+  const mine = Number($("my-seat").value);
+  const agent = $("opponent").value;
+  const seats = answer.players.map((_, i) => (i === mine ? { kind: "human" } : { kind: "agent", agent }));
+  $("btn-play").disabled = true;
+  try {
+    const created = await api("/api/games", { method: "POST", body: JSON.stringify({ game: answer.game, options: answer.options, seats, start: answer.spn }) });
+    const seat = created.seats.find((s) => s.kind === "human");
+    saveInvites(created.id, [seat], created.owner);
+    location.href = seat.invite;
+  } catch (error) {
+    $("play-error").textContent = error.message;
+    $("btn-play").disabled = false;
+  }
+}
+
+start().catch((error) => showRefusal(error.message));
