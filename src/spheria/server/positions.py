@@ -71,13 +71,19 @@ def read_position(game: Game, spn: object) -> State[Any]:
     """The state ``spn`` names, read by the game's rules; :class:`PositionError` naming the problem."""
     text = checked_spn(spn)
     try:
-        Board.from_spn(text.split(" ")[0])
-    except ValueError as error:
-        raise PositionError(str(error), BOARD) from None
-    try:
         return game.state_from_spn(text)
     except (ValueError, TypeError) as error:
-        raise PositionError(str(error)) from None
+        raise PositionError(str(error), _fault_of(text, error)) from None
+
+
+def _fault_of(text: str, error: Exception) -> str:
+    """:data:`BOARD` when the rules refused ``text`` for its board (the board's own refusal, in the
+    order the rules check), else :data:`RULES`."""
+    try:
+        Board.from_spn(text.split(" ")[0])
+    except ValueError as board_error:
+        return BOARD if str(board_error) == str(error) else RULES
+    return RULES
 
 
 def describe_position(state: State[Any]) -> dict[str, Any]:
