@@ -37,7 +37,10 @@ export async function api(path, options = {}) {
   }
   if (!response.ok) {
     const message = data && data.error ? errorText(data.error.code, data.error.message) : `${response.status} ${response.statusText}`;
-    throw new Error(message);
+    const error = new Error(message);
+    error.code = data && data.error ? data.error.code : null;
+    error.detail = data && data.error ? data.error.message : null; // the server's own (English) words
+    throw error;
   }
   return data;
 }
@@ -100,6 +103,13 @@ export function resultText(result, players) {
   if (!winners.length) return t("result.draw");
   const names = winners.map((w) => seatName((players.find((p) => p.seat === w) || {}).name));
   return t("result.winners", { names: joinNames(names) });
+}
+
+/** The server's or the rules' own words (English) beside a text worded by code: shown as they are
+ * on an English page, folded under ``summaryKey`` on a page in another language. */
+export function englishDetail(text, summaryKey, attrs = {}) {
+  const detail = h("div", { class: "detail muted", ...attrs }, text);
+  return currentLanguage() === "en" ? detail : h("details", { class: "detail-more" }, h("summary", {}, t(summaryKey)), detail);
 }
 
 export function ballSwatch(color, size = 16) {
