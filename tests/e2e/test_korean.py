@@ -11,12 +11,14 @@ import json
 import os
 import random
 import re
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page
 
+from tests.e2e.test_analysis import known_position
 from tests.e2e.test_browser import (
     SIZES,
     TIMEOUT,
@@ -229,3 +231,94 @@ def test_an_unknown_game_says_so_in_korean(browser: Browser, server: str) -> Non
     screenshot(page, "ko-missing-phone")
     assert errors == []
     page.context.close()
+
+
+# -- the analysis board and the position editor, in Korean --------------------------------
+
+
+EMPTY = "................/........./..../."
+
+
+def korean() -> dict[str, str]:
+    return dict(json.loads((CATALOGUES / "ko.json").read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_analysis_board_gives_the_engines_verdict_in_korean(browser: Browser, server: str, size: str) -> None:
+    state = known_position()  # a Special Cake (sugar) eating position that the side to move wins
+    query = urllib.parse.urlencode({"game": "special-cake", "options": "variant=sugar", "spn": state.to_spn()})
+    page, errors = korean_page(browser, size)
+    page.goto(f"{server}/analysis?{query}")
+    page.wait_for_function("() => document.body.dataset.engine === 'done'")
+    assert page.get_attribute("#engine-verdict", "data-verdict") == "1"
+    name = state.game.player_names()[state.current_player()]  # "Player 2" in sugar
+    side = korean()[f"seat.{re.sub(r'[^a-z0-9]+', '_', name.lower())}"]
+    assert page.inner_text("#engine-verdict .verdict-line") == f"둘 차례인 {side}: 완벽한 플레이로 승리합니다"
+    assert page.inner_text("#engine-verdict .method").startswith("정확한 값: ")
+    assert set(page.eval_on_selector_all("#engine-moves .em-value", "cells => cells.map(c => c.textContent)")) == {
+        "승리",
+        "패배",
+    }
+    assert page.inner_text("#title") == "스페셜 케이크" and page.title() == "분석: 스페셜 케이크 · Spheria"
+    assert page.get_attribute("#last", "title") == "이 수순의 끝 (End)"
+    assert_korean(page)
+    if size == "phone":
+        assert_fits(page)
+    screenshot(page, f"ko-analysis-{size}", full_page=True)
+    # The switch re-words the verdict in place: the engine is not asked again.
+    press(page, ".lang-switch button[data-lang='en']")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert page.inner_text("#engine-verdict .verdict-line").endswith("to move wins with perfect play")
+    assert page.evaluate("document.body.dataset.engine") == "done"
+    assert errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_editor_says_in_korean_why_a_position_is_impossible(browser: Browser, server: str, size: str) -> None:
+    page, errors = korean_page(browser, size)
+    one_candy = "w.............../........./..../. 1 place"  # Mint placed, and Mint to place again
+    query = urllib.parse.urlencode({"game": "special-cake", "options": "variant=mint", "spn": one_candy})
+    page.goto(f"{server}/editor?{query}")
+    page.wait_for_selector("#verdict .verdict-title")
+    assert page.inner_text("#verdict .verdict-title") == "불가능한 국면"
+    assert page.get_attribute("#verdict .reason", "data-code") == "rules"
+    assert page.inner_text("#verdict .reason") == korean()["editor.reason.rules"]
+    assert page.title() == "국면 편집기 · Spheria"
+    assert page.locator("#field-1 option:checked").inner_text() == "1 · 민트"
+    assert_korean(page)  # the rules' English reason is folded away
+    screenshot(page, f"ko-editor-impossible-{size}", full_page=True)
+    press(page, "#verdict details summary")  # unfolded, it is the rules' own words
+    assert "so Liquorice is to place" in page.inner_text("#reason-detail")
+    # A ball with nothing under it: the board cannot stand.
+    floating = "................/w......../..../. 2 place"
+    page.fill("#spn", floating)
+    press(page, "#btn-import")
+    page.wait_for_function("() => document.querySelector('#verdict .reason')?.dataset.code === 'board'")
+    assert page.inner_text("#verdict .reason") == korean()["editor.reason.board"]
+    # A valid position: who is to move, worded in Korean.
+    press(page, "#btn-start")
+    page.wait_for_function("() => document.body.dataset.valid === '1'")
+    assert "둘 차례: 민트 (둘 수 있는 수 16개)" in page.inner_text("#verdict")
+    assert page.locator("#opponent option:checked").inner_text() == "난이도 3"
+    assert_korean(page)
+    if size == "phone":
+        assert_fits(page)
+    screenshot(page, f"ko-editor-{size}", full_page=True)
+    # The switch re-words the verdict, the fields and the lists; the position stays.
+    press(page, ".lang-switch button[data-lang='en']")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert "Mint to move (16 legal moves)" in page.inner_text("#verdict")
+    assert page.locator("#opponent option:checked").inner_text() == "level 3"
+    assert page.locator("#opt-variant option:checked").inner_text() == "mint"
+    assert page.evaluate("document.body.dataset.spn") == f"{EMPTY} 1 place"
+    assert errors == []
+    page.context.close()
+
+
+def press(page: Page, selector: str) -> None:
+    """Tap on a touch screen, click elsewhere."""
+    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
+        page.locator(selector).first.tap()
+    else:
+        page.locator(selector).first.click()
