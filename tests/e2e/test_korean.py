@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page
 
-from tests.e2e.test_analysis import known_position
+from tests.e2e.test_analysis import finished_game, known_position
 from tests.e2e.test_browser import (
     SIZES,
     TIMEOUT,
@@ -271,6 +271,30 @@ def test_the_analysis_board_gives_the_engines_verdict_in_korean(browser: Browser
     assert page.inner_text("#engine-verdict .verdict-line").endswith("to move wins with perfect play")
     assert page.evaluate("document.body.dataset.engine") == "done"
     assert errors == []
+    page.context.close()
+
+
+def test_a_finished_games_analysis_and_a_bad_link_in_korean(browser: Browser, server: str) -> None:
+    page, errors = korean_page(browser, "phone")
+    page.goto(f"{server}/analysis?record={finished_game(server)}")
+    page.wait_for_selector("#chart svg.eval-chart")
+    page.wait_for_selector("#mistakes-list li")
+    assert page.get_attribute("#chart svg", "aria-label") == korean()["analysis.chart"]
+    assert page.inner_text(".mistakes-title") == "승부가 갈린 곳"
+    page.wait_for_function("() => document.body.dataset.engine === 'done'")
+    assert_korean(page)
+    width, screen = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= screen, "the Korean texts widen the page"  # (the tree's moves are 36 px tap targets by design)
+    screenshot(page, "ko-analysis-finished-phone", full_page=True)
+    # A link that does not work says why in Korean; the server's English words are folded away.
+    page.goto(f"{server}/analysis?game=chess")
+    page.wait_for_selector("#problem:not([hidden])")
+    assert page.inner_text("#problem h1") == "이 분석 링크는 열 수 없습니다"
+    assert page.inner_text("#problem-text").startswith(korean()["error.bad_game"])
+    assert "no game called 'chess'" in (page.text_content("#problem-text details .detail") or "")
+    assert_korean(page)
+    screenshot(page, "ko-analysis-bad-link-phone")
+    assert [error for error in errors if "status of 400" not in error] == []  # the refused load is logged
     page.context.close()
 
 
