@@ -55,7 +55,7 @@ function showProblem(error) {
   $("analysis-main").hidden = true;
   const box = $("problem");
   box.hidden = false;
-  clear(box).append(h("h1", {}, t("analysis.bad_link")), h("div", { id: "problem-text" }, text, error.detail ? englishDetail(error.detail, "analysis.server_words") : null), h("a", { href: "/analysis", class: "button" }, t("analysis.fresh")), " ", h("a", { href: "/", class: "button primary" }, t("links.lobby")));
+  clear(box).append(h("h1", {}, t("analysis.bad_link")), h("div", { id: "problem-text" }, text, error.detail ? englishDetail(error.detail, "detail.server") : null), h("a", { href: "/analysis", class: "button" }, t("analysis.fresh")), " ", h("a", { href: "/", class: "button primary" }, t("links.lobby")));
 }
 
 async function start() {

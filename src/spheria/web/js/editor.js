@@ -3,7 +3,7 @@
 // analysed (/analysis) or played against agents (POST /api/games with a start position).
 
 import { PyramidView, SITES, LEVEL_SIZES, parseBoard, below } from "./board.js";
-import { t, tOr, has, translatePage, onLanguageChange, gameTitle, seatName, agentName, optionLabel, optionValue } from "./messages.js";
+import { t, tOr, has, translatePage, onLanguageChange, gameTitle, seatName, agentName, optionLabel, optionValue, errorText } from "./messages.js";
 import { h, clear, api, saveInvites, englishDetail } from "./ui.js";
 
 translatePage(); // static labels (and the title) from the catalogue
@@ -195,7 +195,7 @@ async function ask(body, replace) {
   try {
     result = await request(body);
   } catch (error) {
-    if (number === asked) showRefusal(error.message);
+    if (number === asked) showRefusal(error);
     return;
   } finally {
     if (number === asked) delete document.body.dataset.checking;
@@ -284,7 +284,7 @@ function renderVerdict(result) {
   if (!result.ok) {
     box.appendChild(h("div", { class: "verdict-title" }, t("editor.impossible")));
     box.appendChild(h("div", { class: "reason", "data-code": result.code }, t(`editor.reason.${result.code}`)));
-    box.appendChild(englishDetail(result.reason, "editor.reason_detail", { id: "reason-detail" })); // the rules name the fault exactly
+    box.appendChild(englishDetail(result.reason, "detail.rules", { id: "reason-detail" })); // the rules name the fault exactly
     return;
   }
   box.appendChild(h("div", { class: "verdict-title" }, t("editor.valid")));
@@ -297,12 +297,15 @@ function renderVerdict(result) {
 
 let refusal = null; // what the server refused (shown again after a switch of language)
 
-function showRefusal(message) {
-  refusal = message;
+/** What the server refused (an Error from ``api``), worded by its code in the page's language. */
+function showRefusal(error) {
+  refusal = error;
+  const message = error.code ? errorText(error.code, error.detail) : error.message;
   const box = clear($("verdict"));
   box.className = "verdict invalid";
   box.appendChild(h("div", { class: "verdict-title" }, t("editor.refused")));
   box.appendChild(h("div", { class: "reason" }, message));
+  if (error.detail) box.appendChild(englishDetail(error.detail, "detail.server"));
 }
 
 /** The /analysis link: the game, its options as k=v,k=v and the SPN (this format is fixed). */
@@ -356,4 +359,4 @@ async function play() {
   }
 }
 
-start().catch((error) => showRefusal(error.message));
+start().catch((error) => showRefusal(error));
