@@ -101,6 +101,30 @@ def test_an_impossible_position_is_refused_with_the_rules_reason(
     assert words in answer["reason"]
 
 
+@pytest.mark.parametrize(
+    ("spn", "code"),
+    [
+        (12, "spn"),  # not text
+        ("w" * 201, "spn"),
+        (f"{EMPTY_BOARD} 1\x00 place", "spn"),
+        ("................/w......../..../. 2 place", "board"),  # a ball floats
+        ("w.............../......../..../. 2 place", "board"),  # level 1 is a site short
+        ("w.............../........./..../. 1 place", "rules"),  # Mint is not to place again
+        (f"{EMPTY_BOARD} 3 place", "rules"),
+    ],
+)
+def test_an_impossible_position_says_what_kind_of_fault_by_a_code(client: TestClient, spn: Any, code: str) -> None:
+    """The page words the fault by ``code`` in its language; ``reason`` is the rules' English detail."""
+    answer = check(client, "special-cake", spn, MINT)
+    assert answer["ok"] is False and answer["code"] == code and answer["reason"]
+
+
+def test_a_valid_position_carries_the_state_of_play_as_a_code(client: TestClient) -> None:
+    assert check(client, "special-cake", TWO_CANDIES, MINT)["code"] == {"code": "turn", "seat": 0, "phase": "eat"}
+    spagyric = check(client, "spagyric", None)
+    assert spagyric["code"]["code"] == "choose" and spagyric["code"]["chosen"] is False
+
+
 def test_without_a_position_the_answer_is_the_games_own_start(client: TestClient) -> None:
     response = client.post("/api/position/check", json={"game": "spinca", "options": {"players": 3}})
     answer = response.json()

@@ -9,7 +9,8 @@ HTTP::
     GET  /editor                 the position editor (its endpoints: :mod:`spheria.server.editor`)
     GET  /static/...             the browser client (HTML, CSS, JavaScript modules)
     GET  /api/catalog            games, their options and the agents (per game: those that fit)
-    GET  /api/howto/{game}       {"game", "text", "blocks"}: how to play it, for the page's panel
+    GET  /api/howto/{game}       {"game", "lang", "text", "blocks"}: how to play it, for the page's panel
+                                 (``?lang=ko``; without it, in the language of Accept-Language)
     POST /api/check              {"game", "options"} -> the seats' names, or a clear error
     GET  /api/games              games (public facts only)
     POST /api/games              create: {"game", "options", "seats": [{"kind": "human"},

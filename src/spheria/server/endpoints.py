@@ -17,6 +17,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 
 from spheria.agents.registry import agent_names, agents_for, default_agent
 from spheria.games.base import Game, game_class, game_names, load_game
+from spheria.i18n import LANGUAGES, negotiate
 from spheria.server.agents import rebuild
 from spheria.server.hints import check_hints_setting
 from spheria.server.session import GameError, GameSession, SessionManager
@@ -151,14 +152,14 @@ def catalog() -> dict[str, Any]:
     return {"games": games, "agents": agent_names()}
 
 
-def howto(name: str) -> dict[str, Any]:
-    """How to play a game, for the page's panel: the plain text and its blocks, each pictured
-    position as boards the page draws (``board``, ``after``, ``locked``, ``move``)."""
+def howto(name: str, lang: str = "en") -> dict[str, Any]:
+    """How to play a game in ``lang``, for the page's panel: the plain text and its blocks, each
+    pictured position as boards the page draws (``board``, ``after``, ``locked``, ``move``)."""
     from spheria.help import howto as howto_text
     from spheria.help import howto_blocks
 
     blocks = []
-    for block in howto_blocks(name):
+    for block in howto_blocks(name, lang=lang):
         data: dict[str, Any] = {"kind": block.kind, "text": block.text}
         if block.spn is not None:
             data.update(_pictured(name, block.spn, "board"))
@@ -166,7 +167,7 @@ def howto(name: str) -> dict[str, Any]:
             if block.after_spn is not None:
                 data.update(_pictured(name, block.after_spn, "after"))
         blocks.append(data)
-    return {"game": name, "text": howto_text(name), "blocks": blocks}
+    return {"game": name, "lang": lang, "text": howto_text(name, lang=lang), "blocks": blocks}
 
 
 def _pictured(name: str, spn: str, key: str) -> dict[str, Any]:
@@ -192,11 +193,29 @@ async def api_catalog(request: Request) -> Response:
     return json_response(catalog())
 
 
+def language_of(request: Request) -> str:
+    """The language of the prose the server words for this request: ``?lang=``, else the
+    ``Accept-Language`` header (English when neither names a language Spheria speaks)."""
+    asked = request.query_params.get("lang")
+    if asked is None:
+        return negotiate(request.headers.get("accept-language"))
+    if asked not in LANGUAGES:
+        raise GameError("bad_lang", f"lang must be one of {', '.join(LANGUAGES)}")
+    return asked
+
+
 async def api_howto(request: Request) -> Response:
+    """``GET /api/howto/{game}?lang=ko``: How to play, the one prose the server words for the browser."""
     name = request.path_params["game"]
     if name not in game_names():
         return error_response(404, "unknown_game", f"no game called {name!r}")
-    return json_response(howto(name))
+    try:
+        lang = language_of(request)
+    except GameError as error:
+        return refused(error)
+    response = json_response(howto(name, lang))
+    response.headers["Vary"] = "Accept-Language"
+    return response
 
 
 async def api_check(request: Request) -> Response:

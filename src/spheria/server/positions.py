@@ -28,7 +28,7 @@ from typing import Any
 
 from spheria.engine.board import SITE_NAMES, SYMMETRIES, Board, parse_site
 from spheria.games.base import SIMULTANEOUS, Game, State
-from spheria.server.views import board_of
+from spheria.server.views import board_of, status_code
 
 #: The longest SPN accepted (the longest real one, Spagyric's, is under 80 characters).
 MAX_SPN = 200
@@ -40,18 +40,30 @@ SAMPLE_GAMES = 6
 MAX_CHOICES = 9
 
 
+#: Why a position is refused, as a code the page words (its message is the rules' English detail):
+#: the text is not SPN at all, the board cannot stand (unreadable, or a ball floats), or the game's
+#: rules refuse the rest (counts of balls, who is to move, the phase, the fields after the board).
+SPN_TEXT, BOARD, RULES = "spn", "board", "rules"
+
+
 class PositionError(ValueError):
-    """A position that cannot be used; the message names the problem."""
+    """A position that cannot be used; the message names the problem, ``code`` its kind."""
+
+    def __init__(self, message: str, code: str = RULES) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def checked_spn(spn: object) -> str:
     """``spn`` as printable text of at most :data:`MAX_SPN` characters, or :class:`PositionError`."""
     if not isinstance(spn, str):
-        raise PositionError("the position (SPN) must be text")
+        raise PositionError("the position (SPN) must be text", SPN_TEXT)
     if len(spn) > MAX_SPN:
-        raise PositionError(f"the position is {len(spn)} characters long; SPN has at most {MAX_SPN}")
+        raise PositionError(f"the position is {len(spn)} characters long; SPN has at most {MAX_SPN}", SPN_TEXT)
     if any(not ch.isprintable() and ch != " " for ch in spn) or not spn.isascii():
-        raise PositionError("the position may hold only printable ASCII characters (SPN is written with them)")
+        raise PositionError(
+            "the position may hold only printable ASCII characters (SPN is written with them)", SPN_TEXT
+        )
     return " ".join(spn.split())
 
 
@@ -61,11 +73,23 @@ def read_position(game: Game, spn: object) -> State[Any]:
     try:
         return game.state_from_spn(text)
     except (ValueError, TypeError) as error:
-        raise PositionError(str(error)) from None
+        raise PositionError(str(error), _fault_of(text, error)) from None
+
+
+def _fault_of(text: str, error: Exception) -> str:
+    """:data:`BOARD` when the rules refused ``text`` for its board (the board's own refusal, in the
+    order the rules check), else :data:`RULES`."""
+    try:
+        Board.from_spn(text.split(" ")[0])
+    except ValueError as board_error:
+        return BOARD if str(board_error) == str(error) else RULES
+    return RULES
 
 
 def describe_position(state: State[Any]) -> dict[str, Any]:
-    """What the editor shows of a valid position: its SPN, the board, who moves, whether it is over."""
+    """What the editor shows of a valid position: its SPN, the board, who moves, whether it is over;
+    ``code`` is the state of play as the game page gets it (the page words it; ``status`` is the
+    rules' English lines)."""
     observation: Mapping[str, Any] = state.public_observation()
     locked = observation.get("locked")
     to_move = state.current_player()
@@ -81,16 +105,18 @@ def describe_position(state: State[Any]) -> dict[str, Any]:
         "simultaneous": to_move == SIMULTANEOUS,
         "terminal": state.is_terminal(),
         "status": state.status_lines() if not state.is_terminal() else [],
+        "code": status_code(state, None, {}),
         "legal_moves": 0 if state.is_terminal() or to_move == SIMULTANEOUS else len(state.legal_moves()),
     }
 
 
 def check_position(game: Game, spn: object) -> dict[str, Any]:
-    """:func:`describe_position` of ``spn``, or ``{"ok": False, "reason": …}`` for an impossible one."""
+    """:func:`describe_position` of ``spn``, or ``{"ok": False, "code", "reason"}`` for an impossible
+    one (``code`` one of :data:`SPN_TEXT`, :data:`BOARD`, :data:`RULES`; ``reason`` the English detail)."""
     try:
         return describe_position(read_position(game, spn))
     except PositionError as error:
-        return {"ok": False, "reason": str(error)}
+        return {"ok": False, "code": error.code, "reason": str(error)}
 
 
 def start_state(game: Game, spn: object, humans: int) -> State[Any]:

@@ -5,8 +5,8 @@
 
 import { PyramidView } from "./board.js";
 import { Picker, isSite, moveSites } from "./moves.js";
-import { t, translatePage } from "./messages.js";
-import { h, clear, api, describeOptions, seatColors, ballSwatch, copyButton } from "./ui.js";
+import { t, has, translatePage, onLanguageChange, gameTitle, seatName, errorText } from "./messages.js";
+import { h, clear, api, describeOptions, seatColors, ballSwatch, copyButton, resultText, englishDetail } from "./ui.js";
 import { Node, nodes, leaves, promote, remove, mainLine, encode, decode } from "./variations.js";
 import { evaluationChart } from "./chart.js";
 
@@ -46,12 +46,16 @@ async function fetchNode(node) {
   return answers.get(key);
 }
 
-function showProblem(text) {
+let problem = null; // why the link does not work (shown again after a switch of language)
+
+function showProblem(error) {
+  problem = error;
+  const text = error.code ? errorText(error.code, error.detail) : error.message; // worded again after a switch
   document.body.dataset.problem = text;
   $("analysis-main").hidden = true;
   const box = $("problem");
   box.hidden = false;
-  clear(box).append(h("h1", {}, t("analysis.bad_link")), h("p", { id: "problem-text" }, text), h("a", { href: "/analysis", class: "button" }, t("analysis.fresh")), " ", h("a", { href: "/", class: "button primary" }, t("links.lobby")));
+  clear(box).append(h("h1", {}, t("analysis.bad_link")), h("div", { id: "problem-text" }, text, error.detail ? englishDetail(error.detail, "detail.server") : null), h("a", { href: "/analysis", class: "button" }, t("analysis.fresh")), " ", h("a", { href: "/", class: "button primary" }, t("links.lobby")));
 }
 
 async function start() {
@@ -74,15 +78,31 @@ async function start() {
   answers.set("", first);
   // Every line of a linked tree is checked by the server before it is shown.
   for (const leaf of leaves(root)) if (leaf !== root) await fetchNode(leaf);
-  document.title = `${t("analysis.title")} ${first.title} · Spheria`;
-  $("title").textContent = first.title;
-  $("options").textContent = describeOptions(first.options);
+  renderHeading();
   $("engine-toggle").checked = engineOn;
   wireControls();
   if (record) startReport();
   const at = Number(params.get("at") || 0);
   await go(nodes(root)[at] || root);
 }
+
+/** The title and the options (again after a switch of language). */
+function renderHeading() {
+  const title = gameTitle(facts.game, facts.title);
+  document.title = t("page.game", { title: `${t("analysis.title")} ${title}` });
+  $("title").textContent = title;
+  $("options").textContent = describeOptions(facts.options);
+}
+
+// A switch of language re-words what the page drew; the tree, the engine's answers and the socket stay.
+onLanguageChange(() => {
+  if (problem !== null) showProblem(problem);
+  if (!facts) return;
+  renderHeading();
+  $("share").replaceChildren(copyButton(location.href, t("analysis.share")));
+  if (report === null && reportId !== null) $("mistakes-progress").textContent = t("analysis.report_starting");
+  render();
+});
 
 function wireControls() {
   $("first").addEventListener("click", () => go(root));
@@ -220,7 +240,7 @@ function point(move) {
 
 function nameOf(seat) {
   const player = facts.players[seat];
-  return player ? player.name : "?";
+  return player ? seatName(player.name) : "?";
 }
 
 function ghostColor(frame) {
@@ -233,11 +253,11 @@ function ghostColor(frame) {
 function renderTurn(frame) {
   const turn = clear($("turn"));
   const code = frame.code || {};
-  if (code.code === "over") turn.append(h("div", {}, frame.result ? frame.result.text : t("turn.over")));
+  if (code.code === "over") turn.append(h("div", {}, frame.result ? resultText(frame.result, facts.players) : t("turn.over")));
   else if (code.code === "choose") turn.append(h("div", {}, t("turn.choose")));
   else {
     const key = `status.${code.phase}`;
-    turn.append(ballSwatch(seatColors(facts, facts.players.length)[code.seat], 18), " ", t(t(key) === key ? "status.turn" : key, { name: nameOf(code.seat) }));
+    turn.append(ballSwatch(seatColors(facts, facts.players.length)[code.seat], 18), " ", t(has(key) ? key : "status.turn", { name: nameOf(code.seat) }));
   }
 }
 
@@ -249,7 +269,7 @@ function renderPicker(options, frame) {
   const choosers = frame.choosers || [];
   for (const word of [...options.words].sort()) {
     const key = `color.${word}`;
-    const label = t(key) !== key ? [ballSwatch(word, 20), h("span", {}, t(key))] : [h("span", {}, word)];
+    const label = has(key) ? [ballSwatch(word, 20), h("span", {}, t(key))] : [h("span", {}, word)];
     words.appendChild(h("button", { class: `choice choice-${word}`, type: "button", "data-word": word, onclick: () => picker.pick(word) && afterPick() }, h("span", { class: "chip" }, ...label)));
   }
   let text = picker.empty ? t(options.words.size && !options.sites.size ? "picker.choose" : "picker.prompt") : t("picker.picked", { clicks: picker.selection.join(" · ") });
@@ -396,9 +416,9 @@ function onEngine(data) {
     if (running && data.id === running.id) {
       running = null;
       document.body.dataset.engine = "error";
-      $("engine-verdict").textContent = t("analysis.engine_error", { error: data.message });
-    } else if (data.id === reportId) $("mistakes-progress").textContent = t("analysis.engine_error", { error: data.message });
-    else showMessage(data.message, "error");
+      $("engine-verdict").textContent = t("analysis.engine_error", { error: errorText(data.code, data.message) });
+    } else if (data.id === reportId) $("mistakes-progress").textContent = t("analysis.engine_error", { error: errorText(data.code, data.message) });
+    else showMessage(errorText(data.code, data.message), "error");
   }
 }
 
@@ -418,7 +438,7 @@ function renderEngine() {
   const seatBox = clear($("engine-seat"));
   if (facts && !facts.perfect_information) {
     const select = h("select", { id: "engine-seat-select", "aria-label": t("analysis.seat_view") });
-    facts.players.forEach((p) => select.appendChild(h("option", { value: p.seat, selected: p.seat === engineSeat }, t("analysis.view_of", { name: p.name }))));
+    facts.players.forEach((p) => select.appendChild(h("option", { value: p.seat, selected: p.seat === engineSeat }, t("analysis.view_of", { name: seatName(p.name) }))));
     select.addEventListener("change", () => {
       engineSeat = Number(select.value);
       results.clear();
@@ -449,9 +469,9 @@ function renderEngine() {
   verdict.append(h("div", { class: "verdict-line" }, verdictText(analysis)), h("div", { class: "muted method" }, t(`analysis.method.${analysis.method}`)));
   if (!analysis.partial && analysis.iterations) {
     const rate = analysis.seconds > 0 ? Math.round(analysis.iterations / analysis.seconds) : null;
-    progress.textContent = t("analysis.iterations_done", { iterations: analysis.iterations, rate: rate ?? "?" });
+    progress.textContent = t("analysis.iterations_done", { count: analysis.iterations, rate: rate ?? "?" });
   } else if (!analysis.partial && analysis.positions !== null && analysis.positions !== undefined) {
-    progress.textContent = t("analysis.positions_done", { positions: analysis.positions, seconds: analysis.seconds });
+    progress.textContent = t("analysis.positions_done", { count: analysis.positions, seconds: analysis.seconds });
   }
   const best = new Set(bestMoves(analysis));
   // Exact answers list the winning moves first (an estimate comes sorted by the search's visits).
@@ -460,7 +480,7 @@ function renderEngine() {
     const cells = [h("span", { class: "em-move" }, m.move)];
     if (m.value !== null) cells.push(h("span", { class: "em-value" }, analysis.status === "exact" && analysis.method !== "spagyric-solver" ? t(m.value > 0 ? "analysis.win" : "analysis.loss") : valueText(m.value)));
     if (m.win_rate !== null && analysis.status !== "exact") cells.push(h("span", { class: "em-rate" }, `${Math.round(m.win_rate * 100)}%`));
-    if (m.visits !== null) cells.push(h("span", { class: "em-visits muted" }, t("analysis.visits", { visits: m.visits })));
+    if (m.visits !== null) cells.push(h("span", { class: "em-visits muted" }, t("analysis.visits", { count: m.visits })));
     if (m.probability !== null) cells.push(h("span", { class: "em-prob" }, t("analysis.probability", { p: Math.round(m.probability * 1000) / 10 })));
     const item = h("li", { class: `em${best.has(m.move) ? " best" : ""}${m.value !== null && m.value > 0 && analysis.status === "exact" ? " win" : ""}${m.value !== null && m.value < 0 && analysis.status === "exact" ? " loss" : ""}`, "data-move": m.move, "data-value": m.value === null ? "" : String(m.value), title: t("analysis.play_this") }, ...cells);
     item.addEventListener("click", () => playText(m.move));
@@ -478,9 +498,9 @@ function progressText(p) {
   if (!p) return t("analysis.starting");
   if (p.iterations !== null && p.iterations !== undefined) {
     const rate = p.seconds > 0 ? Math.round(p.iterations / p.seconds) : "?";
-    return t("analysis.searching", { iterations: p.iterations, rate });
+    return t("analysis.searching", { count: p.iterations, rate });
   }
-  return t("analysis.solving", { positions: p.positions ?? 0 });
+  return t("analysis.solving", { count: p.positions ?? 0 });
 }
 
 function verdictText(a) {
@@ -571,4 +591,4 @@ function renderTree() {
 
 start()
   .then(connect)
-  .catch((error) => showProblem(error.message));
+  .catch((error) => showProblem(error));

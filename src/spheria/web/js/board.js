@@ -3,12 +3,13 @@
 // and beside it a map of the four levels lifted apart, so that every ball can be seen and
 // tapped (each site of the maps is a target of at least 44 CSS px on a phone).
 
+import { t } from "./messages.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 export const LEVEL_SIZES = [4, 3, 2, 1];
 export const LEVEL_OFFSETS = [0, 16, 25, 29];
 export const NUM_SITES = 30;
 export const FILES = "abcd";
-export const COLOR_NAMES = { w: "white", b: "black", r: "red" };
 
 export const SITES = [];
 for (let level = 0; level < 4; level++) {
@@ -78,8 +79,8 @@ export class PyramidView {
     this.handlers = handlers;
     this.topView = false;
     this.side = 0; // which of the four sides faces the viewer (0: rank 1 in front)
-    this.svg = el("svg", { class: "pyramid", role: "img", "aria-label": "the pyramid" });
-    this.maps = el("svg", { class: "levels", role: "group", "aria-label": "the four levels, from the bottom" });
+    this.svg = el("svg", { class: "pyramid", role: "img", "aria-label": t("board.main") });
+    this.maps = el("svg", { class: "levels", role: "group", "aria-label": t("board.levels") });
     host.appendChild(this.svg);
     host.appendChild(this.maps);
     this.hover = null;
@@ -127,6 +128,8 @@ export class PyramidView {
    */
   render(o) {
     this.last = o;
+    this.svg.setAttribute("aria-label", t("board.main")); // (again: the language may have changed)
+    this.maps.setAttribute("aria-label", t("board.levels"));
     const svg = this.svg;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const topView = this.topView;
@@ -213,7 +216,7 @@ export class PyramidView {
 
     if (o.preview) {
       const label = el("text", { x: x0 + 12, y: y0 + 20, class: "preview-label" }, svg);
-      label.textContent = o.previewLabel || "preview";
+      label.textContent = o.previewLabel || t("board.preview");
     }
     this.levelMaps(o.mapBoard ? parseBoard(o.mapBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked, suggested });
   }
@@ -307,7 +310,7 @@ export class PyramidView {
       const g = el("g", { class: "strip-level" }, strip);
       el("rect", { x: bx - 4, y: by - 4, width: n * d + 8, height: n * d + 8, rx: 10, class: "strip-bg" }, g);
       const label = el("text", { x: bx + (n * d) / 2, y: by + n * d + 20, class: "strip-caption", "text-anchor": "middle" }, g);
-      label.textContent = `level ${level}`;
+      label.textContent = t("board.level", { level });
       for (let row = 0; row < n; row++) {
         for (let col = 0; col < n; col++) {
           const s = SITES[LEVEL_OFFSETS[level] + row * n + col];

@@ -3,10 +3,10 @@
 // analysed (/analysis) or played against agents (POST /api/games with a start position).
 
 import { PyramidView, SITES, LEVEL_SIZES, parseBoard, below } from "./board.js";
-import { t, translatePage } from "./messages.js";
-import { h, clear, api, saveInvites } from "./ui.js";
+import { t, tOr, has, translatePage, onLanguageChange, gameTitle, seatName, agentName, optionLabel, optionValue, errorText } from "./messages.js";
+import { h, clear, api, saveInvites, englishDetail } from "./ui.js";
 
-translatePage(); // static labels from the message table
+translatePage(); // static labels (and the title) from the catalogue
 
 const $ = (id) => document.getElementById(id);
 const LEVELS = 4;
@@ -24,10 +24,23 @@ let asked = 0; // number of the latest check sent (older answers are dropped)
 let checkTimer = null;
 const view = new PyramidView($("board"), { onClick: tap, onHover: () => {} });
 
+// A switch of language re-words what the page drew; the position, the options and the seat stay.
+onLanguageChange(() => {
+  if (!catalog) return;
+  for (const option of $("game").options) option.textContent = gameTitle(option.value, option.textContent);
+  renderOptions(options());
+  if (answer) {
+    renderFields(answer);
+    renderVerdict(answer);
+    $("opponent").dataset.key = ""; // re-worded below
+    renderPlay(answer);
+  } else if (refusal !== null) showRefusal(refusal);
+});
+
 async function start() {
   catalog = await api("/api/catalog");
   const select = $("game");
-  for (const game of catalog.games) select.appendChild(h("option", { value: game.name }, game.title));
+  for (const game of catalog.games) select.appendChild(h("option", { value: game.name }, gameTitle(game.name, game.title)));
   const query = new URLSearchParams(location.search);
   const wanted = query.get("game");
   if (wanted && catalog.games.some((g) => g.name === wanted)) select.value = wanted;
@@ -77,8 +90,8 @@ function renderOptions(given) {
     let input;
     if (option.choices.length) {
       input = h("select", { id, "data-option": option.name });
-      if (option.default === null) input.appendChild(h("option", { value: "" }, "default"));
-      for (const choice of option.choices) input.appendChild(h("option", { value: choice }, choice));
+      if (option.default === null) input.appendChild(h("option", { value: "" }, t("lobby.default")));
+      for (const choice of option.choices) input.appendChild(h("option", { value: choice }, optionValue(option.name, choice)));
       if (value !== null) input.value = String(value);
     } else if (option.kind === "bool") {
       input = h("input", { type: "checkbox", id, "data-option": option.name });
@@ -87,7 +100,8 @@ function renderOptions(given) {
       input = h("input", { type: option.kind === "int" ? "number" : "text", id, "data-option": option.name, value: value ?? "" });
     }
     input.addEventListener("change", () => load(null));
-    rows.appendChild(h("div", { class: "form-row", title: option.help }, h("label", { for: id }, option.name.replace(/_/g, " ")), input));
+    const help = tOr(`option.${option.name}.help`, option.help);
+    rows.appendChild(h("div", { class: "form-row", title: help }, h("label", { for: id }, optionLabel(option.name)), input));
   }
 }
 
@@ -181,7 +195,7 @@ async function ask(body, replace) {
   try {
     result = await request(body);
   } catch (error) {
-    if (number === asked) showRefusal(error.message);
+    if (number === asked) showRefusal(error);
     return;
   } finally {
     if (number === asked) delete document.body.dataset.checking;
@@ -229,8 +243,17 @@ async function copySpn() {
 
 function fieldLabel(game, index) {
   const key = `editor.field.${game}.${index + 1}`;
-  const text = t(key);
-  return text === key ? t("editor.field", { number: index + 2 }) : text;
+  return has(key) ? t(key) : t("editor.field", { number: index + 2 });
+}
+
+/** A value of an SPN field as people read it (the value itself stays in the SPN): a field whose
+ * values are the seats' numbers (1 … the number of players) names the seat, a word is glossed. */
+function fieldValue(result, index, value) {
+  const choices = result.choices[index] || [];
+  const seats = result.players.map((_, i) => String(i + 1));
+  if (choices.length === seats.length && choices.every((c, i) => c === seats[i])) return `${value} · ${seatName(result.players[Number(value) - 1])}`;
+  const word = `editor.value.${value}`;
+  return has(word) ? `${value} · ${t(word)}` : value;
 }
 
 function renderFields(result) {
@@ -242,7 +265,7 @@ function renderFields(result) {
     if (choices) {
       input = h("select", { id, class: "spn-field", "data-field": i + 1 });
       const all = choices.includes(value) ? choices : [value, ...choices];
-      for (const choice of all) input.appendChild(h("option", { value: choice }, choice));
+      for (const choice of all) input.appendChild(h("option", { value: choice }, fieldValue(result, i, choice)));
       input.value = value;
     } else {
       input = h("input", { type: "text", id, class: "spn-field", "data-field": i + 1, value, spellcheck: "false", autocomplete: "off" });
@@ -260,21 +283,29 @@ function renderVerdict(result) {
   box.className = `verdict ${result.ok ? "valid" : "invalid"}`;
   if (!result.ok) {
     box.appendChild(h("div", { class: "verdict-title" }, t("editor.impossible")));
-    box.appendChild(h("div", { class: "reason" }, result.reason));
+    box.appendChild(h("div", { class: "reason", "data-code": result.code }, t(`editor.reason.${result.code}`)));
+    box.appendChild(englishDetail(result.reason, "detail.rules", { id: "reason-detail" })); // the rules name the fault exactly
     return;
   }
   box.appendChild(h("div", { class: "verdict-title" }, t("editor.valid")));
   if (result.terminal) box.appendChild(h("div", {}, t("editor.over")));
   else if (result.simultaneous) box.appendChild(h("div", {}, t("editor.simultaneous")));
-  else box.appendChild(h("div", {}, t("editor.to_move", { name: result.to_move_name, count: result.legal_moves })));
-  for (const line of result.status) box.appendChild(h("div", { class: "muted" }, line));
+  else box.appendChild(h("div", {}, t("editor.to_move", { name: seatName(result.to_move_name), count: result.legal_moves })));
+  const phase = `status.${result.code.phase}`;
+  if (result.code.code === "turn" && has(phase)) box.appendChild(h("div", { class: "muted" }, t(phase, { name: seatName(result.to_move_name) })));
 }
 
-function showRefusal(message) {
+let refusal = null; // what the server refused (shown again after a switch of language)
+
+/** What the server refused (an Error from ``api``), worded by its code in the page's language. */
+function showRefusal(error) {
+  refusal = error;
+  const message = error.code ? errorText(error.code, error.detail) : error.message;
   const box = clear($("verdict"));
   box.className = "verdict invalid";
   box.appendChild(h("div", { class: "verdict-title" }, t("editor.refused")));
   box.appendChild(h("div", { class: "reason" }, message));
+  if (error.detail) box.appendChild(englishDetail(error.detail, "detail.server"));
 }
 
 /** The /analysis link: the game, its options as k=v,k=v and the SPN (this format is fixed). */
@@ -294,7 +325,7 @@ function renderPlay(result) {
   const seat = $("my-seat");
   const previous = seat.value;
   clear(seat);
-  result.players.forEach((name, i) => seat.appendChild(h("option", { value: String(i) }, name)));
+  result.players.forEach((name, i) => seat.appendChild(h("option", { value: String(i) }, seatName(name))));
   if (previous && Number(previous) < result.players.length) seat.value = previous;
   const opponent = $("opponent");
   const key = JSON.stringify([result.game, result.options]);
@@ -304,7 +335,7 @@ function renderPlay(result) {
     clear(opponent);
     opponent.dataset.key = key;
     LEVEL_NAMES.forEach((level, i) => opponent.appendChild(h("option", { value: level }, t("editor.level", { number: i + 1 }))));
-    for (const agent of result.agents) opponent.appendChild(h("option", { value: agent }, agent));
+    for (const agent of result.agents) opponent.appendChild(h("option", { value: agent }, agentName(agent)));
     opponent.value = keep && [...opponent.options].some((o) => o.value === keep) ? keep : "level:3";
   }
   $("btn-play").disabled = !usable || result.terminal;
@@ -328,4 +359,4 @@ async function play() {
   }
 }
 
-start().catch((error) => showRefusal(error.message));
+start().catch((error) => showRefusal(error));

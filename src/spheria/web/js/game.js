@@ -4,8 +4,8 @@
 
 import { PyramidView } from "./board.js";
 import { Picker, isSite, moveSites } from "./moves.js";
-import { t, translatePage, joinNames } from "./messages.js";
-import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo, scoreTable, keepEndInSight } from "./ui.js";
+import { t, translatePage, joinNames, onLanguageChange, seatName, gameTitle, agentName, errorText } from "./messages.js";
+import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo, scoreTable, keepEndInSight, resultText } from "./ui.js";
 
 translatePage(); // static labels from the message table
 
@@ -102,7 +102,10 @@ function send(data) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(data));
 }
 
+let connection = "connecting";
+
 function setConnection(state) {
+  connection = state;
   const node = $("connection");
   node.className = `connection ${state}`;
   node.textContent = t(`connection.${state}`);
@@ -132,19 +135,7 @@ function onFrame(data) {
     seat = data.seat;
     info = data.game;
     setConnection("online");
-    document.title = `${info.title} · Spheria`;
-    $("title").textContent = info.title;
-    $("options").textContent = describeOptions(info.options);
-    $("role").textContent = seatTaken
-      ? t("role.seat_taken")
-      : badToken
-        ? t("role.bad_token")
-        : seat === null
-          ? t("role.watching")
-          : t("role.seat", { name: info.players[seat].name });
-    $("links").hidden = false;
-    $("spectate-copy").replaceChildren(copyButton(absolute(`/game/${gameId}`), t("links.watch")));
-    showHowTo($("howto"), info.game);
+    renderHeading();
   } else if (data.type === "thinking") {
     setThinking(data.thinking);
     renderProgress();
@@ -184,7 +175,7 @@ function onFrame(data) {
     if (data.code === "seat_taken") seatTaken = true;
     if (data.code === "bad_credential" && claimKey) localStorage.removeItem(claimKey);
     if ((data.code === "seat_taken" || data.code === "bad_credential") && !info) send(joinFrame());
-    if (data.code !== "seat_taken") showMessage(data.message, "error"); // the role line says it
+    if (data.code !== "seat_taken") showMessage(errorText(data.code, data.message), "error"); // the role line says it
     if (picker && data.code === "illegal_move") picker.clear();
     render();
   }
@@ -207,8 +198,8 @@ function hintsOffered() {
 /** The hint in words: the move ringed on the board, or the colour to choose (its button ringed). */
 function hintText(given, count) {
   const word = given.clicks.find((click) => !isSite(click));
-  if (word !== undefined && given.clicks.length === 1) return t("hint_shown_choice", { color: t(`color.${word}`), count });
-  return t("hint_shown", { move: given.move, count });
+  if (word !== undefined && given.clicks.length === 1) return t("hints.shown_choice", { color: t(`color.${word}`), count });
+  return t("hints.shown", { move: given.move, count });
 }
 
 /** On a small screen the board may be out of sight when the hint arrives: bring the suggestion into view. */
@@ -238,9 +229,9 @@ function renderProgress() {
   const used = frame.hints && seat !== null ? frame.hints.used[seat] || 0 : 0;
   if (hint.asked) {
     const seconds = ((now - hint.asked.since) / 1000).toFixed(1);
-    status.textContent = hint.asked.seconds ? t("hint_thinking", { seconds, limit: hint.asked.seconds.toFixed(1) }) : t("hint_asking");
+    status.textContent = hint.asked.seconds ? t("hints.thinking", { seconds, limit: hint.asked.seconds.toFixed(1) }) : t("hints.asking");
   } else if (hint.shown) status.textContent = hintText(hint.shown, used);
-  else status.textContent = t("hint_used", { count: used });
+  else status.textContent = t("hints.used", { count: used });
   button.disabled = !!hint.asked || !frame.legal_moves.length || sending;
   const busy = hint.asked || thinking.list.length;
   if (busy && !ticker) ticker = setInterval(renderProgress, 200);
@@ -250,11 +241,37 @@ function renderProgress() {
   }
 }
 
+/** The title, the options, this browser's role and the links: what the welcome frame told. */
+function renderHeading() {
+  const title = gameTitle(info.game, info.title);
+  document.title = t("page.game", { title });
+  $("title").textContent = title;
+  $("options").textContent = describeOptions(info.options);
+  $("role").textContent = seatTaken
+    ? t("role.seat_taken")
+    : badToken
+      ? t("role.bad_token")
+      : seat === null
+        ? t("role.watching")
+        : t("role.seat", { name: seatName(info.players[seat].name) });
+  $("links").hidden = false;
+  $("spectate-copy").replaceChildren(copyButton(absolute(`/game/${gameId}`), t("links.watch")));
+  showHowTo($("howto"), info.game);
+}
+
+// A switch of language re-words everything on the same socket: the game and the seat stay.
+onLanguageChange(() => {
+  if (gone) return showMissing(document.body.dataset.missing);
+  setConnection(connection);
+  if (info) renderHeading();
+  render();
+});
+
 function showFallback(fallbacks) {
   const latest = fallbacks[fallbacks.length - 1];
   if (fallbacksSeen >= 0 && latest && latest.ply >= fallbacksSeen && info) {
     const player = info.players[latest.seat];
-    const name = player ? player.name : t("fallback.someone");
+    const name = player ? seatName(player.name) : t("fallback.someone");
     showMessage(t(`fallback.${latest.code}`, { name }), "warn");
   }
   fallbacksSeen = latest ? latest.ply + 1 : Math.max(fallbacksSeen, 0);
@@ -355,7 +372,7 @@ function render() {
 }
 
 function nameOf(s) {
-  return frame.players[s] ? frame.players[s].name : "?";
+  return frame.players[s] ? seatName(frame.players[s].name) : "?";
 }
 
 function renderPlayers() {
@@ -366,10 +383,10 @@ function renderPlayers() {
       "li",
       { class: `player${toMove ? " to-move" : ""}${p.seat === seat ? " me" : ""}`, "data-seat": p.seat },
       ballSwatch(colors()[p.seat], 18),
-      h("span", { class: "name" }, p.name),
+      h("span", { class: "name" }, seatName(p.name)),
       p.seat === seat ? h("span", { class: "me-tag" }, `(${t("players.you")})`) : null,
-      h("span", { class: "who" }, p.kind === "agent" ? t("players.agent", { agent: p.agent }) : t("players.human")),
-      frame.hints && frame.hints.allowed && p.kind !== "agent" ? h("span", { class: "hint-count", title: t("hint_count_title") }, t("hint_count", { count: frame.hints.used[p.seat] || 0 })) : null,
+      h("span", { class: "who" }, p.kind === "agent" ? t("players.agent", { agent: agentName(p.agent) }) : t("players.human")),
+      frame.hints && frame.hints.allowed && p.kind !== "agent" ? h("span", { class: "hint-count", title: t("hints.count_title") }, t("hints.count", { count: frame.hints.used[p.seat] || 0 })) : null,
       h("span", { class: `dot ${p.connected ? "on" : "off"}`, title: t(p.connected ? "players.connected" : "players.disconnected") }),
     );
     if (frame.simultaneous && frame.waiting_for && !frame.waiting_for.includes(p.seat)) row.appendChild(h("span", { class: "chosen" }, t("players.chosen")));
@@ -412,7 +429,7 @@ function renderStatus(obs) {
   }
   if (typeof obs.opponent_supply === "number") {
     const other = frame.players.find((p) => p.seat !== seat);
-    privateInfo.appendChild(h("div", { class: "muted" }, t("supply.opponent", { name: other ? other.name : "?", count: obs.opponent_supply })));
+    privateInfo.appendChild(h("div", { class: "muted" }, t("supply.opponent", { name: other ? seatName(other.name) : "?", count: obs.opponent_supply })));
   }
   if (Array.isArray(obs.supplies)) {
     obs.supplies.forEach((n, i) => privateInfo.appendChild(h("div", { class: "muted" }, t("supply.seat", { name: nameOf(i), count: n }))));
@@ -429,8 +446,8 @@ function ballCounts(board) {
   return ["w", "b", "r"]
     .map((c) => [c, chars.split(c).length - 1])
     .filter(([, n]) => n > 0)
-    .map(([c, n]) => `${n} ${t(`color.${c}`)}`)
-    .join(", ");
+    .map(([c, n]) => t("status.count", { count: n, color: t(`color.${c}`) }))
+    .join(t("list.comma"));
 }
 
 function supplyRow(counts, cls) {
@@ -502,10 +519,10 @@ function renderResult() {
   const winners = frame.result.winners || [];
   const mine = seat !== null && winners.includes(seat);
   const lost = seat !== null && winners.length && !mine;
-  const hints = frame.hints && frame.hints.allowed && seat !== null ? h("div", { class: "muted result-hints" }, t("hint_used", { count: frame.hints.used[seat] || 0 })) : "";
+  const hints = frame.hints && frame.hints.allowed && seat !== null ? h("div", { class: "muted result-hints" }, t("hints.used", { count: frame.hints.used[seat] || 0 })) : "";
   clear(box).append(
     h("div", { class: `result-title${mine ? " won" : lost ? " lost" : ""}` }, mine ? t("result.won") : lost ? t("result.lost") : t("result.over")),
-    h("div", { class: "result-text" }, frame.result.text),
+    h("div", { class: "result-text" }, resultText(frame.result, frame.players)),
     hints,
     h(
       "div",

@@ -1,7 +1,7 @@
 // The lobby: the new game form, games in play and finished games.
 
-import { t, translatePage } from "./messages.js";
-import { h, clear, api, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch } from "./ui.js";
+import { t, tOr, translatePage, onLanguageChange, gameTitle, seatName, agentName, optionLabel, optionValue } from "./messages.js";
+import { h, clear, api, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch, resultText } from "./ui.js";
 
 translatePage(); // static labels from the message table
 
@@ -9,11 +9,12 @@ const $ = (id) => document.getElementById(id);
 let catalog = null;
 let checkTimer = null;
 let seatNames = [];
+let created = null; // the last game made here, whose links stay shown
 
 async function start() {
   catalog = await api("/api/catalog");
   const select = $("game");
-  for (const game of catalog.games) select.appendChild(h("option", { value: game.name }, game.title));
+  for (const game of catalog.games) select.appendChild(h("option", { value: game.name }, gameTitle(game.name, game.title)));
   const wanted = new URLSearchParams(location.search).get("game");
   if (wanted && catalog.games.some((g) => g.name === wanted)) select.value = wanted;
   select.addEventListener("change", () => {
@@ -31,14 +32,25 @@ function currentGame() {
   return catalog.games.find((g) => g.name === $("game").value);
 }
 
-function renderOptions() {
+// A switch of language re-words the form (keeping what was chosen), the links and the lists.
+onLanguageChange(() => {
+  if (!catalog) return;
+  for (const option of $("game").options) option.textContent = gameTitle(option.value);
+  renderOptions(options());
+  check();
+  if (created) showCreated(created);
+  refreshGames();
+});
+
+/** The option inputs of the chosen game; ``keep`` (name: value) what the player had chosen. */
+function renderOptions(keep = {}) {
   const rows = clear($("option-rows"));
   for (const option of currentGame().options) {
     let input;
     if (option.choices.length) {
       input = h("select", { id: `opt-${option.name}`, name: option.name, "data-option": option.name });
-      if (option.default === null) input.appendChild(h("option", { value: "" }, "default"));
-      for (const choice of option.choices) input.appendChild(h("option", { value: choice }, choice));
+      if (option.default === null) input.appendChild(h("option", { value: "" }, t("lobby.default")));
+      for (const choice of option.choices) input.appendChild(h("option", { value: choice }, optionValue(option.name, choice)));
       if (option.default !== null) input.value = String(option.default);
     } else if (option.kind === "bool") {
       input = h("input", { type: "checkbox", id: `opt-${option.name}`, "data-option": option.name });
@@ -48,8 +60,13 @@ function renderOptions() {
     } else {
       input = h("input", { type: "text", id: `opt-${option.name}`, "data-option": option.name, value: option.default ?? "" });
     }
+    if (option.name in keep) {
+      if (input.type === "checkbox") input.checked = !!keep[option.name];
+      else input.value = String(keep[option.name]);
+    }
     input.addEventListener("change", check);
-    rows.appendChild(h("div", { class: "form-row", title: option.help }, h("label", { for: input.id }, option.name.replace(/_/g, " ")), input));
+    const help = tOr(`option.${option.name}.help`, option.help);
+    rows.appendChild(h("div", { class: "form-row", title: help }, h("label", { for: input.id }, optionLabel(option.name)), input));
   }
 }
 
@@ -91,16 +108,16 @@ function renderSeats(result) {
   const levels = result.levels || [];
   const agents = result.agents || [];
   result.players.forEach((name, i) => {
-    const kind = h("select", { class: "seat-kind", "data-seat": i, "aria-label": name });
+    const kind = h("select", { class: "seat-kind", "data-seat": i, "aria-label": seatName(name) });
     kind.appendChild(h("option", { value: "human" }, t("lobby.human")));
     if (levels.length) {
       const group = h("optgroup", { label: t("lobby.levels") });
-      for (const level of levels) group.appendChild(h("option", { value: level.spec }, t("lobby.level", level)));
+      for (const level of levels) group.appendChild(h("option", { value: level.spec }, t("lobby.level", { ...level, words: t(`level.words.${level.level}`) })));
       kind.appendChild(group);
     }
     if (agents.length) {
       const group = h("optgroup", { label: t("lobby.advanced") });
-      for (const agent of agents) group.appendChild(h("option", { value: `agent:${agent}` }, t("lobby.agent", { agent })));
+      for (const agent of agents) group.appendChild(h("option", { value: `agent:${agent}` }, t("lobby.agent", { agent: agentName(agent) })));
       kind.appendChild(group);
     }
     const middle = levels.filter((level) => level.level <= DEFAULT_LEVEL).pop();
@@ -112,8 +129,8 @@ function renderSeats(result) {
       syncHints();
     };
     kind.addEventListener("change", sync);
-    spec.hidden = !kind.value.startsWith("agent:");
-    rows.appendChild(h("div", { class: "seat-row" }, h("span", { class: "seat-label" }, ballSwatch(colors[i], 18), h("span", { class: "seat-name" }, name)), kind, spec));
+    sync();
+    rows.appendChild(h("div", { class: "seat-row" }, h("span", { class: "seat-label" }, ballSwatch(colors[i], 18), h("span", { class: "seat-name" }, seatName(name))), kind, spec));
   });
   syncHints();
 }
@@ -169,7 +186,7 @@ function inviteRows(gameId, seatList) {
     if (!s.invite) continue;
     const url = absolute(s.invite);
     rows.push(
-      h("div", { class: "invite", "data-seat": s.seat }, h("b", {}, s.name), h("code", { title: url }, url), copyButton(url), h("a", { href: s.invite, class: "button small open-seat" }, t("lobby.open"))),
+      h("div", { class: "invite", "data-seat": s.seat }, h("b", {}, seatName(s.name)), h("code", { title: url }, url), copyButton(url), h("a", { href: s.invite, class: "button small open-seat" }, t("lobby.open"))),
     );
   }
   rows.push(h("div", { class: "invite" }, h("b", {}, t("lobby.watch")), h("code", {}, absolute(`/game/${gameId}`)), copyButton(absolute(`/game/${gameId}`))));
@@ -177,6 +194,7 @@ function inviteRows(gameId, seatList) {
 }
 
 function showCreated(result) {
+  created = result;
   const box = clear($("created"));
   box.append(
     h("h3", {}, t("lobby.created")),
@@ -202,9 +220,9 @@ async function refreshGames() {
     const seatsCell = h(
       "td",
       { class: "seats" },
-      game.players.map((p) => h("span", {}, ballSwatch(colors[p.seat], 12), " ", p.name, " ", h("span", { class: "muted" }, p.kind === "agent" ? `(${p.agent})` : `(${t("players.human")})`))),
+      game.players.map((p) => h("span", {}, ballSwatch(colors[p.seat], 12), " ", seatName(p.name), " ", h("span", { class: "muted" }, p.kind === "agent" ? `(${agentName(p.agent)})` : `(${t("players.human")})`))),
     );
-    const title = h("td", {}, h("b", {}, game.title), h("div", { class: "muted" }, describeOptions(game.options)));
+    const title = h("td", {}, h("b", {}, gameTitle(game.game, game.title)), h("div", { class: "muted" }, describeOptions(game.options)));
     if (game.status === "finished") {
       nFinished++;
       finished.appendChild(
@@ -213,7 +231,7 @@ async function refreshGames() {
           { "data-game": game.id },
           title,
           seatsCell,
-          h("td", {}, game.result ? game.result.text : ""),
+          h("td", {}, game.result ? resultText(game.result, game.players) : ""),
           h("td", {}, h("a", { href: `/replay/${game.id}`, class: "button small" }, t("links.replay")), " ", h("a", { href: `/api/games/${game.id}/record`, class: "button small", download: `spheria-${game.id}.json` }, t("links.record"))),
         ),
       );
@@ -221,7 +239,7 @@ async function refreshGames() {
       nActive++;
       const mine = invites[game.id];
       const links = h("td", { class: "links-cell" }, h("a", { href: `/game/${game.id}`, class: "button small" }, t("lobby.watch")));
-      if (mine) for (const s of mine) if (s.invite) links.append(" ", h("a", { href: s.invite, class: "button small" }, t("lobby.play", { name: s.name })));
+      if (mine) for (const s of mine) if (s.invite) links.append(" ", h("a", { href: s.invite, class: "button small" }, t("lobby.play", { name: seatName(s.name) })));
       active.appendChild(h("tr", { "data-game": game.id }, title, seatsCell, h("td", { class: "muted plies" }, t("lobby.moves", { count: game.plies })), links));
     }
   }

@@ -1,251 +1,181 @@
-// Every text the pages show, in one table, so that a translation catalogue can take it later.
-// Messages are looked up by key and filled in with named parameters: t("turn.other", {name}).
+// Every text the pages show, looked up by key in the catalogue of the reader's language
+// (/static/i18n/<lang>.json, one flat object of key: text), filled in with named parameters:
+// t("turn.other", {name}). A text with plural forms is an object of Intl.PluralRules categories
+// ("one", "other", ...) chosen by the parameter ``count``. English is the fallback for any key
+// a catalogue lacks. The language follows the switch in the header (remembered in
+// localStorage), else navigator.languages; switching re-words the page without a reload.
 
-const MESSAGES = {
-  "connection.connecting": "connecting…",
-  "connection.online": "live",
-  "connection.offline": "reconnecting…",
-  "connection.gone": "no such game",
-  "role.watching": "Watching",
-  "role.bad_token": "This invite link is not valid: watching",
-  "role.seat": "You play {name}",
-  "role.seat_taken": "This seat was already taken by another browser: watching",
-  "fallback.someone": "An agent",
-  "fallback.agent_timeout": "{name}'s agent took too long; a random move was played for it",
-  "fallback.agent_failed": "{name}'s agent failed; a random move was played for it",
-  "fallback.agent_illegal_move": "{name}'s agent chose an illegal move; a random move was played for it",
-  "turn.over": "Game over",
-  "turn.choose": "Everyone chooses in secret",
-  "turn.mine": "Your turn",
-  "turn.other": "{name} to play",
-  "turn.last_move": "last move: {move}",
-  "result.won": "You win!",
-  "result.lost": "You lose",
-  "result.over": "Game over",
-  "result.draw": "Draw",
-  "result.winners": "{names} won",
-  "status.choose.waiting": "Waiting for {names} to choose",
-  "status.choose.chosen": "You have chosen: waiting for the reveal",
-  "status.place": "{name} places a ball",
-  "status.eat": "{name} eats",
-  "status.reveal": "Both players choose a ball in secret",
-  "status.sudden": "Sudden death: both players choose a ball in secret",
-  "status.turn": "{name} plays",
-  "status.counts": "On the pyramid: {counts}",
-  "hint.place": "{Tap} a highlighted site to place your ball.",
-  "hint.set": "{Tap} a candy to eat it, or the candies of a line in any order; the order is worked out for you.",
-  "hint.set.more": "{Tap} more candies of the line, or Play to eat what is picked.",
-  "hint.sequence": "{Tap} an empty site to place, or a free marble to move it first.",
-  "hint.sequence.more": "Now {tap} a highlighted site: where the marble goes, then where you place.",
-  "hint.choose": "Choose a ball in secret: the other player cannot see it.",
-  "picker.prompt": "{Tap} a highlighted site",
-  "word.Tap": "Tap",
-  "word.tap": "tap",
-  "word.Click": "Click",
-  "word.click": "click",
-  "picker.choose": "Choose a ball in secret",
-  "picker.picked": "Picked: {clicks}",
-  "picker.move": "Move: {move}",
-  "picker.waiting": "Waiting for the other side…",
-  "picker.sending": "sending…",
-  "picker.chosen": "Your secret choice: ",
-  "picker.chosen_wait": " — waiting for the reveal",
-  "picker.not_now": "{site} is not a move now",
-  "button.play": "Play",
-  "button.back": "Undo pick",
-  "button.clear": "Clear",
-  "players.agent": "agent {agent}",
-  "players.you": "you",
-  "players.human": "human",
-  "players.chosen": "chosen",
-  "players.connected": "connected",
-  "players.disconnected": "not connected",
-  "supply.mine": "Your balls in hand",
-  "supply.opponent": "{name} holds {count} balls (colours hidden)",
-  "supply.seat": "{name} holds {count} balls",
-  "supply.stunned": "Stunned this turn",
-  "scores.sum": "sum",
-  "scores.inner": "inner",
-  "scores.inner_title": "inner pyramid marbles",
-  "scores.face_title": "face",
-  "scores.side": "side {n}",
-  "reveal.title": "Reveal",
-  "reveal.stunned": "Same colour: both balls are stunned",
-  "reveal.won": "{name} wins the reveal",
-  "reveal.nobody": "No winner",
-  "color.w": "white",
-  "color.b": "black",
-  "color.r": "red",
-  "links.replay": "Replay",
-  "links.record": "Download record",
-  "links.new": "New game",
-  "links.watch": "Copy watch link",
-  "links.lobby": "Back to the lobby",
-  "missing.title": "No such game",
-  "missing.text": "There is no game at this address. It may have been mistyped.",
-  "howto.title": "How to play",
-  "howto.missing": "No instructions for this game yet.",
-  "moves.title": "Moves",
-  "board.turn": "↻ turn",
-  "board.top": "top view",
-  "board.confirm": "confirm each move",
-  "replay.title": "Replay:",
-  "lobby.hero": "Play the games of the Shibumi system",
-  "lobby.hero_text": "Start a game, seat people or agents, and send each player their own invite link.",
-  "lobby.new": "New game",
-  "lobby.game": "Game",
-  "lobby.seats": "Seats",
-  "lobby.create": "Create game",
-  "lobby.in_play": "Games in play",
-  "lobby.none_in_play": "No game in play yet.",
-  "lobby.finished": "Finished games",
-  "lobby.none_finished": "No finished game yet.",
-  "board.preview": "preview: after this move (dropped balls ringed)",
-  "board.preview_relocation": "preview: after moving the marble; now tap where to place",
-  "board.level": "level {level}",
-  "board.main": "the pyramid",
-  "board.levels": "the four levels, from the bottom",
-  "lobby.human": "Human (invite link)",
-  "lobby.agent": "Agent: {agent}",
-  "lobby.no_agents": "no agent plays this game",
-  "lobby.agent_options": "agent options, e.g. time=1",
-  "lobby.moves": "{count} moves",
-  "lobby.watch": "Watch",
-  "lobby.play": "Play {name}",
-  "lobby.created": "Game created",
-  "lobby.secret": "Each invite link is secret and works once: the first browser to open it takes that seat. Send each to its player; only your own seat's link (the first) is kept in this browser.",
-  "lobby.copy": "Copy",
-  "lobby.copied": "Copied",
-  "lobby.open": "Open",
-  "lobby.unreachable": "Could not reach the server: {error}",
-  "replay.step": "move {index} of {total}",
-  "replay.play": "▶ play",
-  "replay.pause": "❚❚ pause",
-  "replay.failed": "Could not load the replay: {error}",
-  "list.and": "{first} and {last}",
-  "list.comma": ", ",
-  // -- added by analysis --
-  "analysis.title": "Analysis:",
-  "analysis.bad_link": "This analysis link does not work",
-  "analysis.fresh": "Empty board",
-  "analysis.step": "move {ply}",
-  "analysis.engine": "Engine",
-  "analysis.engine_off": "The engine is off.",
-  "analysis.engine_error": "The engine could not answer: {error}",
-  "analysis.starting": "starting…",
-  "analysis.solving": "solving… {positions} positions",
-  "analysis.searching": "searching… {iterations} iterations ({rate}/s)",
-  "analysis.iterations_done": "{iterations} iterations ({rate}/s)",
-  "analysis.positions_done": "{positions} positions, {seconds} s",
-  "analysis.wins": "{name} to move wins with perfect play",
-  "analysis.loses": "{name} to move loses with perfect play",
-  "analysis.value": "{name}: game value {value} with perfect play",
-  "analysis.estimate": "Estimate: {name} wins {rate}% of the searched games",
-  "analysis.estimate_strategy": "Estimate: the agent's strategy for {name}",
-  "analysis.unsolved": "Not solved within the time cap",
-  "analysis.over": "The game is over.",
-  "analysis.method.solver": "exact: the eating-phase solver (or the shipped set-up table)",
-  "analysis.method.planner": "exact: every way the set-up can end, each cake solved",
-  "analysis.method.mcts": "an estimate (MCTS)",
-  "analysis.method.spagyric-solver": "exact: the equilibrium from this seat's view",
-  "analysis.method.spagyric-agent": "an estimate: the Spagyric agent's strategy",
-  "analysis.method.result": "the result",
-  "analysis.win": "win",
-  "analysis.loss": "loss",
-  "analysis.visits": "{visits} visits",
-  "analysis.probability": "{p}%",
-  "analysis.pv": "Line: {line}",
-  "analysis.play_this": "play this move",
-  "analysis.chooses": "Choose for {name}",
-  "analysis.seat_view": "analyse from the view of",
-  "analysis.view_of": "{name}'s view",
-  "analysis.share": "Copy link",
-  "analysis.moves": "Moves and variations",
-  "analysis.no_moves": "No move yet: play one on the board.",
-  "analysis.mistakes": "Where the game was decided",
-  "analysis.report_starting": "analysing the game…",
-  "analysis.report_progress": "analysing move {number} of {total}…",
-  "analysis.chart": "the first player's value after each move",
-  "analysis.no_mistakes": "No move threw a win away or lost much.",
-  "analysis.threw_away": "{number}. {move}: {name} threw a win away.",
-  "analysis.dropped": "{number}. {move}: the win rate fell by {drop} points.",
-  "analysis.better": "Winning instead: {moves}",
-  "analysis.promote": "Promote line",
-  "analysis.delete": "Delete from here",
-  "analysis.proving": "proving the other moves…",
-  "analysis.unproved": "The moves without a value were not proved within the time cap.",
-  "links.analyse": "Analyse",
-  // -- added by editor --
-  "editor.title": "Position editor",
-  "editor.white": "white",
-  "editor.black": "black",
-  "editor.red": "red",
-  "editor.erase": "✕ clear site",
-  "editor.clear_all": "Clear all",
-  "editor.start": "Start position",
-  "editor.random_full": "Random full board",
-  "editor.random": "Random position",
-  "editor.rotate": "↻ Rotate position",
-  "editor.mirror": "⇋ Mirror position",
-  "editor.spn": "Position (SPN)",
-  "editor.import": "Load SPN",
-  "editor.copy": "Copy SPN",
-  "editor.analyse": "Analyse",
-  "editor.my_seat": "You play",
-  "editor.opponent": "Agents",
-  "editor.play": "Play from here against an agent",
-  "editor.level": "level {number}",
-  "editor.field": "field {number}",
-  "editor.field.special-cake.1": "to move",
-  "editor.field.special-cake.2": "phase",
-  "editor.field.spinca.1": "to move",
-  "editor.field.spinca.2": "locked sites",
-  "editor.field.spline.1": "to move",
-  "editor.field.spagyric.1": "phase",
-  "editor.field.spagyric.2": "seat",
-  "editor.field.spagyric.3": "supply 1",
-  "editor.field.spagyric.4": "supply 2",
-  "editor.field.spagyric.5": "stunned",
-  "editor.field.spagyric.6": "bag 1",
-  "editor.field.spagyric.7": "bag 2",
-  "editor.valid": "Valid position",
-  "editor.impossible": "Impossible position",
-  "editor.refused": "Not checked",
-  "editor.over": "The game is over in this position.",
-  "editor.simultaneous": "Everyone chooses in secret next.",
-  "editor.to_move": "{name} to move ({count} legal moves)",
-  // -- added by firstfive --
-  "button.hint": "Hint",
-  "thinking.agent": "{name} is thinking… {seconds} s",
-  "hint_asking": "Asking the engine…",
-  "hint_thinking": "The engine is thinking… {seconds} s (at most {limit} s)",
-  "hint_shown": "Suggested: {move} (ringed on the board) · hints used: {count}",
-  "hint_shown_choice": "Suggested: choose {color} · hints used: {count}",
-  "hint_used": "Hints used: {count}",
-  "hint_count": "hints: {count}",
-  "hint_count_title": "hints used",
-  "lobby.levels": "Levels",
-  "lobby.level": "Level {level} · {words} · {seconds} s a move",
-  "lobby.advanced": "Advanced: an agent by its spec",
-  "lobby.hints": "Hints",
-  "lobby.hints_label": "let me ask the engine for my best move",
-  "lobby.hints_note": "Hints are for one person playing agents: make every other seat an agent.",
-};
+export const LANGUAGES = ["en", "ko"];
+/** How each language names itself on the switch. */
+const LANGUAGE_NAMES = { en: "EN", ko: "한국어" };
+const STORED = "spheria.lang";
+const catalogues = {};
+const listeners = [];
+
+async function load(lang) {
+  if (!catalogues[lang]) {
+    const response = await fetch(`/static/i18n/${lang}.json`);
+    if (!response.ok) throw new Error(`no catalogue for ${lang}: ${response.status}`);
+    catalogues[lang] = await response.json();
+  }
+  return catalogues[lang];
+}
+
+/** The language to speak: the stored choice, else the first of ``preferred`` (BCP 47 tags) we speak. */
+export function chooseLanguage(stored, preferred) {
+  if (LANGUAGES.includes(stored)) return stored;
+  for (const tag of preferred || []) {
+    const primary = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(primary)) return primary;
+  }
+  return LANGUAGES[0];
+}
+
+function storedLanguage() {
+  try {
+    return localStorage.getItem(STORED);
+  } catch {
+    return null;
+  }
+}
+
+let language = chooseLanguage(storedLanguage(), typeof navigator === "object" ? navigator.languages : []);
+await load("en");
+try {
+  await load(language);
+} catch {
+  language = "en";
+}
+if (typeof document === "object") document.documentElement.lang = language;
+
+/** The language the page speaks now ("en", "ko"). */
+export function currentLanguage() {
+  return language;
+}
+
+/** Speak ``lang`` from now on (remembered), re-word the page, and tell every listener. */
+export async function setLanguage(lang) {
+  if (!LANGUAGES.includes(lang) || lang === language) return;
+  await load(lang);
+  language = lang;
+  try {
+    localStorage.setItem(STORED, lang);
+  } catch {
+    // a browser that keeps nothing still switches for this page
+  }
+  document.documentElement.lang = lang;
+  translatePage();
+  for (const listener of listeners) listener(lang);
+}
+
+/** Call ``listener(lang)`` after each switch of language (to re-word what the page drew itself). */
+export function onLanguageChange(listener) {
+  listeners.push(listener);
+}
 
 // Touch screens are tapped, others clicked: hints say which ({Tap} / {tap}).
 const TOUCH = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
 const ACTION = TOUCH ? { Tap: "word.Tap", tap: "word.tap" } : { Tap: "word.Click", tap: "word.click" };
 
-/** The message ``key`` with ``{name}`` parameters filled in. */
+function entry(key) {
+  return catalogues[language]?.[key] ?? catalogues.en?.[key];
+}
+
+/** Whether the catalogue has a text for ``key``. */
+export function has(key) {
+  return entry(key) !== undefined;
+}
+
+function pluralForm(forms, count) {
+  const category = new Intl.PluralRules(language).select(Number(count));
+  return forms[category] ?? forms.other;
+}
+
+/** The message ``key`` with ``{name}`` parameters filled in (``key`` itself when no catalogue has it). */
 export function t(key, params = {}) {
-  const text = MESSAGES[key] ?? key;
-  params = { Tap: MESSAGES[ACTION.Tap], tap: MESSAGES[ACTION.tap], ...params };
+  let text = entry(key);
+  if (text === undefined) return key;
+  if (typeof text === "object") text = pluralForm(text, params.count);
+  params = { Tap: entry(ACTION.Tap), tap: entry(ACTION.tap), ...params };
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
-/** Word every element of the page marked ``data-t="key"`` from the table. */
+/** ``t(key, params)`` when the catalogue has ``key``, else ``fallback`` (a name the server sent). */
+export function tOr(key, fallback, params = {}) {
+  return has(key) ? t(key, params) : fallback;
+}
+
+/** The key of a name the server sends as an English word ("White-A" -> "white_a"). */
+function slug(name) {
+  return String(name).toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
+}
+
+/** A seat's or side's name in the reader's language ("Mint" -> "민트"), the name itself if unknown. */
+export function seatName(name) {
+  return name === null || name === undefined ? "?" : tOr(`seat.${slug(name)}`, String(name));
+}
+
+/** A game's title by its id ("special-cake"), the server's title if the catalogue lacks it. */
+export function gameTitle(game, fallback = game) {
+  return tOr(`game.${game}`, fallback);
+}
+
+/** An agent spec as people read it: "random", "level:3", "mcts:time=1" (its options stay as typed). */
+export function agentName(spec) {
+  const [name, ...rest] = String(spec).split(":");
+  if (name === "level" && rest.length === 1 && /^\d+$/.test(rest[0])) return t("agent.level", { level: rest[0] });
+  const shown = tOr(`agent.${name}`, name);
+  return rest.length ? `${shown}:${rest.join(":")}` : shown;
+}
+
+/** An option's name as a label ("line_rule" -> "line rule"). */
+export function optionLabel(name) {
+  return tOr(`option.${name}`, name.replace(/_/g, " "));
+}
+
+/** An option's value as shown (the value itself is sent: "mint" stays "mint" on the wire). */
+export function optionValue(name, value) {
+  return tOr(`value.${name}.${value}`, tOr(`value.${value}`, String(value)));
+}
+
+/** What the server refused, in the reader's words: by its stable code, else the server's own message. */
+export function errorText(code, message) {
+  return tOr(`error.${code}`, message || code || "");
+}
+
+/** Word every element of the page marked ``data-t="key"`` from the catalogue, and its marked
+ * attributes (``data-t-title``, ``data-t-aria-label``, ``data-t-placeholder``); add the switch. */
 export function translatePage(root = document) {
   for (const node of root.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const [attribute, data] of [["title", "tTitle"], ["aria-label", "tAriaLabel"], ["placeholder", "tPlaceholder"]]) {
+    for (const node of root.querySelectorAll(`[data-t-${attribute}]`)) node.setAttribute(attribute, t(node.dataset[data]));
+  }
+  if (root === document) languageSwitch();
+}
+
+/** The EN / 한국어 switch at the end of the page's header (made once, then kept up to date). */
+function languageSwitch() {
+  const bar = document.querySelector(".topbar");
+  if (!bar) return;
+  let group = bar.querySelector(".lang-switch");
+  if (!group) {
+    group = document.createElement("div");
+    group.className = "lang-switch";
+    group.setAttribute("role", "group");
+    for (const lang of LANGUAGES) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "small";
+      button.lang = lang;
+      button.dataset.lang = lang;
+      button.textContent = LANGUAGE_NAMES[lang];
+      button.addEventListener("click", () => setLanguage(lang));
+      group.appendChild(button);
+    }
+    bar.appendChild(group);
+  }
+  group.setAttribute("aria-label", t("lang.switch"));
+  for (const button of group.querySelectorAll("button")) button.setAttribute("aria-pressed", String(button.dataset.lang === language));
 }
 
 /** A list of names as people write it: "A", "A and B", "A, B and C". */

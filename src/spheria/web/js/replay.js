@@ -2,8 +2,8 @@
 
 import { PyramidView } from "./board.js";
 import { moveSites } from "./moves.js";
-import { t, translatePage } from "./messages.js";
-import { h, clear, api, describeOptions, seatColors, ballSwatch, showHowTo, scoreTable, keepInSight, keepEndInSight } from "./ui.js";
+import { t, translatePage, onLanguageChange, gameTitle, seatName, agentName } from "./messages.js";
+import { h, clear, api, describeOptions, seatColors, ballSwatch, showHowTo, scoreTable, keepInSight, keepEndInSight, resultText } from "./ui.js";
 
 translatePage(); // static labels from the message table
 
@@ -16,8 +16,7 @@ let timer = null;
 
 async function start() {
   data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
-  $("title").textContent = data.game.title;
-  $("options").textContent = describeOptions(data.game.options);
+  renderHeading();
   $("download").href = `/api/games/${gameId}/record`;
   $("download").setAttribute("download", `spheria-${gameId}.json`);
   const slider = $("slider");
@@ -30,7 +29,6 @@ async function start() {
   $("play").addEventListener("click", toggle);
   $("top-toggle").addEventListener("change", (e) => view.setTopView(e.target.checked));
   $("btn-turn").addEventListener("click", () => view.turn());
-  showHowTo($("howto"), data.game.game);
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowLeft") go(index - 1);
     else if (e.key === "ArrowRight") go(index + 1);
@@ -41,18 +39,32 @@ async function start() {
       toggle();
     }
   });
-  const colors = seatColors(data.game, data.game.players.length);
-  const players = clear($("players"));
-  const hints = data.hints && data.hints.allowed ? data.hints.used : null;
-  for (const p of data.game.players) {
-    const who = h("span", { class: "who" }, p.kind === "agent" ? t("players.agent", { agent: p.agent }) : t("players.human"));
-    const used = hints && p.kind !== "agent" ? h("span", { class: "hint-count", title: t("hint_count_title") }, t("hint_count", { count: hints[p.seat] || 0 })) : null;
-    players.appendChild(h("li", { class: "player", "data-seat": p.seat }, ballSwatch(colors[p.seat], 18), h("span", { class: "name" }, p.name), who, used));
-  }
   const history = clear($("history"));
   data.moves.forEach((m, i) => history.appendChild(h("li", { "data-step": i + 1, onclick: () => go(i + 1) }, h("span", { class: "ply" }, `${i + 1}.`), " ", m)));
   go(0);
 }
+
+/** The title, the options, the players and the How to play (again after a switch of language). */
+function renderHeading() {
+  $("title").textContent = gameTitle(data.game.game, data.game.title);
+  $("options").textContent = describeOptions(data.game.options);
+  const colors = seatColors(data.game, data.game.players.length);
+  const players = clear($("players"));
+  const hints = data.hints && data.hints.allowed ? data.hints.used : null;
+  for (const p of data.game.players) {
+    const who = h("span", { class: "who" }, p.kind === "agent" ? t("players.agent", { agent: agentName(p.agent) }) : t("players.human"));
+    const used = hints && p.kind !== "agent" ? h("span", { class: "hint-count", title: t("hints.count_title") }, t("hints.count", { count: hints[p.seat] || 0 })) : null;
+    players.appendChild(h("li", { class: "player", "data-seat": p.seat }, ballSwatch(colors[p.seat], 18), h("span", { class: "name" }, seatName(p.name)), who, used));
+  }
+  showHowTo($("howto"), data.game.game);
+}
+
+onLanguageChange(() => {
+  if (!data) return;
+  renderHeading();
+  $("play").textContent = t(timer ? "replay.pause" : "replay.play");
+  go(index);
+});
 
 function toggle() {
   if (timer) {
@@ -80,7 +92,7 @@ function go(i) {
   const marked = new Set(last && data.result ? data.result.sites || [] : []);
   view.render({ board: step.board, lastMove: moveSites(step.last_move), locked: new Set(obs.locked || []), marked });
   const status = clear($("status"));
-  if (last && data.result) status.appendChild(h("div", { class: "status-line" }, data.result.text));
+  if (last && data.result) status.appendChild(h("div", { class: "status-line" }, resultText(data.result, data.game.players)));
   else if (step.last_move) status.appendChild(h("div", { class: "status-line muted" }, t("turn.last_move", { move: step.last_move })));
   const scores = clear($("scores"));
   if (Array.isArray(obs.scores) && obs.scores.length) scores.appendChild(scoreTable(data.game, obs.scores));

@@ -1,7 +1,7 @@
 // Small helpers shared by the pages.
 
 import { PyramidView } from "./board.js";
-import { t } from "./messages.js";
+import { t, currentLanguage, errorText, optionLabel, optionValue, joinNames, seatName } from "./messages.js";
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -36,8 +36,11 @@ export async function api(path, options = {}) {
     data = null;
   }
   if (!response.ok) {
-    const message = data && data.error ? data.error.message : `${response.status} ${response.statusText}`;
-    throw new Error(message);
+    const message = data && data.error ? errorText(data.error.code, data.error.message) : `${response.status} ${response.statusText}`;
+    const error = new Error(message);
+    error.code = data && data.error ? data.error.code : null;
+    error.detail = data && data.error ? data.error.message : null; // the server's own (English) words
+    throw error;
   }
   return data;
 }
@@ -48,18 +51,22 @@ export function seatColors(game, count) {
   return Array.from({ length: count }, (_, i) => (seats[i] && seats[i].color) || null);
 }
 
-/** Fill ``host`` (a <details>) with the game's "How to play" from the server: its text, with
- * every pictured position drawn as the game page draws the pyramid (before and after a move). */
+/** Fill ``host`` (a <details>) with the game's "How to play" from the server, in the page's
+ * language: its text, with every pictured position drawn as the game page draws the pyramid
+ * (before and after a move). */
 export async function showHowTo(host, gameName) {
-  if (!host || host.dataset.game === gameName) return;
+  const lang = currentLanguage();
+  if (!host || (host.dataset.game === gameName && host.dataset.lang === lang)) return;
   host.dataset.game = gameName;
-  const body = clear(host.querySelector(".howto-body"));
+  host.dataset.lang = lang;
   let data;
   try {
-    data = await api(`/api/howto/${encodeURIComponent(gameName)}`);
+    data = await api(`/api/howto/${encodeURIComponent(gameName)}?lang=${lang}`);
   } catch {
     data = null;
   }
+  if (host.dataset.lang !== lang) return; // switched again while this one was on its way
+  const body = clear(host.querySelector(".howto-body"));
   if (!data || !data.blocks || !data.blocks.length) {
     host.hidden = true;
     return;
@@ -90,6 +97,21 @@ function positionFigure(block) {
   return figure;
 }
 
+/** A finished game's result as people read it, worded from its winners (``players``: {seat, name}). */
+export function resultText(result, players) {
+  const winners = (result && result.winners) || [];
+  if (!winners.length) return t("result.draw");
+  const names = winners.map((w) => seatName((players.find((p) => p.seat === w) || {}).name));
+  return t("result.winners", { names: joinNames(names) });
+}
+
+/** The server's or the rules' own words (English) beside a text worded by code: shown as they are
+ * on an English page, folded under ``summaryKey`` on a page in another language. */
+export function englishDetail(text, summaryKey, attrs = {}) {
+  const detail = h("div", { class: "detail muted", ...attrs }, text);
+  return currentLanguage() === "en" ? detail : h("details", { class: "detail-more" }, h("summary", {}, t(summaryKey)), detail);
+}
+
 export function ballSwatch(color, size = 16) {
   const span = h("span", { class: `swatch swatch-${color || "none"}` });
   span.style.width = `${size}px`;
@@ -99,7 +121,7 @@ export function ballSwatch(color, size = 16) {
 
 export function describeOptions(options) {
   return Object.entries(options || {})
-    .map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`)
+    .map(([k, v]) => `${optionLabel(k)} ${optionValue(k, v)}`)
     .join(" · ");
 }
 
@@ -147,7 +169,7 @@ export function saveInvites(gameId, seats, owner) {
 export function scoreTable(game, scores) {
   const sides = (game && game.sides) || [];
   const sideColors = sides.map((_, i) => (((game && game.seats) || []).find((s) => s.side === i) || {}).color || null);
-  const faces = ["S", "E", "N", "W"].map((f) => h("th", { title: t("scores.face_title") }, f));
+  const faces = ["S", "E", "N", "W"].map((f) => h("th", { title: t("scores.face_title") }, t(`scores.face.${f}`)));
   return h(
     "table",
     { class: "scores" },
@@ -159,7 +181,7 @@ export function scoreTable(game, scores) {
         h(
           "tr",
           {},
-          h("td", {}, ballSwatch(sideColors[i], 12), " ", sides[i] || t("scores.side", { n: i + 1 })),
+          h("td", {}, ballSwatch(sideColors[i], 12), " ", sides[i] ? seatName(sides[i]) : t("scores.side", { n: i + 1 })),
           ...(s.faces || []).map((f) => h("td", {}, String(f))),
           h("td", { class: "total" }, String(s.total)),
           h("td", {}, String(s.inner)),
