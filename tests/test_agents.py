@@ -296,7 +296,7 @@ def test_the_registry_knows_every_agent() -> None:
         ("mcts:iterations=10,time=1", "mcts takes iterations= or time=, not both"),
         ("mcts:c=-1", "mcts option c must be a number from 0 to 10, not -1"),
         ("mcts:reuse=maybe", r"mcts option reuse must be 1 or 0 \(true or false\), not 'maybe'"),
-        ("mcts:rollout=smart", "mcts option rollout must be one of game, random, not 'smart'"),
+        ("mcts:rollout=smart", "mcts option rollout must be one of game, random, guided, not 'smart'"),
         ("mcts:speed=3", r"mcts has no option 'speed' \(options: iterations, time, c, reuse, rollout, seed\)"),
         ("mcts:tim=1", r"mcts has no option 'tim' \(options: iterations, time, c, reuse, rollout, seed\)"),
         ("alphabeta:depth=deep", "alphabeta option depth must be a whole number from 1 to 50, not 'deep'"),
@@ -370,7 +370,7 @@ def test_options_describe_their_ranges_for_help_texts() -> None:
         "time": "0.01 to 10",
         "c": "0 to 10",
         "reuse": "1 or 0",
-        "rollout": "game, random",
+        "rollout": "game, random, guided",
         "seed": "0 to 4294967295",
     }
 
@@ -576,6 +576,31 @@ def test_mcts_backs_up_one_reward_per_seat_with_three_players() -> None:
     assert values[2] > 0 > values[0] and values[1] < 0
     assert sum(values) == pytest.approx(-1.0)  # one winner (+1), two losers (-1) in every rollout
     assert agent.root_children()["2"][1] == [-1.0, -1.0, 1.0]
+
+
+def test_mcts_rolls_out_with_the_guided_playout_when_told_and_falls_back_where_there_is_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[str] = []
+
+    def playout(name: str) -> Any:
+        def run(state: State[Any], rand: Any) -> list[float]:
+            calls.append(name)
+            return [-1.0, 1.0]
+
+        return run
+
+    game = Takeaway(pile=20)
+    both = GameKnowledge(playout=playout("game"), guided_playout=playout("guided"))
+    monkeypatch.setitem(heuristics._KNOWLEDGE, Takeaway.name, both)
+    guided = MCTSAgent(iterations=50, seed=1, rollout="guided")
+    assert guided.name == "mcts:iterations=50,c=1.4,rollout=guided,seed=1"
+    guided.choose(game.new_initial_state(), 0)
+    assert calls and set(calls) == {"guided"}
+    calls.clear()
+    monkeypatch.setitem(heuristics._KNOWLEDGE, Takeaway.name, GameKnowledge(playout=playout("game")))
+    MCTSAgent(iterations=50, seed=1, rollout="guided").choose(game.new_initial_state(), 0)
+    assert calls and set(calls) == {"game"}  # no guided playout: the game's own
 
 
 def test_mcts_reward_vectors_in_three_player_spinca() -> None:

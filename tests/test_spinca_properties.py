@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -201,10 +202,13 @@ def test_the_fast_face_sum_is_the_score_total(mask: int) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32 - 1), plies=st.integers(0, PLACEMENTS))
-def test_the_playout_fill_completes_the_temple_by_the_turn_order(players: int, seed: int, plies: int) -> None:
+@pytest.mark.parametrize("guided", [False, True])
+def test_the_playout_fill_completes_the_temple_by_the_turn_order(
+    players: int, seed: int, plies: int, guided: bool
+) -> None:
     state = random_state(players, seed, plies)
     before = state.masks()
-    filled = spinca_random_fill(before, state.placed, players, random.Random(seed).random)
+    filled = spinca_random_fill(before, state.placed, players, random.Random(seed).random, guided=guided)
     occupied = filled[0] | filled[1] | filled[2]
     assert occupied == TEMPLE and unstable_sites(occupied) == 0
     relocated = sum((before[c] & ~filled[c]).bit_count() for c in range(3))

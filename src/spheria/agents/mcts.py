@@ -16,7 +16,9 @@ Options (spec ``mcts:iterations=2000,c=1.4,seed=3``):
 * ``reuse`` — keep the matching subtree between moves (default 1; 0 to search afresh).
 * ``rollout`` — ``game`` (default) rolls out with the game's own fast playout where
   :mod:`spheria.agents.heuristics` registers one (Spinca: cheap random turns on the
-  bare masks), else uniformly random legal moves; ``random`` always uses the latter.
+  bare masks), else uniformly random legal moves; ``random`` always uses the latter;
+  ``guided`` the game's guided playout, whose players pursue their own score (Spinca: they
+  grow connected face groups), where there is one, else ``game``.
 * ``seed`` — the random generator's seed: with ``iterations`` the same seed gives the same game.
 
 The tree of the previous search is kept: asked again in a position that descends from its
@@ -39,13 +41,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from spheria.agents.base import Agent, Plays
-from spheria.agents.heuristics import Playout, knowledge_for, require_state
+from spheria.agents.heuristics import GameKnowledge, Playout, knowledge_for, require_state
 from spheria.agents.messages import message
 from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
 from spheria.games.base import SIMULTANEOUS, PlayerView, State
 
 #: The values of the ``rollout`` option.
-ROLLOUTS = ("game", "random")
+ROLLOUTS = ("game", "random", "guided")
 #: The most iterations a move may be given.
 MAX_ITERATIONS = 1_000_000
 
@@ -92,7 +94,9 @@ class MCTSAgent(Agent):
         time_option(None, "seconds per move (default 1 unless iterations is given)"),
         AgentOption("c", 1.4, "the exploration constant", kind=float, bounds=(0, 10)),
         AgentOption("reuse", True, "keep the matching subtree between moves", kind=bool),
-        AgentOption("rollout", "game", "game: the game's own playout; random: random moves", ROLLOUTS),
+        AgentOption(
+            "rollout", "game", "game: the game's own playout; random: random moves; guided: goal-seeking", ROLLOUTS
+        ),
         SEED,
     )
     named_options = ("c",)
@@ -146,7 +150,7 @@ class MCTSAgent(Agent):
             root = _Node(None, None, player, state.legal_moves(), state.game.num_players)
         start = time.perf_counter()
         deadline = start + self.max_seconds_per_move()
-        playout = knowledge_for(state.game).playout if self.rollout == "game" else None
+        playout = _playout(knowledge_for(state.game), self.rollout)
         done = self._search(root, state, self.iterations, deadline, playout)
         self.last_stats = SearchStats(done, reused, root.visits, time.perf_counter() - start)
         self._root = root
@@ -282,3 +286,12 @@ class MCTSAgent(Agent):
                 back = back.parent
             done += 1
         return done
+
+
+def _playout(knowledge: GameKnowledge, rollout: str) -> Playout | None:
+    """The playout ``rollout`` asks for (``None``: random legal moves)."""
+    if rollout == "random":
+        return None
+    if rollout == "guided" and knowledge.guided_playout is not None:
+        return knowledge.guided_playout
+    return knowledge.playout

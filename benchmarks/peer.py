@@ -1,0 +1,182 @@
+"""A Spline seat that wraps the public peer: zero-play's ``MctsPlayer`` on the ``shibumi`` package's Spline.
+
+The peer is not a dependency of Spheria: install it into a benchmark environment only
+(``pip install shibumi zero-play``). :func:`install` registers the seat as the agent ``peer``
+(``peer:iterations=600,seed=3``) for this process and the processes it forks, so the arena and
+:mod:`benchmarks.match` can seat it like any agent; the package never learns of it.
+
+The two programs number the 30 sites alike (level by level, row by row, column by column: site
+``s`` is the peer's move index ``s``), and the peer's first player (its ``X_PLAYER``) is
+Spheria's seat 0. :func:`check_mapping` verifies both by playing random legal moves through
+both programs and comparing, at every ply, the legal moves, the end of the game and its winner.
+
+``python -m benchmarks.peer --check 200`` runs that check; ``python -m benchmarks.peer --time 5``
+prints the peer's seconds per move at 600 iterations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from spheria.agents.base import Agent, Plays
+from spheria.agents.options import SEED, AgentOption
+from spheria.agents.registry import register_agent
+from spheria.engine.board import NUM_SITES, SITE_COORDS, iter_sites
+from spheria.games.base import PlayerView, load_game
+from spheria.games.spline import Spline, SplineMove, SplineState
+
+#: The iterations a move the peer's author calls "really hard to beat".
+PEER_ITERATIONS = 600
+
+
+def _peer_modules() -> tuple[Any, Any, Any]:
+    try:  # by name: the peer is no dependency, so neither mypy nor the package may expect it
+        numpy = importlib.import_module("numpy")
+        game = importlib.import_module("shibumi.spline.game")
+        mcts = importlib.import_module("zero_play.mcts_player")
+    except ImportError as error:  # pragma: no cover - the peer is installed by hand
+        raise RuntimeError(f"the peer needs `pip install shibumi zero-play` in this environment ({error})") from None
+    return numpy, game.SplineState, mcts.MctsPlayer
+
+
+def peer_player(seat: int) -> int:
+    """The peer's player number for Spheria's ``seat``: its first player (X, 1) is seat 0."""
+    _, PeerState, _ = _peer_modules()
+    return int(PeerState.X_PLAYER if seat == 0 else PeerState.O_PLAYER)
+
+
+def peer_state(state: SplineState) -> Any:
+    """The peer's position for ``state``: each ball on the same site index, seat 0's as X."""
+    _, PeerState, _ = _peer_modules()
+    peer = PeerState()
+    levels = peer.get_levels()
+    for seat, mask in enumerate(state.masks()):
+        for site in iter_sites(mask):
+            level, row, col = SITE_COORDS[site]
+            levels[level, row, col] = peer_player(seat)
+    return peer
+
+
+def peer_legal_sites(peer: Any) -> set[int]:
+    """The sites the peer lets the player to move take (none once someone has won)."""
+    return {int(i) for i in peer.get_valid_moves().nonzero()[0]}
+
+
+class PeerAgent(Agent):
+    """zero-play's ``MctsPlayer`` (random playouts) at ``iterations`` a move, seated in a Spheria game."""
+
+    spec_name = "peer"
+    option_specs = (
+        AgentOption("iterations", PEER_ITERATIONS, "the peer's MCTS iterations a move", kind=int, bounds=(1, 100_000)),
+        SEED,
+    )
+    named_options = ("iterations",)
+    plays = Plays(games=(Spline,), seats=(2,), hidden_information=False)
+
+    def __init__(
+        self, iterations: int = PEER_ITERATIONS, seed: int | None = None, max_time: float | None = None
+    ) -> None:
+        values = self.checked_options(max_time, iterations=iterations, seed=seed)
+        self.iterations: int = values["iterations"]
+        self.seed: int | None = values["seed"]
+        self.name = self.spec_from(values)
+        self._player: Any = None
+        self._seat: int | None = None
+
+    def reset(self) -> None:
+        self._player = None
+        self._seat = None
+
+    def choose(self, view: PlayerView, player: int) -> Any:
+        numpy, _, MctsPlayer = _peer_modules()
+        if not isinstance(view, SplineState):
+            raise ValueError("the peer plays Spline only")
+        position = peer_state(view)
+        if self._player is None or self._seat != player:
+            if self.seed is not None:
+                numpy.random.seed(self.seed)  # the peer draws from numpy's global generator
+            self._player = MctsPlayer(position, peer_player(player), self.iterations)
+            self._seat = player
+        move = SplineMove(int(self._player.choose_move(position)))
+        if move not in view.legal_moves():
+            raise ValueError(f"the peer chose {move}, which is not legal in {view.to_spn()}")
+        return move
+
+    def max_seconds_per_move(self) -> float:
+        return 0.0  # the peer's budget is in iterations; benchmarks.match measures its time
+
+
+def install() -> None:
+    """Register ``peer`` as an agent in this process (and the worker processes it forks)."""
+    _peer_modules()
+    register_agent(PeerAgent.spec_name, PeerAgent)
+
+
+def check_mapping(games: int, seed: int = 0) -> int:
+    """Play ``games`` random games through both programs; return the plies compared.
+
+    At every ply both must offer the same legal sites, agree whether the game is over and, at
+    the end, on the winner; ``AssertionError`` names the first difference.
+    """
+    spline = load_game("spline")
+    rng = random.Random(seed)
+    plies = 0
+    for game_index in range(games):
+        state = spline.new_initial_state()
+        assert isinstance(state, SplineState)
+        while True:
+            peer = peer_state(state)
+            ours = set() if state.is_terminal() else {move.site for move in state.legal_moves()}
+            where = f"game {game_index}, ply {len(state.history)}, {state.to_spn()}"
+            assert peer_legal_sites(peer) == ours, f"legal sites differ at {where}"
+            assert int(peer.get_active_player()) == peer_player(state.current_player() % 2) or state.is_terminal()
+            assert peer.is_ended() == state.is_terminal(), f"end differs at {where}"
+            if state.is_terminal():
+                winner = state.winner
+                assert winner is not None and int(peer.get_winner()) == peer_player(winner), f"winner at {where}"
+                break
+            state.apply(rng.choice(state.legal_moves()))
+            plies += 1
+    return plies
+
+
+def time_peer(seconds: float, iterations: int = PEER_ITERATIONS, seed: int = 0) -> dict[str, Any]:
+    """The peer's seconds a move, over random-opening positions for about ``seconds``."""
+    spline = load_game("spline")
+    rng = random.Random(seed)
+    times: list[float] = []
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = spline.new_initial_state()
+        for _ in range(rng.randrange(0, 12)):
+            state.apply(rng.choice(state.legal_moves()))
+        if state.is_terminal():
+            continue
+        agent = PeerAgent(iterations, seed=rng.randrange(2**31))
+        began = time.perf_counter()
+        agent.choose(state, state.current_player())
+        times.append(time.perf_counter() - began)
+    return {"iterations": iterations, "moves": len(times), "mean_s": round(sum(times) / len(times), 3)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.peer", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", type=int, default=0, metavar="GAMES", help="verify the site and seat mapping")
+    parser.add_argument("--time", type=float, default=0.0, metavar="S", help="time the peer's moves for S seconds")
+    parser.add_argument("--iterations", type=int, default=PEER_ITERATIONS)
+    args = parser.parse_args(argv)
+    if args.check:
+        plies = check_mapping(args.check)
+        print(f"{args.check} random games, {plies} plies: legal sites, turn, end and winner agree ({NUM_SITES} sites)")
+    if args.time:
+        print(time_peer(args.time, args.iterations))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,112 @@
+"""The guided Spinca playout, the match tool (benchmarks/match.py) and the Spline peer's seat (benchmarks/peer.py).
+
+The peer (``shibumi`` + ``zero-play`` from PyPI) is not a dependency of Spheria; its tests run
+where a benchmark environment installed it and are skipped elsewhere.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from benchmarks.ladder import LadderResult
+from benchmarks.match import Match, jobs, run_match, wilson
+
+import spheria
+from spheria.agents.heuristics import GUIDED_SHARE, ON_FACE, spinca_random_fill, touching_sites
+from spheria.engine.board import BB_SITES, TOUCHING, parse_site
+from spheria.games.spinca import PLACEMENTS, SEAT_COLORS, temple_placeable
+
+
+def _script(*values: float) -> object:
+    """A ``rand`` that returns ``values`` in turn, then 0."""
+    feed = itertools.chain(values, itertools.repeat(0.0))
+    return lambda: next(feed)
+
+
+def test_a_guided_placement_joins_its_own_colour_on_a_face() -> None:
+    white = BB_SITES[parse_site("0b2")]  # an inner site: white has no marble on a face yet
+    black = BB_SITES[parse_site("0a1")]
+    masks = (white, black, 0)
+    last = PLACEMENTS - 1  # one turn left: White's (turn 28 of 2 players)
+    assert SEAT_COLORS[2][last % 2] == 0
+    free = temple_placeable(white | black)
+    # no relocation (0.99 >= the relocation share), guided (0.0 < GUIDED_SHARE), lowest candidate (0.0)
+    guided = spinca_random_fill(masks, last, 2, _script(0.99, 0.0), guided=True)  # type: ignore[arg-type]
+    placed = guided[0] & ~white
+    assert placed and placed & free & touching_sites(white) & ON_FACE
+    assert placed == (free & touching_sites(white) & ON_FACE) & -(free & touching_sites(white) & ON_FACE)
+    plain = spinca_random_fill(masks, last, 2, _script(0.99, 0.0))  # type: ignore[arg-type]
+    assert plain[0] & ~white == free & -free  # unguided: the lowest free site, 0a2 next to nobody in particular
+    not_guided = spinca_random_fill(masks, last, 2, _script(0.99, GUIDED_SHARE), guided=True)  # type: ignore[arg-type]
+    assert not_guided == plain  # the share of random placements stays random
+
+
+def testtouching_sites_is_the_union_of_each_marbles_neighbours() -> None:
+    a, b = parse_site("0a1"), parse_site("1b2")
+    assert touching_sites(BB_SITES[a] | BB_SITES[b]) == TOUCHING[a] | TOUCHING[b]
+    assert touching_sites(0) == 0
+
+
+def test_the_challenger_plays_each_side_in_turn_and_a_team_with_both_its_seats() -> None:
+    assert [side for side, _ in jobs("a", "b", [0, 1, 2], 6, seed=1)] == [0, 1, 2, 0, 1, 2]
+    four = jobs("a", "b", [0, 1, 0, 1], 4, seed=1)
+    assert [job.seats for _, job in four] == [("a", "b", "a", "b"), ("b", "a", "b", "a")] * 2
+    assert len({job.seed for _, job in four}) == 4
+
+
+def test_the_score_counts_pairings_with_the_other_sides() -> None:
+    match = Match("new", "old", 3)
+    times = ([0.1], [0.2], [0.3])
+    assert match.add(LadderResult(("new", "old", "old"), (1.0, -1.0, -1.0), times), 0, [0, 1, 2]) == 1
+    assert match.add(LadderResult(("old", "new", "old"), (1.0, -1.0, -1.0), times), 1, [0, 1, 2]) == 0.25
+    assert match.score == pytest.approx(0.625)
+    assert match.times["new"] == [0.1, 0.2] and match.times["old"] == [0.2, 0.3, 0.1, 0.3]
+    team = Match("new", "old", 4)
+    sides = [0, 1, 0, 1]
+    assert team.add(LadderResult(("old", "new", "old", "new"), (-1.0, 1.0, -1.0, 1.0), ([], [], [], [])), 1, sides) == 1
+    assert team.scores == [1.0] and team.by_seat == {1: [1.0]}  # the team's two seats are one side
+    low, high = team.interval()
+    assert 0 < low < high == pytest.approx(1.0)
+
+
+def test_wilson_intervals_narrow_with_games_and_hold_the_score() -> None:
+    low, high = wilson(150, 200)
+    assert low < 0.75 < high and high - low < 0.13
+    wide_low, wide_high = wilson(15, 20)
+    assert wide_high - wide_low > (high - low) * 2.5
+    assert wilson(0, 10)[0] == pytest.approx(0.0, abs=1e-12) and wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_a_tiny_match_finishes_every_game() -> None:
+    match = run_match("spline", {}, "greedy", "random", games=4, seed=2, workers=1)
+    assert len(match.scores) == 4 and set(match.by_seat) == {0, 1}
+    assert all(score in (0.0, 1.0) for score in match.scores)
+    assert "greedy against random: 4 games" in match.summary()
+
+
+# -- the Spline peer -----------------------------------------------------------------------------
+
+
+def test_the_peer_and_spheria_agree_on_every_ply_of_random_games() -> None:
+    pytest.importorskip("shibumi")
+    from benchmarks.peer import check_mapping
+
+    assert check_mapping(20, seed=4) > 20 * 7  # a Spline game lasts at least 7 plies
+
+
+def test_the_peer_seat_plays_legal_moves_and_takes_a_win_in_one() -> None:
+    pytest.importorskip("zero_play")
+    from benchmarks.peer import PeerAgent, install, peer_player
+
+    from spheria.agents.registry import make_agent
+
+    install()
+    assert make_agent("peer").name == "peer:iterations=600"
+    assert peer_player(0) != peer_player(1)
+    state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
+    agent = PeerAgent(iterations=200, seed=1)
+    assert str(agent.choose(state, 0)) == "0d1"  # completes White's first row
+    state = spheria.load_game("spline").state_from_spn("www.bb....w....b/........./..../. 2")
+    move = PeerAgent(iterations=200, seed=1).choose(state, 1)
+    assert str(move) == "0d1"  # Black (the peer's second player) blocks it
