@@ -83,30 +83,3 @@ def test_a_tiny_match_finishes_every_game() -> None:
     assert len(match.scores) == 4 and set(match.by_seat) == {0, 1}
     assert all(score in (0.0, 1.0) for score in match.scores)
     assert "greedy against random: 4 games" in match.summary()
-
-
-# -- the Spline peer -----------------------------------------------------------------------------
-
-
-def test_the_peer_and_spheria_agree_on_every_ply_of_random_games() -> None:
-    pytest.importorskip("shibumi")
-    from benchmarks.peer import check_mapping
-
-    assert check_mapping(20, seed=4) > 20 * 7  # a Spline game lasts at least 7 plies
-
-
-def test_the_peer_seat_plays_legal_moves_and_takes_a_win_in_one() -> None:
-    pytest.importorskip("zero_play")
-    from benchmarks.peer import PeerAgent, install, peer_player
-
-    from spheria.agents.registry import make_agent
-
-    install()
-    assert make_agent("peer").name == "peer:iterations=600"
-    assert peer_player(0) != peer_player(1)
-    state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
-    agent = PeerAgent(iterations=200, seed=1)
-    assert str(agent.choose(state, 0)) == "0d1"  # completes White's first row
-    state = spheria.load_game("spline").state_from_spn("www.bb....w....b/........./..../. 2")
-    move = PeerAgent(iterations=200, seed=1).choose(state, 1)
-    assert str(move) == "0d1"  # Black (the peer's second player) blocks it

@@ -123,7 +123,7 @@ export function gameTitle(game, fallback = game) {
 /** An agent spec as people read it: "random", "level:3", "mcts:time=1" (its options stay as typed). */
 export function agentName(spec) {
   const [name, ...rest] = String(spec).split(":");
-  if (name === "level" && rest.length === 1 && /^\d+$/.test(rest[0])) return t("agent.level", { level: rest[0] });
+  if (name === "level" && rest.length === 1 && /^\d+$/.test(rest[0])) return t("agent.level", { level: rest[0], words: tOr(`level.words.${rest[0]}`, "") });
   const shown = tOr(`agent.${name}`, name);
   return rest.length ? `${shown}:${rest.join(":")}` : shown;
 }
