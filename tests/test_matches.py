@@ -12,7 +12,6 @@ import pytest
 from benchmarks.ladder import LadderResult
 from benchmarks.match import Match, jobs, run_match, wilson
 
-import spheria
 from spheria.agents.heuristics import GUIDED_SHARE, ON_FACE, spinca_random_fill, touching_sites
 from spheria.engine.board import BB_SITES, TOUCHING, parse_site
 from spheria.games.spinca import PLACEMENTS, SEAT_COLORS, temple_placeable

@@ -196,7 +196,8 @@ def test_every_agent_has_a_name() -> None:
 
 def test_every_error_code_the_server_sends_has_a_text() -> None:
     code = re.compile(
-        r"(?:GameError|JobFailed|error_frame|error_response|_refuse)\(\s*(?:\d+,\s*)?\"([a-z_]+)\"|return \d+, \"([a-z_]+)\""
+        r"(?:GameError|JobFailed|error_frame|error_response|_refuse)\(\s*(?:\d+,\s*)?\"([a-z_]+)\""
+        r"|return \d+, \"([a-z_]+)\""
     )
     codes = set()
     for path in SERVER.glob("*.py"):
