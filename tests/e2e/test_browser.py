@@ -18,7 +18,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
@@ -87,9 +87,10 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 820})
+def watched_page(browser: Browser, **context_options: Any) -> tuple[Page, list[str]]:
+    """A page in a new browser context (``context_options``: viewport, touch, locale …), and the
+    list that collects the errors it throws or logs, for the test to assert on."""
+    context = browser.new_context(**context_options)
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
     errors: list[str] = []
@@ -100,8 +101,14 @@ def page(browser: Browser) -> Iterator[Page]:
             errors.append(message.text)
 
     page.on("console", on_console)
+    return page, errors
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    page, errors = watched_page(browser, viewport={"width": 1280, "height": 820})
     yield page
-    context.close()
+    page.context.close()
     expected = EXPECTED_ERRORS.pop(id(page), ())
     assert [e for e in errors if not any(words in e for words in expected)] == [], errors
 
@@ -315,18 +322,7 @@ SIZES = {
 
 def sized_page(browser: Browser, size: str) -> tuple[Page, list[str]]:
     """A page in a new context of that screen size, and the errors it logs."""
-    context = browser.new_context(**SIZES[size])  # type: ignore[arg-type]
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            errors.append(message.text)
-
-    page.on("console", on_console)
-    return page, errors
+    return watched_page(browser, **SIZES[size])  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("game", "options", "name"), GAMES, ids=[g[2] for g in GAMES])

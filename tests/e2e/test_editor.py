@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page
+from playwright.sync_api import Browser, Page
 
 import spheria
 from spheria.engine.board import SYMMETRIES, Board
@@ -30,6 +30,7 @@ from tests.e2e.test_browser import (  # noqa: F401  (browser and server are fixt
     screenshot,
     server,
     wait_turn,
+    watched_page,
 )
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -39,20 +40,10 @@ EMPTY = "................/........./..../."
 
 @pytest.fixture(params=["desktop", "phone"])
 def device(request: pytest.FixtureRequest, browser: Browser) -> Iterator[tuple[str, Page]]:  # noqa: F811
-    context = browser.new_context(**(PHONE if request.param == "phone" else DESKTOP))
-    context.set_default_timeout(TIMEOUT)
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            errors.append(message.text)
-
-    page.on("console", on_console)
+    page, errors = watched_page(browser, **(PHONE if request.param == "phone" else DESKTOP))
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     yield request.param, page
-    context.close()
+    page.context.close()
     assert errors == [], errors
 
 

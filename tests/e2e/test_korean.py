@@ -16,12 +16,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page
+from playwright.sync_api import Browser, Page
 
 from tests.e2e.test_analysis import finished_game, known_position
 from tests.e2e.test_browser import (
     SIZES,
-    TIMEOUT,
     assert_fits,
     browser,
     create_from_lobby,
@@ -32,6 +31,7 @@ from tests.e2e.test_browser import (
     start_server,
     stop_server,
     wait_turn,
+    watched_page,
 )
 
 __all__ = ["browser"]  # the fixture, shared with the English browser tests
@@ -94,18 +94,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def korean_page(browser: Browser, size: str, locale: str = "ko-KR") -> tuple[Page, list[str]]:
-    context = browser.new_context(locale=locale, **SIZES[size])  # type: ignore[arg-type]
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            errors.append(message.text)
-
-    page.on("console", on_console)
-    return page, errors
+    return watched_page(browser, locale=locale, **SIZES[size])  # type: ignore[arg-type]
 
 
 def open_how_to_play(page: Page) -> None:
