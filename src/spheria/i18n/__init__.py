@@ -28,6 +28,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import NamedTuple
 
+from spheria.i18n.particles import Template, has_particles, particle
+
 #: Every language with a catalogue, English (the source language) first.
 LANGUAGES: tuple[str, ...] = ("en", "ko")
 DEFAULT_LANGUAGE = "en"
@@ -131,15 +133,38 @@ def check_language(lang: str) -> str:
     return lang
 
 
+class CatalogueTranslations(_gettext.GNUTranslations):
+    """A compiled catalogue whose templates that mark a particle (``{name|이}``) fit it to the word."""
+
+    def gettext(self, message: str) -> str:
+        return _with_particles(super().gettext(message))
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return _with_particles(super().ngettext(msgid1, msgid2, n))
+
+    def pgettext(self, context: str, message: str) -> str:
+        return _with_particles(super().pgettext(context, message))
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return _with_particles(super().npgettext(context, msgid1, msgid2, n))
+
+
+def _with_particles(text: str) -> str:
+    return Template(text) if has_particles(text) else text
+
+
 @functools.cache
 def translation(lang: str) -> _gettext.NullTranslations:
     """The translations of ``lang`` (``gettext``, ``ngettext``, ``pgettext``, ``npgettext``).
 
-    English returns the messages as they are; a missing string falls back to English.
+    English returns the messages as they are; a missing string falls back to English. A
+    translated template's marked particles (``{name|이}``) are chosen when it is formatted.
     """
     if check_language(lang) == DEFAULT_LANGUAGE:
         return _gettext.NullTranslations()
-    return _gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang], fallback=True)
+    return _gettext.translation(
+        DOMAIN, localedir=LOCALE_DIR, languages=[lang], fallback=True, class_=CatalogueTranslations
+    )
 
 
 _current: ContextVar[str] = ContextVar("spheria_language", default=DEFAULT_LANGUAGE)
@@ -191,6 +216,7 @@ __all__ = [
     "N_context",
     "N_plural",
     "Plural",
+    "Template",
     "check_language",
     "current_language",
     "gettext",
@@ -198,6 +224,7 @@ __all__ = [
     "language_tag",
     "negotiate",
     "ngettext",
+    "particle",
     "pgettext",
     "set_language",
     "translation",
