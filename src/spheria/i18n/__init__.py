@@ -19,6 +19,7 @@ translated.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import functools
 import gettext as _gettext
@@ -190,6 +191,27 @@ def using(lang: str) -> Iterator[None]:
         _current.reset(token)
 
 
+@contextlib.contextmanager
+def argparse_speaking() -> Iterator[None]:
+    """Inside the block, argparse's own texts ("invalid choice: ...") come in the current language.
+
+    argparse looks its texts up with :func:`gettext.gettext` in the default domain, which reads the
+    language from the environment alone; here its module's two lookups are ours (our catalogue
+    carries argparse's messages), and they are put back when the block ends.
+    """
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._ = gettext  # type: ignore[attr-defined]
+    argparse.ngettext = _argparse_ngettext  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+
+
+def _argparse_ngettext(singular: str, plural: str, n: int) -> str:
+    return translation(current_language()).ngettext(singular, plural, n)
+
+
 def gettext(message: str) -> str:
     """``message`` in the current language."""
     return translation(current_language()).gettext(message)
@@ -217,6 +239,7 @@ __all__ = [
     "N_plural",
     "Plural",
     "Template",
+    "argparse_speaking",
     "check_language",
     "current_language",
     "gettext",
