@@ -28,6 +28,7 @@ from spheria.i18n import (
     translation,
     using,
 )
+from spheria.i18n.particles import Template, has_particles, particle, plain_template
 
 SOURCE = Path(__file__).resolve().parent.parent / "src" / "spheria"
 KEYWORDS = {"N_": None, "N_plural": (1, 2), "N_context": ((1, "c"), 2)}
@@ -59,8 +60,9 @@ def key(message: Message) -> tuple[str | None, str]:
 
 
 def placeholders(text: str) -> list[str]:
-    """The ``str.format`` fields of ``text`` with their format specs, sorted."""
-    return sorted(f"{name}:{spec}" for _, name, spec, _ in string.Formatter().parse(text) if name is not None)
+    """The ``str.format`` fields of ``text`` with their format specs, sorted (``{name|이}`` is ``{name}``)."""
+    fields = string.Formatter().parse(plain_template(text))
+    return sorted(f"{name}:{spec}" for _, name, spec, _ in fields if name is not None)
 
 
 # -- choosing the language ------------------------------------------------------------------------
@@ -298,3 +300,55 @@ def test_the_korean_rules_keep_every_section_and_every_piece_of_notation() -> No
         "줄",
     ):
         assert term in korean
+
+
+# -- Korean particles ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "written", "expected"),
+    [
+        ("민트", "이", "가"),
+        ("감초", "이", "가"),
+        ("민트", "은", "는"),
+        ("감초", "을", "를"),
+        ("민트", "과", "와"),
+        ("0층", "이", "이"),
+        ("3층", "은", "은"),
+        ("0층", "으로", "으로"),
+        ("줄", "으로", "로"),
+        ("흰색", "을", "을"),
+        ("플레이어 1", "이", "이(가)"),
+        ("level:3", "은", "은(는)"),
+        ("mcts", "을", "을(를)"),
+        ("감초 사탕(b)", "과", "과(와)"),
+        ("", "이", "이(가)"),
+    ],
+)
+def test_a_particle_fits_the_last_syllable_of_its_word(word: str, written: str, expected: str) -> None:
+    assert particle(word, written) == expected
+
+
+def test_a_korean_template_fits_each_particle_to_the_name_filled_in() -> None:
+    cake_complete = translation("ko").gettext("The cake is complete. {name} eats first.")
+    assert cake_complete.format(name="민트") == "케이크가 완성되었습니다. 민트가 먼저 먹습니다."
+    assert cake_complete.format(name="감초") == "케이크가 완성되었습니다. 감초가 먼저 먹습니다."
+    assert cake_complete.format(name="플레이어 1") == "케이크가 완성되었습니다. 플레이어 1이(가) 먼저 먹습니다."
+    wins = translation("ko").gettext("{color} wins with {line} on level {level}.")
+    assert wins.format(color="흰색", line="w w w", level=0) == "흰색이 0층의 w w w 줄로 이겼습니다."
+    assert wins.format_map({"color": "검은색", "line": "b b", "level": 2}) == "검은색이 2층의 b b 줄로 이겼습니다."
+
+
+def test_a_marked_particle_keeps_the_placeholder_conversion_and_english_stays_as_it_is() -> None:
+    assert Template("{seat!r|은} 없습니다").format(seat="감초") == "'감초'은(는) 없습니다"
+    assert Template("{n:,|을} 셉니다").format(n=1200) == "1,200을(를) 셉니다"
+    english = translation("en").gettext("The cake is complete. {name} eats first.")
+    assert type(english) is str
+    assert english.format(name="Mint") == "The cake is complete. Mint eats first."
+
+
+def test_every_korean_particle_after_a_placeholder_is_marked() -> None:
+    texts = [text for message in catalogue("ko") if message.id for text in forms(message.string)]
+    both_forms = re.compile(r"\}(이\(가\)|은\(는\)|을\(를\)|과\(와\)|\(으\)로)")
+    assert [text for text in texts if both_forms.search(text)] == []
+    assert sum(has_particles(text) for text in texts) > 50

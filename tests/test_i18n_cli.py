@@ -4,6 +4,7 @@ is the same byte for byte in every language."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -207,3 +208,97 @@ def test_a_mistyped_special_cake_position_is_refused_in_korean() -> None:
     assert done.returncode == 1 and done.stdout == ""
     assert "오류" in done.stderr and "둘 차례의 플레이어는 1 또는 2" in done.stderr
     assert english_words(done.stderr.replace("SPN", "")) == []
+
+
+#: In help and argparse's refusals: the commands' names, the server's option values, and the one
+#: product name; option flags (``--port``), metavars and acronyms (``PORT``, ``TLS``) are dropped
+#: by :func:`prose_words`.
+HELP_NAMES = {"arena", "solve", "analyse", "analyze", "spagyric-solve", "tablebase", "serve", "games"}
+HELP_NAMES |= {"process", "thread", "SQLite", "spheria.sqlite3"}
+
+
+def prose_words(text: str) -> list[str]:
+    """:func:`english_words` of ``text`` without option flags, metavars, acronyms and command names."""
+    kept = [token for token in text.split() if not token.lstrip("[{(").startswith("-")]
+    words = english_words(" ".join(kept))
+    return [word for word in words if not word.isupper() and word not in HELP_NAMES]
+
+
+def test_the_server_help_is_korean() -> None:
+    done = spheria(["serve", "--help"], KOREAN)
+    assert done.returncode == 0 and "브라우저에서 게임을 제공합니다" in done.stdout
+    assert "공개 서버 운영" in done.stdout and "연결을 받을 주소(기본값 127.0.0.1)" in done.stdout
+    assert {line: prose_words(line) for line in done.stdout.splitlines() if prose_words(line)} == {}
+    assert "address to listen on" in spheria(["serve", "--help"], ENGLISH).stdout
+
+
+def test_an_arena_in_korean_leaves_no_english() -> None:
+    done = spheria(["arena", "spline", "--agents", "random,greedy", "--games", "2", "--seed", "3"], KOREAN)
+    assert done.returncode == 0, done.stderr
+    assert "에이전트" in done.stdout and "레이팅" in done.stdout and "게임 2판 중 2판" in done.stdout
+    assert {line: english_words(line) for line in done.stdout.splitlines() if english_words(line)} == {}
+    english = spheria(["arena", "spline", "--agents", "random,greedy", "--games", "2", "--seed", "3"], ENGLISH)
+    assert "rating" in english.stdout and "2 of 2 games" in english.stdout
+
+
+BAD_POSITIONS = [
+    ("spline", "www.bbbb......../........./..../. 1", "검은색 공 4개"),
+    ("spline", "rrr.bbb........./........./..../. 1", "빨간색 공이 있습니다"),
+    ("spinca", "w.............../........./..../. 1 -", "2번 플레이어"),
+    ("spinca", "w.............../........./..../. 2", "스핑카 SPN은 세 부분"),
+    ("spagyric", "................/........./..../. reveal - 8,8,8 8,8,9 0,0,0 0,0,0 0,0,0", "빨간색 공이 9개"),
+    ("spagyric", "w.............../........./..../. reveal - 8,8,8 8,8,8 0,0,0 0,0,0 0,0,0", "흰색 공 1개"),
+    ("special-cake", "................/........w/..../. 1 place", "떠 있습니다"),
+    ("special-cake", "................/......../..../. 1 place", "칸이 9개"),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "expected"), BAD_POSITIONS, ids=[f"{g}-{i}" for i, (g, *_) in enumerate(BAD_POSITIONS)]
+)
+def test_a_bad_position_of_each_game_is_refused_in_korean(game: str, position: str, expected: str) -> None:
+    done = spheria(["analyse", "--game", game, "--position", position, "--iterations", "9"], KOREAN)
+    assert done.returncode != 0 and expected in done.stderr, done.stderr
+    assert prose_words(done.stderr.replace("SPN", "")) == []
+    english = spheria(["analyse", "--game", game, "--position", position, "--iterations", "9"], ENGLISH)
+    assert english.returncode == done.returncode and not re.search("[가-힣]", english.stderr)
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["sovle"], "고를 수 없는 값입니다"),
+        (["arena", "spline"], "다음 인수가 필요합니다: --agents"),
+        (["arena", "spline", "--agents", "random,greedy", "--games", "many"], "인수 --games"),
+        (["games", "--frobnicate"], "알 수 없는 인수: --frobnicate"),
+    ],
+)
+def test_argparse_refuses_in_korean(argv: list[str], expected: str) -> None:
+    done = spheria(argv, KOREAN)
+    assert done.returncode == 2 and expected in done.stderr, done.stderr
+    typed = done.stderr.replace("'sovle'", "").replace("'many'", "").replace("int 값", "값")
+    assert prose_words(typed) == []
+    english = spheria(argv, ENGLISH)
+    assert english.returncode == 2 and not re.search("[가-힣]", english.stderr)
+
+
+def test_argparse_speaks_english_again_after_main(monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["--lang", "ko", "games"]) == 0
+    with pytest.raises(SystemExit), contextlib.redirect_stderr(io.StringIO()) as err:
+        argparse.ArgumentParser(prog="x").parse_args(["--nope"])
+    assert "unrecognized arguments: --nope" in err.getvalue()
+
+
+def test_the_spagyric_solve_report_is_korean() -> None:
+    done = spheria(["spagyric-solve", "--supply", "1", "--agent", "spagyric:iterations=5"], KOREAN)
+    assert done.returncode == 0, done.stderr
+    assert "플레이어 1의 게임 값" in done.stdout and "착취 가능성" in done.stdout
+    lines = [line.replace("supply=1", "").replace("spagyric:iterations=5", "") for line in done.stdout.splitlines()]
+    assert {line: english_words(line) for line in lines if english_words(line)} == {}
+    refused = spheria(["spagyric-solve", "--supply", "1", "--agent", "random"], KOREAN)
+    assert refused.returncode == 1 and "policy()가 없습니다" in refused.stderr
+    english = spheria(["spagyric-solve", "--supply", "1", "--agent", "spagyric:iterations=5"], ENGLISH)
+    assert "value +0.000000 for Player 1" in english.stdout and "exploitability" in english.stdout

@@ -26,8 +26,31 @@ from typing import Any
 
 from spheria.agents.registry import check_spec, make_agent, parse_spec
 from spheria.games.base import load_game
+from spheria.i18n import N_, N_plural, ngettext
+from spheria.i18n import gettext as _
+from spheria.i18n.width import display_width, pad
 from spheria.match import play
 from spheria.records import Record
+
+# -- the text people read (translated where it is shown) -----------------------------------------
+TOO_FEW_AGENTS = N_("the game has {seats} seats but only {agents} agents were named")
+AGENT_TWICE = N_("name each agent once; to pit an agent against itself give it distinct options")
+BACKEND_NEEDS_EXTRA = N_("the {name} backend needs the {extra} extra: pip install 'spheria[{extra}]' ({error})")
+UNKNOWN_BACKEND = N_("unknown backend {name} (backends: {backends})")
+#: The table's column headings, each as wide as its column (or wider).
+COLUMNS = (
+    N_("agent"),
+    N_("games"),
+    N_("win"),
+    N_("draw"),
+    N_("loss"),
+    N_("score"),
+    N_("interval"),  # after "95% " (a % in a message would make it a %-format to gettext tools)
+    N_("rating"),
+    N_("by seat (w-d-l)"),
+)
+GAMES_DONE = N_plural("{done} of {requested} game", "{done} of {requested} games")
+INTERRUPTED = N_("(interrupted: the finished games are counted)")
 
 
 @dataclass(frozen=True)
@@ -102,9 +125,9 @@ def seatings(agents: Sequence[str], seats: int) -> list[tuple[str, ...]]:
 
 def _check_agents(agents: Sequence[str], seats: int) -> None:
     if len(agents) < seats:
-        raise ValueError(f"the game has {seats} seats but only {len(agents)} agents were named")
+        raise ValueError(_(TOO_FEW_AGENTS).format(seats=seats, agents=len(agents)))
     if len(set(agents)) != len(agents):
-        raise ValueError("name each agent once; to pit an agent against itself give it distinct options")
+        raise ValueError(_(AGENT_TWICE))
 
 
 def _nth_permutation(items: list[str], n: int) -> list[str]:
@@ -215,19 +238,23 @@ class ArenaReport:
     def table(self) -> str:
         """The results as a text table, strongest first."""
         ratings = self.ratings()
-        width = max([len(s) for s in self.agents] + [5])
+        heading = [_(column) for column in COLUMNS]
+        heading[6] = f"95% {heading[6]}"
+        width = max([display_width(s) for s in self.agents] + [display_width(heading[0])])
         lines = [
-            f"{'agent'.ljust(width)}  games   win  draw  loss  score  95% interval   rating  by seat (w-d-l)",
+            f"{pad(heading[0], width)}  {pad(heading[1], 5, '>')} {pad(heading[2], 5, '>')} {pad(heading[3], 5, '>')}"
+            f" {pad(heading[4], 5, '>')}  {pad(heading[5], 5)}  {pad(heading[6], 11)}  {pad(heading[7], 7, '>')}"
+            f"  {heading[8]}",
         ]
         for spec, row in sorted(self.agents.items(), key=lambda kv: -ratings[kv[0]]):
             low, high = row.interval()
             seats = "  ".join(f"{s.wins}-{s.draws}-{s.losses}" for s in self.by_seat.get(spec, []))
             lines.append(
-                f"{spec.ljust(width)}  {row.games:5d} {row.wins:5d} {row.draws:5d} {row.losses:5d}"
+                f"{pad(spec, width)}  {row.games:5d} {row.wins:5d} {row.draws:5d} {row.losses:5d}"
                 f"  {row.score:5.3f}  {low:5.3f}–{high:5.3f}  {ratings[spec]:7.1f}  {seats}"
             )
-        done = f"{len(self.results)} of {self.requested} games"
-        lines.append(done + (" (interrupted: the finished games are counted)" if self.interrupted else ""))
+        done = ngettext(GAMES_DONE, self.requested).format(done=len(self.results), requested=self.requested)
+        lines.append(done + (" " + _(INTERRUPTED) if self.interrupted else ""))
         return "\n".join(lines)
 
 
@@ -251,7 +278,7 @@ def bradley_terry(
         key = (a, b) if a < b else (b, a)
         games[key] = games.get(key, 0.0) + 1
     strength = dict.fromkeys(names, 1.0)
-    for _ in range(iterations):
+    for _iteration in range(iterations):
         new = {}
         for n in names:
             total = 1.0 / (strength[n] + 1.0)  # ... of one game against a unit-strength opponent
@@ -317,12 +344,10 @@ def get_backend(name: str) -> Backend:
         try:
             importlib.import_module(module)
         except ImportError as error:
-            raise ValueError(
-                f"the {name!r} backend needs the {extra} extra: pip install 'spheria[{extra}]' ({error})"
-            ) from None
+            raise ValueError(_(BACKEND_NEEDS_EXTRA).format(name=repr(name), extra=extra, error=error)) from None
     run = BACKENDS.get(name)
     if run is None:
-        raise ValueError(f"unknown backend {name!r} (backends: {', '.join(backend_names())})")
+        raise ValueError(_(UNKNOWN_BACKEND).format(name=repr(name), backends=", ".join(backend_names())))
     return run
 
 

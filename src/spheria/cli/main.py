@@ -47,7 +47,7 @@ from spheria.games.base import (
     describe_games,
 )
 from spheria.help import howto_blocks, render_block
-from spheria.i18n import LANGUAGES, current_language, language_from_env, ngettext, using
+from spheria.i18n import LANGUAGES, argparse_speaking, current_language, language_from_env, ngettext, using
 from spheria.i18n import gettext as _
 from spheria.i18n.width import fill, wrap
 from spheria.match import Turn, apply_turn, choose_moves
@@ -715,7 +715,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line in the language of ``--lang`` or the environment; returns the exit status."""
-    with using(_language_asked(sys.argv[1:] if argv is None else argv)):
+    with using(_language_asked(sys.argv[1:] if argv is None else argv)), argparse_speaking():
         return _run(argv)
 
 

@@ -124,6 +124,25 @@ HELP_HELP = N_("show this help message and exit")
 USAGE_ERROR = N_("{prog}: error: {message} (see '{prog} --help')")
 HELP_PROGRAM = N_("Play and replay the games of the Shibumi system.")
 HELP_VERSION = N_("show program's version number and exit")
+#: argparse's own refusals, as Python 3.11's argparse words them (it looks them up through
+#: gettext; :func:`spheria.i18n.argparse_speaking` hands it these translations while parsing).
+ARGPARSE_TEXTS = (
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("can't open '%(filename)s': %(error)s"),
+    N_("expected at least one argument"),
+    N_("expected at most one argument"),
+    N_("expected one argument"),
+    N_plural("expected %s argument", "expected %s arguments"),
+    N_("ignored explicit argument %r"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("not allowed with argument %s"),
+    N_("one of the arguments %s is required"),
+    N_("the following arguments are required: %s"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+    N_("unrecognized arguments: %s"),
+)
 HELP_LANG = N_("the language of every text shown (default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)")
 HELP_PLAY = N_("play a game in the terminal")
 HELP_PLAY_DESCRIPTION = N_(

@@ -14,6 +14,7 @@ from typing import Any
 
 from spheria.agents.registry import make_agent
 from spheria.cli import analysis_messages as say
+from spheria.cli import messages as msg
 from spheria.cli.common import PROG, CliError, add_color_option
 from spheria.cli.terminal import Terminal
 from spheria.i18n import gettext as _
@@ -40,32 +41,43 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_spagyric_solve(args: argparse.Namespace, term: Terminal) -> int:
     if args.supply < 1:
-        raise CliError(f"--supply must be at least 1, not {args.supply}")
+        raise CliError(_(say.SUPPLY_AT_LEAST).format(supply=args.supply))
     agents = []
     for spec in args.agent:
         try:
             agent = make_agent(spec)
         except ValueError as error:
-            raise CliError(f"--agent {spec}: {error}") from None
+            raise CliError(_(say.POLICY_AGENT_ERROR).format(spec=spec, error=error)) from None
         ask = getattr(agent, "policy", None)
         if ask is None:
-            raise CliError(f"--agent {spec}: this agent has no policy() to measure")
+            raise CliError(_(say.POLICY_AGENT_NO_POLICY).format(spec=spec))
         agents.append((spec, ask))
     start = time.perf_counter()
     solver = SpagyricSolver()
     value = solver.value(initial_position(args.supply))
     term.say(
-        f"supply={args.supply}: value {value + 0.0:+.6f} for Player 1; {solver.reveals} canonical reveals, "
-        f"{solver.states - solver.reveals} placements, {solver.mixed_solves} mixed matrix games, "
-        f"{time.perf_counter() - start:.1f} s"
+        _(say.SPAGYRIC_VALUE).format(
+            supply=args.supply,
+            value=value + 0.0,
+            reveals=solver.reveals,
+            placements=solver.states - solver.reveals,
+            mixed=solver.mixed_solves,
+            seconds=time.perf_counter() - start,
+        )
     )
     decided = sum(1 for v in solver.reveal_values() if v != 0)
-    term.say(f"  {decided} canonical reveals are won or lost with best play; the rest are draws")
+    term.say("  " + _(say.SPAGYRIC_DECIDED).format(decided=decided))
     for spec, ask in agents:
         result = exploitability(ask, args.supply, symmetric=args.symmetric, solver=solver)
         term.say(
-            f"{spec}: secures {result.first:+.6f} as Player 1, {result.second:+.6f} as Player 2; "
-            f"exploitability {result.exploitability:.6f} ({result.decisions} decisions, {result.seconds:.1f} s)"
+            _(say.SPAGYRIC_EXPLOITABILITY).format(
+                spec=spec,
+                first=result.first,
+                second=result.second,
+                exploitability=result.exploitability,
+                decisions=result.decisions,
+                seconds=result.seconds,
+            )
         )
     return 0
 
@@ -80,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return cmd_spagyric_solve(args, Terminal(color=False))
     except CliError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
+        print(_(msg.ERROR).format(prog=PROG, message=error), file=sys.stderr)
         return 1
 
 

@@ -80,6 +80,11 @@ def site_name(site: int) -> str:
 #: the refusal of a mistyped site (the other errors concern position notation, read by programs).
 LEVEL_LABEL = N_("level {level}")
 NOT_A_SITE = N_("{text} is not a site name (expected e.g. 0a1..0d4, 1a1..1c3, 2a1..2b2, 3a1)")
+SPN_NOT_TEXT = N_("a board is written as text such as {example}, not {text}")
+SPN_LEVEL_COUNT = N_("board {text} must have 4 levels separated by '/', found {n}")
+SPN_LEVEL_SIZE = N_("level {level} of the board must have {size} sites, found {n}")
+SPN_BAD_CHAR = N_("level {level} has {char}; a site is one of 'w', 'b', 'r' or '.'")
+FLOATS = N_("ball on {sites} floats: a ball needs all four balls below it")
 
 
 def parse_site(text: str) -> int:
@@ -440,21 +445,22 @@ class Board(BaseBoard):
         """Parse the board part of SPN; raises ``ValueError`` naming the problem (``TypeError``
         if ``text`` is not a string)."""
         if not isinstance(text, str):
-            raise TypeError(f"a board is written as text such as {'.' * 16}/{'.' * 9}/..../., not {text!r}")
+            example = f"{'.' * 16}/{'.' * 9}/..../."
+            raise TypeError(gettext(SPN_NOT_TEXT).format(example=example, text=repr(text)))
         levels = text.split("/")
         if len(levels) != LEVELS:
-            raise ValueError(f"board {text!r} must have 4 levels separated by '/', found {len(levels)}")
+            raise ValueError(gettext(SPN_LEVEL_COUNT).format(text=repr(text), n=len(levels)))
         board = cls()
         for level, row_text in enumerate(levels):
             size = LEVEL_SIZES[level] ** 2
             if len(row_text) != size:
-                raise ValueError(f"level {level} of the board must have {size} sites, found {len(row_text)}")
+                raise ValueError(gettext(SPN_LEVEL_SIZE).format(level=level, size=size, n=len(row_text)))
             for i, ch in enumerate(row_text):
                 if ch == EMPTY_CHAR:
                     continue
                 color = COLOR_CHARS.find(ch)
                 if color < 0:
-                    raise ValueError(f"level {level} has {ch!r}; a site is one of 'w', 'b', 'r' or '.'")
+                    raise ValueError(gettext(SPN_BAD_CHAR).format(level=level, char=repr(ch)))
                 board.place(LEVEL_OFFSETS[level] + i, color)
         board.check_stable()
         return board
@@ -464,7 +470,7 @@ class Board(BaseBoard):
         floating = unstable_sites(self.occupied)
         if floating:
             names = ", ".join(SITE_NAMES[s] for s in iter_sites(floating))
-            raise ValueError(f"ball on {names} floats: a ball needs all four balls below it")
+            raise ValueError(gettext(FLOATS).format(sites=names))
 
     def __repr__(self) -> str:
         return f"Board.from_spn({self.spn()!r})"

@@ -142,6 +142,75 @@ SPAGYRIC_OWN_COLOUR = N_("write only your own colour: w, b or r")
 # -- Special Cake position notation (typed by people for solve and analyse) ------------------------
 CAKE_SPN_FIELDS = N_("Special Cake SPN has 3 fields (board, player 1|2, place|eat); found {n}")
 SPN_PLAYER = N_("player to move must be 1 or 2, not {text}")
+SPLINE_SPN_FIELDS = N_("Spline SPN has 2 fields (board, player 1|2); found {n}")
+SPLINE_NO_RED = N_("Spline has white and black balls only; found red on {sites}")
+SPLINE_COUNTS = N_(
+    "{white} white and {black} black balls: White moves first, so White has as many balls as Black or one more"
+)
+SPLINE_WRONG_MOVER = N_("{white} white and {black} black balls, so {color} is to move, not {given}")
+SPLINE_BOTH_LINES = N_(
+    "both colours have a line (White {white_line}, Black {black_line}): the game ends at the first line"
+)
+SPLINE_LINE_NOT_LAST = N_(
+    "{color} has the line {line} but did not place the last ball: the game ended when the line was made"
+)
+SPLINE_LINES_NOT_LAST = N_(
+    "{color}'s lines {lines} cannot all have been made by the last ball (it must lie on every line, with no ball"
+    " resting on it): the game ended at the first line"
+)
+SPINCA_SPN_FIELDS = N_("Spinca SPN has 3 fields (board, player to move, locked sites or '-'); found {n}")
+SPINCA_SPN_TOP = N_("the top site 3a1 is never used in Spinca")
+SPINCA_SPN_COUNTS = N_("with {players} players, {placed} marbles placed means {need}; the board has {have}")
+NONE = N_("none")
+SPINCA_SPN_MOVER = N_("{placed} marbles placed, so player {seat} ({name}) is to move, not {given}")
+SPINCA_SPN_LOCKS = N_("locked sites: {error}")
+SPINCA_SPN_LOCKED_TWICE = N_("locked sites name {site} twice")
+SPINCA_SPN_LOCKED_EMPTY = N_("{site} is locked but holds no marble")
+SPINCA_SPN_LAST_UNLOCKED = N_("the marble placed on the last turn is locked: some locked site must hold {color}")
+SPINCA_SPN_TOO_MANY_LOCKS = N_("at most 4 marbles are locked (one moved, two tumbled, one placed)")
+SPAGYRIC_SPN_FIELDS = N_(
+    "Spagyric SPN has 8 fields (board, phase, seat, supply 1, supply 2, stunned, bag 1, bag 2); found {n}"
+)
+SPAGYRIC_SPN_PHASE = N_("phase must be one of {phases}; not {text}")
+SPAGYRIC_SPN_SUPPLY = N_("{name}'s supply")
+SPAGYRIC_SPN_STUNNED = N_("the stunned balls")
+SPAGYRIC_SPN_BAG = N_("{name}'s bag")
+SPAGYRIC_SPN_NO_SEAT = N_("in the {phase} phase the seat field is '-', not {text}")
+SPAGYRIC_SPN_PLACER = N_("in the place phase the seat field names the placer and the ball, e.g. '1w'; not {text}")
+SPAGYRIC_SPN_WINNER = N_("in the over phase the seat field is the winner 1 or 2, or '-' for a draw; not {text}")
+SPAGYRIC_SPN_COUNTS = N_("{what} must be three counts white,black,red such as 8,8,8; not {text}")
+SPAGYRIC_SPN_COUNT_ABOVE = N_("{what} has {n} {color} balls; a player has only {supply} of each (option supply)")
+SPAGYRIC_SPN_SUDDEN_STUNS = N_("in sudden death each colour is stunned at most once, and never all three at once")
+SPAGYRIC_SPN_TOTAL = N_(
+    "{name}'s {color} balls add up to {total}, not {supply}: {in_supply} in the supply + {stunned} stunned"
+    " + {in_bag} in the bag + {won} that won (one per {beaten} ball of {other}'s in the bag)"
+)
+SPAGYRIC_SPN_IN_PLAY = N_(
+    "{n} {color} balls are in play (placed or to place) but the bags hold {beaten_n} {beaten}: each {color} ball"
+    " in play beat one {beaten} ball into the bag"
+)
+SPAGYRIC_SPN_CANNOT_PLACE = N_(
+    "{name} cannot be placing a {color} ball: {other}'s bag holds no {beaten} ball for it to have beaten"
+)
+SPAGYRIC_SPN_GROUP_ON = N_(
+    "a group of {n} {color} balls ({sites}) is on the pyramid: the placement that made it ended the game"
+)
+SPAGYRIC_SPN_SUDDEN_NOT_FULL = N_("sudden death happens only on a full pyramid")
+SPAGYRIC_SPN_FULL = N_("the pyramid is full: play goes to sudden death (phase sudden)")
+SPAGYRIC_SPN_NO_CHOICE = N_("a player has no ball to choose, so the game is over as a draw (phase over, seat -)")
+SPAGYRIC_SPN_DRAW_GROUP = N_("a group of 3 or more is on the pyramid: that game ended with a winner, not a draw")
+SPAGYRIC_SPN_DRAW_FULL = N_("a full pyramid goes to sudden death, not a draw")
+SPAGYRIC_SPN_DRAW_BALLS = N_("a draw needs a player with no ball left to choose")
+SPAGYRIC_SPN_WON_STUNNED = N_("a game won by a placement or a sudden death has no stunned balls: they went back")
+SPAGYRIC_SPN_NO_WIN = N_("{name} cannot have won: no group of 3 or more on the pyramid, and it is not full")
+SPAGYRIC_SPN_TWO_GROUPS = N_("two groups of 3 or more are on the pyramid: the game ended when the first was made")
+SPAGYRIC_SPN_MAKER = N_(
+    "a group of {n} {color} balls means {name} placed one last, but {name} has won no reveal with {color}"
+)
+SPAGYRIC_SPN_NO_LAST = N_(
+    "no single last ball could have made the group of {n} {color} balls ({sites}): before it every group had at"
+    " most 2 balls"
+)
 CAKE_SPN_PHASE = N_("phase must be 'place' or 'eat', not {text}")
 CAKE_TOO_MANY = N_("{count} '{char}' balls; the {variant} variant has at most {limit}")
 CAKE_SUGAR_NO_PLACE = N_("the sugar variant has no place phase: its cake is built at random")

@@ -79,7 +79,6 @@ from spheria.engine.board import (
     BB_SITES,
     BLACK,
     COLOR_CHARS,
-    COLOR_NAMES,
     COLORS,
     RED,
     SITE_NAMES,
@@ -322,22 +321,22 @@ class Spagyric(Game):
         """A state from SPN (see the module docstring); raises ``ValueError`` naming the problem."""
         fields = self.spn_fields(text)
         if len(fields) != 8:
-            raise ValueError(
-                "Spagyric SPN has 8 fields (board, phase, seat, supply 1, supply 2, stunned, bag 1, bag 2); "
-                f"found {len(fields)}"
-            )
+            raise ValueError(_(M.SPAGYRIC_SPN_FIELDS).format(n=len(fields)))
         board = Board.from_spn(fields[0])
         phase = fields[1]
         if phase not in PHASES:
-            raise ValueError(f"phase must be one of {', '.join(PHASES)}; not {phase!r}")
+            raise ValueError(_(M.SPAGYRIC_SPN_PHASE).format(phases=", ".join(PHASES), text=repr(phase)))
         placer, placing, winner = self._parse_seat(phase, fields[2])
-        names = self.player_names()
+        names = [_(name) for name in self.player_names()]
         supply = [
-            self._parse_counts(fields[3], f"{names[0]}'s supply"),
-            self._parse_counts(fields[4], f"{names[1]}'s supply"),
+            self._parse_counts(fields[3], _(M.SPAGYRIC_SPN_SUPPLY).format(name=names[0])),
+            self._parse_counts(fields[4], _(M.SPAGYRIC_SPN_SUPPLY).format(name=names[1])),
         ]
-        stunned = self._parse_counts(fields[5], "the stunned balls")
-        bag = [self._parse_counts(fields[6], f"{names[0]}'s bag"), self._parse_counts(fields[7], f"{names[1]}'s bag")]
+        stunned = self._parse_counts(fields[5], _(M.SPAGYRIC_SPN_STUNNED))
+        bag = [
+            self._parse_counts(fields[6], _(M.SPAGYRIC_SPN_BAG).format(name=names[0])),
+            self._parse_counts(fields[7], _(M.SPAGYRIC_SPN_BAG).format(name=names[1])),
+        ]
         state = SpagyricState(
             self, board, supply, stunned, bag, phase=phase, placer=placer, placing=placing, winner=winner
         )
@@ -349,28 +348,25 @@ class Spagyric(Game):
         """``(placer, placing colour, winner)`` from the seat field."""
         if phase in (REVEAL, SUDDEN):
             if text != "-":
-                raise ValueError(f"in the {phase} phase the seat field is '-', not {text!r}")
+                raise ValueError(_(M.SPAGYRIC_SPN_NO_SEAT).format(phase=phase, text=repr(text)))
             return None, None, None
         if phase == PLACE:
             if len(text) != 2 or text[0] not in "12" or text[1] not in COLOR_CHARS:
-                raise ValueError(
-                    f"in the place phase the seat field names the placer and the ball, e.g. '1w'; not {text!r}"
-                )
+                raise ValueError(_(M.SPAGYRIC_SPN_PLACER).format(text=repr(text)))
             return int(text[0]) - 1, COLOR_CHARS.index(text[1]), None
         if text not in ("1", "2", "-"):
-            raise ValueError(f"in the over phase the seat field is the winner 1 or 2, or '-' for a draw; not {text!r}")
+            raise ValueError(_(M.SPAGYRIC_SPN_WINNER).format(text=repr(text)))
         return None, None, None if text == "-" else int(text) - 1
 
     def _parse_counts(self, text: str, what: str) -> Counts:
         parts = text.split(",")
         if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
-            raise ValueError(f"{what} must be three counts white,black,red such as 8,8,8; not {text!r}")
+            raise ValueError(_(M.SPAGYRIC_SPN_COUNTS).format(what=what, text=repr(text)))
         counts = [int(p) for p in parts]
         for color, n in enumerate(counts):
             if n > self.supply:
                 raise ValueError(
-                    f"{what} has {n} {COLOR_NAMES[color]} balls; "
-                    f"a player has only {self.supply} of each (option supply)"
+                    _(M.SPAGYRIC_SPN_COUNT_ABOVE).format(what=what, n=n, color=_(M.COLOR[color]), supply=self.supply)
                 )
         return counts
 
@@ -870,12 +866,12 @@ class SpagyricState(State[SpagyricMove]):
 
     def check_position(self) -> None:
         """Raise ``ValueError`` naming the first reason this position cannot arise in play."""
-        names = self.game.player_names()
+        names = [_(name) for name in self.game.player_names()]
         s = self.game.supply
         full = self._board.occupied == ALL_SITES
         if self.phase == SUDDEN:
             if any(n > 1 for n in self.stunned) or all(self.stunned):
-                raise ValueError("in sudden death each colour is stunned at most once, and never all three at once")
+                raise ValueError(_(M.SPAGYRIC_SPN_SUDDEN_STUNS))
             accounted_stunned = [0, 0, 0]  # the sudden-death balls are not part of the supplies
         else:
             accounted_stunned = self.stunned
@@ -884,85 +880,87 @@ class SpagyricState(State[SpagyricMove]):
                 total = self.supply[p][c] + accounted_stunned[c] + self.bag[p][c] + self.won(p, c)
                 if total != s:
                     raise ValueError(
-                        f"{names[p]}'s {COLOR_NAMES[c]} balls add up to {total}, not {s}: "
-                        f"{self.supply[p][c]} in the supply + {accounted_stunned[c]} stunned "
-                        f"+ {self.bag[p][c]} in the bag + {self.won(p, c)} that won "
-                        f"(one per {COLOR_NAMES[BEATS[c]]} ball of {names[1 - p]}'s in the bag)"
+                        _(M.SPAGYRIC_SPN_TOTAL).format(
+                            name=names[p],
+                            color=_(M.COLOR[c]),
+                            total=total,
+                            supply=s,
+                            in_supply=self.supply[p][c],
+                            stunned=accounted_stunned[c],
+                            in_bag=self.bag[p][c],
+                            won=self.won(p, c),
+                            beaten=_(M.COLOR[BEATS[c]]),
+                            other=names[1 - p],
+                        )
                     )
         for c in COLORS:
             in_play = self._board.count(c) + (1 if self.phase == PLACE and self.placing == c else 0)
             beaten = self.bag[0][BEATS[c]] + self.bag[1][BEATS[c]]
             if in_play != beaten:
                 raise ValueError(
-                    f"{in_play} {COLOR_NAMES[c]} balls are in play (placed or to place) but the bags hold "
-                    f"{beaten} {COLOR_NAMES[BEATS[c]]}: each {COLOR_NAMES[c]} ball in play beat one "
-                    f"{COLOR_NAMES[BEATS[c]]} ball into the bag"
+                    _(M.SPAGYRIC_SPN_IN_PLAY).format(
+                        n=in_play, color=_(M.COLOR[c]), beaten_n=beaten, beaten=_(M.COLOR[BEATS[c]])
+                    )
                 )
         if self.phase == PLACE:
             assert self.placer is not None and self.placing is not None
             if self.won(self.placer, self.placing) < 1:
                 raise ValueError(
-                    f"{names[self.placer]} cannot be placing a {COLOR_NAMES[self.placing]} ball: "
-                    f"{names[1 - self.placer]}'s bag holds no {COLOR_NAMES[BEATS[self.placing]]} ball "
-                    "for it to have beaten"
+                    _(M.SPAGYRIC_SPN_CANNOT_PLACE).format(
+                        name=names[self.placer],
+                        color=_(M.COLOR[self.placing]),
+                        other=names[1 - self.placer],
+                        beaten=_(M.COLOR[BEATS[self.placing]]),
+                    )
                 )
         deciding = deciding_groups(self._board)
         if self.phase != OVER:
             if deciding:
                 color, group = deciding[0]
                 raise ValueError(
-                    f"a group of {group.bit_count()} {COLOR_NAMES[color]} balls ({_sites(group)}) is on the "
-                    "pyramid: the placement that made it ended the game"
+                    _(M.SPAGYRIC_SPN_GROUP_ON).format(n=group.bit_count(), color=_(M.COLOR[color]), sites=_sites(group))
                 )
             if self.phase == SUDDEN and not full:
-                raise ValueError("sudden death happens only on a full pyramid")
+                raise ValueError(_(M.SPAGYRIC_SPN_SUDDEN_NOT_FULL))
             if self.phase != SUDDEN and full:
-                raise ValueError("the pyramid is full: play goes to sudden death (phase sudden)")
+                raise ValueError(_(M.SPAGYRIC_SPN_FULL))
             if self.phase == REVEAL and (not any(self.supply[0]) or not any(self.supply[1])):
-                raise ValueError("a player has no ball to choose, so the game is over as a draw (phase over, seat -)")
+                raise ValueError(_(M.SPAGYRIC_SPN_NO_CHOICE))
             return
         if self.winner is None:
             if deciding:
-                raise ValueError("a group of 3 or more is on the pyramid: that game ended with a winner, not a draw")
+                raise ValueError(_(M.SPAGYRIC_SPN_DRAW_GROUP))
             if full:
-                raise ValueError("a full pyramid goes to sudden death, not a draw")
+                raise ValueError(_(M.SPAGYRIC_SPN_DRAW_FULL))
             if any(self.supply[0]) and any(self.supply[1]):
-                raise ValueError("a draw needs a player with no ball left to choose")
+                raise ValueError(_(M.SPAGYRIC_SPN_DRAW_BALLS))
             return
         if any(self.stunned):
-            raise ValueError("a game won by a placement or a sudden death has no stunned balls: they went back")
+            raise ValueError(_(M.SPAGYRIC_SPN_WON_STUNNED))
         if not deciding:
             if not full:
-                raise ValueError(
-                    f"{names[self.winner]} cannot have won: no group of 3 or more on the pyramid, and it is not full"
-                )
+                raise ValueError(_(M.SPAGYRIC_SPN_NO_WIN).format(name=names[self.winner]))
             return  # won the sudden death
         if len(deciding) > 1:
-            raise ValueError("two groups of 3 or more are on the pyramid: the game ended when the first was made")
+            raise ValueError(_(M.SPAGYRIC_SPN_TWO_GROUPS))
         self._check_last_placement(*deciding[0])
 
     def _check_last_placement(self, color: int, group: int) -> None:
         """The one deciding group must come from a last placement by the right player."""
         assert self.winner is not None
-        names = self.game.player_names()
+        names = [_(name) for name in self.game.player_names()]
         size = group.bit_count()
         maker = self.winner if size == WINNING_SIZE else 1 - self.winner
         occupied = self._board.occupied
         if self.won(maker, color) < 1:
-            raise ValueError(
-                f"a group of {size} {COLOR_NAMES[color]} balls means {names[maker]} placed one last, but "
-                f"{names[maker]} has won no reveal with {COLOR_NAMES[color]}"
-            )
+            raise ValueError(_(M.SPAGYRIC_SPN_MAKER).format(n=size, color=_(M.COLOR[color]), name=names[maker]))
         for site in iter_sites(group):
             if ABOVE[site] & occupied:
                 continue  # a ball rests on it, so it was not placed last
             rest = group & ~BB_SITES[site]
             if all(g.bit_count() <= 2 for g in groups(rest)):
                 return
-        raise ValueError(
-            f"no single last ball could have made the group of {size} {COLOR_NAMES[color]} balls ({_sites(group)}): "
-            "before it every group had at most 2 balls"
-        )
+        raise ValueError(_(M.SPAGYRIC_SPN_NO_LAST).format(n=size, color=_(M.COLOR[color]), sites=_sites(group)))
 
 
 def _sites(mask: int) -> str:

@@ -82,7 +82,6 @@ from spheria.engine.board import (
     ALL_SITES,
     BB_SITES,
     BELOW,
-    COLOR_NAMES,
     LEVEL_SIZES,
     SITE_COORDS,
     SITE_LEVEL,
@@ -488,27 +487,23 @@ class Spinca(Game):
     def state_from_spn(self, text: str) -> SpincaState:
         fields = self.spn_fields(text)
         if len(fields) != 3:
-            raise ValueError(
-                f"Spinca SPN has 3 fields (board, player to move, locked sites or '-'); found {len(fields)}"
-            )
+            raise ValueError(_(M.SPINCA_SPN_FIELDS).format(n=len(fields)))
         board = Board.from_spn(fields[0])
         if board.occupied >> TOP & 1:
-            raise ValueError("the top site 3a1 is never used in Spinca")
+            raise ValueError(_(M.SPINCA_SPN_TOP))
         placed = board.count()
         players = self.num_players
         counts = (board.count(0), board.count(1), board.count(2))
         wanted = expected_counts(players, placed)
         if counts != wanted:
-            have = ", ".join(f"{n} {COLOR_NAMES[c]}" for c, n in enumerate(counts) if n or wanted[c])
-            need = ", ".join(f"{n} {COLOR_NAMES[c]}" for c, n in enumerate(wanted) if n or counts[c])
-            raise ValueError(
-                f"with {players} players, {placed} marbles placed means {need or 'none'}; the board has {have}"
-            )
+            have = _color_counts(counts, wanted)
+            need = _color_counts(wanted, counts) or _(M.NONE)
+            raise ValueError(_(M.SPINCA_SPN_COUNTS).format(players=players, placed=placed, need=need, have=have))
         seat = placed % players
         if fields[1] != str(seat + 1):
+            name = _(SEAT_NAMES[players][seat])
             raise ValueError(
-                f"{placed} marbles placed, so player {seat + 1} ({SEAT_NAMES[players][seat]}) is to move, "
-                f"not {fields[1]!r}"
+                _(M.SPINCA_SPN_MOVER).format(placed=placed, seat=seat + 1, name=name, given=repr(fields[1]))
             )
         locked = self._parse_locks(fields[2], board, placed)
         return SpincaState(self, board, locked, None)
@@ -519,22 +514,26 @@ class Spinca(Game):
             try:
                 site = parse_site(name)
             except ValueError as error:
-                raise ValueError(f"locked sites: {error}") from None
+                raise ValueError(_(M.SPINCA_SPN_LOCKS).format(error=error)) from None
             if locked >> site & 1:
-                raise ValueError(f"locked sites name {SITE_NAMES[site]} twice")
+                raise ValueError(_(M.SPINCA_SPN_LOCKED_TWICE).format(site=SITE_NAMES[site]))
             if not board.occupied >> site & 1:
-                raise ValueError(f"{SITE_NAMES[site]} is locked but holds no marble")
+                raise ValueError(_(M.SPINCA_SPN_LOCKED_EMPTY).format(site=SITE_NAMES[site]))
             locked |= 1 << site
         if placed == 0:
             return 0  # an empty board has nothing to lock (checked above)
         last_color = self.seat_color((placed - 1) % self.num_players)
         if not locked & board.masks[last_color]:
-            raise ValueError(
-                f"the marble placed on the last turn is locked: some locked site must hold {COLOR_NAMES[last_color]}"
-            )
+            raise ValueError(_(M.SPINCA_SPN_LAST_UNLOCKED).format(color=_(M.COLOR[last_color])))
         if locked.bit_count() > 4:
-            raise ValueError("at most 4 marbles are locked (one moved, two tumbled, one placed)")
+            raise ValueError(_(M.SPINCA_SPN_TOO_MANY_LOCKS))
         return locked
+
+
+def _color_counts(counts: tuple[int, int, int], other: tuple[int, int, int]) -> str:
+    """``3 white, 2 black`` (each colour that either count has), in the current language."""
+    parts = (_(M.COUNT_OF_COLOR).format(n=n, color=_(M.COLOR[c])) for c, n in enumerate(counts) if n or other[c])
+    return _(M.LIST_SEPARATOR).join(parts)
 
 
 class SideScoreView(TypedDict):

@@ -147,37 +147,37 @@ class Spline(Game):
         """
         fields = self.spn_fields(text)
         if len(fields) != 2:
-            raise ValueError(f"Spline SPN has 2 fields (board, player 1|2); found {len(fields)}")
+            raise ValueError(_(M.SPLINE_SPN_FIELDS).format(n=len(fields)))
         board = Board.from_spn(fields[0])
         white, black, red = board.masks
         if red:
-            raise ValueError(f"Spline has white and black balls only; found red on {_line_names(red)}")
+            raise ValueError(_(M.SPLINE_NO_RED).format(sites=_line_names(red)))
         if fields[1] not in ("1", "2"):
             raise ValueError(_(M.SPN_PLAYER).format(text=repr(fields[1])))
         player = int(fields[1]) - 1
         nw, nb = white.bit_count(), black.bit_count()
         if nw - nb not in (0, 1):
-            raise ValueError(
-                f"{nw} white and {nb} black balls: White moves first, so White has as many balls as Black or one more"
-            )
+            raise ValueError(_(M.SPLINE_COUNTS).format(white=nw, black=nb))
         if nw - nb != player:
             raise ValueError(
-                f"{nw} white and {nb} black balls, so {COLOR_WORDS[nw - nb]} is to move, not {COLOR_WORDS[player]}"
+                _(M.SPLINE_WRONG_MOVER).format(
+                    white=nw, black=nb, color=_(COLOR_WORDS[nw - nb]), given=_(COLOR_WORDS[player])
+                )
             )
         state = SplineState(self, white, black, player, None)
         white_lines, black_lines = lines_of(white), lines_of(black)
         if white_lines and black_lines:
             raise ValueError(
-                f"both colours have a line (White {_line_names(white_lines[0])}, Black "
-                f"{_line_names(black_lines[0])}): the game ends at the first line"
+                _(M.SPLINE_BOTH_LINES).format(
+                    white_line=_line_names(white_lines[0]), black_line=_line_names(black_lines[0])
+                )
             )
         if white_lines or black_lines:
             winner = WHITE_SEAT if white_lines else BLACK_SEAT
             lines = white_lines or black_lines
             if winner != 1 - player:
                 raise ValueError(
-                    f"{COLOR_WORDS[winner]} has the line {_line_names(lines[0])} but did not place the last ball: "
-                    "the game ended when the line was made"
+                    _(M.SPLINE_LINE_NOT_LAST).format(color=_(COLOR_WORDS[winner]), line=_line_names(lines[0]))
                 )
             occupied = white | black
             common = ~0
@@ -185,11 +185,8 @@ class Spline(Game):
                 common &= line
             last = [s for s in iter_sites(common) if not ABOVE[s] & occupied]
             if not last:
-                raise ValueError(
-                    f"{COLOR_WORDS[winner]}'s lines {', '.join(_line_names(line) for line in lines)} cannot all have "
-                    "been made by the last ball (it must lie on every line, with no ball resting on it): "
-                    "the game ended at the first line"
-                )
+                names = _(M.LIST_SEPARATOR).join(_line_names(line) for line in lines)
+                raise ValueError(_(M.SPLINE_LINES_NOT_LAST).format(color=_(COLOR_WORDS[winner]), lines=names))
             state._winner = winner
             state._placeable = 0
         return state

@@ -19,6 +19,7 @@ translated.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import functools
 import gettext as _gettext
@@ -27,6 +28,8 @@ from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
 from typing import NamedTuple
+
+from spheria.i18n.particles import Template, has_particles, particle
 
 #: Every language with a catalogue, English (the source language) first.
 LANGUAGES: tuple[str, ...] = ("en", "ko")
@@ -131,15 +134,38 @@ def check_language(lang: str) -> str:
     return lang
 
 
+class CatalogueTranslations(_gettext.GNUTranslations):
+    """A compiled catalogue whose templates that mark a particle (``{name|이}``) fit it to the word."""
+
+    def gettext(self, message: str) -> str:
+        return _with_particles(super().gettext(message))
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return _with_particles(super().ngettext(msgid1, msgid2, n))
+
+    def pgettext(self, context: str, message: str) -> str:
+        return _with_particles(super().pgettext(context, message))
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return _with_particles(super().npgettext(context, msgid1, msgid2, n))
+
+
+def _with_particles(text: str) -> str:
+    return Template(text) if has_particles(text) else text
+
+
 @functools.cache
 def translation(lang: str) -> _gettext.NullTranslations:
     """The translations of ``lang`` (``gettext``, ``ngettext``, ``pgettext``, ``npgettext``).
 
-    English returns the messages as they are; a missing string falls back to English.
+    English returns the messages as they are; a missing string falls back to English. A
+    translated template's marked particles (``{name|이}``) are chosen when it is formatted.
     """
     if check_language(lang) == DEFAULT_LANGUAGE:
         return _gettext.NullTranslations()
-    return _gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang], fallback=True)
+    return _gettext.translation(
+        DOMAIN, localedir=LOCALE_DIR, languages=[lang], fallback=True, class_=CatalogueTranslations
+    )
 
 
 _current: ContextVar[str] = ContextVar("spheria_language", default=DEFAULT_LANGUAGE)
@@ -163,6 +189,27 @@ def using(lang: str) -> Iterator[None]:
         yield
     finally:
         _current.reset(token)
+
+
+@contextlib.contextmanager
+def argparse_speaking() -> Iterator[None]:
+    """Inside the block, argparse's own texts ("invalid choice: ...") come in the current language.
+
+    argparse looks its texts up with :func:`gettext.gettext` in the default domain, which reads the
+    language from the environment alone; here its module's two lookups are ours (our catalogue
+    carries argparse's messages), and they are put back when the block ends.
+    """
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._ = gettext  # type: ignore[attr-defined]
+    argparse.ngettext = _argparse_ngettext  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+
+
+def _argparse_ngettext(singular: str, plural: str, n: int) -> str:
+    return translation(current_language()).ngettext(singular, plural, n)
 
 
 def gettext(message: str) -> str:
@@ -191,6 +238,8 @@ __all__ = [
     "N_context",
     "N_plural",
     "Plural",
+    "Template",
+    "argparse_speaking",
     "check_language",
     "current_language",
     "gettext",
@@ -198,6 +247,7 @@ __all__ = [
     "language_tag",
     "negotiate",
     "ngettext",
+    "particle",
     "pgettext",
     "set_language",
     "translation",

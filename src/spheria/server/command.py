@@ -6,77 +6,95 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from spheria.i18n import N_
+from spheria.i18n import gettext as _
+
+#: The help of every option (the text people read; translated when the parser is built).
+HELP: dict[str, str] = {
+    "--host": N_("address to listen on (default 127.0.0.1)"),
+    "--port": N_("port (default 8000)"),
+    "--db": N_("SQLite file that keeps the games (default %(default)s)"),
+    "--agent-pool": N_("where agents think (default process)"),
+    "--agent-workers": N_("agent pool size (default: cores, at least 2)"),
+    "--agent-delay": N_("least seconds an agent takes per move, so people can follow"),
+    "--frame-rate": N_("frames per second a connection may send (0: no limit)"),
+    "--agent-max-time": N_("most seconds an agent may think per move (default 10)"),
+    "--agent-grace": N_("seconds past its budget before an agent is stopped (default 5)"),
+    "--agent-niceness": N_("agent processes' lower CPU priority, 0-19 (default 10)"),
+    "--agent-thinking": N_("agents thinking at once (default: pool size)"),
+    "--client-queue": N_("frames a slow client may lag (default 256)"),
+    "--spectators-per-game": N_("spectators per game (default 500)"),
+    "--spectator-rate": N_("frames a second to all spectators together (default 2000; 0: no limit)"),
+    "--connections-per-address": N_("websockets per client address (default 200)"),
+    "--create-per-minute": N_("games one address may create a minute (30)"),
+    "--create-burst": N_("new games per address in a burst (default 20)"),
+    "--idle-game-hours": N_("abort games idle this long (default 168; 0: never)"),
+    "--max-connections": N_("open connections at most (default 4096)"),
+    "--header-timeout": N_("seconds to send request headers (10)"),
+    "--public-url": N_("the URL people open, e.g. https://spheria.example.org"),
+    "--allowed-host": N_("another host name to serve (repeatable)"),
+    "--certfile": N_("TLS certificate (PEM); serve https with --keyfile"),
+    "--keyfile": N_("TLS private key (PEM)"),
+}
+GROUP_LIMITS = N_("limits (see docs/server.md, 'Running in public')")
+GROUP_PUBLIC = N_("running in public")
+SERVE = N_("play in the browser: a multiplayer server with agent seats")
+SERVE_DESCRIPTION = N_("Serve the games to browsers: a lobby, invite links, agent seats; games kept in SQLite.")
+SERVE_EXAMPLE = N_("example: spheria serve --port 8000, then open http://127.0.0.1:8000/")
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument(
-        "--db", default="spheria.sqlite3", metavar="PATH", help="SQLite file that keeps the games (default %(default)s)"
-    )
-    parser.add_argument(
-        "--agent-pool", choices=("process", "thread"), default="process", help="where agents think (default process)"
-    )
-    parser.add_argument("--agent-workers", type=int, default=None, help="agent pool size (default: cores, at least 2)")
-    parser.add_argument(
-        "--agent-delay", type=float, default=0.3, help="least seconds an agent takes per move, so people can follow"
-    )
-    parser.add_argument(
-        "--frame-rate", type=float, default=50.0, help="frames per second a connection may send (0: no limit)"
-    )
-    limits = parser.add_argument_group("limits (see docs/server.md, 'Running in public')")
-    limits.add_argument(
-        "--agent-max-time", type=float, default=10.0, help="most seconds an agent may think per move (default 10)"
-    )
-    limits.add_argument(
-        "--agent-grace", type=float, default=5.0, help="seconds past its budget before an agent is stopped (default 5)"
-    )
-    limits.add_argument(
-        "--agent-niceness", type=int, default=10, help="agent processes' lower CPU priority, 0-19 (default 10)"
-    )
-    limits.add_argument("--agent-thinking", type=int, default=0, help="agents thinking at once (default: pool size)")
-    limits.add_argument("--client-queue", type=int, default=256, help="frames a slow client may lag (default 256)")
-    limits.add_argument("--spectators-per-game", type=int, default=500, help="spectators per game (default 500)")
+    parser.add_argument("--host", default="127.0.0.1", help=_(HELP["--host"]))
+    parser.add_argument("--port", type=int, default=8000, help=_(HELP["--port"]))
+    parser.add_argument("--db", default="spheria.sqlite3", metavar="PATH", help=_(HELP["--db"]))
+    parser.add_argument("--agent-pool", choices=("process", "thread"), default="process", help=_(HELP["--agent-pool"]))
+    parser.add_argument("--agent-workers", type=int, default=None, help=_(HELP["--agent-workers"]))
+    parser.add_argument("--agent-delay", type=float, default=0.3, help=_(HELP["--agent-delay"]))
+    parser.add_argument("--frame-rate", type=float, default=50.0, help=_(HELP["--frame-rate"]))
+    limits = parser.add_argument_group(_(GROUP_LIMITS))
+    limits.add_argument("--agent-max-time", type=float, default=10.0, help=_(HELP["--agent-max-time"]))
+    limits.add_argument("--agent-grace", type=float, default=5.0, help=_(HELP["--agent-grace"]))
+    limits.add_argument("--agent-niceness", type=int, default=10, help=_(HELP["--agent-niceness"]))
+    limits.add_argument("--agent-thinking", type=int, default=0, help=_(HELP["--agent-thinking"]))
+    limits.add_argument("--client-queue", type=int, default=256, help=_(HELP["--client-queue"]))
+    limits.add_argument("--spectators-per-game", type=int, default=500, help=_(HELP["--spectators-per-game"]))
     limits.add_argument(
         "--spectator-rate",
         type=float,
         default=2000.0,
-        help="frames a second to all spectators together (default 2000; 0: no limit)",
+        help=_(HELP["--spectator-rate"]),
     )
-    limits.add_argument(
-        "--connections-per-address", type=int, default=200, help="websockets per client address (default 200)"
-    )
-    limits.add_argument(
-        "--create-per-minute", type=float, default=30.0, help="games one address may create a minute (30)"
-    )
-    limits.add_argument("--create-burst", type=int, default=20, help="new games per address in a burst (default 20)")
+    limits.add_argument("--connections-per-address", type=int, default=200, help=_(HELP["--connections-per-address"]))
+    limits.add_argument("--create-per-minute", type=float, default=30.0, help=_(HELP["--create-per-minute"]))
+    limits.add_argument("--create-burst", type=int, default=20, help=_(HELP["--create-burst"]))
     limits.add_argument(
         "--idle-game-hours",
         type=float,
         default=168.0,
-        help="abort games idle this long (default 168; 0: never)",
+        help=_(HELP["--idle-game-hours"]),
     )
-    limits.add_argument("--max-connections", type=int, default=4096, help="open connections at most (default 4096)")
-    limits.add_argument("--header-timeout", type=float, default=10.0, help="seconds to send request headers (10)")
-    public = parser.add_argument_group("running in public")
-    public.add_argument("--public-url", default=None, help="the URL people open, e.g. https://spheria.example.org")
+    limits.add_argument("--max-connections", type=int, default=4096, help=_(HELP["--max-connections"]))
+    limits.add_argument("--header-timeout", type=float, default=10.0, help=_(HELP["--header-timeout"]))
+    public = parser.add_argument_group(_(GROUP_PUBLIC))
+    public.add_argument("--public-url", default=None, help=_(HELP["--public-url"]))
     public.add_argument(
         "--allowed-host",
         action="append",
         default=[],
         metavar="HOST",
-        help="another host name to serve (repeatable)",
+        help=_(HELP["--allowed-host"]),
     )
-    public.add_argument("--certfile", default=None, help="TLS certificate (PEM); serve https with --keyfile")
-    public.add_argument("--keyfile", default=None, help="TLS private key (PEM)")
+    public.add_argument("--certfile", default=None, help=_(HELP["--certfile"]))
+    public.add_argument("--keyfile", default=None, help=_(HELP["--keyfile"]))
 
 
 def add_parser(commands: Any) -> None:
     """Add ``serve`` to the ``spheria`` command's subcommands."""
     serve = commands.add_parser(
         "serve",
-        help="play in the browser: a multiplayer server with agent seats",
-        description="Serve the games to browsers: a lobby, invite links, agent seats; games kept in SQLite.",
-        epilog="example: spheria serve --port 8000, then open http://127.0.0.1:8000/",
+        help=_(SERVE),
+        description=_(SERVE_DESCRIPTION),
+        epilog=_(SERVE_EXAMPLE),
     )
     add_arguments(serve)
     serve.set_defaults(handler=lambda args, term: run(args), no_color=False)
