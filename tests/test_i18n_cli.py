@@ -20,6 +20,7 @@ from spheria.cli.common import HUMAN
 from spheria.cli.main import main
 from spheria.engine.board import SITE_NAMES
 from spheria.games.base import describe_games
+from spheria.games.base import game_names as spheria_games
 from spheria.i18n import current_language
 
 KOREAN = {"LANG": "ko_KR.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""}
@@ -302,3 +303,14 @@ def test_the_spagyric_solve_report_is_korean() -> None:
     assert refused.returncode == 1 and "policy()가 없습니다" in refused.stderr
     english = spheria(["spagyric-solve", "--supply", "1", "--agent", "spagyric:iterations=5"], ENGLISH)
     assert "value +0.000000 for Player 1" in english.stdout and "exploitability" in english.stdout
+
+
+def test_an_unknown_game_is_refused_in_korean() -> None:
+    done = spheria(["play", "spline-x"], KOREAN)
+    assert done.returncode != 0 and "알 수 없는 게임" in done.stderr, done.stderr
+    ids = done.stderr.replace("'spline-x'", "")
+    for name in spheria_games():  # game ids stay the same in every language
+        ids = ids.replace(name, "")
+    assert prose_words(ids) == []
+    english = spheria(["play", "spline-x"], ENGLISH)
+    assert "unknown game 'spline-x'" in english.stderr and not re.search("[가-힣]", english.stderr)

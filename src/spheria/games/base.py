@@ -647,7 +647,11 @@ def game_class(name: str) -> type[Game]:
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise ValueError(f"unknown game {name!r} (games: {', '.join(sorted(_REGISTRY))})") from None
+        from spheria.games import messages
+        from spheria.i18n import gettext
+
+        names = ", ".join(sorted(_REGISTRY))
+        raise ValueError(gettext(messages.UNKNOWN_GAME).format(name=name, games=names)) from None
 
 
 def describe_games() -> list[dict[str, Any]]:

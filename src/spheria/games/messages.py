@@ -18,6 +18,7 @@ COUNT_OF_COLOR = N_("{n} {color}")
 LIST_SEPARATOR = N_(", ")
 AND = N_(" and ")
 GAME_OVER = N_("the game is over")
+UNKNOWN_GAME = N_("unknown game {name!r} (games: {games})")
 
 # -- Special Cake ----------------------------------------------------------------------------------
 CAKE_CHERRY_LEFT = N_("Only the cherry is left: {loser} must eat it. {winner} wins.")
