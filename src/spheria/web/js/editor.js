@@ -3,8 +3,8 @@
 // analysed (/analysis) or played against agents (POST /api/games with a start position).
 
 import { PyramidView, SITES, LEVEL_SIZES, parseBoard, below } from "./board.js";
-import { t, tOr, has, translatePage, onLanguageChange, gameTitle, seatName, agentName, optionLabel, optionValue, errorText } from "./messages.js";
-import { h, clear, api, saveInvites, englishDetail } from "./ui.js";
+import { t, has, translatePage, onLanguageChange, gameTitle, seatName, agentName, errorText } from "./messages.js";
+import { h, clear, api, saveInvites, englishDetail, renderOptionInputs, optionValues } from "./ui.js";
 
 translatePage(); // static labels (and the title) from the catalogue
 
@@ -83,36 +83,11 @@ function currentGame() {
 }
 
 function renderOptions(given) {
-  const rows = clear($("option-rows"));
-  for (const option of currentGame().options) {
-    const id = `opt-${option.name}`;
-    const value = option.name in given ? given[option.name] : option.default;
-    let input;
-    if (option.choices.length) {
-      input = h("select", { id, "data-option": option.name });
-      if (option.default === null) input.appendChild(h("option", { value: "" }, t("lobby.default")));
-      for (const choice of option.choices) input.appendChild(h("option", { value: choice }, optionValue(option.name, choice)));
-      if (value !== null) input.value = String(value);
-    } else if (option.kind === "bool") {
-      input = h("input", { type: "checkbox", id, "data-option": option.name });
-      input.checked = value === true || value === "true";
-    } else {
-      input = h("input", { type: option.kind === "int" ? "number" : "text", id, "data-option": option.name, value: value ?? "" });
-    }
-    input.addEventListener("change", () => load(null));
-    const help = tOr(`option.${option.name}.help`, option.help);
-    rows.appendChild(h("div", { class: "form-row", title: help }, h("label", { for: id }, optionLabel(option.name)), input));
-  }
+  renderOptionInputs($("option-rows"), currentGame(), given, () => load(null));
 }
 
 function options() {
-  const out = {};
-  for (const input of document.querySelectorAll("[data-option]")) {
-    const name = input.dataset.option;
-    if (input.type === "checkbox") out[name] = input.checked;
-    else if (input.value !== "") out[name] = input.type === "number" ? Number(input.value) : input.value;
-  }
-  return out;
+  return optionValues();
 }
 
 function chooseTool(name) {

@@ -1,7 +1,7 @@
 // The lobby: the new game form, games in play and finished games.
 
-import { t, tOr, translatePage, onLanguageChange, gameTitle, seatName, agentName, optionLabel, optionValue } from "./messages.js";
-import { h, clear, api, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch, resultText } from "./ui.js";
+import { t, translatePage, onLanguageChange, gameTitle, seatName, agentName } from "./messages.js";
+import { h, clear, api, renderOptionInputs, optionValues, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch, resultText } from "./ui.js";
 
 translatePage(); // static labels from the message table
 
@@ -44,40 +44,11 @@ onLanguageChange(() => {
 
 /** The option inputs of the chosen game; ``keep`` (name: value) what the player had chosen. */
 function renderOptions(keep = {}) {
-  const rows = clear($("option-rows"));
-  for (const option of currentGame().options) {
-    let input;
-    if (option.choices.length) {
-      input = h("select", { id: `opt-${option.name}`, name: option.name, "data-option": option.name });
-      if (option.default === null) input.appendChild(h("option", { value: "" }, t("lobby.default")));
-      for (const choice of option.choices) input.appendChild(h("option", { value: choice }, optionValue(option.name, choice)));
-      if (option.default !== null) input.value = String(option.default);
-    } else if (option.kind === "bool") {
-      input = h("input", { type: "checkbox", id: `opt-${option.name}`, "data-option": option.name });
-      input.checked = !!option.default;
-    } else if (option.kind === "int") {
-      input = h("input", { type: "number", id: `opt-${option.name}`, "data-option": option.name, min: option.minimum ?? "", value: option.default ?? "" });
-    } else {
-      input = h("input", { type: "text", id: `opt-${option.name}`, "data-option": option.name, value: option.default ?? "" });
-    }
-    if (option.name in keep) {
-      if (input.type === "checkbox") input.checked = !!keep[option.name];
-      else input.value = String(keep[option.name]);
-    }
-    input.addEventListener("change", check);
-    const help = tOr(`option.${option.name}.help`, option.help);
-    rows.appendChild(h("div", { class: "form-row", title: help }, h("label", { for: input.id }, optionLabel(option.name)), input));
-  }
+  renderOptionInputs($("option-rows"), currentGame(), keep, check);
 }
 
 function options() {
-  const out = {};
-  for (const input of document.querySelectorAll("[data-option]")) {
-    const name = input.getAttribute("data-option");
-    if (input.type === "checkbox") out[name] = input.checked;
-    else if (input.value !== "") out[name] = input.type === "number" ? Number(input.value) : input.value;
-  }
-  return out;
+  return optionValues();
 }
 
 async function check() {

@@ -1,7 +1,7 @@
 // Small helpers shared by the pages.
 
 import { PyramidView } from "./board.js";
-import { t, currentLanguage, errorText, optionLabel, optionValue, joinNames, seatName } from "./messages.js";
+import { t, tOr, currentLanguage, errorText, optionLabel, optionValue, joinNames, seatName } from "./messages.js";
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -209,4 +209,43 @@ export function keepInSight(list, item) {
   const itemBox = item.getBoundingClientRect();
   const frame = box.getBoundingClientRect();
   box.scrollTop += itemBox.top - frame.top - (frame.height - itemBox.height) / 2;
+}
+
+/** The inputs of ``game``'s options, in ``rows`` (emptied first): each starts at ``given[name]``
+ * when given, else at the option's default; ``onChange`` runs when one changes. The lobby and
+ * the position editor share them; :func:`optionValues` reads them back. */
+export function renderOptionInputs(rows, game, given, onChange) {
+  clear(rows);
+  for (const option of game.options) {
+    const id = `opt-${option.name}`;
+    const value = option.name in given ? given[option.name] : option.default;
+    let input;
+    if (option.choices.length) {
+      input = h("select", { id, name: option.name, "data-option": option.name });
+      if (option.default === null) input.appendChild(h("option", { value: "" }, t("lobby.default")));
+      for (const choice of option.choices) input.appendChild(h("option", { value: choice }, optionValue(option.name, choice)));
+      if (value !== null && value !== undefined) input.value = String(value);
+    } else if (option.kind === "bool") {
+      input = h("input", { type: "checkbox", id, "data-option": option.name });
+      input.checked = value === true || value === "true";
+    } else if (option.kind === "int") {
+      input = h("input", { type: "number", id, "data-option": option.name, min: option.minimum ?? "", value: value ?? "" });
+    } else {
+      input = h("input", { type: "text", id, "data-option": option.name, value: value ?? "" });
+    }
+    input.addEventListener("change", onChange);
+    const help = tOr(`option.${option.name}.help`, option.help);
+    rows.appendChild(h("div", { class: "form-row", title: help }, h("label", { for: id }, optionLabel(option.name)), input));
+  }
+}
+
+/** The values of the option inputs made by :func:`renderOptionInputs` (empty ones left out). */
+export function optionValues(root = document) {
+  const out = {};
+  for (const input of root.querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    if (input.type === "checkbox") out[name] = input.checked;
+    else if (input.value !== "") out[name] = input.type === "number" ? Number(input.value) : input.value;
+  }
+  return out;
 }
