@@ -437,7 +437,7 @@ def test_the_lobby_offers_only_agents_that_fit(page: Page, server: str) -> None:
         groups = page.eval_on_selector_all("select.seat-kind >> nth=1", "s => [...s[0].children].map(g => g.label)")
         assert groups[1:] == ["Levels", "Advanced: an agent by its spec"]
         words = page.eval_on_selector_all("select.seat-kind >> nth=1", "s => [...s[0].options].map(o => o.text)")
-        assert words[1].startswith("Level 1 · beginner · ") and words[5].startswith("Level 5 · strongest")
+        assert words[1].startswith("Level 1 · beginner (") and words[5].startswith("Level 5 · strongest")
         assert page.locator("select.seat-kind").nth(1).input_value() == "level:3"
     assert "mcts" not in next(g["agents"] for g in fit["games"] if g["name"] == "spagyric")
 
