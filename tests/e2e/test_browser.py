@@ -206,14 +206,19 @@ def play_turn(page: Page, rng: random.Random, relocate: bool = False) -> None:
     wait_moved(page, version)
 
 
+# Chromium lays out in 1/64 px units but reports rectangles as float32, so a 44 px box placed at a
+# fractional offset can measure 43.99994 px: sizes are rounded to a layout unit before comparing.
+LAYOUT_UNIT_JS = "(x => Math.round(x * 64) / 64)"
+
+
 def assert_fits(page: Page, board: bool = True) -> None:
     """No horizontal scroll, and the board's sites are tap targets of at least 44 CSS px."""
     width, screen = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width <= screen, f"the page is {width} px wide on a {screen} px screen"
     sizes_js = """() => [...document.querySelectorAll('#board .strip-site .strip-hit')].map(n => {
           const r = n.getBoundingClientRect();
-          return [n.closest('[data-site]').dataset.site, Math.min(r.width, r.height)];
-        })"""
+          return [n.closest('[data-site]').dataset.site, UNIT(Math.min(r.width, r.height))];
+        })""".replace("UNIT", LAYOUT_UNIT_JS)
     if board:  # once the page has settled (drawn its latest frame)
         with contextlib.suppress(PlaywrightTimeoutError):
             page.wait_for_function(f"() => ({sizes_js})().every(([, size]) => size >= 44)", timeout=5000)
@@ -225,7 +230,9 @@ def assert_fits(page: Page, board: bool = True) -> None:
         controls_js = """() => [...document.querySelectorAll(
                 'button, a.button, select, input[type=text], .board-tools label, summary')]
             .filter(n => n.offsetParent !== null)
-            .map(n => [n.id || n.textContent.trim().slice(0, 20), n.getBoundingClientRect().height])"""
+            .map(n => [n.id || n.textContent.trim().slice(0, 20), UNIT(n.getBoundingClientRect().height)])""".replace(
+            "UNIT", LAYOUT_UNIT_JS
+        )
         with contextlib.suppress(PlaywrightTimeoutError):  # once the controls have settled after a tap
             page.wait_for_function(f"() => ({controls_js})().every(([, height]) => height >= 44)", timeout=5000)
         controls = page.evaluate(controls_js)
