@@ -21,38 +21,23 @@ import itertools
 import json
 import math
 import sys
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from spheria.agents.base import Agent
+from benchmarks.journal import Journal
+from benchmarks.results import LadderGame, LadderResult, play_one
 from spheria.agents.levels import LEVEL_NUMBERS, level_spec, level_words, levels_for
 from spheria.agents.registry import make_agent
-from spheria.arena import derive_seed, seating, seeded
+from spheria.arena import derive_seed, seating
 from spheria.cli.common import make_game
-from spheria.games.base import PlayerView, load_game
-from spheria.match import play
+from spheria.games.base import load_game
 
 ANCHOR = "random"
 #: Elo points per natural-log unit of Bradley–Terry strength.
 ELO = 400 / math.log(10)
-
-
-@dataclass(frozen=True)
-class LadderGame:
-    """One game of the round robin: the agents in seat order and the game's seed."""
-
-    seats: tuple[str, ...]
-    seed: int
-
-
-@dataclass
-class LadderResult:
-    seats: tuple[str, ...]
-    returns: tuple[float, ...]
-    seconds: tuple[list[float], ...]  # the time of each move, per seat
 
 
 @dataclass
@@ -80,8 +65,9 @@ class Ladder:
     def ratings(self) -> dict[str, Rating]:
         return rate(self.agents, self.outcomes())
 
-    def times(self, agent: str) -> list[float]:
-        return [t for r in self.results for seat, t in _seat_times(r) if r.seats[seat] == agent]
+    def times(self, agent: str, cpu: bool = False) -> list[float]:
+        """Every move's seconds for ``agent``: wall clock, or with ``cpu`` its process's CPU time."""
+        return [t for r in self.results for seat, t in _seat_times(r, cpu) if r.seats[seat] == agent]
 
     def score(self, agent: str) -> tuple[float, int]:
         """Points per pairing (½ a draw) and the number of pairings the agent was in."""
@@ -93,7 +79,7 @@ class Ladder:
         game = load_game(self.game, **self.options)
         rows = []
         for agent in self.agents:
-            times = self.times(agent)
+            times, cpu = self.times(agent), self.times(agent, cpu=True)
             score, pairings = self.score(agent)
             rows.append(
                 {
@@ -106,6 +92,8 @@ class Ladder:
                     "rating_95": [round(ratings[agent].low), round(ratings[agent].high)],
                     "mean_s": round(sum(times) / len(times), 3) if times else 0.0,
                     "max_s": round(max(times), 3) if times else 0.0,
+                    "cpu_mean_s": round(sum(cpu) / len(cpu), 3) if cpu else 0.0,
+                    "cpu_max_s": round(max(cpu), 3) if cpu else 0.0,
                 }
             )
         return rows
@@ -113,19 +101,20 @@ class Ladder:
     def table(self) -> str:
         lines = [
             f"{'agent':8} {'level':10} {'plays':28} {'pairs':>5} {'score':>5} {'Elo':>6} {'95% interval':>14}"
-            f" {'s/move':>6} {'max s':>6}"
+            f" {'s/move':>6} {'max s':>6} {'cpu s':>6} {'max':>6}"
         ]
         for row in self.rows():
             low, high = row["rating_95"]
             lines.append(
                 f"{row['agent']:8} {row['words']:10} {row['plays']:28} {row['pairings']:5d} {row['score']:5.3f}"
                 f" {row['rating']:6d} {f'{low}..{high}':>14} {row['mean_s']:6.3f} {row['max_s']:6.2f}"
+                f" {row['cpu_mean_s']:6.3f} {row['cpu_max_s']:6.2f}"
             )
         return "\n".join(lines)
 
 
-def _seat_times(result: LadderResult) -> Iterator[tuple[int, float]]:
-    for seat, times in enumerate(result.seconds):
+def _seat_times(result: LadderResult, cpu: bool = False) -> Iterator[tuple[int, float]]:
+    for seat, times in enumerate(result.cpu_seconds if cpu else result.seconds):
         for t in times:
             yield seat, t
 
@@ -209,24 +198,6 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
 # -- playing -----------------------------------------------------------------------------------
 
 
-class _Timed(Agent):
-    """An agent whose every move is timed."""
-
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
-        self.name = agent.name
-        self.seconds: list[float] = []
-
-    def fits(self, game: Any) -> bool:
-        return self.agent.fits(game)
-
-    def choose(self, view: PlayerView, player: int) -> Any:
-        start = time.perf_counter()
-        move = self.agent.choose(view, player)
-        self.seconds.append(time.perf_counter() - start)
-        return move
-
-
 def ladder_agents() -> list[str]:
     return [ANCHOR, *(level_spec(n) for n in LEVEL_NUMBERS)]
 
@@ -240,17 +211,6 @@ def schedule(agents: Sequence[str], seats: int, games: int, seed: int) -> list[L
     ]
 
 
-def play_one(game_name: str, options: dict[str, Any], job: LadderGame, max_time: float | None) -> LadderResult:
-    game = load_game(game_name, **options)
-    state = game.new_initial_state(seed=job.seed)
-    agents = [
-        _Timed(make_agent(seeded(spec, derive_seed(job.seed, seat)), max_time=max_time))
-        for seat, spec in enumerate(job.seats)
-    ]
-    returns = play(state, list(agents))
-    return LadderResult(job.seats, tuple(returns), tuple(a.seconds for a in agents))
-
-
 def run_ladder(
     game: str,
     options: dict[str, Any],
@@ -260,8 +220,13 @@ def run_ladder(
     max_time: float | None = None,
     agents: Sequence[str] | None = None,
     progress: bool = False,
+    journal: Path | str | None = None,
 ) -> Ladder:
-    """The round robin of ``agents`` (default: random and the five levels) in ``game``."""
+    """The round robin of ``agents`` (default: random and the five levels) in ``game``.
+
+    With ``journal`` (a path), finished games are kept there and a later call with the same
+    arguments plays only the games still missing.
+    """
     loaded = load_game(game, **options)
     names = list(agents or ladder_agents())
     for spec in names:  # a misfit or a bad spec fails here, before any game
@@ -269,16 +234,44 @@ def run_ladder(
             raise ValueError(f"{spec} does not play {loaded.title}")
     ladder = Ladder(game, dict(loaded.options), names)
     jobs = schedule(names, loaded.num_players, games, seed)
-    if workers <= 1:
-        results: Iterator[LadderResult] = (play_one(game, ladder.options, job, max_time) for job in jobs)
-        for result in results:
-            _add(ladder, result, len(jobs), progress)
-        return ladder
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_one, game, ladder.options, job, max_time) for job in jobs]
-        for future in futures:
-            _add(ladder, future.result(), len(jobs), progress)
+    header = {
+        "run": "ladder",
+        "game": game,
+        "options": ladder.options,
+        "agents": names,
+        "games": games,
+        "seed": seed,
+        "max_time": max_time,
+    }
+    kept = Journal(journal, header) if journal is not None else None
+    done = kept.done if kept else {}
+    for result in done.values():
+        _add(ladder, result, len(jobs), progress)
+    for index, result in play_jobs(game, ladder.options, jobs, max_time, workers, skip=done):
+        if kept:
+            kept.record(index, result)
+        _add(ladder, result, len(jobs), progress)
     return ladder
+
+
+def play_jobs(
+    game: str,
+    options: dict[str, Any],
+    jobs: Sequence[LadderGame],
+    max_time: float | None,
+    workers: int,
+    skip: Iterable[int] = (),
+) -> Iterable[tuple[int, LadderResult]]:
+    """Play every job whose index is not in ``skip``, yielding (index, result) in schedule order."""
+    todo = [i for i in range(len(jobs)) if i not in set(skip)]
+    if workers <= 1:
+        for i in todo:
+            yield i, play_one(game, options, jobs[i], max_time)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [(i, pool.submit(play_one, game, options, jobs[i], max_time)) for i in todo]
+        for i, future in futures:
+            yield i, future.result()
 
 
 def _add(ladder: Ladder, result: LadderResult, total: int, progress: bool) -> None:
@@ -298,10 +291,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-time", type=float, default=None, help="cap on every agent's seconds per move")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--progress", action="store_true", help="one line per finished game on stderr")
+    parser.add_argument("--journal", type=Path, help="keep finished games in this file and resume from it")
     args = parser.parse_args(argv)
     game = make_game(args.game, args.variant, args.option or [])
     ladder = run_ladder(
-        game.name, dict(game.options), args.games, args.seed, args.workers, args.max_time, progress=args.progress
+        game.name,
+        dict(game.options),
+        args.games,
+        args.seed,
+        args.workers,
+        args.max_time,
+        progress=args.progress,
+        journal=args.journal,
     )
     if args.json:
         summary = {"game": game.name, "options": ladder.options, "games_per_group": args.games, "rows": ladder.rows()}

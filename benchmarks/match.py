@@ -16,11 +16,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from benchmarks.ladder import LadderGame, LadderResult, play_one
+from benchmarks.journal import Journal
+from benchmarks.ladder import play_jobs
+from benchmarks.results import LadderGame, LadderResult
 from spheria.arena import derive_seed
 from spheria.cli.common import make_game
 
@@ -35,6 +37,7 @@ class Match:
     scores: list[float] = field(default_factory=list)
     by_seat: dict[int, list[float]] = field(default_factory=dict)
     times: dict[str, list[float]] = field(default_factory=dict)
+    cpu_times: dict[str, list[float]] = field(default_factory=dict)
 
     def add(self, result: LadderResult, side: int, sides: Sequence[int]) -> float:
         """Count one game in which the challenger played ``side`` (``sides``: each seat's); return its score."""
@@ -45,6 +48,8 @@ class Match:
         self.by_seat.setdefault(side, []).append(score)
         for s, seconds in enumerate(result.seconds):
             self.times.setdefault(self.challenger if sides[s] == side else self.field_agent, []).extend(seconds)
+        for s, seconds in enumerate(result.cpu_seconds):
+            self.cpu_times.setdefault(self.challenger if sides[s] == side else self.field_agent, []).extend(seconds)
         return score
 
     @property
@@ -65,6 +70,8 @@ class Match:
         for agent, times in self.times.items():
             if times:
                 lines.append(f"  {agent}: {sum(times) / len(times):.3f} s a move on average, longest {max(times):.2f}")
+            if cpu := self.cpu_times.get(agent):
+                lines.append(f"  {agent}: {sum(cpu) / len(cpu):.3f} CPU s a move on average, longest {max(cpu):.2f}")
         return "\n".join(lines)
 
 
@@ -101,22 +108,44 @@ def jobs(
 
 
 def run_match(
-    game_name: str, options: dict[str, Any], challenger: str, field_agent: str, games: int, seed: int, workers: int
+    game_name: str,
+    options: dict[str, Any],
+    challenger: str,
+    field_agent: str,
+    games: int,
+    seed: int,
+    workers: int,
+    journal: Path | str | None = None,
 ) -> Match:
+    """Play the match; with ``journal``, keep each finished game there and play only the missing ones."""
     game = make_game(game_name, None, [f"{k}={v}" for k, v in options.items()])
     match = Match(challenger, field_agent, game.num_players)
     sides = game.seat_sides()
     schedule = jobs(challenger, field_agent, sides, games, seed)
-    with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = [(seat, pool.submit(play_one, game.name, dict(game.options), job, None)) for seat, job in schedule]
-        for done, (seat, future) in enumerate(futures, 1):
-            result = future.result()
-            score = match.add(result, seat, sides)
-            low, high = match.interval()
-            print(
-                f"{done}/{games} side {seat} score {score:.2f} running {match.score:.3f} ({low:.3f}-{high:.3f})",
-                flush=True,
-            )
+    header = {
+        "run": "match",
+        "game": game.name,
+        "options": dict(game.options),
+        "challenger": challenger,
+        "field": field_agent,
+        "seed": seed,
+    }
+    kept = Journal(journal, header) if journal is not None else None
+    done = {i: result for i, result in (kept.done if kept else {}).items() if i < games}
+    for index, result in sorted(done.items()):
+        match.add(result, schedule[index][0], sides)
+    todo = [job for _, job in schedule]
+    for index, result in play_jobs(game.name, dict(game.options), todo, None, workers, skip=done):
+        if kept:
+            kept.record(index, result)
+        side = schedule[index][0]
+        score = match.add(result, side, sides)
+        low, high = match.interval()
+        print(
+            f"{len(match.scores)}/{games} side {side} score {score:.2f}"
+            f" running {match.score:.3f} ({low:.3f}-{high:.3f})",
+            flush=True,
+        )
     return match
 
 
@@ -130,13 +159,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--peer", action="store_true", help="register the Spline peer (benchmarks.peer) first")
+    parser.add_argument("--journal", type=Path, help="keep finished games in this file and resume from it")
     args = parser.parse_args(argv)
     if args.peer:
         from benchmarks.peer import install
 
         install()
     options = dict(pair.split("=", 1) for pair in args.option)
-    match = run_match(args.game, options, args.challenger, args.field, args.games, args.seed, args.workers)
+    match = run_match(
+        args.game, options, args.challenger, args.field, args.games, args.seed, args.workers, args.journal
+    )
     print(match.summary())
     return 0
 

@@ -7,10 +7,12 @@ where a benchmark environment installed it and are skipped elsewhere.
 from __future__ import annotations
 
 import itertools
+import json
+from pathlib import Path
 
 import pytest
-from benchmarks.ladder import LadderResult
 from benchmarks.match import Match, jobs, run_match, wilson
+from benchmarks.results import LadderResult
 
 from spheria.agents.heuristics import GUIDED_SHARE, ON_FACE, spinca_random_fill, touching_sites
 from spheria.engine.board import BB_SITES, TOUCHING, parse_site
@@ -82,3 +84,18 @@ def test_a_tiny_match_finishes_every_game() -> None:
     assert len(match.scores) == 4 and set(match.by_seat) == {0, 1}
     assert all(score in (0.0, 1.0) for score in match.scores)
     assert "greedy against random: 4 games" in match.summary()
+
+
+def test_a_match_with_a_journal_resumes_and_refuses_another_run(tmp_path: Path) -> None:
+    journal = tmp_path / "bench" / "match.jsonl"
+    first = run_match("spline", {}, "greedy", "random", games=2, seed=4, workers=1, journal=journal)
+    assert len(journal.read_text().splitlines()) == 3  # the header and two games
+    with journal.open("a") as out:
+        out.write('{"i": 3, "seats": ["gre')  # a game cut off by a killed run is played again
+    longer = run_match("spline", {}, "greedy", "random", games=4, seed=4, workers=1, journal=journal)
+    assert longer.scores[:2] == first.scores and len(longer.scores) == 4
+    indices = [json.loads(line)["i"] for line in journal.read_text().splitlines()[1:] if line.endswith("}")]
+    assert sorted(indices) == [0, 1, 2, 3]  # the first two were not played again
+    assert {a: len(t) for a, t in longer.cpu_times.items()} == {a: len(t) for a, t in longer.times.items()}
+    with pytest.raises(ValueError, match="belongs to another run"):
+        run_match("spline", {}, "greedy", "random", games=2, seed=5, workers=1, journal=journal)
