@@ -297,8 +297,8 @@ def test_the_registry_knows_every_agent() -> None:
         ("mcts:c=-1", "mcts option c must be a number from 0 to 10, not -1"),
         ("mcts:reuse=maybe", r"mcts option reuse must be 1 or 0 \(true or false\), not 'maybe'"),
         ("mcts:rollout=smart", "mcts option rollout must be one of game, random, guided, not 'smart'"),
-        ("mcts:speed=3", r"mcts has no option 'speed' \(options: iterations, time, c, reuse, rollout, seed\)"),
-        ("mcts:tim=1", r"mcts has no option 'tim' \(options: iterations, time, c, reuse, rollout, seed\)"),
+        ("mcts:speed=3", r"mcts has no option 'speed' \(options: iterations, time, c, reuse, rollout, clock, seed\)"),
+        ("mcts:tim=1", r"mcts has no option 'tim' \(options: iterations, time, c, reuse, rollout, clock, seed\)"),
         ("alphabeta:depth=deep", "alphabeta option depth must be a whole number from 1 to 50, not 'deep'"),
         ("alphabeta:depth=99", "alphabeta option depth must be a whole number from 1 to 50, not 99"),
         ("alphabeta:time=0", "alphabeta option time must be a number of seconds from 0.01 to 600, not 0"),
@@ -371,6 +371,7 @@ def test_options_describe_their_ranges_for_help_texts() -> None:
         "c": "0 to 10",
         "reuse": "1 or 0",
         "rollout": "game, random, guided",
+        "clock": "wall, cpu",
         "seed": "0 to 4294967295",
     }
 
@@ -633,3 +634,25 @@ def test_mcts_rolls_out_with_the_games_own_playout_unless_told_random(monkeypatc
     assert calls == []
     values = plain.root_values()
     assert values[0] == pytest.approx(-values[1]) and abs(values[0]) < 1.0  # real games: both seats win some
+
+
+@pytest.mark.parametrize("spec", ["mcts:time=0.5", "alphabeta:time=0.5", "spagyric:time=0.5"])
+def test_a_cpu_clock_budget_counts_the_thinking_threads_cpu_seconds(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``clock=cpu`` reads the thread's CPU clock: on a CPU clock made to run 50 times as fast as the
+    wall, a 0.5 s search ends within a tenth of that, while on the wall clock it uses its time."""
+    import time
+
+    monkeypatch.setattr(time, "thread_time", lambda: 50 * time.perf_counter())
+    game = spheria.load_game("spagyric" if spec.startswith("spagyric") else "spline")
+    state = game.new_initial_state(seed=1)
+    player = 0
+    for clock in ("cpu", "wall"):
+        agent = make_agent(f"{spec},clock={clock},seed=1")
+        assert ("clock=cpu" in agent.name) == (clock == "cpu") and make_agent(agent.name).name == agent.name
+        start = time.perf_counter()
+        agent.choose(state.view(player), player)
+        took = time.perf_counter() - start
+        if clock == "cpu":
+            assert took < 0.05, f"{agent.name} took {took:.2f} s on a clock that runs 50 times as fast"
+        else:
+            assert took >= 0.4, f"{agent.name} stopped after {took:.2f} s of its 0.5 s"

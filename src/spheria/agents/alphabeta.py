@@ -24,14 +24,13 @@ Options (spec ``alphabeta:depth=6,seed=3``):
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
 from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import Evaluate, KeyFunction, knowledge_for, require_state, spn_key, zero_evaluation
-from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
+from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thinking_clock, time_option
 from spheria.games.base import PlayerView, State
 
 #: The score of winning at once; a win ``k`` plies away scores ``WIN - k``.
@@ -87,6 +86,7 @@ class AlphaBetaAgent(Agent):
     option_specs = (
         AgentOption("depth", None, "the deepest iteration, in plies", kind=int, bounds=(1, MAX_DEPTH)),
         time_option(None, "seconds per move (default 1 unless depth is given)"),
+        CLOCK,
         SEED,
     )
     plays = Plays(seats=(2,), hidden_information=False)
@@ -96,15 +96,17 @@ class AlphaBetaAgent(Agent):
         depth: int | None = None,
         time: float | None = None,
         seed: int | None = None,
+        clock: str = "wall",
         max_time: float | None = None,
     ) -> None:
         self.time_cap = check_max_time(max_time)
-        values = self.checked_options(self.time_cap, depth=depth, time=time, seed=seed)
+        values = self.checked_options(self.time_cap, depth=depth, time=time, seed=seed, clock=clock)
         if values["depth"] is None and values["time"] is None:
             values["time"] = min(1.0, self.time_cap)
         self.depth: int | None = values["depth"]
         self.time: float | None = values["time"]
         self.seed: int | None = values["seed"]
+        self.clock = thinking_clock(values["clock"])
         self.name = self.spec_from(values)
         self.rng = random.Random(self.seed)
         self.reports: list[DepthReport] = []
@@ -130,7 +132,7 @@ class AlphaBetaAgent(Agent):
         self.rng.shuffle(moves)
         if len(moves) == 1:
             return moves[0]
-        start = time.perf_counter()
+        start = self.clock()
         budget = self.max_seconds_per_move()
         max_depth = self.depth or _MAX_DEPTH
         best = moves[0]
@@ -148,7 +150,7 @@ class AlphaBetaAgent(Agent):
             moves.insert(0, best)
             if exact or abs(score) > PROVEN:
                 break
-            if time.perf_counter() - start >= budget:
+            if self.clock() - start >= budget:
                 break
         return best
 
@@ -192,7 +194,7 @@ class AlphaBetaAgent(Agent):
     def _negamax(self, state: State[Any], depth: int, alpha: int, beta: int) -> int:
         """The score of the non-terminal ``state`` for the player to move (fail-soft)."""
         self.nodes += 1
-        if self._deadline is not None and time.perf_counter() > self._deadline:
+        if self._deadline is not None and self.clock() > self._deadline:
             raise _OutOfTime
         key = self._key(state)
         entry = self._table.get(key)

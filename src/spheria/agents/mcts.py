@@ -43,7 +43,7 @@ from typing import Any
 from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import GameKnowledge, Playout, knowledge_for, require_state
 from spheria.agents.messages import message
-from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
+from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thinking_clock, time_option
 from spheria.games.base import SIMULTANEOUS, PlayerView, State
 
 #: The values of the ``rollout`` option.
@@ -97,6 +97,7 @@ class MCTSAgent(Agent):
         AgentOption(
             "rollout", "game", "game: the game's own playout; random: random moves; guided: goal-seeking", ROLLOUTS
         ),
+        CLOCK,
         SEED,
     )
     named_options = ("c",)
@@ -110,11 +111,12 @@ class MCTSAgent(Agent):
         seed: int | None = None,
         reuse: bool | int = True,
         rollout: str = "game",
+        clock: str = "wall",
         max_time: float | None = None,
     ) -> None:
         self.time_cap = check_max_time(max_time)
         values = self.checked_options(
-            self.time_cap, iterations=iterations, time=time, c=c, seed=seed, reuse=reuse, rollout=rollout
+            self.time_cap, iterations=iterations, time=time, c=c, seed=seed, reuse=reuse, rollout=rollout, clock=clock
         )
         if values["iterations"] is not None and values["time"] is not None:
             raise ValueError(message("one_budget", agent=self.spec_name))
@@ -126,6 +128,7 @@ class MCTSAgent(Agent):
         self.seed: int | None = values["seed"]
         self.reuse: bool = values["reuse"]
         self.rollout: str = values["rollout"]
+        self.clock: str = values["clock"]
         self.name = self.spec_from(values)
         self.rng = random.Random(self.seed)
         self.last_stats: SearchStats | None = None
@@ -149,7 +152,7 @@ class MCTSAgent(Agent):
         if root is None:
             root = _Node(None, None, player, state.legal_moves(), state.game.num_players)
         start = time.perf_counter()
-        deadline = start + self.max_seconds_per_move()
+        deadline = thinking_clock(self.clock)() + self.max_seconds_per_move()
         playout = _playout(knowledge_for(state.game), self.rollout)
         done = self._search(root, state, self.iterations, deadline, playout)
         self.last_stats = SearchStats(done, reused, root.visits, time.perf_counter() - start)
@@ -228,7 +231,7 @@ class MCTSAgent(Agent):
         explore = 2.0 * self.c  # rewards in [-1, 1] count double against [0, 1]
         players = len(root.totals)
         seats = range(players)
-        log, sqrt, clock = math.log, math.sqrt, time.perf_counter
+        log, sqrt, clock = math.log, math.sqrt, thinking_clock(self.clock)
         done = 0
         while True:
             if (iterations is not None and done >= iterations) or (deadline is not None and clock() >= deadline):

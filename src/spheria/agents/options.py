@@ -19,7 +19,8 @@ ValueError: mcts option time must be a number of seconds from 0.01 to 600, not n
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -171,6 +172,20 @@ def _number_text(number: float) -> str:
 
 #: The ``seed`` option every agent takes: the same seed, asked the same questions, gives the same answers.
 SEED = AgentOption("seed", None, "the random generator's seed", kind=int, bounds=(0, MAX_SEED))
+
+
+#: What a ``time`` budget counts: ``wall`` seconds, or ``cpu`` — the thinking thread's CPU seconds,
+#: which other work on the machine does not eat into (fair matches on a shared machine).
+CLOCK = AgentOption("clock", "wall", "what time counts: wall seconds or the thread's CPU seconds", ("wall", "cpu"))
+
+
+def thinking_clock(clock: str) -> Callable[[], float]:
+    """The clock a search reads for its ``time`` budget and ``max_time`` cap (see :data:`CLOCK`).
+
+    >>> thinking_clock("cpu") is time.thread_time, thinking_clock("wall") is time.perf_counter
+    (True, True)
+    """
+    return time.thread_time if clock == "cpu" else time.perf_counter
 
 
 def time_option(default: float | None, help: str) -> AgentOption:

@@ -65,13 +65,12 @@ from __future__ import annotations
 import contextlib
 import math
 import random
-import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from spheria.agents.base import Agent, Plays
 from spheria.agents.messages import message
-from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
+from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thinking_clock, time_option
 from spheria.engine.board import COLOR_CHARS, COLORS, Board
 from spheria.games.base import IllegalMoveError, PlayerView
 from spheria.games.spagyric import (
@@ -245,6 +244,7 @@ class SpagyricAgent(Agent):
         AgentOption("final", "matrix", "how the strategy is read off the search", FINALS),
         AgentOption("gamma", 0.1, "the exploration share at reveals", kind=float, bounds=(0.001, 1)),
         AgentOption("c", 1.0, "the UCT constant at placements", kind=float, bounds=(0, 10)),
+        CLOCK,
         SEED,
     )
     plays = Plays(games=(Spagyric,), seats=(2,))
@@ -258,11 +258,20 @@ class SpagyricAgent(Agent):
         gamma: float = 0.1,
         c: float = 1.0,
         seed: int | None = None,
+        clock: str = "wall",
         max_time: float | None = None,
     ) -> None:
         self.time_cap = check_max_time(max_time)
         values = self.checked_options(
-            self.time_cap, iterations=iterations, time=time, exact=exact, final=final, gamma=gamma, c=c, seed=seed
+            self.time_cap,
+            iterations=iterations,
+            time=time,
+            exact=exact,
+            final=final,
+            gamma=gamma,
+            c=c,
+            seed=seed,
+            clock=clock,
         )
         if values["iterations"] is not None and values["time"] is not None:
             raise ValueError(message("one_budget", agent=self.spec_name))
@@ -275,6 +284,7 @@ class SpagyricAgent(Agent):
         self.gamma: float = values["gamma"]
         self.c: float = values["c"]
         self.seed: int | None = values["seed"]
+        self.clock: str = values["clock"]
         self.name = self.spec_from(values)
         self.rng = random.Random(self.seed)
         self.solver = SpagyricSolver()
@@ -422,7 +432,7 @@ class SpagyricAgent(Agent):
         return node
 
     def _search(self, root: _Node, rng: random.Random) -> None:
-        clock = time.perf_counter
+        clock = thinking_clock(self.clock)
         deadline = clock() + self.max_seconds_per_move()
         done = 0
         while True:
