@@ -26,7 +26,7 @@ from spheria.analysis import analyse_game
 from spheria.games.special_cake import CakeState
 from spheria.records import Record
 from spheria.solver import solve
-from tests.e2e.test_browser import TIMEOUT, browser, screenshot, server  # noqa: F401  (fixtures)
+from tests.e2e.test_browser import TIMEOUT, assert_fits, browser, screenshot, server  # noqa: F401  (fixtures)
 
 #: The sites of the level maps ringed as a winning move's (or the result's).
 RINGED = "svg.levels .strip-site:has(.ring-marked)"
@@ -170,6 +170,8 @@ def test_a_variation_is_branched_returned_to_and_shared_by_its_link(
     page.wait_for_function("() => new URLSearchParams(location.search).get('tree') === '0a1,0c1,(0b1)'")
     shared = page.url
     screenshot(page, f"analysis-variation-{size}", full_page=True)
+    if size == "phone":  # no sideways scroll, and the tree's moves are finger-sized like every control
+        assert_fits(page)
     # The link alone, in another browser, gives the same tree at the same move.
     other, other_errors = open_page(browser, contexts, shared, size)
     at_node(other, int(page.evaluate("document.body.dataset.node")))
