@@ -114,7 +114,7 @@ def test_an_impossible_position_is_refused_with_the_rules_reason(
     ],
 )
 def test_an_impossible_position_says_what_kind_of_fault_by_a_code(client: TestClient, spn: Any, code: str) -> None:
-    """The page words the fault by ``code`` in its language; ``reason`` is the rules' English detail."""
+    """The page words the fault by ``code`` in its language; ``reason`` is the rules' own, in the request's."""
     answer = check(client, "special-cake", spn, MINT)
     assert answer["ok"] is False and answer["code"] == code and answer["reason"]
 

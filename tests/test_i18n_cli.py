@@ -272,13 +272,16 @@ def test_a_bad_position_of_each_game_is_refused_in_korean(game: str, position: s
         (["arena", "spline"], "다음 인수가 필요합니다: --agents"),
         (["arena", "spline", "--agents", "random,greedy", "--games", "many"], "인수 --games"),
         (["games", "--frobnicate"], "알 수 없는 인수: --frobnicate"),
+        (["arena", "spline", "--agents", "random,greedy", "--games", "many"], "올바른 정수 값이 아닙니다: 'many'"),
+        (["analyse", "--game", "spline", "--position", "x", "--time", "soon"], "올바른 숫자 값이 아닙니다: 'soon'"),
+        (["serve", "--port", "eighty"], "인수 --port: 올바른 정수 값이 아닙니다: 'eighty'"),
     ],
 )
 def test_argparse_refuses_in_korean(argv: list[str], expected: str) -> None:
     done = spheria(argv, KOREAN)
     assert done.returncode == 2 and expected in done.stderr, done.stderr
-    typed = done.stderr.replace("'sovle'", "").replace("'many'", "").replace("int 값", "값")
-    assert prose_words(typed) == []
+    typed = re.sub("'(sovle|many|soon|eighty)'", "", done.stderr)
+    assert prose_words(typed) == []  # argparse's type names ("int", "float") in Korean too
     english = spheria(argv, ENGLISH)
     assert english.returncode == 2 and not re.search("[가-힣]", english.stderr)
 
@@ -314,3 +317,108 @@ def test_an_unknown_game_is_refused_in_korean() -> None:
     assert prose_words(ids) == []
     english = spheria(["play", "spline-x"], ENGLISH)
     assert "unknown game 'spline-x'" in english.stderr and not re.search("[가-힣]", english.stderr)
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected", "english"),
+    [
+        (["--option", "x=1"], "spline에는 옵션 'x'이(가) 없습니다", "spline has no option 'x' (options: none)"),
+        (["--option", "fast"], "옵션 'fast'은(는) 이름=값으로 써야 합니다", "option 'fast' must be written name=value"),
+    ],
+)
+def test_a_bad_game_option_is_refused_in_korean(argv: list[str], expected: str, english: str) -> None:
+    done = spheria(["play", "spline", *argv], KOREAN)
+    assert done.returncode == 1 and expected in done.stderr, done.stderr
+    assert prose_words(done.stderr.replace("'x'", "").replace("'fast'", "").replace("spline", "")) == []
+    assert english in spheria(["play", "spline", *argv], ENGLISH).stderr
+
+
+@pytest.mark.parametrize(
+    ("option", "expected", "english"),
+    [
+        (
+            "players=9",
+            "옵션 'players'은(는) 2, 3, 4 중 하나여야 합니다",
+            "option 'players' must be one of 2, 3, 4; got '9'",
+        ),
+        ("players=many", "옵션 'players'은(는) 정수를 받습니다", "option 'players' takes a whole number, not 'many'"),
+    ],
+)
+def test_a_bad_option_value_is_refused_in_korean(option: str, expected: str, english: str) -> None:
+    done = spheria(["play", "spinca", "--option", option], KOREAN)
+    assert done.returncode == 1 and expected in done.stderr, done.stderr
+    assert prose_words(done.stderr.replace("'many'", "").replace("spinca", "")) == []  # the game id stays
+    assert english in spheria(["play", "spinca", "--option", option], ENGLISH).stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected", "english"),
+    [
+        (["--agent-max-time", "0"], "--agent-max-time 값은 0보다 크고 3600초 이하", "must be above 0 and at most 3600"),
+        (["--public-url", "ftp://x"], "https://host[:port] 꼴이어야 합니다", "--public-url must look like https://"),
+        (["--certfile", "cert.pem"], "--certfile 옵션과 --keyfile 옵션을 모두", "give both --certfile and --keyfile"),
+    ],
+)
+def test_serve_refuses_an_option_value_in_korean(argv: list[str], expected: str, english: str) -> None:
+    """Refused before the server starts (nothing listens)."""
+    done = spheria(["serve", "--port", "1", *argv], KOREAN)
+    assert done.returncode == 1 and expected in done.stderr and HANGUL_RE.search(done.stderr), done.stderr
+    refused = spheria(["serve", "--port", "1", *argv], ENGLISH)
+    assert english in refused.stderr and not HANGUL_RE.search(refused.stderr)
+
+
+HANGUL_RE = re.compile("[가-힣]")
+
+
+def test_serve_help_shows_each_limits_default_from_the_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A limit's default is written once, in ``Limits``: the option's default and its help follow it."""
+    import argparse
+
+    from spheria.server.command import add_arguments
+    from spheria.server.limits import Limits
+
+    monkeypatch.setattr(Limits, "agent_max_time", 7.5)
+    monkeypatch.setattr(Limits, "client_queue", 99)
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args([])
+    assert (args.agent_max_time, args.client_queue, args.idle_game_hours) == (7.5, 99, Limits.idle_game_seconds / 3600)
+    text = " ".join(parser.format_help().split())
+    assert "per move (default 7.5)" in text and "may lag (default 99)" in text
+
+
+def test_a_file_that_is_not_a_good_record_is_refused_in_korean(tmp_path: Path) -> None:
+    """What a person meets opening the wrong file: the system's reason and the record's, in Korean."""
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text('{"format": "x"}', encoding="utf-8")
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(bytes(range(128, 256)))
+    cases = [
+        (str(tmp_path / "missing.json"), "그런 파일이나 폴더가 없습니다", "No such file or directory"),
+        (str(tmp_path), "폴더입니다", "Is a directory"),
+        (str(damaged), "Spheria 기보가 아닙니다", "not a Spheria record: 'format' must be 'spheria-record'"),
+        (str(binary), "텍스트 파일이 아닙니다", "not a text file (a record is UTF-8 JSON)"),
+    ]
+    for path, korean, english in cases:
+        done = spheria(["replay", path], KOREAN)
+        assert done.returncode == 1 and korean in done.stderr, done.stderr
+        assert english not in done.stderr
+        assert prose_words(re.sub("'(format|spheria-record)'", "", done.stderr.replace(path, ""))) == []
+        assert english in spheria(["replay", path], ENGLISH).stderr
+
+
+def test_an_illegal_move_in_a_record_is_refused_in_korean(tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    assert (
+        spheria(
+            ["play", "spline", "--players", "random,random", "--seed", "1", "--save", str(saved)], ENGLISH
+        ).returncode
+        == 0
+    )
+    record = json.loads(saved.read_text(encoding="utf-8"))
+    record["moves"][3] = record["moves"][0]  # a site taken already
+    saved.write_text(json.dumps(record), encoding="utf-8")
+    done = spheria(["replay", str(saved)], KOREAN)
+    assert done.returncode == 1 and f"4번째 수('{record['moves'][0]}'): " in done.stderr, done.stderr
+    assert "is taken" not in done.stderr and "move 4" not in done.stderr
+    assert f"move 4 ('{record['moves'][0]}'): " in spheria(["replay", str(saved)], ENGLISH).stderr

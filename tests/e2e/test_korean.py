@@ -75,11 +75,13 @@ def english_on(page: Page) -> list[tuple[str, str]]:
     return [(key, match.group(0)) for key, pattern in ENGLISH for match in [pattern.search(shown)] if match]
 
 
-def assert_korean(page: Page) -> None:
+def assert_korean(page: Page, names: tuple[str, ...] = ()) -> None:
+    """The page is Korean; ``names`` are catalogue keys whose English is also a name the page may
+    show as it is (an option's name in the server's words, ``옵션 'supply'``: names never change)."""
     text = page.inner_text("body")
     assert len(HANGUL.findall(text)) > 20, text[:500]
     assert page.evaluate("document.documentElement.lang") == "ko"
-    assert english_on(page) == []
+    assert [(key, shown) for key, shown in english_on(page) if key not in names] == []
 
 
 @pytest.fixture(scope="module")
@@ -211,6 +213,40 @@ def test_switching_language_in_the_lobby_keeps_the_form(browser: Browser, server
     page.context.close()
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_lobby_says_in_korean_which_option_or_seat_is_wrong(browser: Browser, server: str, size: str) -> None:
+    page, errors = korean_page(browser, size)
+    page.goto(server + "/")
+    page.select_option("#game", "spagyric")
+    page.wait_for_function("() => document.querySelectorAll('select.seat-kind').length === 2")
+    page.fill("#opt-supply", "120")
+    page.dispatch_event("#opt-supply", "change")
+    page.wait_for_function("() => document.querySelector('#form-error').textContent !== ''")
+    refusal = page.inner_text("#form-error")
+    assert refusal.startswith(korean()["error.bad_game"]), refusal
+    assert "옵션 'supply'은(는) 1 이상 99 이하여야 합니다" in refusal and "at most" not in refusal
+    assert page.is_disabled("#create")
+    assert_korean(page, names=("option.supply",))
+    screenshot(page, f"ko-lobby-bad-option-{size}", full_page=True)
+    page.fill("#opt-supply", "8")
+    page.dispatch_event("#opt-supply", "change")
+    page.wait_for_function("() => document.querySelector('#form-error').textContent === ''")
+    # An agent's option out of its range: refused when the game is made, naming the seat and the option.
+    page.locator("select.seat-kind").nth(1).select_option("agent:spagyric")
+    page.locator("input.seat-agent").nth(1).fill("time=999")
+    press(page, "#create")
+    page.wait_for_function("() => document.querySelector('#form-error').textContent !== ''")
+    refusal = page.inner_text("#form-error")
+    assert refusal.startswith(korean()["error.bad_seats"]) and "2번 자리: " in refusal, refusal
+    assert HANGUL.search(refusal.split("2번 자리: ", 1)[1]) and "must be" not in refusal
+    assert_korean(page, names=("agent.spagyric",))  # the agent's name, as the spec wrote it
+    if size == "phone":
+        assert_fits(page, board=False)
+    screenshot(page, f"ko-lobby-bad-agent-{size}", full_page=True)
+    assert unexpected(errors) == []
+    page.context.close()
+
+
 def test_an_unknown_game_says_so_in_korean(browser: Browser, server: str) -> None:
     page, errors = korean_page(browser, "phone")
     page.goto(server + "/game/no-such-game")
@@ -280,13 +316,14 @@ def test_a_finished_games_analysis_and_a_bad_link_in_korean(browser: Browser, se
     width, screen = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width <= screen, "the Korean texts widen the page"  # (the tree's moves are 36 px tap targets by design)
     screenshot(page, "ko-analysis-finished-phone", full_page=True)
-    # A link that does not work says why in Korean; the server's English words are folded away.
+    # A link that does not work says why in Korean, and the server's own words say it in Korean too.
     page.goto(f"{server}/analysis?game=chess")
     page.wait_for_selector("#problem:not([hidden])")
     assert page.inner_text("#problem h1") == "이 분석 링크는 열 수 없습니다"
     assert page.inner_text("#problem-text").startswith(korean()["error.bad_game"])
-    assert "no game called 'chess'" in (page.text_content("#problem-text details .detail") or "")
-    assert_korean(page)
+    detail = page.inner_text("#problem-text .detail")
+    assert "게임 'chess'은(는) 없습니다" in detail and "no game called" not in detail
+    assert_korean(page, names=("agent.spagyric",))  # the games' ids it lists (one is an agent's name too)
     screenshot(page, "ko-analysis-bad-link-phone")
     assert unexpected(errors) == []
     page.context.close()
@@ -304,10 +341,19 @@ def test_the_editor_says_in_korean_why_a_position_is_impossible(browser: Browser
     assert page.inner_text("#verdict .reason") == korean()["editor.reason.rules"]
     assert page.title() == "국면 편집기 · Spheria"
     assert page.locator("#field-1 option:checked").inner_text() == "1 · 민트"
-    assert_korean(page)  # the rules' English reason is folded away
+    reason = page.inner_text("#reason-detail")  # the rules' own reason, in Korean, shown as it is
+    assert page.is_visible("#reason-detail") and HANGUL.search(reason) and "감초" in reason, reason
+    assert "so Liquorice is to place" not in reason and not re.search("[A-Za-z]{4,}", reason)
+    assert_korean(page)
     screenshot(page, f"ko-editor-impossible-{size}", full_page=True)
-    press(page, "#verdict details summary")  # unfolded, it is the rules' own words
-    assert "so Liquorice is to place" in page.inner_text("#reason-detail")
+    # The switch asks the rules again: the same fault (the same code), in English.
+    press(page, ".lang-switch button[data-lang='en']")
+    page.wait_for_function(
+        "() => /so Liquorice is to place/.test(document.querySelector('#reason-detail')?.textContent)"
+    )
+    assert page.get_attribute("#verdict .reason", "data-code") == "rules"
+    press(page, ".lang-switch button[data-lang='ko']")
+    page.wait_for_function("() => /감초/.test(document.querySelector('#reason-detail')?.textContent)")
     # A ball with nothing under it: the board cannot stand.
     floating = "................/w......../..../. 2 place"
     page.fill("#spn", floating)
@@ -319,7 +365,9 @@ def test_the_editor_says_in_korean_why_a_position_is_impossible(browser: Browser
         "() => document.querySelector('#verdict .verdict-title').textContent === '확인하지 못했습니다'"
     )
     assert page.inner_text("#verdict .reason") == korean()["error.bad_position"]
-    assert "floats" in (page.text_content("#verdict details .detail") or "")
+    detail = page.inner_text("#verdict .detail")
+    assert "떠 있습니다" in detail and "floats" not in detail, detail  # the server's words, in Korean
+    screenshot(page, f"ko-editor-refused-{size}", full_page=True)
     assert_korean(page)
     # A valid position: who is to move, worded in Korean.
     press(page, "#btn-start")

@@ -15,6 +15,7 @@ from spheria.arena import ArenaReport, Backend, GameResult, backend_names, get_b
 from spheria.cli import messages as msg
 from spheria.cli.common import CliError, add_color_option, add_game_options, make_game, split_players
 from spheria.cli.terminal import Terminal
+from spheria.i18n import INTEGER
 from spheria.i18n import gettext as _
 
 
@@ -30,9 +31,9 @@ def add_parser(commands: Any) -> None:
     arena.add_argument("game", metavar="GAME", help=_(msg.HELP_GAME))
     add_game_options(arena)
     arena.add_argument("--agents", metavar="A,B", required=True, help=_(msg.HELP_AGENTS))
-    arena.add_argument("--games", metavar="N", type=int, default=100, help=_(msg.HELP_GAME_COUNT))
-    arena.add_argument("--workers", metavar="K", type=int, default=1, help=_(msg.HELP_WORKERS))
-    arena.add_argument("--seed", metavar="S", type=int, default=0, help=_(msg.HELP_ARENA_SEED))
+    arena.add_argument("--games", metavar="N", type=INTEGER, default=100, help=_(msg.HELP_GAME_COUNT))
+    arena.add_argument("--workers", metavar="K", type=INTEGER, default=1, help=_(msg.HELP_WORKERS))
+    arena.add_argument("--seed", metavar="S", type=INTEGER, default=0, help=_(msg.HELP_ARENA_SEED))
     arena.add_argument("--json", action="store_true", help=_(msg.HELP_ARENA_JSON))
     arena.add_argument("--records", metavar="DIR", help=_(msg.HELP_RECORDS))
     arena.add_argument(

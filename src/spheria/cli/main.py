@@ -47,7 +47,7 @@ from spheria.games.base import (
     describe_games,
 )
 from spheria.help import howto_blocks, render_block
-from spheria.i18n import LANGUAGES, argparse_speaking, current_language, language_from_env, ngettext, using
+from spheria.i18n import INTEGER, LANGUAGES, argparse_speaking, current_language, language_from_env, ngettext, using
 from spheria.i18n import gettext as _
 from spheria.i18n.width import fill, wrap
 from spheria.match import Turn, apply_turn, choose_moves
@@ -689,7 +689,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", metavar="GAME", nargs="?", help=_(msg.HELP_GAME))
     add_game_options(play)
     play.add_argument("--players", metavar="P1,P2", help=_(msg.HELP_PLAYERS).format(human=HUMAN))
-    play.add_argument("--seed", metavar="N", type=int, help=_(msg.HELP_SEED))
+    play.add_argument("--seed", metavar="N", type=INTEGER, help=_(msg.HELP_SEED))
     play.add_argument("--resume", metavar="FILE", help=_(msg.HELP_RESUME))
     saving = play.add_mutually_exclusive_group()
     saving.add_argument("--save", metavar="FILE", help=_(msg.HELP_SAVE))
@@ -740,7 +740,8 @@ def _run(argv: list[str] | None) -> int:
         return 141
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
-        _fail(f"{where}{error.strerror or error}")
+        words = msg.OS_ERRORS.get(error.errno or 0)
+        _fail(f"{where}{_(words) if words else error.strerror or error}")
     except KeyboardInterrupt:
         term.say()
         print(_(msg.INTERRUPTED).format(prog=PROG), file=sys.stderr)

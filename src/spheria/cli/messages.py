@@ -9,11 +9,23 @@ only through :func:`spheria.cli.common.printable`.
 
 from __future__ import annotations
 
+import errno
+
 from spheria.i18n import N_, N_plural
 
 # -- every subcommand (cli/common.py, main) --------------------------------------------------------
 ERROR = N_("{prog}: error: {message}")
 INTERRUPTED = N_("{prog}: interrupted")
+#: Why a file could not be read or written, by ``errno`` (any other: the system's own words).
+OS_ERRORS = {
+    errno.ENOENT: N_("No such file or directory"),
+    errno.EACCES: N_("Permission denied"),
+    errno.EISDIR: N_("Is a directory"),
+    errno.ENOTDIR: N_("Not a directory"),
+    errno.ENOSPC: N_("No space left on device"),
+    errno.EROFS: N_("Read-only file system"),
+    errno.EEXIST: N_("File exists"),
+}
 INTERNAL_ERROR = N_("internal error: {kind}: {error} (set SPHERIA_DEBUG=1 for the traceback)")
 OPTION_ERROR = N_("--option: {error}")
 VARIANT_CONTRADICTS = N_("--variant {variant} contradicts --option variant={given}")

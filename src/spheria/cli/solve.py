@@ -15,6 +15,7 @@ from spheria.cli import spagyric
 from spheria.cli.common import PROG, CliError, add_color_option, add_game_options, make_game, printable
 from spheria.cli.terminal import Terminal
 from spheria.games.special_cake import PLACE, CakeState
+from spheria.i18n import FLOAT, INTEGER
 from spheria.i18n import gettext as _
 from spheria.i18n.width import pad
 from spheria.records.record import Record, RecordError
@@ -95,7 +96,7 @@ def add_parsers(commands: Any) -> None:
         "spn", metavar="SPN", help=_(say.HELP_SPN).format(example="'w.b............./........./..../. 1 eat'")
     )
     add_game_options(solve)
-    solve.add_argument("--time-limit", metavar="S", type=float, help=_(say.HELP_TIME_LIMIT))
+    solve.add_argument("--time-limit", metavar="S", type=FLOAT, help=_(say.HELP_TIME_LIMIT))
     solve.add_argument("--first", action="store_true", help=_(say.HELP_FIRST))
     solve.add_argument("--all", action="store_true", help=_(say.HELP_ALL))
     solve.add_argument("--json", action="store_true", help=_(say.HELP_JSON_RESULT))
@@ -116,17 +117,17 @@ def add_parsers(commands: Any) -> None:
     analyse.add_argument("--game", metavar="GAME", help=_(say.HELP_POSITION_GAME))
     add_game_options(analyse)
     analyse.add_argument("--position", metavar="SPN", help=_(say.HELP_POSITION))
-    analyse.add_argument("--seat", metavar="N", type=int, help=_(say.HELP_SEAT))
+    analyse.add_argument("--seat", metavar="N", type=INTEGER, help=_(say.HELP_SEAT))
     analyse.add_argument(
         "--time",
         "--time-limit",
         dest="time",
         metavar="S",
-        type=float,
+        type=FLOAT,
         help=_(say.HELP_TIME),
     )
-    analyse.add_argument("--iterations", metavar="N", type=int, help=_(say.HELP_ITERATIONS))
-    analyse.add_argument("--seed", metavar="N", type=int, default=0, help=_(say.HELP_SEED))
+    analyse.add_argument("--iterations", metavar="N", type=INTEGER, help=_(say.HELP_ITERATIONS))
+    analyse.add_argument("--seed", metavar="N", type=INTEGER, default=0, help=_(say.HELP_SEED))
     analyse.add_argument("--json", action="store_true", help=_(say.HELP_JSON_ANALYSIS))
     add_color_option(analyse)
     analyse.set_defaults(handler=cmd_analyse)

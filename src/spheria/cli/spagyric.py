@@ -17,6 +17,7 @@ from spheria.cli import analysis_messages as say
 from spheria.cli import messages as msg
 from spheria.cli.common import PROG, CliError, add_color_option
 from spheria.cli.terminal import Terminal
+from spheria.i18n import INTEGER
 from spheria.i18n import gettext as _
 from spheria.solver.spagyric import SpagyricSolver, exploitability, initial_position
 
@@ -34,7 +35,7 @@ def add_parser(commands: Any) -> None:
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--supply", type=int, default=2, metavar="N", help=_(say.HELP_SUPPLY))
+    parser.add_argument("--supply", type=INTEGER, default=2, metavar="N", help=_(say.HELP_SUPPLY))
     parser.add_argument("--agent", action="append", default=[], metavar="SPEC", help=_(say.HELP_POLICY_AGENT))
     parser.add_argument("--symmetric", action="store_true", help=_(say.HELP_SYMMETRIC))
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from spheria.cli.common import CliError
 from spheria.cli.terminal import Terminal
-from spheria.i18n import N_
+from spheria.i18n import INTEGER, N_
 from spheria.i18n import gettext as _
 
 MESSAGES = {
@@ -93,8 +93,8 @@ def add_parser(commands: Any) -> None:
 
     build = actions.add_parser("build", help=_(MESSAGES["build_help"]), description=_(MESSAGES["build_help"]))
     _add_common(build)
-    build.add_argument("--threads", metavar="N", type=int, default=2, help=_(MESSAGES["threads_help"]))
-    build.add_argument("--upto", metavar="LEVEL", type=int, help=_(MESSAGES["upto_help"]))
+    build.add_argument("--threads", metavar="N", type=INTEGER, default=2, help=_(MESSAGES["threads_help"]))
+    build.add_argument("--upto", metavar="LEVEL", type=INTEGER, help=_(MESSAGES["upto_help"]))
     build.set_defaults(handler=cmd_build)
 
     pack = actions.add_parser("pack", help=_(MESSAGES["pack_help"]), description=_(MESSAGES["pack_help"]))
@@ -109,12 +109,12 @@ def add_parser(commands: Any) -> None:
 
     verify = actions.add_parser("verify", help=_(MESSAGES["verify_help"]), description=_(MESSAGES["verify_help"]))
     _add_common(verify)
-    verify.add_argument("--per-level", metavar="N", type=int, default=200, help=_(MESSAGES["per_level_help"]))
+    verify.add_argument("--per-level", metavar="N", type=INTEGER, default=200, help=_(MESSAGES["per_level_help"]))
     verify.add_argument("--levels", metavar="A-B", help=_(MESSAGES["levels_help"]))
-    verify.add_argument("--seed", metavar="N", type=int, default=1, help=_(MESSAGES["seed_help"]))
+    verify.add_argument("--seed", metavar="N", type=INTEGER, default=1, help=_(MESSAGES["seed_help"]))
     verify.add_argument("--against", choices=("search", "step"), default="search", help=_(MESSAGES["against_help"]))
     verify.add_argument("--journal", metavar="FILE", type=Path, help=_(MESSAGES["journal_help"]))
-    verify.add_argument("--workers", metavar="N", type=int, default=1, help=_(MESSAGES["workers_help"]))
+    verify.add_argument("--workers", metavar="N", type=INTEGER, default=1, help=_(MESSAGES["workers_help"]))
     verify.add_argument("--setup", metavar="A-B", help=_(MESSAGES["setup_verify_help"]))
     verify.set_defaults(handler=cmd_verify)
 

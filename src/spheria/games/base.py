@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
 from spheria.engine.board import NUM_SITES, SITE_NAMES
+from spheria.games import messages
+from spheria.i18n import gettext as _
 
 #: ``current_player()`` of a finished game.
 TERMINAL = -4
@@ -104,11 +106,13 @@ class Option:
             result = self._parse_float(value)
         else:
             if not isinstance(value, str):
-                raise ValueError(f"option {self.name!r} takes text, not {value!r}")
+                raise ValueError(_(messages.OPTION_TEXT).format(option=repr(self.name), value=repr(value)))
             result = value.strip().lower()
         if self.choices and result not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise ValueError(f"option {self.name!r} must be one of {allowed}; got {value!r}")
+            raise ValueError(
+                _(messages.OPTION_CHOICE).format(option=repr(self.name), choices=allowed, value=repr(value))
+            )
         return result
 
     def _parse_bool(self, value: Any) -> bool:
@@ -119,7 +123,7 @@ class Option:
             return True
         if text in ("0", "false", "no", "off"):
             return False
-        raise ValueError(f"option {self.name!r} takes true or false, not {value!r}")
+        raise ValueError(_(messages.OPTION_BOOL).format(option=repr(self.name), value=repr(value)))
 
     def _parse_int(self, value: Any) -> int:
         number: int | None = None
@@ -130,7 +134,7 @@ class Option:
         ):
             number = int(value)
         if number is None:
-            raise ValueError(f"option {self.name!r} takes a whole number, not {value!r}")
+            raise ValueError(_(messages.OPTION_WHOLE).format(option=repr(self.name), value=repr(value)))
         self._check_range(number)
         return number
 
@@ -144,7 +148,7 @@ class Option:
             except ValueError:
                 number = None
         if number is None or not math.isfinite(number):
-            raise ValueError(f"option {self.name!r} takes a finite number, not {value!r}")
+            raise ValueError(_(messages.OPTION_FINITE).format(option=repr(self.name), value=repr(value)))
         self._check_range(number)
         return number
 
@@ -152,13 +156,14 @@ class Option:
         low, high = self.minimum, self.maximum
         if (low is not None and number < low) or (high is not None and number > high):
             if low is not None and high is not None:
-                bounds = f"at least {_number_text(low)} and at most {_number_text(high)}"
+                template = messages.OPTION_BETWEEN
             elif low is not None:
-                bounds = f"at least {_number_text(low)}"
+                template = messages.OPTION_AT_LEAST
             else:
-                assert high is not None
-                bounds = f"at most {_number_text(high)}"
-            raise ValueError(f"option {self.name!r} must be {bounds}, not {_number_text(number)}")
+                template = messages.OPTION_AT_MOST
+            words = {"low": low, "high": high, "value": number}
+            shown = {k: _number_text(v) for k, v in words.items() if v is not None}
+            raise ValueError(_(template).format(option=repr(self.name), **shown))
 
     def describe(self, value: Any = None) -> dict[str, Any]:
         """This option as JSON-ready data; ``value`` is the value in force, if any."""
@@ -267,8 +272,9 @@ class Game(ABC):
         specs = {spec.name: spec for spec in self.option_specs}
         unknown = sorted(set(options) - set(specs))
         if unknown:
-            known = ", ".join(specs) or "none"
-            raise ValueError(f"{self.name} has no option {', '.join(map(repr, unknown))} (options: {known})")
+            known = ", ".join(specs) or _(messages.OPTION_NONE)
+            named = ", ".join(map(repr, unknown))
+            raise ValueError(_(messages.OPTION_UNKNOWN).format(game=self.name, option=named, options=known))
         self.options: dict[str, Any] = {
             name: spec.parse(options[name]) if name in options and options[name] is not None else spec.default
             for name, spec in specs.items()
@@ -647,11 +653,8 @@ def game_class(name: str) -> type[Game]:
     try:
         return _REGISTRY[name]
     except KeyError:
-        from spheria.games import messages
-        from spheria.i18n import gettext
-
         names = ", ".join(sorted(_REGISTRY))
-        raise ValueError(gettext(messages.UNKNOWN_GAME).format(name=name, games=names)) from None
+        raise ValueError(_(messages.UNKNOWN_GAME).format(name=name, games=names)) from None
 
 
 def describe_games() -> list[dict[str, Any]]:
@@ -697,6 +700,6 @@ def options_from_pairs(pairs: Sequence[str] | Mapping[str, str]) -> dict[str, st
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise ValueError(f"option {pair!r} must be written name=value")
+            raise ValueError(_(messages.OPTION_PAIR).format(pair=repr(pair)))
         result[key.strip().replace("-", "_")] = value.strip()
     return result

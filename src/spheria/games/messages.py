@@ -20,6 +20,19 @@ AND = N_(" and ")
 GAME_OVER = N_("the game is over")
 UNKNOWN_GAME = N_("unknown game {name!r} (games: {games})")
 
+# -- game options (a value typed on a command line or sent by a page) --------------------------------
+OPTION_TEXT = N_("option {option} takes text, not {value}")
+OPTION_CHOICE = N_("option {option} must be one of {choices}; got {value}")
+OPTION_BOOL = N_("option {option} takes true or false, not {value}")
+OPTION_WHOLE = N_("option {option} takes a whole number, not {value}")
+OPTION_FINITE = N_("option {option} takes a finite number, not {value}")
+OPTION_BETWEEN = N_("option {option} must be at least {low} and at most {high}, not {value}")
+OPTION_AT_LEAST = N_("option {option} must be at least {low}, not {value}")
+OPTION_AT_MOST = N_("option {option} must be at most {high}, not {value}")
+OPTION_UNKNOWN = N_("{game} has no option {option} (options: {options})")
+OPTION_NONE = N_("none")
+OPTION_PAIR = N_("option {pair} must be written name=value")
+
 # -- Special Cake ----------------------------------------------------------------------------------
 CAKE_CHERRY_LEFT = N_("Only the cherry is left: {loser} must eat it. {winner} wins.")
 CAKE_LAST_CANDY = N_("{loser} ate the last candy. {winner} wins.")

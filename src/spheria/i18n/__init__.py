@@ -24,10 +24,10 @@ import contextlib
 import functools
 import gettext as _gettext
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
-from typing import NamedTuple
+from typing import Generic, NamedTuple, ParamSpec, TypeVar
 
 from spheria.i18n.particles import Template, has_particles, particle
 
@@ -191,6 +191,24 @@ def using(lang: str) -> Iterator[None]:
         _current.reset(token)
 
 
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def speaking_now(func: Callable[_P, _T]) -> Callable[_P, _T]:
+    """``func``, run in the language current here wherever it is called: a worker thread (an
+    executor's) starts in English, since a :class:`~contextvars.ContextVar` does not follow a call
+    handed to another thread."""
+    lang = current_language()
+
+    @functools.wraps(func)
+    def speaking(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with using(lang):
+            return func(*args, **kwargs)
+
+    return speaking
+
+
 @contextlib.contextmanager
 def argparse_speaking() -> Iterator[None]:
     """Inside the block, argparse's own texts ("invalid choice: ...") come in the current language.
@@ -206,6 +224,31 @@ def argparse_speaking() -> Iterator[None]:
         yield
     finally:
         argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+
+
+class ArgumentType(Generic[_T]):
+    """An argparse ``type=`` that converts like ``convert`` and is named in the current language:
+    argparse words a refusal ``invalid %(type)s value: 'x'`` with the type's ``__name__``, which is
+    ``int`` for :class:`int` in every language; this one's name comes from the catalogue."""
+
+    def __init__(self, convert: Callable[[str], _T], name: InContext) -> None:
+        self.convert = convert
+        self.name = name
+
+    def __call__(self, text: str) -> _T:
+        return self.convert(text)
+
+    @property
+    def __name__(self) -> str:
+        return pgettext(self.name)
+
+    def __repr__(self) -> str:
+        return self.name.message
+
+
+#: ``type=`` of an option taking a whole number, and a number (argparse's ``int`` and ``float``).
+INTEGER = ArgumentType(int, N_context("the type of an option's value", "int"))
+FLOAT = ArgumentType(float, N_context("the type of an option's value", "float"))
 
 
 def _argparse_ngettext(singular: str, plural: str, n: int) -> str:
@@ -231,9 +274,12 @@ _ = gettext
 
 __all__ = [
     "DEFAULT_LANGUAGE",
+    "FLOAT",
+    "INTEGER",
     "LANGUAGES",
     "LOCALE_DIR",
     "N_",
+    "ArgumentType",
     "InContext",
     "N_context",
     "N_plural",
@@ -250,6 +296,7 @@ __all__ = [
     "particle",
     "pgettext",
     "set_language",
+    "speaking_now",
     "translation",
     "using",
 ]

@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from spheria.games.base import Game, State, load_game
+from spheria.i18n import gettext as _
+from spheria.records import messages as M
 
 FORMAT = "spheria-record"
 VERSION = 1
@@ -165,16 +167,16 @@ class Record:
         This checks fields and types only; :meth:`replay` checks that the game is legal.
         """
         if not isinstance(data, dict):
-            raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+            raise RecordError(_(M.NOT_AN_OBJECT).format(kind=type(data).__name__))
         if data.get("format") != FORMAT:
             found = data.get("format")
-            raise RecordError(f"not a Spheria record: 'format' must be {FORMAT!r}, found {found!r}")
+            raise RecordError(_(M.NOT_A_RECORD).format(format=repr(FORMAT), found=repr(found)))
         version = data.get("version")
         if version != VERSION or isinstance(version, bool):
-            raise RecordError(f"record version {version!r} is not supported (this Spheria reads version {VERSION})")
+            raise RecordError(_(M.UNSUPPORTED_VERSION).format(version=repr(version), supported=VERSION))
         missing = [name for name in FIELDS if name not in data]
         if missing:
-            raise RecordError(f"record has no {', '.join(map(repr, missing))} field")
+            raise RecordError(_(M.MISSING_FIELDS).format(fields=", ".join(map(repr, missing))))
         game = data["game"]
         if not isinstance(game, str) or not game:
             raise RecordError(f"'game' must be a game name, not {game!r}")
@@ -235,7 +237,7 @@ class Record:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise RecordError(f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+            raise RecordError(_(M.NOT_JSON).format(error=error.msg, line=error.lineno, column=error.colno)) from None
         return cls.from_json(data)
 
     def save(self, path: str | Path) -> Path:
@@ -250,7 +252,7 @@ class Record:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except UnicodeDecodeError:
-            raise RecordError("not a text file (a record is UTF-8 JSON)") from None
+            raise RecordError(_(M.NOT_TEXT)) from None
         return cls.loads(text)
 
     # -- replay ----------------------------------------------------------------------------
@@ -267,7 +269,7 @@ class Record:
         (or, for a game ``from_position``, read from ``start`` by the game's rules)."""
         game = self.load_game()
         if len(self.players) != game.num_players:
-            raise RecordError(f"{game.name} has {game.num_players} seats but the record names {len(self.players)}")
+            raise RecordError(_(M.SEAT_COUNT).format(game=game.name, seats=game.num_players, players=len(self.players)))
         if self.resigned is not None and self.resigned >= game.num_players:
             raise RecordError(
                 f"'resigned' is seat {self.resigned} but {game.name} has seats 0 to {game.num_players - 1}"
@@ -310,14 +312,14 @@ class Record:
             try:
                 state.apply_notation(entry)
             except ValueError as error:
-                raise RecordError(f"move {number} ({entry!r}): {error}", number) from None
+                raise RecordError(_(M.MOVE).format(number=number, entry=repr(entry), error=error), number) from None
             yield ReplayStep(number, entry, player, state)
         self._check_result(state)
 
     def replay(self) -> State[Any]:
         """The final position after every move; raises :class:`RecordError` naming any problem."""
         state = self.initial_state()
-        for _ in self._steps(state):
+        for _step in self._steps(state):
             pass
         return state
 

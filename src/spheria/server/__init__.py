@@ -38,12 +38,14 @@ def serve(
     ``limits`` a :class:`spheria.server.limits.Limits`."""
     import uvicorn
 
+    from spheria.i18n import gettext
     from spheria.server.app import create_app as build
     from spheria.server.guards import guarded_http_protocol
+    from spheria.server.messages import OPEN_IN_BROWSER
 
     app = build(db, agent_pool=agent_pool, agent_workers=agent_workers, agent_delay=agent_delay, limits=limits)
     scheme = "https" if certfile else "http"
-    print(f"Spheria: open {scheme}://{host}:{port}/ in a browser (games kept in {db})", flush=True)
+    print(gettext(OPEN_IN_BROWSER).format(url=f"{scheme}://{host}:{port}/", db=db), flush=True)
     uvicorn.run(
         app,
         host=host,

@@ -46,6 +46,9 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from spheria.games.base import SIMULTANEOUS, Game, IllegalMoveError, State, game_names, load_game, options_from_pairs
+from spheria.i18n import gettext as _
+from spheria.i18n import speaking_now
+from spheria.server import messages as M
 from spheria.server.agents import rebuild
 from spheria.server.analysis_pool import AnalysisPool, GameJob, JobFailed, PositionJob
 from spheria.server.endpoints import find_game, json_response, page, refused
@@ -137,7 +140,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     if not text:
         return {}
     if len(text) > MAX_OPTIONS:
-        raise GameError("bad_options", f"options too long: at most {MAX_OPTIONS} characters")
+        raise GameError("bad_options", _(M.OPTIONS_TOO_LONG).format(most=MAX_OPTIONS))
     try:
         return options_from_pairs([pair for pair in text.split(",") if pair.strip()])
     except ValueError as error:
@@ -148,7 +151,7 @@ def load(name: str | None, options: dict[str, Any]) -> Game:
     if not name:
         raise GameError("bad_game", "give the game's name as 'game' (one of " + ", ".join(game_names()) + ")")
     if name not in game_names():
-        raise GameError("bad_game", f"no game called {name!r} (games: {', '.join(game_names())})")
+        raise GameError("bad_game", _(M.NO_GAME_CALLED).format(name=repr(name), games=", ".join(game_names())))
     try:
         return load_game(name, **options)
     except (ValueError, TypeError) as error:
@@ -160,24 +163,24 @@ def check_position(name: str | None, options: dict[str, Any], spn: str | None, m
     naming what is wrong: the game, an option, the SPN, or the first move that does not apply."""
     game = load(name, options)
     if spn is not None and len(spn) > MAX_SPN:
-        raise GameError("bad_spn", f"SPN too long: at most {MAX_SPN} characters")
+        raise GameError("bad_spn", _(M.SPN_TOO_LONG).format(most=MAX_SPN))
     if len(moves) > MAX_MOVES:
-        raise GameError("bad_move", f"too many moves: at most {MAX_MOVES}")
+        raise GameError("bad_move", _(M.TOO_MANY_MOVES).format(most=MAX_MOVES))
     try:
         state = game.state_from_spn(spn) if spn else game.new_initial_state()
     except (ValueError, IllegalMoveError) as error:
-        raise GameError("bad_spn", f"bad SPN for {game.name}: {error}") from None
+        raise GameError("bad_spn", _(M.BAD_SPN).format(game=game.name, error=error)) from None
     start = state.to_spn()
     written = []
     for number, text in enumerate(moves, 1):
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
-            raise GameError("bad_move", f"move {number} is not a move's text")
+            raise GameError("bad_move", _(M.MOVE_NOT_TEXT).format(number=number))
         if state.is_terminal():
-            raise GameError("bad_move", f"move {number} ({text}): the game is already over")
+            raise GameError("bad_move", _(M.MOVE_AFTER_END).format(number=number, move=text))
         try:
             state.apply_notation(text.strip())
         except (IllegalMoveError, ValueError) as error:
-            raise GameError("bad_move", f"move {number} ({text}) is not legal here: {error}") from None
+            raise GameError("bad_move", _(M.MOVE_NOT_LEGAL).format(number=number, move=text, error=error)) from None
         written.append(state.notation(state.history[-1]))
     return Position(game, start, written, state)
 
@@ -268,12 +271,12 @@ async def api_position(request: Request) -> Response:
         moves = moves_of(query.get("moves"))
         loop = asyncio.get_running_loop()
         position = await loop.run_in_executor(
-            None, check_position, query.get("game"), options, query.get("spn") or None, moves
+            None, speaking_now(check_position), query.get("game"), options, query.get("spn") or None, moves
         )
         preview = query.get("preview")
         if preview is not None and len(preview) > MAX_MOVE_TEXT:
             raise GameError("bad_move", "the previewed move is too long")
-        answer = await loop.run_in_executor(None, position_answer, position, preview)
+        answer = await loop.run_in_executor(None, speaking_now(position_answer), position, preview)
     except GameError as error:
         return refused(error)
     return json_response(answer)
@@ -377,7 +380,7 @@ class AnalysisSocket:
             job_id = None
             try:
                 if self.limits.frame_rate > 0 and not self.service.frames.take(self.address):
-                    raise GameError("rate_limited", "too many frames: slow down")
+                    raise GameError("rate_limited", _(M.TOO_MANY_FRAMES))
                 if text is None or len(text) > MAX_FRAME:
                     raise GameError("bad_frame", f"send JSON text frames of at most {MAX_FRAME} bytes")
                 try:
@@ -411,9 +414,9 @@ class AnalysisSocket:
         if job_id in self.jobs:
             raise GameError("bad_frame", f"request {job_id} is already running")
         if len(self.jobs) >= self.limits.per_connection:
-            raise GameError("busy", f"at most {self.limits.per_connection} analyses at once per connection")
+            raise GameError("busy", _(M.ANALYSIS_BUSY).format(most=self.limits.per_connection))
         if self.service.pool.busy >= self.limits.total:
-            raise GameError("server_busy", "the server is analysing as much as it can: try again soon")
+            raise GameError("server_busy", _(M.SERVER_BUSY))
         if kind == "analyse":
             job, key = await self.position_job(frame)
             cached = self.service.cached(key)
@@ -434,7 +437,7 @@ class AnalysisSocket:
         if asked is None:
             return self.limits.default_time
         if isinstance(asked, bool) or not isinstance(asked, int | float) or not 0 < asked < math.inf:
-            raise GameError("bad_time", f"time must be a number of seconds above 0, not {asked!r}")
+            raise GameError("bad_time", _(M.BAD_TIME).format(value=repr(asked)))
         return min(float(asked), self.limits.max_time)
 
     async def position_job(self, frame: dict[str, Any]) -> tuple[PositionJob, str]:
@@ -450,13 +453,15 @@ class AnalysisSocket:
             raise GameError("bad_seat", "seat must be a seat's number (0 for the first player)")
         time = self.budget(frame.get("time"))
         name, spn = _text(frame, "game", 40, required=True), _text(frame, "spn", MAX_SPN) or None
-        position = await asyncio.get_running_loop().run_in_executor(None, check_position, name, options, spn, moves)
+        position = await asyncio.get_running_loop().run_in_executor(
+            None, speaking_now(check_position), name, options, spn, moves
+        )
         game, state = position.game, position.state
         if game.perfect_information or state.is_terminal():
             seat = None
         elif seat is None or seat not in range(game.num_players):
             last = game.num_players - 1
-            raise GameError("bad_seat", f"{game.name} is analysed from one seat's view: give 'seat' 0 to {last}")
+            raise GameError("bad_seat", _(M.ONE_SEAT_VIEW).format(game=game.name, last=last))
         job = PositionJob(game.name, dict(game.options), position.start, tuple(position.moves), seat, time)
         key = json.dumps([game.name, sorted(game.options.items()), state.to_spn(), seat], default=str)
         return job, key
@@ -469,9 +474,9 @@ class AnalysisSocket:
         manager = self.ws.scope["app"].state.manager
         session = await manager.load(record_id)
         if session is None:
-            raise GameError("unknown_game", "no game with that id")
+            raise GameError("unknown_game", _(M.NO_GAME_WITH_ID))
         if not session.state.is_terminal():
-            raise GameError("not_finished", "only finished games are analysed move by move")
+            raise GameError("not_finished", _(M.ONLY_FINISHED))
         record = session.record
         moves = tuple(record.moves)
         per_position = min(self.limits.game_position_time, self.limits.game_max_time / max(1, len(moves) + 1))

@@ -22,6 +22,9 @@ HTTP::
     GET  /api/games/{id}/replay  each position of a finished game, as spectators see it
 
 WebSocket ``/ws/{id}``: see :mod:`spheria.server.protocol` and :mod:`spheria.server.connection`.
+
+Every request and websocket is answered in its language (``?lang=``, else ``Accept-Language``:
+:class:`spheria.server.endpoints.Speaking`): the details of refusals are translated, codes never.
 The endpoints live in :mod:`spheria.server.endpoints`; :mod:`spheria.server.guards` checks Host,
 Origin and content type and adds the security headers to every response.
 """
@@ -41,12 +44,14 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from spheria.i18n import ngettext
 from spheria.server import analysis, editor, endpoints
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
 from spheria.server.guards import SECURITY_HEADERS, Guard
 from spheria.server.limits import Limits, TokenBucket
+from spheria.server.messages import RESUMED
 from spheria.server.session import SessionManager
 from spheria.server.storage import SQLiteStorage, Storage
 
@@ -117,7 +122,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         resumed = await manager.resume_all()
         if resumed:
-            log.info("resumed %d unfinished games", resumed)
+            log.info(ngettext(RESUMED, resumed).format(n=resumed))
         sweeper = asyncio.create_task(_sweep(manager))
         try:
             yield
@@ -131,7 +136,10 @@ def create_app(
                 store.close()
 
     hosts = limits.allowed_hosts
-    middleware = [Middleware(Guard, allowed_hosts=hosts, allowed_origins=limits.allowed_origins)]
+    middleware = [
+        Middleware(Guard, allowed_hosts=hosts, allowed_origins=limits.allowed_origins),
+        Middleware(endpoints.Speaking),
+    ]
     app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=middleware)
     app.state.manager = manager
     app.state.analysis = engine

@@ -6,31 +6,33 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from spheria.i18n import N_
+from spheria.i18n import FLOAT, INTEGER, N_
 from spheria.i18n import gettext as _
 
-#: The help of every option (the text people read; translated when the parser is built).
+#: The help of every option (the text people read; translated when the parser is built). A default
+#: is written once: a limit's in :class:`~spheria.server.limits.Limits`, any other's in
+#: :func:`add_arguments`, and shown by argparse as ``%(default)s``.
 HELP: dict[str, str] = {
-    "--host": N_("address to listen on (default 127.0.0.1)"),
-    "--port": N_("port (default 8000)"),
+    "--host": N_("address to listen on (default %(default)s)"),
+    "--port": N_("port (default %(default)s)"),
     "--db": N_("SQLite file that keeps the games (default %(default)s)"),
-    "--agent-pool": N_("where agents think (default process)"),
+    "--agent-pool": N_("where agents think (default %(default)s)"),
     "--agent-workers": N_("agent pool size (default: cores, at least 2)"),
-    "--agent-delay": N_("least seconds an agent takes per move, so people can follow"),
-    "--frame-rate": N_("frames per second a connection may send (0: no limit)"),
-    "--agent-max-time": N_("most seconds an agent may think per move (default 10)"),
-    "--agent-grace": N_("seconds past its budget before an agent is stopped (default 5)"),
-    "--agent-niceness": N_("agent processes' lower CPU priority, 0-19 (default 10)"),
+    "--agent-delay": N_("least seconds an agent takes per move, so people can follow (default %(default)s)"),
+    "--frame-rate": N_("frames per second a connection may send (default %(default)s; 0: no limit)"),
+    "--agent-max-time": N_("most seconds an agent may think per move (default %(default)s)"),
+    "--agent-grace": N_("seconds past its budget before an agent is stopped (default %(default)s)"),
+    "--agent-niceness": N_("agent processes' lower CPU priority, 0-19 (default %(default)s)"),
     "--agent-thinking": N_("agents thinking at once (default: pool size)"),
-    "--client-queue": N_("frames a slow client may lag (default 256)"),
-    "--spectators-per-game": N_("spectators per game (default 500)"),
-    "--spectator-rate": N_("frames a second to all spectators together (default 2000; 0: no limit)"),
-    "--connections-per-address": N_("websockets per client address (default 200)"),
-    "--create-per-minute": N_("games one address may create a minute (30)"),
-    "--create-burst": N_("new games per address in a burst (default 20)"),
-    "--idle-game-hours": N_("abort games idle this long (default 168; 0: never)"),
-    "--max-connections": N_("open connections at most (default 4096)"),
-    "--header-timeout": N_("seconds to send request headers (10)"),
+    "--client-queue": N_("frames a slow client may lag (default %(default)s)"),
+    "--spectators-per-game": N_("spectators per game (default %(default)s)"),
+    "--spectator-rate": N_("frames a second to all spectators together (default %(default)s; 0: no limit)"),
+    "--connections-per-address": N_("websockets per client address (default %(default)s)"),
+    "--create-per-minute": N_("games one address may create a minute (default %(default)s)"),
+    "--create-burst": N_("new games per address in a burst (default %(default)s)"),
+    "--idle-game-hours": N_("abort games idle this long (default %(default)s; 0: never)"),
+    "--max-connections": N_("open connections at most (default %(default)s)"),
+    "--header-timeout": N_("seconds to send request headers (default %(default)s)"),
     "--public-url": N_("the URL people open, e.g. https://spheria.example.org"),
     "--allowed-host": N_("another host name to serve (repeatable)"),
     "--certfile": N_("TLS certificate (PEM); serve https with --keyfile"),
@@ -41,51 +43,46 @@ GROUP_PUBLIC = N_("running in public")
 SERVE = N_("play in the browser: a multiplayer server with agent seats")
 SERVE_DESCRIPTION = N_("Serve the games to browsers: a lobby, invite links, agent seats; games kept in SQLite.")
 SERVE_EXAMPLE = N_("example: spheria serve --port 8000, then open http://127.0.0.1:8000/")
+#: The longest ``--agent-max-time`` (an hour).
+MOST_AGENT_TIME = 3600.0
+#: ``spheria serve``'s refusals of an option's value.
+AGENT_MAX_TIME_RANGE = N_("spheria serve: --agent-max-time must be above 0 and at most {most} seconds")
+PUBLIC_URL_FORM = N_("spheria serve: --public-url must look like https://host[:port]")
+TLS_PAIR = N_("spheria serve: give both --certfile and --keyfile for TLS")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help=_(HELP["--host"]))
-    parser.add_argument("--port", type=int, default=8000, help=_(HELP["--port"]))
-    parser.add_argument("--db", default="spheria.sqlite3", metavar="PATH", help=_(HELP["--db"]))
-    parser.add_argument("--agent-pool", choices=("process", "thread"), default="process", help=_(HELP["--agent-pool"]))
-    parser.add_argument("--agent-workers", type=int, default=None, help=_(HELP["--agent-workers"]))
-    parser.add_argument("--agent-delay", type=float, default=0.3, help=_(HELP["--agent-delay"]))
-    parser.add_argument("--frame-rate", type=float, default=50.0, help=_(HELP["--frame-rate"]))
+    from spheria.server.limits import Limits
+
+    def option(group: Any, name: str, **how: Any) -> None:
+        group.add_argument(name, help=_(HELP[name]), **how)
+
+    option(parser, "--host", default="127.0.0.1")
+    option(parser, "--port", type=INTEGER, default=8000)
+    option(parser, "--db", default="spheria.sqlite3", metavar="PATH")
+    option(parser, "--agent-pool", choices=("process", "thread"), default="process")
+    option(parser, "--agent-workers", type=INTEGER, default=None)
+    option(parser, "--agent-delay", type=FLOAT, default=0.3)
+    option(parser, "--frame-rate", type=FLOAT, default=Limits.frame_rate)
     limits = parser.add_argument_group(_(GROUP_LIMITS))
-    limits.add_argument("--agent-max-time", type=float, default=10.0, help=_(HELP["--agent-max-time"]))
-    limits.add_argument("--agent-grace", type=float, default=5.0, help=_(HELP["--agent-grace"]))
-    limits.add_argument("--agent-niceness", type=int, default=10, help=_(HELP["--agent-niceness"]))
-    limits.add_argument("--agent-thinking", type=int, default=0, help=_(HELP["--agent-thinking"]))
-    limits.add_argument("--client-queue", type=int, default=256, help=_(HELP["--client-queue"]))
-    limits.add_argument("--spectators-per-game", type=int, default=500, help=_(HELP["--spectators-per-game"]))
-    limits.add_argument(
-        "--spectator-rate",
-        type=float,
-        default=2000.0,
-        help=_(HELP["--spectator-rate"]),
-    )
-    limits.add_argument("--connections-per-address", type=int, default=200, help=_(HELP["--connections-per-address"]))
-    limits.add_argument("--create-per-minute", type=float, default=30.0, help=_(HELP["--create-per-minute"]))
-    limits.add_argument("--create-burst", type=int, default=20, help=_(HELP["--create-burst"]))
-    limits.add_argument(
-        "--idle-game-hours",
-        type=float,
-        default=168.0,
-        help=_(HELP["--idle-game-hours"]),
-    )
-    limits.add_argument("--max-connections", type=int, default=4096, help=_(HELP["--max-connections"]))
-    limits.add_argument("--header-timeout", type=float, default=10.0, help=_(HELP["--header-timeout"]))
+    option(limits, "--agent-max-time", type=FLOAT, default=Limits.agent_max_time)
+    option(limits, "--agent-grace", type=FLOAT, default=Limits.agent_grace)
+    option(limits, "--agent-niceness", type=INTEGER, default=Limits.agent_niceness)
+    option(limits, "--agent-thinking", type=INTEGER, default=Limits.agent_thinking)
+    option(limits, "--client-queue", type=INTEGER, default=Limits.client_queue)
+    option(limits, "--spectators-per-game", type=INTEGER, default=Limits.spectators_per_game)
+    option(limits, "--spectator-rate", type=FLOAT, default=Limits.spectator_rate)
+    option(limits, "--connections-per-address", type=INTEGER, default=Limits.connections_per_address)
+    option(limits, "--create-per-minute", type=FLOAT, default=Limits.create_per_minute)
+    option(limits, "--create-burst", type=INTEGER, default=Limits.create_burst)
+    option(limits, "--idle-game-hours", type=FLOAT, default=Limits.idle_game_seconds / 3600)
+    option(limits, "--max-connections", type=INTEGER, default=4096)
+    option(limits, "--header-timeout", type=FLOAT, default=10.0)
     public = parser.add_argument_group(_(GROUP_PUBLIC))
-    public.add_argument("--public-url", default=None, help=_(HELP["--public-url"]))
-    public.add_argument(
-        "--allowed-host",
-        action="append",
-        default=[],
-        metavar="HOST",
-        help=_(HELP["--allowed-host"]),
-    )
-    public.add_argument("--certfile", default=None, help=_(HELP["--certfile"]))
-    public.add_argument("--keyfile", default=None, help=_(HELP["--keyfile"]))
+    option(public, "--public-url", default=None)
+    option(public, "--allowed-host", action="append", default=[], metavar="HOST")
+    option(public, "--certfile", default=None)
+    option(public, "--keyfile", default=None)
 
 
 def add_parser(commands: Any) -> None:
@@ -105,14 +102,14 @@ def limits_of(args: argparse.Namespace) -> Any:
     from spheria.server.guards import host_name, origin_of
     from spheria.server.limits import LOOPBACK_HOSTS, Limits
 
-    if not 0 < args.agent_max_time <= 3600:
-        raise SystemExit("spheria serve: --agent-max-time must be above 0 and at most 3600 seconds")
+    if not 0 < args.agent_max_time <= MOST_AGENT_TIME:
+        raise SystemExit(_(AGENT_MAX_TIME_RANGE).format(most=f"{MOST_AGENT_TIME:g}"))
     hosts = list(LOOPBACK_HOSTS) + [host_name(h) for h in args.allowed_host]
     origins: list[str] = []
     if args.public_url:
         origin = origin_of(args.public_url)
         if not origin.startswith(("http://", "https://")) or origin.endswith("://"):
-            raise SystemExit("spheria serve: --public-url must look like https://host[:port]")
+            raise SystemExit(_(PUBLIC_URL_FORM))
         origins.append(origin)
         hosts.append(host_name(origin.split("://", 1)[1]))
     return Limits(
@@ -137,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     from spheria.server import serve
 
     if bool(args.certfile) != bool(args.keyfile):
-        raise SystemExit("spheria serve: give both --certfile and --keyfile for TLS")
+        raise SystemExit(_(TLS_PAIR))
     serve(
         args.host,
         args.port,

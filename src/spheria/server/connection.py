@@ -18,6 +18,8 @@ from typing import Any
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from spheria.i18n import gettext as _
+from spheria.server import messages as M
 from spheria.server.hints import give_hint
 from spheria.server.limits import Limits
 from spheria.server.protocol import ProtocolError, error_frame, parse_frame
@@ -59,7 +61,7 @@ class GameSocket:
             await self.ws.accept()
             self.session = await self.manager.get(self.ws.path_params["game_id"])
             if self.session is None:
-                await self.ws.send_json(error_frame("unknown_game", "no game with that id"))
+                await self.ws.send_json(error_frame("unknown_game", _(M.NO_GAME_WITH_ID)))
                 await self.ws.close(code=4404)
                 return
             self.tasks.append(asyncio.create_task(self.direct.pump()))
@@ -106,7 +108,7 @@ class GameSocket:
             if message["type"] == "websocket.disconnect":
                 return
             if not self.allowed():
-                self.reply(error_frame("rate_limited", "too many frames: slow down"))
+                self.reply(error_frame("rate_limited", _(M.TOO_MANY_FRAMES)))
                 continue
             text = message.get("text")
             if text is None:
@@ -134,7 +136,7 @@ class GameSocket:
         elif self.client is None:
             raise GameError("not_joined", "join first: send {'type': 'join', 'token': ...}")
         elif self.client.seat is None:
-            raise GameError("spectator", "spectators cannot play; open your seat's invite link")
+            raise GameError("spectator", _(M.SPECTATOR))
         else:
             await self.play(self.client, kind, frame)
 
@@ -149,12 +151,12 @@ class GameSocket:
         if credential is not None:
             seat = session.seat_for_credential(credential)
             if seat is None:
-                raise GameError("bad_credential", "this browser does not hold a seat in this game")
+                raise GameError("bad_credential", _(M.NOT_A_SEAT_HOLDER))
         elif token is not None:
             seat, fresh = await session.claim(token)
             self.direct.push({"type": "claimed", "seat": seat, "credential": fresh})
         elif session.spectators() >= self.limits.spectators_per_game:
-            self.direct.push(error_frame("spectators_full", "this game has as many spectators as it may"))
+            self.direct.push(error_frame("spectators_full", _(M.SPECTATORS_FULL)))
             await asyncio.sleep(0)
             await self._close(CLOSE_POLICY, "spectators_full")
             return
@@ -180,7 +182,7 @@ class GameSocket:
             raise
         except Exception:  # a fault in the rules or the store must not take the connection down
             quiet_log.warning(f"frame:{kind}", "game %s: %s frame failed", session.id, kind, exc_info=True)
-            raise GameError("server_error", "the server could not do that; nothing was kept") from None
+            raise GameError("server_error", _(M.SERVER_ERROR)) from None
 
     async def hint(self, client: Client) -> None:
         """Work out a hint off the frame loop (the connection keeps reading); errors go to the client."""
@@ -195,7 +197,7 @@ class GameSocket:
             client.push(error_frame(error.code, error.message))
         except Exception:
             quiet_log.warning("frame:hint", "game %s: a hint failed", self.session.id, exc_info=True)
-            client.push(error_frame("server_error", "the server could not work out a hint"))
+            client.push(error_frame("server_error", _(M.HINT_FAILED)))
 
     def cleanup(self) -> None:
         if self.client is not None and self.session is not None:

@@ -9,9 +9,11 @@ HTTP (JSON bodies of at most ``MAX_BODY`` bytes; ``game`` and ``options`` as for
 
 A position answer is ``{"ok": true, "spn" (normalized), "board", "locked", "fields", "to_move",
 "to_move_name", "simultaneous", "terminal", "status", "legal_moves"}`` or ``{"ok": false,
-"reason"}``, always with ``"choices"`` (per SPN field after the board: the values the game's
-positions take, or null for a typed field), ``"players"``, ``"agents"`` (those that fit the game with
-these options) and ``"start"`` (the game's own start).
+"code", "reason"}`` (``code`` the kind of fault, the same in every language; ``reason`` the rules'
+words for it in the request's language: ``?lang=``, else ``Accept-Language``), always with
+``"choices"`` (per SPN field after the board: the values the game's positions take, or null for a
+typed field), ``"players"``, ``"agents"`` (those that fit the game with these options) and
+``"start"`` (the game's own start).
 A malformed request (not JSON, wrong types, too long) is refused with 400 and an ``error``.
 """
 
@@ -24,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from spheria.games.base import Game, load_game
+from spheria.i18n import speaking_now
 from spheria.server.endpoints import fitting_agents, json_response, options_of, read_json, refused
 from spheria.server.positions import (
     PositionError,
@@ -99,7 +102,7 @@ def _endpoint(work: Any) -> Any:
     async def endpoint(request: Request) -> Response:
         try:
             data = await read_json(request)
-            answer = await asyncio.get_running_loop().run_in_executor(None, work, data)
+            answer = await asyncio.get_running_loop().run_in_executor(None, speaking_now(work), data)
         except GameError as error:
             return refused(error)
         return json_response(answer)

@@ -12,12 +12,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from spheria.agents.registry import agent_names, agents_for, default_agent
 from spheria.games.base import Game, game_class, game_names, load_game
-from spheria.i18n import LANGUAGES, negotiate
+from spheria.i18n import LANGUAGES, negotiate, using
+from spheria.i18n import gettext as _
+from spheria.server import messages as M
 from spheria.server.agents import rebuild
 from spheria.server.hints import check_hints_setting
 from spheria.server.session import GameError, GameSession, SessionManager
@@ -77,9 +80,9 @@ async def find_game(request: Request, *, finished: bool = False, live: bool = Tr
     game_id = request.path_params["game_id"]
     session = await (manager.get(game_id) if live else manager.load(game_id))
     if session is None:
-        raise GameError("unknown_game", "no game with that id")
+        raise GameError("unknown_game", _(M.NO_GAME_WITH_ID))
     if finished and not session.state.is_terminal():
-        raise GameError("not_finished", "records and replays are for finished games")
+        raise GameError("not_finished", _(M.NOT_FINISHED))
     return session
 
 
@@ -204,11 +207,36 @@ def language_of(request: Request) -> str:
     return asked
 
 
+def spoken_language(connection: HTTPConnection) -> str:
+    """The language a request or a websocket is answered in: ``?lang=`` when it names one Spheria
+    speaks (the page's own switch), else its ``Accept-Language`` (English when nothing fits)."""
+    asked = connection.query_params.get("lang")
+    return asked if asked in LANGUAGES else negotiate(connection.headers.get("accept-language"))
+
+
+class Speaking:
+    """ASGI middleware: each request, and each websocket for its whole life, runs in its
+    :func:`spoken_language` (:func:`spheria.i18n.using`), so every detail the server or the rules
+    word for it comes in that language; the codes beside them never change."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        with using(spoken_language(HTTPConnection(scope))):
+            await self.app(scope, receive, send)
+
+
 async def api_howto(request: Request) -> Response:
     """``GET /api/howto/{game}?lang=ko``: How to play, the one prose the server words for the browser."""
     name = request.path_params["game"]
     if name not in game_names():
-        return error_response(404, "unknown_game", f"no game called {name!r}")
+        return error_response(
+            404, "unknown_game", _(M.NO_GAME_CALLED).format(name=repr(name), games=", ".join(game_names()))
+        )
     try:
         lang = language_of(request)
     except GameError as error:
@@ -303,7 +331,7 @@ async def api_create(request: Request) -> Response:
     manager = manager_of(request)
     try:
         if not request.app.state.create_bucket.take(client_address(request)):
-            raise GameError("rate_limited", "too many new games from this address: wait a little")
+            raise GameError("rate_limited", _(M.TOO_MANY_NEW_GAMES))
         data = await read_json(request)
         name, seats, seed = _creation_request(data)
         start = data.get("start")

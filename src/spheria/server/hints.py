@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from spheria.games.base import SIMULTANEOUS
+from spheria.i18n import gettext as _
+from spheria.server import messages as M
 from spheria.server.agents import AgentJob, AgentTimeout, agent_budget
 from spheria.server.session import GameError, GameSession
 from spheria.server.storage import AGENT, HUMAN
@@ -31,16 +33,16 @@ from spheria.server.views import choosers, clicks_of
 #: The agent a hint comes from: each game's strongest level.
 HINT_SPEC = "level:5"
 
-#: Words for people, by error code (one place, for a catalogue to translate).
+#: Words for people, by error code (in the server's message table, translated when raised).
 MESSAGES = {
-    "hints_need_agents": "hints are only for a game of one person against agents (every other seat an agent)",
-    "hints_off": "this game was created without hints",
-    "hint_not_your_turn": "a hint is for the seat to move",
-    "hint_busy": "a hint is already being worked out for you",
-    "hint_timeout": "the engine found no hint in time; try again",
-    "hint_failed": "the engine could not work out a hint",
-    "stale": "the game moved on while the hint was worked out; ask again",
-    "game_over": "the game is over",
+    "hints_need_agents": M.HINTS_NEED_AGENTS,
+    "hints_off": M.HINTS_OFF,
+    "hint_not_your_turn": M.HINT_NOT_YOUR_TURN,
+    "hint_busy": M.HINT_BUSY,
+    "hint_timeout": M.HINT_TIMEOUT,
+    "hint_failed": M.HINT_FAILED,
+    "stale": M.HINT_STALE,
+    "game_over": M.GAME_OVER,
 }
 
 
@@ -58,12 +60,12 @@ def check_hints_setting(value: Any, seats: Sequence[dict[str, Any]]) -> bool:
     if value is not True:
         raise GameError("bad_hints", "hints must be true or false")
     if not hints_fit([seat.get("kind") for seat in seats]):
-        raise GameError("bad_hints", MESSAGES["hints_need_agents"])
+        raise GameError("bad_hints", _(MESSAGES["hints_need_agents"]))
     return True
 
 
 def _refuse(code: str) -> GameError:
-    return GameError(code, MESSAGES[code])
+    return GameError(code, _(MESSAGES[code]))
 
 
 def check_hint_request(session: GameSession, seat: int) -> None:
@@ -76,7 +78,7 @@ def check_hint_request(session: GameSession, seat: int) -> None:
     to_move = state.current_player()
     movers = [s for s in choosers(state) if s not in session.pending] if to_move == SIMULTANEOUS else [to_move]
     if seat not in movers:
-        raise GameError("not_your_turn", MESSAGES["hint_not_your_turn"])
+        raise GameError("not_your_turn", _(MESSAGES["hint_not_your_turn"]))
     if seat in session.hinting:
         raise _refuse("hint_busy")
 

@@ -28,6 +28,8 @@ from typing import Any
 
 from spheria.engine.board import SITE_NAMES, SYMMETRIES, Board, parse_site
 from spheria.games.base import SIMULTANEOUS, Game, State
+from spheria.i18n import gettext as _
+from spheria.server import messages as M
 from spheria.server.views import board_of, status_code
 
 #: The longest SPN accepted (the longest real one, Spagyric's, is under 80 characters).
@@ -40,7 +42,8 @@ SAMPLE_GAMES = 6
 MAX_CHOICES = 9
 
 
-#: Why a position is refused, as a code the page words (its message is the rules' English detail):
+#: Why a position is refused, as a code the page words (its message is the rules' detail, in the
+#: request's language):
 #: the text is not SPN at all, the board cannot stand (unreadable, or a ball floats), or the game's
 #: rules refuse the rest (counts of balls, who is to move, the phase, the fields after the board).
 SPN_TEXT, BOARD, RULES = "spn", "board", "rules"
@@ -57,13 +60,11 @@ class PositionError(ValueError):
 def checked_spn(spn: object) -> str:
     """``spn`` as printable text of at most :data:`MAX_SPN` characters, or :class:`PositionError`."""
     if not isinstance(spn, str):
-        raise PositionError("the position (SPN) must be text", SPN_TEXT)
+        raise PositionError(_(M.POSITION_NOT_TEXT), SPN_TEXT)
     if len(spn) > MAX_SPN:
-        raise PositionError(f"the position is {len(spn)} characters long; SPN has at most {MAX_SPN}", SPN_TEXT)
+        raise PositionError(_(M.POSITION_TOO_LONG).format(length=len(spn), most=MAX_SPN), SPN_TEXT)
     if any(not ch.isprintable() and ch != " " for ch in spn) or not spn.isascii():
-        raise PositionError(
-            "the position may hold only printable ASCII characters (SPN is written with them)", SPN_TEXT
-        )
+        raise PositionError(_(M.POSITION_NOT_ASCII), SPN_TEXT)
     return " ".join(spn.split())
 
 
@@ -112,7 +113,8 @@ def describe_position(state: State[Any]) -> dict[str, Any]:
 
 def check_position(game: Game, spn: object) -> dict[str, Any]:
     """:func:`describe_position` of ``spn``, or ``{"ok": False, "code", "reason"}`` for an impossible
-    one (``code`` one of :data:`SPN_TEXT`, :data:`BOARD`, :data:`RULES`; ``reason`` the English detail)."""
+    one (``code`` one of :data:`SPN_TEXT`, :data:`BOARD`, :data:`RULES`, the same in every language;
+    ``reason`` the rules' detail in the current language)."""
     try:
         return describe_position(read_position(game, spn))
     except PositionError as error:
@@ -124,12 +126,9 @@ def start_state(game: Game, spn: object, humans: int) -> State[Any]:
     information only for one person against agents (the one who set it up knows every secret)."""
     state = read_position(game, spn)
     if state.is_terminal():
-        raise PositionError("this position is already over: there is nothing left to play")
+        raise PositionError(_(M.POSITION_OVER))
     if not game.perfect_information and humans > 1:
-        raise PositionError(
-            f"a set-up position of {game.title} shows every player's hidden balls to whoever set it up: "
-            "start one with one person and agents in the other seats"
-        )
+        raise PositionError(_(M.POSITION_HIDDEN).format(title=_(game.title)))
     return state
 
 
@@ -137,7 +136,7 @@ def _playout(game: Game, rng: random.Random) -> list[State[Any]]:
     """The positions of one random game from the start, the start included (bounded)."""
     state = game.new_initial_state(rng.randrange(2**31))
     seen = [state.clone()]
-    for _ in range(MAX_PLAYOUT):
+    for _ply in range(MAX_PLAYOUT):
         if state.is_terminal():
             break
         to_move = state.current_player()
@@ -178,7 +177,7 @@ def transform_position(game: Game, spn: object, symmetry: object) -> str:
     """``spn`` moved by symmetry ``symmetry`` (0..7 of ``SYMMETRIES``); the board need not be valid
     for the game, only readable (the editor turns half-built positions too)."""
     if not isinstance(symmetry, int) or isinstance(symmetry, bool) or not 0 <= symmetry < len(SYMMETRIES):
-        raise PositionError(f"symmetry must be a whole number 0 to {len(SYMMETRIES) - 1}")
+        raise PositionError(_(M.SYMMETRY).format(last=len(SYMMETRIES) - 1))
     fields = checked_spn(spn).split(" ")
     try:
         board = Board.from_spn(fields[0])
@@ -201,7 +200,7 @@ def _choices(name: str, options: tuple[tuple[str, Any], ...]) -> tuple[tuple[str
     game = load_game(name, **dict(options))
     rng = random.Random(0)
     values: list[list[str]] = []
-    for _ in range(SAMPLE_GAMES):
+    for _game in range(SAMPLE_GAMES):
         for state in _playout(game, rng):
             for index, field in enumerate(state.to_spn().split()[1:]):
                 while len(values) <= index:

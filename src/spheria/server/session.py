@@ -39,6 +39,8 @@ from typing import Any, TypeVar
 
 from spheria.agents.registry import check_spec
 from spheria.games.base import SIMULTANEOUS, Game, IllegalMoveError, State, load_game
+from spheria.i18n import gettext as _
+from spheria.server import messages as M
 from spheria.server.agents import AgentJob, AgentPool, AgentTimeout, agent_budget, rebuild
 from spheria.server.limits import Limits, QuietLog
 from spheria.server.positions import PositionError, start_state
@@ -71,16 +73,6 @@ class GameError(Exception):
 
 
 #: Words for people, by code (one place, for a catalogue to translate).
-MESSAGES = {
-    "kept": "the server had trouble storing that, but it was kept",
-    "not_kept": "the server could not store that; nothing was kept: try again",
-}
-
-
-def message_of(code: str) -> str:
-    return MESSAGES[code]
-
-
 def new_token() -> str:
     """An unguessable invite token (256 bits)."""
     return secrets.token_urlsafe(32)
@@ -194,13 +186,13 @@ class GameSession:
         async with self.lock:
             seat = self._seat_matching(digest, "token_hash")
             if seat is None:
-                raise GameError("bad_token", "that invite link is not valid for this game")
+                raise GameError("bad_token", _(M.BAD_INVITE))
             if seat.claim_hash is not None:
-                raise GameError("seat_taken", "this seat was already taken by another browser")
+                raise GameError("seat_taken", _(M.SEAT_TAKEN))
             credential = new_token()
             claim_hash = token_digest(credential)
             if not await self.manager.db(self.manager.storage.claim_seat, self.id, seat.seat, digest, claim_hash):
-                raise GameError("seat_taken", "this seat was already taken by another browser")
+                raise GameError("seat_taken", _(M.SEAT_TAKEN))
             seat.claim_hash = claim_hash
         self.schedule_presence()
         return seat.seat, credential
@@ -210,16 +202,16 @@ class GameSession:
         the creator's credential."""
         owner_hash = self.record.owner_hash
         if owner_hash is None or not hmac.compare_digest(owner_hash, token_digest(owner)):
-            raise GameError("not_owner", "only the game's creator may replace an invite")
+            raise GameError("not_owner", _(M.NOT_OWNER))
         async with self.lock:
             seat = next((s for s in self.record.seats if s.seat == seat_index and s.kind == HUMAN), None)
             if seat is None:
                 raise GameError("bad_seats", "no human seat with that number")
             if seat.claim_hash is not None:
-                raise GameError("seat_taken", "this seat was already taken; its invite cannot be replaced")
+                raise GameError("seat_taken", _(M.INVITE_TAKEN))
             token = new_token()
             if not await self.manager.db(self.manager.storage.set_token, self.id, seat.seat, token_digest(token)):
-                raise GameError("seat_taken", "this seat was already taken; its invite cannot be replaced")
+                raise GameError("seat_taken", _(M.INVITE_TAKEN))
             seat.token_hash = token_digest(token)
             return token
 
@@ -410,7 +402,7 @@ class GameSession:
             await self._resync()
             kept = (self.version, seat in self.pending) != before
             asyncio.get_running_loop().call_soon(self._after_resync)
-            raise GameError("storage_error", message_of("kept" if kept else "not_kept"), kept=kept) from None
+            raise GameError("storage_error", _(M.STORED_KEPT if kept else M.STORED_NOT_KEPT), kept=kept) from None
 
     def _after_resync(self) -> None:
         self.broadcast()
@@ -432,17 +424,17 @@ class GameSession:
     async def _submit(self, seat: int, text: str, version: int | None = None) -> None:
         async with self.lock:
             if version is not None and version != self.version:
-                raise GameError("stale", "the game moved on since that move was chosen; look again")
+                raise GameError("stale", _(M.STALE))
             state = self.state
             if self.is_over():
-                raise GameError("game_over", "the game is over")
+                raise GameError("game_over", _(M.GAME_OVER))
             to_move = state.current_player()
             if to_move == SIMULTANEOUS:
                 await self._commit_choice(seat, text)
             else:
                 if to_move != seat:
                     name = self.game.player_names()[to_move]
-                    raise GameError("not_your_turn", f"it is {name}'s turn, not yours")
+                    raise GameError("not_your_turn", _(M.NOT_YOUR_TURN).format(name=_(name)))
                 try:
                     move = state.parse_move(text, seat)
                 except (IllegalMoveError, ValueError) as error:
@@ -458,9 +450,9 @@ class GameSession:
         state = self.state
         need = choosers(state)
         if seat not in need:
-            raise GameError("not_your_turn", "you have nothing to choose now")
+            raise GameError("not_your_turn", _(M.NOTHING_TO_CHOOSE))
         if seat in self.pending:
-            raise GameError("already_chosen", "you have already made your choice; wait for the reveal")
+            raise GameError("already_chosen", _(M.ALREADY_CHOSEN))
         try:
             move = state.parse_move(text, seat)
         except (IllegalMoveError, ValueError) as error:
@@ -521,7 +513,7 @@ class GameSession:
         async with self.lock:
             state = self.state
             if self.is_over() or state.current_player() != seat:
-                raise GameError("not_your_turn", "previews are for the seat to move")
+                raise GameError("not_your_turn", _(M.PREVIEW_NOT_YOURS))
             frame: dict[str, Any] = {"type": "preview", "move": text, "version": self.version}
             try:
                 move = state.parse_move(text, seat)
@@ -663,11 +655,11 @@ class SessionManager:
         """The agent spec of seat ``index``, stripped, or ``bad_seats`` naming the problem: every
         option within its range (``time`` at most ``agent_max_time``) and the agent fitting ``game``."""
         if not isinstance(spec, str) or not spec.strip():
-            raise GameError("bad_seats", f"seat {index + 1}: an agent seat needs a spec such as 'random'")
+            raise GameError("bad_seats", _(M.SEAT_NEEDS_AGENT).format(number=index + 1))
         try:
             check_spec(spec, game, max_time=self.limits.agent_max_time)
         except ValueError as error:
-            raise GameError("bad_seats", f"seat {index + 1}: {error}") from None
+            raise GameError("bad_seats", _(M.SEAT_AGENT).format(number=index + 1, error=error)) from None
         return spec.strip()
 
     async def create(
@@ -688,9 +680,8 @@ class SessionManager:
         except (ValueError, TypeError) as error:
             raise GameError("bad_game", str(error)) from None
         if len(seats) != game.num_players:
-            raise GameError(
-                "bad_seats", f"{game.title} with these options has {game.num_players} seats; {len(seats)} given"
-            )
+            seat_count = _(M.SEAT_COUNT).format(title=_(game.title), seats=game.num_players, given=len(seats))
+            raise GameError("bad_seats", seat_count)
         records: list[SeatRecord] = []
         tokens: dict[int, str] = {}
         for index, seat in enumerate(seats):

@@ -6,7 +6,7 @@
 import { PyramidView } from "./board.js";
 import { Picker, isSite, moveSites } from "./moves.js";
 import { t, has, translatePage, onLanguageChange, gameTitle, seatName, errorText } from "./messages.js";
-import { h, clear, api, describeOptions, seatColors, ballSwatch, copyButton, resultText, englishDetail } from "./ui.js";
+import { h, clear, api, describeOptions, seatColors, ballSwatch, copyButton, resultText, serverDetail, socketUrl } from "./ui.js";
 import { Node, nodes, leaves, promote, remove, mainLine, encode, decode } from "./variations.js";
 import { evaluationChart } from "./chart.js";
 
@@ -55,7 +55,7 @@ function showProblem(error) {
   $("analysis-main").hidden = true;
   const box = $("problem");
   box.hidden = false;
-  clear(box).append(h("h1", {}, t("analysis.bad_link")), h("div", { id: "problem-text" }, text, error.detail ? englishDetail(error.detail, "detail.server") : null), h("a", { href: "/analysis", class: "button" }, t("analysis.fresh")), " ", h("a", { href: "/", class: "button primary" }, t("links.lobby")));
+  clear(box).append(h("h1", {}, t("analysis.bad_link")), h("div", { id: "problem-text" }, text, error.detail ? serverDetail(error.detail) : null), h("a", { href: "/analysis", class: "button" }, t("analysis.fresh")), " ", h("a", { href: "/", class: "button primary" }, t("links.lobby")));
 }
 
 async function start() {
@@ -337,8 +337,7 @@ function showMessage(text, kind = "info") {
 // -- the engine ------------------------------------------------------------------------------
 
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/analysis`);
+  socket = new WebSocket(socketUrl("/ws/analysis"));
   socket.addEventListener("open", () => {
     ask();
     if (record && !report) startReport();

@@ -4,7 +4,7 @@
 
 import { PyramidView, SITES, LEVEL_SIZES, parseBoard, below } from "./board.js";
 import { t, has, translatePage, onLanguageChange, gameTitle, seatName, agentName, errorText } from "./messages.js";
-import { h, clear, api, saveInvites, englishDetail, renderOptionInputs, optionValues } from "./ui.js";
+import { h, clear, api, saveInvites, serverDetail, refusalText, renderOptionInputs, optionValues } from "./ui.js";
 
 translatePage(); // static labels (and the title) from the catalogue
 
@@ -29,6 +29,9 @@ onLanguageChange(() => {
   if (!catalog) return;
   for (const option of $("game").options) option.textContent = gameTitle(option.value, option.textContent);
   renderOptions(options());
+  if (answer && !answer.ok && lastAsked) {
+    ask(lastAsked.kind === "check" ? lastAsked : { kind: "check", data: { spn: answer.spn ?? spn() } }, false); // the rules' reason, asked again in the new language
+  }
   if (answer) {
     renderFields(answer);
     renderVerdict(answer);
@@ -163,8 +166,11 @@ async function transform(symmetry) {
   await ask({ kind: "transform", data: { spn: spn(), symmetry } }, true);
 }
 
+let lastAsked = null; // the latest question (asked again after a switch of language)
+
 async function ask(body, replace) {
   const number = ++asked;
+  lastAsked = body;
   document.body.dataset.checking = "1";
   let result;
   try {
@@ -259,7 +265,7 @@ function renderVerdict(result) {
   if (!result.ok) {
     box.appendChild(h("div", { class: "verdict-title" }, t("editor.impossible")));
     box.appendChild(h("div", { class: "reason", "data-code": result.code }, t(`editor.reason.${result.code}`)));
-    box.appendChild(englishDetail(result.reason, "detail.rules", { id: "reason-detail" })); // the rules name the fault exactly
+    box.appendChild(h("div", { class: "detail", id: "reason-detail" }, result.reason)); // the rules name the fault exactly, in the page's language
     return;
   }
   box.appendChild(h("div", { class: "verdict-title" }, t("editor.valid")));
@@ -280,7 +286,7 @@ function showRefusal(error) {
   box.className = "verdict invalid";
   box.appendChild(h("div", { class: "verdict-title" }, t("editor.refused")));
   box.appendChild(h("div", { class: "reason" }, message));
-  if (error.detail) box.appendChild(englishDetail(error.detail, "detail.server"));
+  if (error.detail) box.appendChild(serverDetail(error.detail));
 }
 
 /** The /analysis link: the game, its options as k=v,k=v and the SPN (this format is fixed). */
@@ -329,7 +335,7 @@ async function play() {
     saveInvites(created.id, [seat], created.owner);
     location.href = seat.invite;
   } catch (error) {
-    $("play-error").textContent = error.message;
+    $("play-error").textContent = refusalText(error);
     $("btn-play").disabled = false;
   }
 }

@@ -5,7 +5,7 @@
 import { PyramidView } from "./board.js";
 import { Picker, isSite, moveSites } from "./moves.js";
 import { t, translatePage, joinNames, onLanguageChange, seatName, gameTitle, agentName, errorText } from "./messages.js";
-import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo, scoreTable, keepEndInSight, resultText } from "./ui.js";
+import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo, scoreTable, keepEndInSight, resultText, socketUrl } from "./ui.js";
 
 translatePage(); // static labels from the message table
 
@@ -82,8 +82,7 @@ document.addEventListener("keydown", (e) => {
 
 function connect() {
   setConnection("connecting");
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(gameId)}`);
+  socket = new WebSocket(socketUrl(`/ws/${encodeURIComponent(gameId)}`));
   socket.addEventListener("open", () => {
     reconnectDelay = 500;
     socket.send(JSON.stringify(joinFrame()));

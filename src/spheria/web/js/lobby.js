@@ -1,7 +1,7 @@
 // The lobby: the new game form, games in play and finished games.
 
 import { t, translatePage, onLanguageChange, gameTitle, seatName, agentName } from "./messages.js";
-import { h, clear, api, renderOptionInputs, optionValues, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch, resultText } from "./ui.js";
+import { h, clear, api, renderOptionInputs, optionValues, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch, resultText, refusalText } from "./ui.js";
 
 translatePage(); // static labels from the message table
 
@@ -60,7 +60,7 @@ async function check() {
     renderSeats(result);
     $("create").disabled = false;
   } catch (error) {
-    $("form-error").textContent = error.message;
+    $("form-error").textContent = refusalText(error);
     $("create").disabled = true;
   }
 }
@@ -145,7 +145,7 @@ async function create(event) {
     showCreated(result);
     refreshGames();
   } catch (error) {
-    $("form-error").textContent = error.message;
+    $("form-error").textContent = refusalText(error);
   } finally {
     $("create").disabled = false;
   }

@@ -26,7 +26,7 @@ export function clear(node) {
 
 export async function api(path, options = {}) {
   const response = await fetch(path, {
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", "Accept-Language": currentLanguage() }, // the server words its details in the page's language
     ...options,
   });
   let data = null;
@@ -39,7 +39,7 @@ export async function api(path, options = {}) {
     const message = data && data.error ? errorText(data.error.code, data.error.message) : `${response.status} ${response.statusText}`;
     const error = new Error(message);
     error.code = data && data.error ? data.error.code : null;
-    error.detail = data && data.error ? data.error.message : null; // the server's own (English) words
+    error.detail = data && data.error ? data.error.message : null; // the server's own words (in the page's language)
     throw error;
   }
   return data;
@@ -105,11 +105,23 @@ export function resultText(result, players) {
   return t("result.winners", { names: joinNames(names) });
 }
 
-/** The server's or the rules' own words (English) beside a text worded by code: shown as they are
- * on an English page, folded under ``summaryKey`` on a page in another language. */
-export function englishDetail(text, summaryKey, attrs = {}) {
-  const detail = h("div", { class: "detail muted", ...attrs }, text);
-  return currentLanguage() === "en" ? detail : h("details", { class: "detail-more" }, h("summary", {}, t(summaryKey)), detail);
+/** The server's own words beside the text the page worded from the refusal's code: which option,
+ * which seat, which rule, in the page's language (``api`` asks for it). */
+export function serverDetail(text, attrs = {}) {
+  return h("div", { class: "detail muted", ...attrs }, text);
+}
+
+/** What the server refused (an Error from ``api``) in one line: the page's words for its code, then
+ * the server's own detail (which option, which seat, which rule), both in the page's language. */
+export function refusalText(error) {
+  return error.detail && error.detail !== error.message ? `${error.message} ${error.detail}` : error.message;
+}
+
+/** The URL of a websocket at ``path`` on this server, in the page's language (the server words
+ * the details of its refusals in it). */
+export function socketUrl(path) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  return `${scheme}://${location.host}${path}?lang=${currentLanguage()}`;
 }
 
 export function ballSwatch(color, size = 16) {
