@@ -92,7 +92,8 @@ async def give_hint(session: GameSession, seat: int, on_start: Callable[[float],
     seed = ((record.seed or 0) * 1_000_003 + ply) % 2**31
     spec = f"{HINT_SPEC},seed={seed}"
     seconds = min(manager.limits.hint_time, manager.limits.agent_max_time)
-    job = AgentJob(record.id, record.name, dict(record.options), record.seed, tuple(record.moves), seat, spec, seconds)
+    moves = tuple(record.moves)
+    job = AgentJob(record.id, record.name, dict(record.options), record.seed, moves, seat, spec, seconds, record.start)
     budget = agent_budget(spec, seconds)
     session.hinting.add(seat)
     try:
