@@ -12,6 +12,7 @@ from spheria.agents.random_agent import RandomAgent
 from spheria.agents.registry import make_agent
 from spheria.agents.solver_agent import SolverAgent
 from spheria.cli.main import main
+from spheria.games.special_cake import CakeState
 from spheria.match import play
 from spheria.records import Record
 
@@ -113,6 +114,7 @@ def test_a_watched_solver_reports_the_positions_it_searched(spec: str) -> None:
     from spheria.solver import clear_tables, solve
 
     state = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=1)  # a full cake to eat
+    assert isinstance(state, CakeState)
     clear_tables()
     reports: list[int] = []
     agent = make_agent(spec)
