@@ -12,6 +12,7 @@ from spheria.agents.random_agent import RandomAgent
 from spheria.agents.registry import make_agent
 from spheria.agents.solver_agent import SolverAgent
 from spheria.cli.main import main
+from spheria.games.special_cake import CakeState
 from spheria.match import play
 from spheria.records import Record
 
@@ -105,3 +106,26 @@ def test_solver_specs() -> None:
         make_agent("solver:setup=alphabeta")
     with pytest.raises(ValueError, match="plays Special Cake"):
         SolverAgent().choose(spheria.load_game("spline").new_initial_state(), 0)
+
+
+@pytest.mark.parametrize("spec", ["solver", "level:5"])
+def test_a_watched_solver_reports_the_positions_it_searched(spec: str) -> None:
+    """The positions counted while it solves reach ``watch``'s callback (the server's progress line)."""
+    from spheria.solver import clear_tables, solve
+
+    state = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=1)  # a full cake to eat
+    assert isinstance(state, CakeState)
+    clear_tables()
+    reports: list[int] = []
+    agent = make_agent(spec)
+    agent.watch(reports.append)
+    move = agent.choose(state, 0)
+    assert move in state.legal_moves()
+    clear_tables()
+    searched = solve(state, stop_at_first=True).positions
+    assert len(reports) > 1 and reports == sorted(reports) and 0 < reports[-1] <= searched
+    count = len(reports)
+    agent.watch(None)  # stopped: a new move reports nothing
+    clear_tables()
+    agent.choose(state, 0)
+    assert len(reports) == count

@@ -42,9 +42,18 @@ TIMEOUT = 20_000  # ms: how long one step may wait for the page (a turn, a revea
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A free loopback port: any, or the first free one of ``SPHERIA_TEST_PORTS`` (``8610-8619``) when
+    set (a machine shared by several people hands each a range)."""
+    wanted = os.environ.get("SPHERIA_TEST_PORTS")
+    low, _, high = (wanted or "0").partition("-")
+    for port in range(int(low), int(high or low) + 1):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(s.getsockname()[1])
+    raise RuntimeError(f"no free port in SPHERIA_TEST_PORTS={wanted}")
 
 
 def start_server(port: int, db: Path, log: IO[str]) -> subprocess.Popen[bytes]:

@@ -12,12 +12,15 @@ Each agent class declares, in one place:
 * ``plays`` — what it can play (:class:`Plays`: games, variants, seat counts, hidden
   information), so a misfit is refused before a game starts;
 * ``max_seconds_per_move()`` — the longest its budget lets it think about one move.
+
+An agent that counts the positions it searches (the Special Cake solver) reports them while it
+thinks to the callback given to :meth:`Agent.watch` (a server's progress line shows them).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -77,6 +80,8 @@ class Agent(ABC):
     named_options: ClassVar[tuple[str, ...]] = ()
     #: What the agent can play; an agent whose options narrow it sets its own.
     plays: Plays = Plays()
+    #: Called with the positions searched so far while the agent thinks about a move (see :meth:`watch`).
+    progress: Callable[[int], object] | None = None
 
     @abstractmethod
     def choose(self, view: PlayerView, player: int) -> Any:
@@ -84,6 +89,12 @@ class Agent(ABC):
 
     def reset(self) -> None:  # noqa: B027  (optional hook)
         """Forget anything kept from the previous game."""
+
+    def watch(self, progress: Callable[[int], object] | None) -> None:
+        """Have ``progress(positions)`` called while the agent thinks about a move, with the positions
+        searched so far in that move, at the search's own pace (every few thousand positions, never
+        once per position); ``None`` stops it. An agent that counts no positions never calls it."""
+        self.progress = progress
 
     def fits(self, game: Game) -> bool:
         """Whether the agent can play ``game`` from its first move to its last."""

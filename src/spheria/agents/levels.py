@@ -20,7 +20,7 @@ agent for that game, built through the registry with the level's seed and the ca
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -191,8 +191,15 @@ class LevelAgent(Agent):
         if self._agent is None or key != self._key:
             entry = _levels(key)[self.level - 1]
             self._agent = _make(entry.spec, self.seed, self.time_cap)
+            self._agent.watch(self.progress)
             self._key = key
         return self._agent
+
+    def watch(self, progress: Callable[[int], object] | None) -> None:
+        """Report the resolved agent's progress (it is made when the level meets its game)."""
+        super().watch(progress)
+        if self._agent is not None:
+            self._agent.watch(progress)
 
     def fits(self, game: Game) -> bool:
         try:

@@ -8,6 +8,9 @@ solver's help (see :mod:`spheria.agents.planner`). The default, ``setup=table``,
 set-up of mint with mixed lines perfectly from the shipped set-up table (a random best
 placement, seeded), and builds other cakes greedily.
 
+While it solves, the positions searched so far go to the callback given to ``watch`` (from the
+solver's progress report: every 65,536 positions, and as each first move is taken up).
+
 ``last_value`` holds the solver's verdict on the last eating position it was asked about
 (+1 won, -1 lost), so a test or the arena can check that it never loses a game it judged won.
 
@@ -21,13 +24,17 @@ placement, seeded), and builds other cakes greedily.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import require_state
 from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
 from spheria.games.base import PlayerView
 from spheria.games.special_cake import MINT, MIXED, PLACE, CakeState, SpecialCake
+
+if TYPE_CHECKING:
+    from spheria.solver import SolveProgress
 
 SETUP_TABLE = "table"
 SETUP_AGENTS = (SETUP_TABLE, "random", "greedy", "mcts", "planner")
@@ -84,7 +91,7 @@ class SolverAgent(Agent):
             return self.setup.choose(state, player)
         try:
             limit = self.time if self.time is not None else self.time_cap
-            result = solve(state, time_limit=limit, stop_at_first=True)
+            result = solve(state, time_limit=limit, stop_at_first=True, progress=self._report())
         except TimeoutError:
             self.last_value = None
             return self.setup.choose(state, player)
@@ -93,6 +100,17 @@ class SolverAgent(Agent):
             return result.best_moves[0]
         smallest = min(len(move.sites) for move in result.best_moves)
         return self.rng.choice([move for move in result.best_moves if len(move.sites) == smallest])
+
+    def _report(self) -> Callable[[SolveProgress], None] | None:
+        """The solver's progress callback that hands the positions searched to ``watch``'s callback."""
+        progress = self.progress
+        if progress is None:
+            return None
+
+        def report(solving: SolveProgress) -> None:
+            progress(solving.positions)
+
+        return report
 
     def reset(self) -> None:
         self.last_value = None

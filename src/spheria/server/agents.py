@@ -10,23 +10,45 @@ in a game with hidden information it sees only what its seat may see.
 a job past its deadline is abandoned and the pool's worker processes are killed, and the pool is
 rebuilt — as it is after any worker death — so one runaway agent never holds the server. At most
 ``thinking`` jobs run at once; others wait their turn in order.
+
+**Progress.** A job run with ``on_progress`` has its agent :meth:`~spheria.agents.base.Agent.watch`
+ed: the positions it searched so far reach ``on_progress({"positions": n, "seconds": s})`` at most
+every :data:`~spheria.server.analysis_pool.PROGRESS_EVERY` seconds, as the analysis board's jobs do.
+From the workers of :func:`make_executor`'s process pool (:class:`AgentProcessPool`) they come down
+one pipe of the pool's own (:class:`ProgressPipe`) that the event loop reads with ``add_reader``;
+from a thread pool's workers they are handed to the loop directly. Reports of a job that ended
+(answered, timed out, cancelled) are dropped; a pool rebuilt or shut down closes its pipe.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import logging
 import os
+import pickle
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
+from multiprocessing.connection import Connection
+from multiprocessing.context import BaseContext
 from typing import Any
 
 from spheria.agents.registry import make_agent
 from spheria.games.base import State, load_game
+from spheria.server.analysis_pool import Throttle
+
+log = logging.getLogger("spheria.server")
+
+#: Where a job's progress goes: ``{"positions": n, "seconds": s}`` (see the module's docstring).
+ProgressSink = Callable[[dict[str, Any]], object]
+#: Seconds a worker waits for the progress pipe before it drops a report (a search never stalls on it).
+PIPE_WAIT = 0.5
 
 
 @dataclass(frozen=True)
@@ -77,10 +99,26 @@ def _state_for(job: AgentJob) -> State[Any]:
     return rebuild(job.name, job.options, job.seed, job.entries, job.start)
 
 
-def choose_move(job: AgentJob) -> str:
-    """The agent's move for ``job.seat``, as text that ``state.parse_move(text, seat)`` reads."""
+class _PositionsReport:
+    """An agent's ``watch`` callback: the positions searched, throttled, to a job's sink."""
+
+    def __init__(self, sink: ProgressSink) -> None:
+        self.sink = sink
+        self.throttle = Throttle()
+        self.started = time.monotonic()
+
+    def __call__(self, positions: int) -> None:
+        if self.throttle.due():
+            self.sink({"positions": int(positions), "seconds": round(time.monotonic() - self.started, 3)})
+
+
+def choose_move(job: AgentJob, progress: ProgressSink | None = None) -> str:
+    """The agent's move for ``job.seat``, as text that ``state.parse_move(text, seat)`` reads;
+    the positions it searches go to ``progress`` while it thinks."""
     state = _state_for(job)
     agent = make_agent(job.spec, max_time=job.max_time)
+    if progress is not None:
+        agent.watch(_PositionsReport(progress))
     move = agent.choose(state.view(job.seat), job.seat)
     text = str(move)
     with _cache_lock:
@@ -96,6 +134,69 @@ def lower_priority(niceness: int) -> None:
         os.nice(niceness)
 
 
+class ProgressPipe:
+    """One pipe from every worker of an :class:`AgentProcessPool` to the event loop: ``(id, data)`` frames.
+
+    Workers write under a shared lock. A frame is a few dozen bytes, far below the pipe's atomic
+    write size, so a worker killed mid-search never leaves half a frame behind."""
+
+    def __init__(self, context: BaseContext) -> None:
+        self.reader, self.writer = context.Pipe(duplex=False)
+        self.lock = context.Lock()
+
+    def close(self) -> None:
+        for end in (self.reader, self.writer):
+            with contextlib.suppress(OSError):
+                end.close()
+
+
+#: In a worker process: the pool's progress pipe (writer end) and its lock, set when the worker starts.
+_worker_pipe: tuple[Connection, Any] | None = None
+
+
+def start_worker(niceness: int, writer: Connection | None = None, lock: Any = None) -> None:
+    """A process worker's start: lower its priority, keep the pool's progress pipe."""
+    global _worker_pipe
+    lower_priority(niceness)
+    if writer is not None:
+        _worker_pipe = (writer, lock)
+
+
+@dataclass(frozen=True)
+class PipeProgress:
+    """A job's progress sink in a worker process (sent to it with the job): down the pool's pipe."""
+
+    job_id: int
+
+    def __call__(self, data: dict[str, Any]) -> None:
+        if _worker_pipe is None:
+            return
+        writer, lock = _worker_pipe
+        if not lock.acquire(timeout=PIPE_WAIT):
+            return
+        try:
+            writer.send((self.job_id, data))
+        except OSError:  # the server closed the pipe (the pool was replaced): the job's answer is dropped too
+            pass
+        finally:
+            lock.release()
+
+
+class AgentProcessPool(ProcessPoolExecutor):
+    """The agents' process pool: spawned workers ``niceness`` steps below the server's priority,
+    each holding the writer end of the pool's :class:`ProgressPipe`."""
+
+    def __init__(self, workers: int, niceness: int = 0) -> None:
+        spawn = get_context("spawn")
+        self.progress = ProgressPipe(spawn)
+        initargs = (niceness, self.progress.writer, self.progress.lock)
+        super().__init__(max_workers=workers, mp_context=spawn, initializer=start_worker, initargs=initargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        super().shutdown(wait=wait, cancel_futures=cancel_futures)
+        self.progress.close()
+
+
 def make_executor(kind: str = "process", workers: int | None = None, niceness: int = 0) -> Executor:
     """A pool for agent moves: ``process`` (default: true parallelism, isolated) or ``thread``.
 
@@ -105,9 +206,7 @@ def make_executor(kind: str = "process", workers: int | None = None, niceness: i
         return ThreadPoolExecutor(max_workers=workers or 8, thread_name_prefix="spheria-agent")
     if kind != "process":
         raise ValueError(f"agent pool must be 'process' or 'thread', not {kind!r}")
-    count = workers or max(2, os.cpu_count() or 2)
-    spawn = get_context("spawn")
-    return ProcessPoolExecutor(max_workers=count, mp_context=spawn, initializer=lower_priority, initargs=(niceness,))
+    return AgentProcessPool(workers or max(2, os.cpu_count() or 2), niceness)
 
 
 class AgentTimeout(Exception):
@@ -146,6 +245,10 @@ class AgentPool:
         self.rebuilds = 0
         self.grace = grace
         self._thinking = asyncio.Semaphore(max(1, thinking))
+        #: The progress callback of each job running with one, by the id its reports carry.
+        self.listeners: dict[int, ProgressSink] = {}
+        self._ids = itertools.count(1)
+        self._listening: tuple[asyncio.AbstractEventLoop, ProgressPipe] | None = None
 
     def rebuild(self, generation: int) -> None:
         """Replace the pool of ``generation`` (once, however many jobs saw it break)."""
@@ -155,6 +258,7 @@ class AgentPool:
         self.executor = self._start()
         self.generation += 1
         self.rebuilds += 1
+        self._stop_listening()
         _kill_workers(old)
 
     def _start(self) -> Executor:
@@ -170,16 +274,26 @@ class AgentPool:
         if warming:
             await asyncio.wait(warming, timeout=60)
 
-    async def run(self, job: AgentJob, budget: float) -> str:
-        """The agent's move, or :class:`AgentTimeout` after ``budget`` + grace seconds of thinking.
+    async def run(self, job: AgentJob, budget: float, on_progress: ProgressSink | None = None) -> str:
+        """The agent's move, or :class:`AgentTimeout` after ``budget`` + grace seconds of thinking;
+        ``on_progress`` is given the agent's progress reports until then (see the module's docstring).
 
         A job whose pool broke under it (another job's worker was killed) is run once more."""
+        job_id = next(self._ids)
+        if on_progress is not None:
+            self.listeners[job_id] = on_progress
+        try:
+            return await self._run(job, budget, job_id if on_progress is not None else None)
+        finally:
+            self.listeners.pop(job_id, None)
+
+    async def _run(self, job: AgentJob, budget: float, job_id: int | None) -> str:
         async with self._thinking:
             for attempt in (1, 2):
                 await self._ready()
                 generation = self.generation
                 try:
-                    future = self.executor.submit(choose_move, job)
+                    future = self.executor.submit(choose_move, job, self._sink(job_id))
                 except (BrokenExecutor, RuntimeError):
                     self.rebuild(generation)
                     continue
@@ -195,5 +309,56 @@ class AgentPool:
                         raise
             raise BrokenExecutor("the agent pool could not be rebuilt")
 
+    def _sink(self, job_id: int | None) -> ProgressSink | None:
+        """Where the worker running job ``job_id`` sends its reports (``None``: nowhere)."""
+        if job_id is None:
+            return None
+        executor = self.executor
+        if isinstance(executor, AgentProcessPool):
+            self._listen(executor.progress)
+            return PipeProgress(job_id)
+        if isinstance(executor, ThreadPoolExecutor):
+            loop = asyncio.get_running_loop()
+
+            def send(data: dict[str, Any]) -> None:
+                with contextlib.suppress(RuntimeError):  # the loop has closed
+                    loop.call_soon_threadsafe(self._deliver, job_id, data)
+
+            return send
+        return None  # a pool of another make: its workers have no way back
+
+    def _deliver(self, job_id: int, data: dict[str, Any]) -> None:
+        listener = self.listeners.get(job_id)
+        if listener is None:
+            return  # the job has ended: a late report
+        try:
+            listener(data)
+        except Exception:
+            log.warning("an agent progress report could not be passed on", exc_info=True)
+
+    def _listen(self, pipe: ProgressPipe) -> None:
+        if self._listening is not None and self._listening[1] is pipe:
+            return
+        self._stop_listening()
+        loop = asyncio.get_running_loop()
+        loop.add_reader(pipe.reader.fileno(), self._read, pipe)
+        self._listening = (loop, pipe)
+
+    def _stop_listening(self) -> None:
+        if self._listening is not None:
+            loop, pipe = self._listening
+            self._listening = None
+            with contextlib.suppress(Exception):  # the loop or the pipe is closed already
+                loop.remove_reader(pipe.reader.fileno())
+
+    def _read(self, pipe: ProgressPipe) -> None:
+        try:
+            while pipe.reader.poll():
+                job_id, data = pipe.reader.recv()
+                self._deliver(job_id, data)
+        except (EOFError, OSError, ValueError, TypeError, pickle.UnpicklingError):  # closed or garbled: no more reports
+            self._stop_listening()
+
     def shutdown(self) -> None:
+        self._stop_listening()
         _kill_workers(self.executor)

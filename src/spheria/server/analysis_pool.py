@@ -85,13 +85,27 @@ def position_state(game: str, options: dict[str, Any], spn: str | None, moves: t
     return state
 
 
+class Throttle:
+    """Lets a report through at most every :data:`PROGRESS_EVERY` seconds (the first one at once)."""
+
+    def __init__(self) -> None:
+        self.last = -PROGRESS_EVERY
+
+    def due(self, force: bool = False) -> bool:
+        now = time.monotonic()
+        if force or now - self.last >= PROGRESS_EVERY:
+            self.last = now
+            return True
+        return False
+
+
 class _Reporter:
     """The progress callback of one job: throttled reports, and the cancel check."""
 
     def __init__(self, conn: Connection, job_id: int) -> None:
         self.conn = conn
         self.job_id = job_id
-        self.last = 0.0
+        self.throttle = Throttle()
 
     def check(self) -> None:
         while self.conn.poll():
@@ -101,9 +115,7 @@ class _Reporter:
 
     def send(self, data: dict[str, Any], force: bool = False) -> None:
         self.check()
-        now = time.monotonic()
-        if force or now - self.last >= PROGRESS_EVERY:
-            self.last = now
+        if self.throttle.due(force):
             self.conn.send((self.job_id, "progress", data))
 
     def search(self, report: Any) -> None:

@@ -191,8 +191,11 @@ class GameSocket:
         def started(seconds: float) -> None:
             client.push({"type": "hint_thinking", "seconds": seconds})
 
+        def searched(positions: int) -> None:
+            client.push({"type": "hint_progress", "positions": positions})
+
         try:
-            client.push(await give_hint(self.session, client.seat, started))
+            client.push(await give_hint(self.session, client.seat, started, searched))
         except GameError as error:
             client.push(error_frame(error.code, error.message))
         except Exception:

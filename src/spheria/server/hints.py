@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from spheria.games.base import SIMULTANEOUS
@@ -64,6 +65,12 @@ def check_hints_setting(value: Any, seats: Sequence[dict[str, Any]]) -> bool:
     return True
 
 
+def _searched(on_progress: Callable[[int], None], report: dict[str, Any]) -> None:
+    positions = report.get("positions")
+    if isinstance(positions, int):
+        on_progress(positions)
+
+
 def _refuse(code: str) -> GameError:
     return GameError(code, _(MESSAGES[code]))
 
@@ -83,10 +90,17 @@ def check_hint_request(session: GameSession, seat: int) -> None:
         raise _refuse("hint_busy")
 
 
-async def give_hint(session: GameSession, seat: int, on_start: Callable[[float], None] | None = None) -> dict[str, Any]:
+async def give_hint(
+    session: GameSession,
+    seat: int,
+    on_start: Callable[[float], None] | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
     """The engine's move for ``seat`` now, as a ``hint`` frame for that seat's client alone.
 
-    ``on_start(seconds)`` is called once the job is queued, with its deadline (for progress)."""
+    ``on_start(seconds)`` is called once the job is queued, with its deadline (for progress), and
+    ``on_progress(positions)`` while the engine searches, with the positions searched so far (in a
+    game with perfect information, by an engine that counts them: Special Cake's solver)."""
     check_hint_request(session, seat)
     record = session.record
     manager = session.manager
@@ -94,14 +108,18 @@ async def give_hint(session: GameSession, seat: int, on_start: Callable[[float],
     seed = ((record.seed or 0) * 1_000_003 + ply) % 2**31
     spec = f"{HINT_SPEC},seed={seed}"
     seconds = min(manager.limits.hint_time, manager.limits.agent_max_time)
-    job = AgentJob(record.id, record.name, dict(record.options), record.seed, tuple(record.moves), seat, spec, seconds)
+    moves = tuple(record.moves)
+    job = AgentJob(record.id, record.name, dict(record.options), record.seed, moves, seat, spec, seconds, record.start)
     budget = agent_budget(spec, seconds)
+    searching = None
+    if on_progress is not None and session.game.perfect_information:
+        searching = partial(_searched, on_progress)
     session.hinting.add(seat)
     try:
         if on_start is not None:
             on_start(budget)
         try:
-            text = await manager.agents.run(job, budget)
+            text = await manager.agents.run(job, budget, searching)
         except AgentTimeout:
             raise _refuse("hint_timeout") from None
         except (asyncio.CancelledError, GameError):

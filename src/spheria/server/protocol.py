@@ -22,7 +22,9 @@ Server → client::
     {"type": "presence", "players": [...], "spectators": n}   who is connected (once per burst)
     {"type": "error", "code": "illegal_move", "message": "..."}
     {"type": "thinking", "thinking": [{"seat": 1, "elapsed": 0.0}]}   agent seats thinking now
+    {"type": "thinking", "thinking": [{"seat": 1, "elapsed": 1.2, "positions": 131072}]}   ... and searching
     {"type": "hint_thinking", "seconds": 2.0}  a hint is being worked out (its deadline)
+    {"type": "hint_progress", "positions": 131072}   ... the positions its search has reached, to that seat only
     {"type": "hint", "version": n, "move": "0a1", "clicks": ["0a1"], "used": 1}   to that seat only
     {"type": "pong"}
 

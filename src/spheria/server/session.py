@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 
 from spheria.agents.registry import check_spec
@@ -154,6 +155,9 @@ class GameSession:
         #: Agent seats thinking now (seat: when they started, loop time); seats waiting for a hint.
         self.thinking: dict[int, float] = {}
         self.hinting: set[int] = set()
+        #: The positions each thinking agent seat has searched so far (seats whose agent counts them).
+        self.searched: dict[int, int] = {}
+        self._watchers_progress = -1e9
 
     @property
     def id(self) -> str:
@@ -275,18 +279,44 @@ class GameSession:
         return counts
 
     def thinking_now(self) -> list[dict[str, Any]]:
-        """The agent seats thinking now and for how many seconds so far (progress for the page)."""
+        """The agent seats thinking now, for how many seconds so far and, for an agent that counts
+        them (the Special Cake solver), the positions it has searched (progress for the page)."""
         now = time.monotonic()
-        return [{"seat": seat, "elapsed": round(now - since, 2)} for seat, since in sorted(self.thinking.items())]
+        entries: list[dict[str, Any]] = []
+        for seat, since in sorted(self.thinking.items()):
+            entry: dict[str, Any] = {"seat": seat, "elapsed": round(now - since, 2)}
+            if seat in self.searched:
+                entry["positions"] = self.searched[seat]
+            entries.append(entry)
+        return entries
 
     def _set_thinking(self, seat: int, thinking: bool) -> None:
+        self.searched.pop(seat, None)
         if thinking:
             self.thinking[seat] = time.monotonic()
         elif self.thinking.pop(seat, None) is None:
             return
-        frame = {"type": "thinking", "thinking": self.thinking_now()}
+        self._send_thinking(watchers=True)
+
+    def _send_thinking(self, watchers: bool) -> None:
+        """Tell the seats (and, if ``watchers``, the spectators) who is thinking: one text for all."""
+        text = encode({"type": "thinking", "thinking": self.thinking_now()})
         for client in list(self.clients):
-            client.push(frame)
+            if watchers or client.seat is not None:
+                client.push(text)
+
+    def _searching(self, seat: int, report: dict[str, Any]) -> None:
+        """An agent seat's progress report: the positions it has searched so far reach every client,
+        the spectators within the server's spectator rate (a search reports a few times a second)."""
+        positions = report.get("positions")
+        if seat not in self.thinking or self.closed or not isinstance(positions, int):
+            return  # a late report of a search that has ended
+        self.searched[seat] = positions
+        now = time.monotonic()
+        watchers = now - self._watchers_progress >= self.manager.watcher_interval()
+        if watchers:
+            self._watchers_progress = now
+        self._send_thinking(watchers)
 
     def fallbacks(self) -> list[dict[str, Any]]:
         """The agent moves the server decided (most recent last, at most 5): seat, ply and code."""
@@ -297,7 +327,7 @@ class GameSession:
         """The spectators' state frame, encoded; built once per position and presence, shared by all."""
         claimed = sum(seat.claim_hash is not None for seat in self.record.seats)
         facts = (self.version, self.record.status, len(self.pending), len(self.record.faults), claimed)
-        key = (*facts, *sorted(self.seats_connected))
+        key = (*facts, tuple(sorted(self.thinking)), *sorted(self.seats_connected))
         if self._public is None or self._public[0] != key:
             self._public = (key, encode(self.frame_for(None)))
         return self._public[1]
@@ -582,9 +612,12 @@ class GameSession:
                 start=self.record.start,
             )
             limits = self.manager.limits
+            budget = agent_budget(seat.agent, limits.agent_max_time)
+            # Hidden information: a search's size could hint at what it saw; only its time is shown.
+            searching = partial(self._searching, seat.seat) if self.game.perfect_information else None
             self._set_thinking(seat.seat, True)
             try:
-                text = await self.manager.agents.run(job, agent_budget(seat.agent, limits.agent_max_time))
+                text = await self.manager.agents.run(job, budget, searching)
             except AgentTimeout:
                 fault = AGENT_TIMEOUT
             except (BrokenExecutor, Exception) as error:  # a broken agent must not stop the game

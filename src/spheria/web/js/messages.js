@@ -91,13 +91,23 @@ function pluralForm(forms, count) {
   return forms[category] ?? forms.other;
 }
 
-/** The message ``key`` with ``{name}`` parameters filled in (``key`` itself when no catalogue has it). */
+/** A number as the reader's language writes it ("480,000"). */
+export function formatNumber(value) {
+  return new Intl.NumberFormat(language).format(value);
+}
+
+function shown(value) {
+  return typeof value === "number" && Number.isFinite(value) ? formatNumber(value) : String(value);
+}
+
+/** The message ``key`` with ``{name}`` parameters filled in (``key`` itself when no catalogue has it);
+ * a parameter given as a number is written as the reader's language writes numbers. */
 export function t(key, params = {}) {
   let text = entry(key);
   if (text === undefined) return key;
   if (typeof text === "object") text = pluralForm(text, params.count);
   params = { Tap: entry(ACTION.Tap), tap: entry(ACTION.tap), ...params };
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? shown(params[name]) : whole));
 }
 
 /** ``t(key, params)`` when the catalogue has ``key``, else ``fallback`` (a name the server sent). */
