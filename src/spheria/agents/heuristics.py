@@ -15,8 +15,6 @@ agent plays every perfect-information game, only less well.
 * ``guided_playout(state, rand)`` — the same with a policy that plays *towards a goal* (each
   seat models its opponents as players who pursue their own score, not at random); ``None``
   where the game has none (``mcts:rollout=guided`` then falls back to ``playout``).
-* ``amaf`` — what ``mcts:rave=`` needs (:class:`Amaf`): a feature per move and a playout that
-  also tells which features each seat's side holds at the end; ``None`` where the game has none.
 
 >>> import spheria
 >>> state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
@@ -32,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spheria.agents.messages import message
-from spheria.engine.board import ADJACENT, BELOW, SPAN_LINES, TOP, TOUCHING
+from spheria.engine.board import ADJACENT, BELOW, SPAN_LINES, TOUCHING
 from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, PlayerView, State
 from spheria.games.special_cake import EAT, POISONED, CakeState, eating_outcomes
 from spheria.games.spinca import (
@@ -40,7 +38,6 @@ from spheria.games.spinca import (
     PLACEMENTS,
     SEAT_COLORS,
     Masks,
-    SpincaMove,
     SpincaState,
     temple_placeable,
     temple_returns,
@@ -51,8 +48,6 @@ Evaluate = Callable[[State[Any], int], float]
 KeyFunction = Callable[[State[Any]], Hashable]
 WinTest = Callable[[State[Any]], bool]
 Playout = Callable[[State[Any], Callable[[], float]], list[float]]
-#: A playout that also returns, per seat, the bit mask of the features its side holds at the end.
-HeldPlayout = Callable[[State[Any], Callable[[], float]], tuple[list[float], list[int]]]
 
 
 def require_state(view: PlayerView, player: int, agent: str) -> State[Any]:
@@ -97,30 +92,12 @@ def try_every_move(state: State[Any]) -> bool:
 
 
 @dataclass(frozen=True)
-class Amaf:
-    """A game's "all moves as first" statistics for RAVE: which end-of-game features a move aims at.
-
-    ``feature(move)`` is an index below ``features`` (Spinca: the placement site); a move counts
-    as played in a finished game where the mover's side holds its feature at the end (Spinca:
-    a marble of its colour sits on that site). ``held(state)`` gives, for a finished ``state``,
-    each seat's bit mask of held features; ``playout`` is the game's own playout returning the
-    rewards and that mask list.
-    """
-
-    features: int
-    feature: Callable[[Any], int]
-    held: Callable[[State[Any]], list[int]]
-    playout: HeldPlayout
-
-
-@dataclass(frozen=True)
 class GameKnowledge:
     evaluate: Evaluate = zero_evaluation
     key: KeyFunction = spn_key
     can_win_now: WinTest = try_every_move
     playout: Playout | None = None
     guided_playout: Playout | None = None
-    amaf: Amaf | None = None
 
 
 _KNOWLEDGE: dict[str, GameKnowledge] = {}
@@ -356,38 +333,4 @@ def _holding(occupied: int) -> int:
     return held
 
 
-def spinca_held(state: State[Any]) -> list[int]:
-    """Each seat's sites on a temple: the marbles of its colour (its team's with 4 seats)."""
-    assert isinstance(state, SpincaState)
-    return _seat_masks(state.masks(), state.game.num_players)
-
-
-def spinca_held_playout(state: State[Any], rand: Callable[[], float]) -> tuple[list[float], list[int]]:
-    """:func:`spinca_playout`, returning also each seat's sites on the finished temple (for RAVE).
-
-    >>> import random, spheria
-    >>> state = spheria.load_game("spinca", players=2).new_initial_state()
-    >>> rewards, held = spinca_held_playout(state, random.Random(1).random)
-    >>> [mask.bit_count() for mask in held]  # 15 white marbles and 14 black ones
-    [15, 14]
-    """
-    assert isinstance(state, SpincaState)
-    players = state.game.num_players
-    masks = spinca_random_fill(state.masks(), state.placed, players, rand)
-    return temple_returns(masks, players), _seat_masks(masks, players)
-
-
-def _seat_masks(masks: Masks, players: int) -> list[int]:
-    return [masks[color] for color in SEAT_COLORS[players]]
-
-
-def _placement_site(move: Any) -> int:
-    assert isinstance(move, SpincaMove)
-    return move.place
-
-
-SPINCA_AMAF = Amaf(TOP, _placement_site, spinca_held, spinca_held_playout)
-
-register_knowledge(
-    "spinca", GameKnowledge(playout=spinca_playout, guided_playout=spinca_guided_playout, amaf=SPINCA_AMAF)
-)
+register_knowledge("spinca", GameKnowledge(playout=spinca_playout, guided_playout=spinca_guided_playout))

@@ -19,13 +19,6 @@ Options (spec ``mcts:iterations=2000,c=1.4,seed=3``):
   bare masks), else uniformly random legal moves; ``random`` always uses the latter;
   ``guided`` the game's guided playout, whose players pursue their own score (Spinca: they
   grow connected face groups), where there is one, else ``game``.
-* ``rave`` — RAVE (0 to 100,000; default 0, off): where the game registers AMAF knowledge
-  (:class:`~spheria.agents.heuristics.Amaf`; Spinca: a move's feature is its placement site,
-  held when the mover's colour sits there on the finished temple), every node keeps, per
-  feature, the mean reward of its mover over the iterations after which the mover's side held
-  it, and blends it into its children's means with weight ``sqrt(rave / (3n + rave))`` for a
-  child seen ``n`` times; untried moves are valued by their feature, so a node widens towards
-  what has done well instead of trying every move first. Needs ``rollout=game``.
 * ``seed`` — the random generator's seed: with ``iterations`` the same seed gives the same game.
 
 The tree of the previous search is kept: asked again in a position that descends from its
@@ -48,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spheria.agents.base import Agent, Plays
-from spheria.agents.heuristics import Amaf, GameKnowledge, Playout, knowledge_for, require_state
+from spheria.agents.heuristics import GameKnowledge, Playout, knowledge_for, require_state
 from spheria.agents.messages import message
 from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thinking_clock, time_option
 from spheria.games.base import SIMULTANEOUS, PlayerView, State
@@ -57,8 +50,6 @@ from spheria.games.base import SIMULTANEOUS, PlayerView, State
 ROLLOUTS = ("game", "random", "guided")
 #: The most iterations a move may be given.
 MAX_ITERATIONS = 1_000_000
-#: The largest RAVE equivalence parameter.
-MAX_RAVE = 100_000
 
 
 class _Node:
@@ -68,23 +59,9 @@ class _Node:
     only rolled out from never pays for listing its moves.
     """
 
-    __slots__ = (
-        "amaf_totals",
-        "amaf_visits",
-        "by_feature",
-        "children",
-        "feature",
-        "move",
-        "parent",
-        "player",
-        "totals",
-        "untried",
-        "visits",
-    )
+    __slots__ = ("children", "move", "parent", "player", "totals", "untried", "visits")
 
-    def __init__(
-        self, move: Any, parent: _Node | None, player: int, untried: list[Any] | None, players: int, feature: int = 0
-    ) -> None:
+    def __init__(self, move: Any, parent: _Node | None, player: int, untried: list[Any] | None, players: int) -> None:
         self.move = move
         self.parent = parent
         self.player = player
@@ -92,12 +69,6 @@ class _Node:
         self.children: list[_Node] = []
         self.visits = 0
         self.totals = [0.0] * players
-        # RAVE only: the move's feature, and per feature of the children's moves the AMAF visits and
-        # the mover's summed reward; the untried moves grouped by feature. Filled when first passed.
-        self.feature = feature
-        self.amaf_visits: list[int] | None = None
-        self.amaf_totals: list[float] = []
-        self.by_feature: dict[int, list[Any]] = {}
 
 
 @dataclass(frozen=True)
@@ -124,7 +95,6 @@ class MCTSAgent(Agent):
         AgentOption("c", 1.4, "the exploration constant", kind=float, bounds=(0, 10)),
         AgentOption("reuse", True, "keep the matching subtree between moves", kind=bool),
         AgentOption("widen", False, "value an untried move as one visit at the node's mean", kind=bool),
-        AgentOption("rave", 0.0, "RAVE equivalence visits (0: off)", kind=float, bounds=(0, MAX_RAVE)),
         AgentOption(
             "rollout", "game", "game: the game's own playout; random: random moves; guided: goal-seeking", ROLLOUTS
         ),
@@ -142,7 +112,6 @@ class MCTSAgent(Agent):
         seed: int | None = None,
         reuse: bool | int = True,
         rollout: str = "game",
-        rave: float = 0.0,
         widen: bool | int = False,
         clock: str = "wall",
         max_time: float | None = None,
@@ -156,12 +125,9 @@ class MCTSAgent(Agent):
             seed=seed,
             reuse=reuse,
             rollout=rollout,
-            rave=rave,
             widen=widen,
             clock=clock,
         )
-        if values["rave"] and values["rollout"] != "game":
-            raise ValueError(message("rave_rollout", agent=self.spec_name, rollout=values["rollout"]))
         if values["iterations"] is not None and values["time"] is not None:
             raise ValueError(message("one_budget", agent=self.spec_name))
         if values["iterations"] is None and values["time"] is None:
@@ -172,7 +138,6 @@ class MCTSAgent(Agent):
         self.seed: int | None = values["seed"]
         self.reuse: bool = values["reuse"]
         self.rollout: str = values["rollout"]
-        self.rave: float = values["rave"]
         self.widen: bool = values["widen"]
         self.clock: str = values["clock"]
         self.name = self.spec_from(values)
@@ -199,11 +164,8 @@ class MCTSAgent(Agent):
             root = _Node(None, None, player, None, state.game.num_players)
         start = time.perf_counter()
         deadline = thinking_clock(self.clock)() + self.max_seconds_per_move()
-        knowledge = knowledge_for(state.game)
-        if self.rave and knowledge.amaf is not None:
-            done = self._search_rave(root, state, self.iterations, deadline, knowledge.amaf)
-        else:
-            done = self._search(root, state, self.iterations, deadline, _playout(knowledge, self.rollout))
+        playout = _playout(knowledge_for(state.game), self.rollout)
+        done = self._search(root, state, self.iterations, deadline, playout)
         self.last_stats = SearchStats(done, reused, root.visits, time.perf_counter() - start)
         self._root = root
         self._root_history = list(state.history)
@@ -232,13 +194,6 @@ class MCTSAgent(Agent):
         return {
             str(child.move): (child.visits, [t / child.visits for t in child.totals]) for child in self._root.children
         }
-
-    def root_amaf(self) -> dict[int, tuple[int, float]]:
-        """With ``rave``: per feature, the root's AMAF visits and its mover's mean reward there."""
-        root = self._root
-        if root is None or root.amaf_visits is None:
-            return {}
-        return {feature: (n, root.amaf_totals[feature] / n) for feature, n in enumerate(root.amaf_visits) if n}
 
     def tree_visits(self, moves: list[Any]) -> int:
         """Visits of the kept node reached from the last root by ``moves`` (0 if the tree lacks it)."""
@@ -346,104 +301,6 @@ class MCTSAgent(Agent):
                 totals = back.totals
                 for seat in seats:
                     totals[seat] += rewards[seat]
-                back = back.parent
-            done += 1
-        return done
-
-    def _search_rave(
-        self, root: _Node, root_state: State[Any], iterations: int | None, deadline: float | None, amaf: Amaf
-    ) -> int:
-        """UCT with RAVE: a child's mean is blended with the AMAF mean of its move's feature.
-
-        At a node where seat ``p`` moves, the AMAF statistics of feature ``f`` count every
-        iteration through the node after which ``p``'s side held ``f`` at the end, with ``p``'s
-        reward. A child visited ``n`` times is valued ``(1 - b) * mean + b * amaf_mean +
-        explore * sqrt(ln N / n)`` with ``b = sqrt(k / (3n + k))`` (``k``: ``rave``); an untried
-        move is valued by its feature's AMAF mean as if visited once, so the search widens a
-        node only towards moves whose features have done well.
-        """
-        rand = self.rng.random
-        explore = 2.0 * self.c
-        k = self.rave
-        players = len(root.totals)
-        seats = range(players)
-        log, sqrt, clock = math.log, math.sqrt, thinking_clock(self.clock)
-        feature_of, held_at_end, playout = amaf.feature, amaf.held, amaf.playout
-        done = 0
-        while True:
-            if (iterations is not None and done >= iterations) or (deadline is not None and clock() >= deadline):
-                break
-            state = root_state.clone()
-            node = root
-            # Selection and expansion: down by the blended value until an untried move wins.
-            while node.player >= 0:
-                if node.amaf_visits is None:
-                    node.amaf_visits = [0] * amaf.features
-                    node.amaf_totals = [0.0] * amaf.features
-                    for move in state.legal_moves():
-                        node.by_feature.setdefault(feature_of(move), []).append(move)
-                p = node.player
-                visits, totals = node.amaf_visits, node.amaf_totals
-                log_n = log(node.visits + 1)
-                best: _Node | None = None
-                best_value = -1e300
-                for child in node.children:
-                    n = child.visits
-                    value = child.totals[p] / n
-                    m = visits[child.feature]
-                    if m:
-                        value += sqrt(k / (3 * n + k)) * (totals[child.feature] / m - value)
-                    value += explore * sqrt(log_n / n)
-                    if value > best_value:
-                        best_value, best = value, child
-                widen = explore * sqrt(log_n)
-                new_feature = -1
-                for feature in node.by_feature:
-                    m = visits[feature]
-                    value = (totals[feature] / m if m else 0.0) + widen
-                    if value > best_value:
-                        best_value, new_feature = value, feature
-                if new_feature >= 0:
-                    untried = node.by_feature[new_feature]
-                    i = int(rand() * len(untried))
-                    move = untried[i]
-                    untried[i] = untried[-1]
-                    untried.pop()
-                    if not untried:
-                        del node.by_feature[new_feature]
-                    state.apply(move)
-                    to_move = state.current_player()
-                    if to_move == SIMULTANEOUS:
-                        raise ValueError(f"mcts cannot search simultaneous moves ({state.game.name})")
-                    child = _Node(move, node, to_move, None, players, new_feature)
-                    node.children.append(child)
-                    node = child
-                    break
-                assert best is not None
-                node = best
-                state.apply(node.move)
-            if state.is_terminal():
-                rewards, held = state.returns(), held_at_end(state)
-            else:
-                rewards, held = playout(state, rand)
-            # Backup: every seat's reward on every node passed, and the AMAF statistics of each
-            # feature its mover's side holds at the end.
-            back: _Node | None = node
-            while back is not None:
-                back.visits += 1
-                node_totals = back.totals
-                for seat in seats:
-                    node_totals[seat] += rewards[seat]
-                if back.amaf_visits is not None:
-                    reward = rewards[back.player]
-                    visits, totals = back.amaf_visits, back.amaf_totals
-                    mask = held[back.player]
-                    while mask:
-                        low = mask & -mask
-                        mask ^= low
-                        f = low.bit_length() - 1
-                        visits[f] += 1
-                        totals[f] += reward
                 back = back.parent
             done += 1
         return done

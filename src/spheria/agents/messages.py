@@ -19,7 +19,6 @@ MESSAGES: dict[str, str] = {
     "unknown_option": N_("{agent} has no option {option} (options: {options})"),
     "no_options": N_("{agent} takes no options; got {option}"),
     "one_budget": N_("{agent} takes iterations= or time=, not both"),
-    "rave_rollout": N_("{agent} option rave works with the game's own playout (rollout=game), not rollout={rollout}"),
     "max_time": N_("the longest an agent may think must be a number of seconds from {low} to {high}, not {value}"),
     # specs
     "spec_text": N_("an agent spec is text such as 'mcts:time=1', not {value}"),
