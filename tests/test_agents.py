@@ -296,7 +296,7 @@ def test_the_registry_knows_every_agent() -> None:
         ("mcts:iterations=10,time=1", "mcts takes iterations= or time=, not both"),
         ("mcts:c=-1", "mcts option c must be a number from 0 to 10, not -1"),
         ("mcts:reuse=maybe", r"mcts option reuse must be 1 or 0 \(true or false\), not 'maybe'"),
-        ("mcts:rollout=smart", "mcts option rollout must be one of game, random, guided, decisive, not 'smart'"),
+        ("mcts:rollout=smart", "mcts option rollout must be one of game, random, guided, not 'smart'"),
         ("mcts:speed=3", r"mcts has no option 'speed' \(options: iterations, time, c, reuse, widen, rollout, "),
         ("mcts:tim=1", r"no option 'tim' \(options: iterations, time, c, reuse, widen, rollout, clock, seed\)"),
         ("alphabeta:depth=deep", "alphabeta option depth must be a whole number from 1 to 50, not 'deep'"),
@@ -371,7 +371,7 @@ def test_options_describe_their_ranges_for_help_texts() -> None:
         "c": "0 to 10",
         "reuse": "1 or 0",
         "widen": "1 or 0",
-        "rollout": "game, random, guided, decisive",
+        "rollout": "game, random, guided",
         "clock": "wall, cpu",
         "seed": "0 to 4294967295",
     }

@@ -15,9 +15,6 @@ agent plays every perfect-information game, only less well.
 * ``guided_playout(state, rand)`` — the same with a policy that plays *towards a goal* (each
   seat models its opponents as players who pursue their own score, not at random); ``None``
   where the game has none (``mcts:rollout=guided`` then falls back to ``playout``).
-* ``decisive_playout(state, rand)`` — ``playout`` whose players take a move that wins at once
-  where there is one (Spinca: on the last turn); ``None`` where the game has none
-  (``mcts:rollout=decisive`` then falls back to ``playout``).
 
 >>> import spheria
 >>> state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
@@ -101,7 +98,6 @@ class GameKnowledge:
     can_win_now: WinTest = try_every_move
     playout: Playout | None = None
     guided_playout: Playout | None = None
-    decisive_playout: Playout | None = None
 
 
 _KNOWLEDGE: dict[str, GameKnowledge] = {}
@@ -266,19 +262,6 @@ def spinca_guided_playout(state: State[Any], rand: Callable[[], float]) -> list[
     return temple_returns(spinca_random_fill(state.masks(), state.placed, players, rand, guided=True), players)
 
 
-def spinca_decisive_playout(state: State[Any], rand: Callable[[], float]) -> list[float]:
-    """:func:`spinca_playout` whose last turn wins for its seat where a cheap turn can.
-
-    >>> import random, spheria
-    >>> state = spheria.load_game("spinca", players=4).new_initial_state()
-    >>> sorted(spinca_decisive_playout(state, random.Random(1).random)) in ([-1.0] * 2 + [1.0] * 2, [0.0] * 4)
-    True
-    """
-    assert isinstance(state, SpincaState)
-    players = state.game.num_players
-    return temple_returns(spinca_random_fill(state.masks(), state.placed, players, rand, decisive=True), players)
-
-
 #: How often a guided playout's placement follows its goal (the rest are random, so the
 #: playouts still sample the whole game); measured in ``docs/agents.md`` (Spinca's top).
 GUIDED_SHARE = 0.85
@@ -287,7 +270,7 @@ ON_FACE = FACES[0] | FACES[1] | FACES[2] | FACES[3]
 
 
 def spinca_random_fill(
-    masks: Masks, placed: int, players: int, rand: Callable[[], float], guided: bool = False, decisive: bool = False
+    masks: Masks, placed: int, players: int, rand: Callable[[], float], guided: bool = False
 ) -> Masks:
     """The temple completed from ``masks`` (after ``placed`` turns) by cheap random turns.
 
@@ -299,18 +282,11 @@ def spinca_random_fill(
     the mover's own colour — it joins or grows a face group instead of starting a lone marble,
     which would be the colour's smallest group — or, if there is none, on any site touching
     its colour, else at random.
-
-    ``decisive``: the last turn is one that wins for its seat (:func:`winning_last_turn`) where
-    a cheap turn does, as a player who sees the end would play it; otherwise random.
     """
     colors = SEAT_COLORS[players]
     filled = list(masks)
     occupied = masks[0] | masks[1] | masks[2]
     for turn in range(placed, PLACEMENTS):
-        if decisive and turn == PLACEMENTS - 1:
-            won = winning_last_turn((filled[0], filled[1], filled[2]), turn % players, players)
-            if won is not None:
-                return won
         if occupied and rand() < RANDOM_TURN_RELOCATES:
             source = _random_bit(occupied & ~_holding(occupied), rand)
             target = _random_bit(ADJACENT[source.bit_length() - 1] & temple_placeable(occupied ^ source), rand)
@@ -327,57 +303,6 @@ def spinca_random_fill(
         filled[color] |= site
         occupied |= site
     return (filled[0], filled[1], filled[2])
-
-
-def winning_last_turn(masks: Masks, seat: int, players: int) -> Masks | None:
-    """The temple after a last turn (the 29th placement) that makes ``seat``'s side win, or ``None``.
-
-    Tries placing alone, then every cheap relocation (a marble that holds nothing up, to a free
-    site next to it on its level) followed by each placement, in site order.
-
-    >>> import spheria
-    >>> spn = "bwbwwwbbwwwbbbbw/wwbbwbwbw/b.wb/. 1 2a1"  # White's last turn: placing on 2b1 alone loses
-    >>> masks = spheria.load_game("spinca").state_from_spn(spn).masks()
-    >>> temple_returns((masks[0] | 1 << 26, masks[1], 0), 2)
-    [-1.0, 1.0]
-    >>> after = winning_last_turn(masks, 0, 2)
-    >>> temple_returns(after, 2), after[0].bit_count(), after[1].bit_count()
-    ([1.0, -1.0], 15, 14)
-    """
-    color = SEAT_COLORS[players][seat]
-    occupied = masks[0] | masks[1] | masks[2]
-    for site_mask in _bits_of(temple_placeable(occupied)):
-        after = _placed_on(masks, color, site_mask)
-        if temple_returns(after, players)[seat] > 0:
-            return after
-    for source in _bits_of(occupied & ~_holding(occupied)):
-        mover = 0 if masks[0] & source else 1 if masks[1] & source else 2
-        vacated = occupied ^ source
-        for target in _bits_of(ADJACENT[source.bit_length() - 1] & temple_placeable(vacated)):
-            moved = list(masks)
-            moved[mover] ^= source | target
-            relocated = (moved[0], moved[1], moved[2])
-            for site_mask in _bits_of(temple_placeable(vacated | target)):
-                after = _placed_on(relocated, color, site_mask)
-                if temple_returns(after, players)[seat] > 0:
-                    return after
-    return None
-
-
-def _placed_on(masks: Masks, color: int, site_mask: int) -> Masks:
-    filled = list(masks)
-    filled[color] |= site_mask
-    return (filled[0], filled[1], filled[2])
-
-
-def _bits_of(mask: int) -> list[int]:
-    """The set bits of ``mask``, lowest first, each as a one-bit mask."""
-    bits = []
-    while mask:
-        low = mask & -mask
-        bits.append(low)
-        mask ^= low
-    return bits
 
 
 def touching_sites(mask: int) -> int:
@@ -408,9 +333,4 @@ def _holding(occupied: int) -> int:
     return held
 
 
-register_knowledge(
-    "spinca",
-    GameKnowledge(
-        playout=spinca_playout, guided_playout=spinca_guided_playout, decisive_playout=spinca_decisive_playout
-    ),
-)
+register_knowledge("spinca", GameKnowledge(playout=spinca_playout, guided_playout=spinca_guided_playout))

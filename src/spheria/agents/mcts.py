@@ -47,7 +47,7 @@ from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thi
 from spheria.games.base import SIMULTANEOUS, PlayerView, State
 
 #: The values of the ``rollout`` option.
-ROLLOUTS = ("game", "random", "guided", "decisive")
+ROLLOUTS = ("game", "random", "guided")
 #: The most iterations a move may be given.
 MAX_ITERATIONS = 1_000_000
 
@@ -96,10 +96,7 @@ class MCTSAgent(Agent):
         AgentOption("reuse", True, "keep the matching subtree between moves", kind=bool),
         AgentOption("widen", False, "value an untried move as one visit at the node's mean", kind=bool),
         AgentOption(
-            "rollout",
-            "game",
-            "game: the game's own playout; random: random moves; guided: goal-seeking; decisive: wins at once",
-            ROLLOUTS,
+            "rollout", "game", "game: the game's own playout; random: random moves; guided: goal-seeking", ROLLOUTS
         ),
         CLOCK,
         SEED,
@@ -315,6 +312,4 @@ def _playout(knowledge: GameKnowledge, rollout: str) -> Playout | None:
         return None
     if rollout == "guided" and knowledge.guided_playout is not None:
         return knowledge.guided_playout
-    if rollout == "decisive" and knowledge.decisive_playout is not None:
-        return knowledge.decisive_playout
     return knowledge.playout
