@@ -94,6 +94,7 @@ class MCTSAgent(Agent):
         time_option(None, "seconds per move (default 1 unless iterations is given)"),
         AgentOption("c", 1.4, "the exploration constant", kind=float, bounds=(0, 10)),
         AgentOption("reuse", True, "keep the matching subtree between moves", kind=bool),
+        AgentOption("widen", False, "value an untried move as one visit at the node's mean", kind=bool),
         AgentOption(
             "rollout", "game", "game: the game's own playout; random: random moves; guided: goal-seeking", ROLLOUTS
         ),
@@ -111,12 +112,21 @@ class MCTSAgent(Agent):
         seed: int | None = None,
         reuse: bool | int = True,
         rollout: str = "game",
+        widen: bool | int = False,
         clock: str = "wall",
         max_time: float | None = None,
     ) -> None:
         self.time_cap = check_max_time(max_time)
         values = self.checked_options(
-            self.time_cap, iterations=iterations, time=time, c=c, seed=seed, reuse=reuse, rollout=rollout, clock=clock
+            self.time_cap,
+            iterations=iterations,
+            time=time,
+            c=c,
+            seed=seed,
+            reuse=reuse,
+            rollout=rollout,
+            widen=widen,
+            clock=clock,
         )
         if values["iterations"] is not None and values["time"] is not None:
             raise ValueError(message("one_budget", agent=self.spec_name))
@@ -128,6 +138,7 @@ class MCTSAgent(Agent):
         self.seed: int | None = values["seed"]
         self.reuse: bool = values["reuse"]
         self.rollout: str = values["rollout"]
+        self.widen: bool = values["widen"]
         self.clock: str = values["clock"]
         self.name = self.spec_from(values)
         self.rng = random.Random(self.seed)
@@ -150,7 +161,7 @@ class MCTSAgent(Agent):
         root = self._reused_root(state) if self.reuse else None
         reused = 0 if root is None else root.visits
         if root is None:
-            root = _Node(None, None, player, state.legal_moves(), state.game.num_players)
+            root = _Node(None, None, player, None, state.game.num_players)
         start = time.perf_counter()
         deadline = thinking_clock(self.clock)() + self.max_seconds_per_move()
         playout = _playout(knowledge_for(state.game), self.rollout)
@@ -229,6 +240,7 @@ class MCTSAgent(Agent):
     ) -> int:
         rand = self.rng.random
         explore = 2.0 * self.c  # rewards in [-1, 1] count double against [0, 1]
+        widen = self.widen
         players = len(root.totals)
         seats = range(players)
         log, sqrt, clock = math.log, math.sqrt, thinking_clock(self.clock)
@@ -238,11 +250,12 @@ class MCTSAgent(Agent):
                 break
             state = root_state.clone()
             node = root
-            # Selection: down through fully expanded nodes.
+            # Selection: down through fully expanded nodes (with ``widen``, also past untried
+            # moves while some child beats an untried move's value).
             while True:
                 if node.untried is None:
                     node.untried = state.legal_moves() if node.player >= 0 else []
-                if node.untried or not node.children:
+                if not node.children or (node.untried and not widen):
                     break
                 p = node.player
                 k = explore * sqrt(log(node.visits))
@@ -253,6 +266,8 @@ class MCTSAgent(Agent):
                     value = child.totals[p] / n + k / sqrt(n)
                     if value > best_value:
                         best_value, best = value, child
+                if node.untried and best_value <= node.totals[p] / node.visits + k:
+                    break  # an untried move, valued as one visit at the node's mean, comes first
                 node = best
                 state.apply(node.move)
             # Expansion: one untried move, picked at random.
