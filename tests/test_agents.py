@@ -640,7 +640,8 @@ def test_mcts_rolls_out_with_the_games_own_playout_unless_told_random(monkeypatc
 @pytest.mark.parametrize("spec", ["mcts:time=0.5", "alphabeta:time=0.5", "spagyric:time=0.5"])
 def test_a_cpu_clock_budget_counts_the_thinking_threads_cpu_seconds(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``clock=cpu`` reads the thread's CPU clock: on a CPU clock made to run 50 times as fast as the
-    wall, a 0.5 s search ends within a tenth of that, while on the wall clock it uses its time."""
+    wall, a 0.5 s search ends after a hundredth of a second of it (well under 0.3 s even on a loaded
+    machine), while on the wall clock it uses its time."""
     import time
 
     monkeypatch.setattr(time, "thread_time", lambda: 50 * time.perf_counter())
@@ -654,6 +655,6 @@ def test_a_cpu_clock_budget_counts_the_thinking_threads_cpu_seconds(spec: str, m
         agent.choose(state.view(player), player)
         took = time.perf_counter() - start
         if clock == "cpu":
-            assert took < 0.05, f"{agent.name} took {took:.2f} s on a clock that runs 50 times as fast"
+            assert took < 0.3, f"{agent.name} took {took:.2f} s on a clock that runs 50 times as fast"
         else:
             assert took >= 0.4, f"{agent.name} stopped after {took:.2f} s of its 0.5 s"
