@@ -116,6 +116,21 @@ class Ladder:
             )
         return "\n".join(lines)
 
+    def markdown(self) -> str:
+        """The rows as the Markdown table docs/agents.md shows (CPU seconds a move, wall time's longest)."""
+        lines = [
+            "| level | words | agent | CPU s/move (mean, max) | wall max | games | score | Elo | 95 % interval |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for row in self.rows():
+            low, high = row["rating_95"]
+            lines.append(
+                f"| `{row['agent']}` | {row['words']} | `{row['plays']}`"
+                f" | {row['cpu_mean_s']:.3f}, {row['cpu_max_s']:.2f} | {row['max_s']:.2f} | {row['pairings']}"
+                f" | {row['score']:.3f} | {row['rating']} | {low} to {high} |"
+            )
+        return "\n".join(lines)
+
 
 def _seat_times(result: LadderResult, cpu: bool = False) -> Iterator[tuple[int, float]]:
     for seat, times in enumerate(result.cpu_seconds if cpu else result.seconds):
@@ -265,14 +280,18 @@ def run_ladder(
     progress: bool = False,
     journal: Path | str | None = None,
     clock: str = "cpu",
+    play: bool = True,
 ) -> Ladder:
     """The round robin of ``agents`` (default: random and the five levels) in ``game``.
 
-    With ``journal`` (a path), finished games are kept there and a later call with the same
-    arguments plays only the games still missing (with a larger ``games``, the games added).
+    The games are played in rounds, game ``i`` of every group before game ``i + 1`` of any, so a
+    run cut short has as many games of every pair. With ``journal`` (a path), finished games are
+    kept there and a later call with the same arguments plays only the games still missing (with
+    a larger ``games``, the games added).
     ``clock`` is what the agents that take a ``clock`` option count their time by
     (:func:`clocked`): ``cpu``, the default, keeps a ladder fair while other work loads the
-    machine; ``wall`` plays them as the lobby does.
+    machine; ``wall`` plays them as the lobby does. ``play=False`` only reads the journal (a
+    report of a run still going on, or cut short).
     """
     loaded = load_game(game, **options)
     names = list(agents or ladder_agents())
@@ -297,7 +316,10 @@ def run_ladder(
     done = {index: found[key] for index, key in enumerate(keys) if key in found}  # by schedule index
     for result in done.values():
         _add(ladder, result, len(jobs), progress)
-    for index, result in play_jobs(game, ladder.options, jobs, max_time, workers, skip=done, clock=clock):
+    if not play:
+        return ladder
+    rounds = sorted(range(len(jobs)), key=lambda index: (keys[index] % GROUP_STRIDE, keys[index]))
+    for index, result in play_jobs(game, ladder.options, jobs, max_time, workers, skip=done, clock=clock, order=rounds):
         if kept:
             kept.record(keys[index], result)
         _add(ladder, result, len(jobs), progress)
@@ -312,9 +334,12 @@ def play_jobs(
     workers: int,
     skip: Iterable[int] = (),
     clock: str = "cpu",
+    order: Sequence[int] | None = None,
 ) -> Iterable[tuple[int, LadderResult]]:
-    """Play every job whose index is not in ``skip``, yielding (index, result) in schedule order."""
-    todo = [i for i in range(len(jobs)) if i not in set(skip)]
+    """Play every job whose index is not in ``skip``, yielding (index, result) in ``order`` (default:
+    the schedule's)."""
+    skipped = set(skip)
+    todo = [i for i in (range(len(jobs)) if order is None else order) if i not in skipped]
     if workers <= 1:
         for i in todo:
             yield i, play_clocked(game, options, jobs[i], max_time, clock)
@@ -352,7 +377,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--agents", nargs="+", metavar="SPEC", help="rate these specs instead of random and the levels (screening)"
     )
+    parser.add_argument("--report", action="store_true", help="print what --journal holds; play nothing")
+    parser.add_argument("--markdown", action="store_true", help="print the rows as a Markdown table")
     args = parser.parse_args(argv)
+    if args.report and args.journal is None:
+        parser.error("--report reads a --journal")
     game = make_game(args.game, args.variant, args.option or [])
     ladder = run_ladder(
         game.name,
@@ -365,13 +394,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress=args.progress,
         journal=args.journal,
         clock="cpu" if args.cpu_clock else "wall",
+        play=not args.report,
     )
     if args.json:
         summary = {"game": game.name, "options": ladder.options, "games_per_group": args.games, "rows": ladder.rows()}
         print(json.dumps(summary, indent=1))
     else:
         print(f"{game.title} {ladder.options}: {len(ladder.results)} games, {args.games} per group")
-        print(ladder.table())
+        print(ladder.markdown() if args.markdown else ladder.table())
     return 0
 
 

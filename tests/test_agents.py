@@ -297,8 +297,14 @@ def test_the_registry_knows_every_agent() -> None:
         ("mcts:c=-1", "mcts option c must be a number from 0 to 10, not -1"),
         ("mcts:reuse=maybe", r"mcts option reuse must be 1 or 0 \(true or false\), not 'maybe'"),
         ("mcts:rollout=smart", "mcts option rollout must be one of game, random, guided, not 'smart'"),
-        ("mcts:speed=3", r"mcts has no option 'speed' \(options: iterations, time, c, reuse, rollout, clock, seed, blunder\)"),
-        ("mcts:tim=1", r"mcts has no option 'tim' \(options: iterations, time, c, reuse, rollout, clock, seed, blunder\)"),
+        (
+            "mcts:speed=3",
+            r"mcts has no option 'speed' \(options: iterations, time, c, reuse, rollout, clock, seed, blunder\)",
+        ),
+        (
+            "mcts:tim=1",
+            r"mcts has no option 'tim' \(options: iterations, time, c, reuse, rollout, clock, seed, blunder\)",
+        ),
         ("alphabeta:depth=deep", "alphabeta option depth must be a whole number from 1 to 50, not 'deep'"),
         ("alphabeta:depth=99", "alphabeta option depth must be a whole number from 1 to 50, not 99"),
         ("alphabeta:time=0", "alphabeta option time must be a number of seconds from 0.01 to 600, not 0"),

@@ -290,3 +290,34 @@ def test_a_ladder_given_more_games_resumes_its_journal_and_adds_the_rest(tmp_pat
     more = run_ladder("spline", {}, games=4, seed=4, max_time=TINY, agents=agents, journal=journal)
     assert len(more.results) == 4 and more.results[:2] == first.results  # the first two read back, two played
     assert len(journal.read_text().splitlines()) == 1 + 4
+
+
+def test_a_ladder_plays_in_rounds_so_a_run_cut_short_has_every_pair() -> None:
+    agents = ["random", "greedy", "alphabeta:depth=1"]
+    played = [
+        result.seats for result in run_ladder("spline", {}, games=2, seed=1, max_time=TINY, agents=agents).results
+    ]
+    assert [set(seats) for seats in played[:3]] == [set(pair) for pair in itertools.combinations(agents, 2)]
+    assert [set(seats) for seats in played[3:]] == [set(pair) for pair in itertools.combinations(agents, 2)]
+
+
+def test_the_ladder_reports_a_journal_without_playing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "report.jsonl"
+    argv = [
+        "spline",
+        "--games",
+        "2",
+        "--max-time",
+        str(TINY),
+        "--agents",
+        "random",
+        "greedy",
+        "--journal",
+        str(journal),
+    ]
+    assert ladder_main([*argv, "--report"]) == 0  # nothing played yet
+    assert "0 games, 2 per group" in capsys.readouterr().out
+    assert ladder_main(argv) == 0 and ladder_main([*argv, "--report", "--markdown"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "2 games, 2 per group" in out[-5] and out[-1].startswith("| `greedy` |  | `greedy` |")
+    assert len(journal.read_text().splitlines()) == 1 + 2  # the report played no more games
