@@ -13,7 +13,7 @@ agent for that game, built through the registry with the level's seed and the ca
 >>> import spheria
 >>> agent = LevelAgent(3)
 >>> agent.fits(spheria.load_game("spline")), agent.name, agent.resolved_spec
-(True, 'level:3', 'alphabeta:time=0.1,blunder=0.2')
+(True, 'level:3', 'alphabeta:time=0.2,blunder=0.1')
 >>> levels_for(spheria.load_game("special-cake", variant="poisoned"))[4].spec
 'solver:setup=planner,time=5'
 """
@@ -96,7 +96,7 @@ LEVELS: dict[str, tuple[LevelEntry, ...]] = {
     "spline": _ladder(
         ("greedy:blunder=0.5", 0.1),
         ("greedy:blunder=0.2", 0.1),
-        ("alphabeta:time=0.1,blunder=0.2", 0.1),
+        ("alphabeta:time=0.2,blunder=0.1", 0.2),
         ("alphabeta:time=0.2", 0.2),
         ("alphabeta:time=2", 2.0),
     ),
@@ -104,9 +104,9 @@ LEVELS: dict[str, tuple[LevelEntry, ...]] = {
     "spinca/3": _ladder(*_SPINCA),
     "spinca/4": _ladder(*_SPINCA),
     "spagyric": _ladder(
-        ("spagyric:time=0.1,blunder=0.6", 0.1),
-        ("spagyric:time=0.1,blunder=0.3", 0.1),
-        ("spagyric:time=0.2", 0.2),
+        ("spagyric:iterations=30,exact=1,blunder=0.5", 0.1),
+        ("spagyric:iterations=30,exact=1", 0.1),
+        ("spagyric:time=0.1", 0.1),
         ("spagyric:time=0.5", 0.5),
         ("spagyric:time=2", 2.0),
     ),
