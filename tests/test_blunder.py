@@ -17,6 +17,7 @@ from spheria.agents.alphabeta import AlphaBetaAgent
 from spheria.agents.blunder import BlunderAgent
 from spheria.agents.registry import agent_names, check_spec, describe_options, make_agent
 from spheria.games.base import SIMULTANEOUS, State
+from spheria.i18n import using
 
 
 def _random_game(name: str, seed: int, **options: Any) -> list[State[Any]]:
@@ -115,3 +116,8 @@ def test_every_agent_lists_blunder_among_its_options() -> None:
     assert all("blunder" in [row[0] for row in describe_options(name)] for name in agent_names())
     with pytest.raises(ValueError, match=r"options: depth, time, clock, seed, blunder\)"):
         make_agent("alphabeta:blunders=1")
+
+
+def test_a_bad_share_is_refused_in_korean_too() -> None:
+    with using("ko"), pytest.raises(ValueError, match=r"greedy의 옵션 blunder.*0~1의 숫자여야 합니다"):
+        make_agent("greedy:blunder=1.5")
