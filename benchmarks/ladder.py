@@ -29,8 +29,9 @@ from typing import Any
 
 from benchmarks.journal import Journal
 from benchmarks.results import LadderGame, LadderResult, play_one
-from spheria.agents.levels import LEVEL_NUMBERS, level_spec, level_words, levels_for
-from spheria.agents.registry import make_agent
+from spheria.agents.levels import LEVEL_NUMBERS, LevelAgent, level_spec, level_words, levels_for
+from spheria.agents.options import CLOCK
+from spheria.agents.registry import describe_options, make_agent, parse_spec
 from spheria.arena import derive_seed, seating
 from spheria.cli.common import make_game
 from spheria.games.base import load_game
@@ -99,16 +100,34 @@ class Ladder:
         return rows
 
     def table(self) -> str:
+        rows = self.rows()
+        agent = max(len("agent"), *(len(row["agent"]) for row in rows))
+        plays = max(len("plays"), *(len(row["plays"]) for row in rows))
         lines = [
-            f"{'agent':8} {'level':10} {'plays':28} {'pairs':>5} {'score':>5} {'Elo':>6} {'95% interval':>14}"
+            f"{'agent':{agent}} {'level':9} {'plays':{plays}} {'pairs':>5} {'score':>5} {'Elo':>6} {'95% interval':>14}"
             f" {'s/move':>6} {'max s':>6} {'cpu s':>6} {'max':>6}"
+        ]
+        for row in rows:
+            low, high = row["rating_95"]
+            lines.append(
+                f"{row['agent']:{agent}} {row['words']:9} {row['plays']:{plays}} {row['pairings']:5d}"
+                f" {row['score']:5.3f} {row['rating']:6d} {f'{low}..{high}':>14} {row['mean_s']:6.3f}"
+                f" {row['max_s']:6.2f} {row['cpu_mean_s']:6.3f} {row['cpu_max_s']:6.2f}"
+            )
+        return "\n".join(lines)
+
+    def markdown(self) -> str:
+        """The rows as the Markdown table docs/agents.md shows (CPU seconds a move, wall time's longest)."""
+        lines = [
+            "| level | words | agent | CPU s/move (mean, max) | wall max | games | score | Elo | 95 % interval |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for row in self.rows():
             low, high = row["rating_95"]
             lines.append(
-                f"{row['agent']:8} {row['words']:10} {row['plays']:28} {row['pairings']:5d} {row['score']:5.3f}"
-                f" {row['rating']:6d} {f'{low}..{high}':>14} {row['mean_s']:6.3f} {row['max_s']:6.2f}"
-                f" {row['cpu_mean_s']:6.3f} {row['cpu_max_s']:6.2f}"
+                f"| `{row['agent']}` | {row['words']} | `{row['plays']}`"
+                f" | {row['cpu_mean_s']:.3f}, {row['cpu_max_s']:.2f} | {row['max_s']:.2f} | {row['pairings']}"
+                f" | {row['score']:.3f} | {row['rating']} | {low} to {high} |"
             )
         return "\n".join(lines)
 
@@ -119,14 +138,42 @@ def _seat_times(result: LadderResult, cpu: bool = False) -> Iterator[tuple[int, 
             yield seat, t
 
 
+def _level(agent: str) -> int | None:
+    """The level a ladder agent is (``level:3`` is 3), ``None`` for another spec."""
+    name, params = parse_spec(agent)
+    return int(params["level"]) if name == LevelAgent.spec_name else None
+
+
 def _words(agent: str) -> str:
-    return level_words(int(agent.split(":")[1])) if agent.startswith("level:") else ""
+    level = _level(agent)
+    return "" if level is None else level_words(level)
 
 
 def _resolved(agent: str, game: Any) -> str:
-    if agent.startswith("level:"):
-        return levels_for(game)[int(agent.split(":")[1]) - 1].spec
-    return agent
+    level = _level(agent)
+    return agent if level is None else levels_for(game)[level - 1].spec
+
+
+def clocked(spec: str, clock: str) -> str:
+    """``spec`` with ``clock=`` added when its agent takes a clock and the spec does not name one.
+
+    >>> clocked("level:3", "cpu"), clocked("alphabeta:time=0.5,blunder=0.1", "cpu"), clocked("greedy", "cpu")
+    ('level:3,clock=cpu', 'alphabeta:time=0.5,blunder=0.1,clock=cpu', 'greedy')
+    """
+    name, params = parse_spec(spec)
+    takes = name == LevelAgent.spec_name or CLOCK.name in {option for option, _, _ in describe_options(name)}
+    if clock == CLOCK.default or not takes or CLOCK.name in params:
+        return spec
+    return f"{spec}{',' if ':' in spec else ':'}{CLOCK.name}={clock}"
+
+
+def play_clocked(
+    game: str, options: dict[str, Any], job: LadderGame, max_time: float | None, clock: str
+) -> LadderResult:
+    """:func:`play_one` with every agent that takes a clock on ``clock``; the result names the specs as given."""
+    played = play_one(game, options, LadderGame(tuple(clocked(s, clock) for s in job.seats), job.seed), max_time)
+    played.seats = job.seats
+    return played
 
 
 def rate(names: Sequence[str], outcomes: Sequence[tuple[str, str, float]], anchor: str = ANCHOR) -> dict[str, Rating]:
@@ -202,6 +249,17 @@ def ladder_agents() -> list[str]:
     return [ANCHOR, *(level_spec(n) for n in LEVEL_NUMBERS)]
 
 
+#: A journal keys game ``i`` of group ``g`` as ``g * GROUP_STRIDE + i``, the same whatever ``games`` is,
+#: so a run given more games per group later resumes from the same journal and adds the rest.
+GROUP_STRIDE = 1_000_000
+
+
+def journal_keys(agents: Sequence[str], seats: int, games: int) -> list[int]:
+    """The journal key of every game of :func:`schedule`, in its order."""
+    groups = len(list(itertools.combinations(agents, seats)))
+    return [g * GROUP_STRIDE + i for g in range(groups) for i in range(games)]
+
+
 def schedule(agents: Sequence[str], seats: int, games: int, seed: int) -> list[LadderGame]:
     """``games`` games for every group of ``seats`` agents, seats rotated within each group."""
     return [
@@ -221,11 +279,19 @@ def run_ladder(
     agents: Sequence[str] | None = None,
     progress: bool = False,
     journal: Path | str | None = None,
+    clock: str = "cpu",
+    play: bool = True,
 ) -> Ladder:
     """The round robin of ``agents`` (default: random and the five levels) in ``game``.
 
-    With ``journal`` (a path), finished games are kept there and a later call with the same
-    arguments plays only the games still missing.
+    The games are played in rounds, game ``i`` of every group before game ``i + 1`` of any, so a
+    run cut short has as many games of every pair. With ``journal`` (a path), finished games are
+    kept there and a later call with the same arguments plays only the games still missing (with
+    a larger ``games``, the games added).
+    ``clock`` is what the agents that take a ``clock`` option count their time by
+    (:func:`clocked`): ``cpu``, the default, keeps a ladder fair while other work loads the
+    machine; ``wall`` plays them as the lobby does. ``play=False`` only reads the journal (a
+    report of a run still going on, or cut short).
     """
     loaded = load_game(game, **options)
     names = list(agents or ladder_agents())
@@ -239,17 +305,23 @@ def run_ladder(
         "game": game,
         "options": ladder.options,
         "agents": names,
-        "games": games,
+        "plays": [_resolved(name, loaded) for name in names],  # a changed level table starts a new run
         "seed": seed,
         "max_time": max_time,
+        "clock": clock,
     }
     kept = Journal(journal, header) if journal is not None else None
-    done = kept.done if kept else {}
+    keys = journal_keys(names, loaded.num_players, games)
+    found = kept.done if kept else {}
+    done = {index: found[key] for index, key in enumerate(keys) if key in found}  # by schedule index
     for result in done.values():
         _add(ladder, result, len(jobs), progress)
-    for index, result in play_jobs(game, ladder.options, jobs, max_time, workers, skip=done):
+    if not play:
+        return ladder
+    rounds = sorted(range(len(jobs)), key=lambda index: (keys[index] % GROUP_STRIDE, keys[index]))
+    for index, result in play_jobs(game, ladder.options, jobs, max_time, workers, skip=done, clock=clock, order=rounds):
         if kept:
-            kept.record(index, result)
+            kept.record(keys[index], result)
         _add(ladder, result, len(jobs), progress)
     return ladder
 
@@ -261,15 +333,19 @@ def play_jobs(
     max_time: float | None,
     workers: int,
     skip: Iterable[int] = (),
+    clock: str = "cpu",
+    order: Sequence[int] | None = None,
 ) -> Iterable[tuple[int, LadderResult]]:
-    """Play every job whose index is not in ``skip``, yielding (index, result) in schedule order."""
-    todo = [i for i in range(len(jobs)) if i not in set(skip)]
+    """Play every job whose index is not in ``skip``, yielding (index, result) in ``order`` (default:
+    the schedule's)."""
+    skipped = set(skip)
+    todo = [i for i in (range(len(jobs)) if order is None else order) if i not in skipped]
     if workers <= 1:
         for i in todo:
-            yield i, play_one(game, options, jobs[i], max_time)
+            yield i, play_clocked(game, options, jobs[i], max_time, clock)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [(i, pool.submit(play_one, game, options, jobs[i], max_time)) for i in todo]
+        futures = [(i, pool.submit(play_clocked, game, options, jobs[i], max_time, clock)) for i in todo]
         for i, future in futures:
             yield i, future.result()
 
@@ -292,7 +368,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--progress", action="store_true", help="one line per finished game on stderr")
     parser.add_argument("--journal", type=Path, help="keep finished games in this file and resume from it")
+    parser.add_argument(
+        "--cpu-clock",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="agents that take clock= count their time in CPU seconds (default; --no-cpu-clock: wall seconds)",
+    )
+    parser.add_argument(
+        "--agents", nargs="+", metavar="SPEC", help="rate these specs instead of random and the levels (screening)"
+    )
+    parser.add_argument("--report", action="store_true", help="print what --journal holds; play nothing")
+    parser.add_argument("--markdown", action="store_true", help="print the rows as a Markdown table")
     args = parser.parse_args(argv)
+    if args.report and args.journal is None:
+        parser.error("--report reads a --journal")
     game = make_game(args.game, args.variant, args.option or [])
     ladder = run_ladder(
         game.name,
@@ -301,15 +390,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.seed,
         args.workers,
         args.max_time,
+        agents=args.agents,
         progress=args.progress,
         journal=args.journal,
+        clock="cpu" if args.cpu_clock else "wall",
+        play=not args.report,
     )
     if args.json:
         summary = {"game": game.name, "options": ladder.options, "games_per_group": args.games, "rows": ladder.rows()}
         print(json.dumps(summary, indent=1))
     else:
         print(f"{game.title} {ladder.options}: {len(ladder.results)} games, {args.games} per group")
-        print(ladder.table())
+        print(ladder.markdown() if args.markdown else ladder.table())
     return 0
 
 

@@ -297,8 +297,14 @@ def test_the_registry_knows_every_agent() -> None:
         ("mcts:c=-1", "mcts option c must be a number from 0 to 10, not -1"),
         ("mcts:reuse=maybe", r"mcts option reuse must be 1 or 0 \(true or false\), not 'maybe'"),
         ("mcts:rollout=smart", "mcts option rollout must be one of game, random, guided, not 'smart'"),
-        ("mcts:speed=3", r"mcts has no option 'speed' \(options: iterations, time, c, reuse, widen, rollout, "),
-        ("mcts:tim=1", r"no option 'tim' \(options: iterations, time, c, reuse, widen, rollout, clock, seed\)"),
+        (
+            "mcts:speed=3",
+            r"mcts has no option 'speed' \(options: iterations, time, c, reuse, widen, rollout, clock, seed, blunder\)",
+        ),
+        (
+            "mcts:tim=1",
+            r"mcts has no option 'tim' \(options: iterations, time, c, reuse, widen, rollout, clock, seed, blunder\)",
+        ),
         ("alphabeta:depth=deep", "alphabeta option depth must be a whole number from 1 to 50, not 'deep'"),
         ("alphabeta:depth=99", "alphabeta option depth must be a whole number from 1 to 50, not 99"),
         ("alphabeta:time=0", "alphabeta option time must be a number of seconds from 0.01 to 600, not 0"),
@@ -307,7 +313,7 @@ def test_the_registry_knows_every_agent() -> None:
         ("random:seed=2.5", "random option seed must be a whole number from 0 to 4294967295, not 2.5"),
         ("random:seed=1,seed=2", "agent option 'seed' is given twice"),
         ("random:seed=\x1b]0;owned\x07", r"holds a control character \(\\x1b\)"),
-        ("greedy:depth=2", r"greedy has no option 'depth' \(options: seed\)"),
+        ("greedy:depth=2", r"greedy has no option 'depth' \(options: seed, blunder\)"),
         ("mcts:iterations", "agent option 'iterations' in 'mcts:iterations' must be written key=value"),
         ("", "the agent spec is empty"),
         ("mcts:" + "c=1," * 60, "characters long; the most is 200"),
@@ -374,6 +380,7 @@ def test_options_describe_their_ranges_for_help_texts() -> None:
         "rollout": "game, random, guided",
         "clock": "wall, cpu",
         "seed": "0 to 4294967295",
+        "blunder": "0 to 1",
     }
 
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import io
 import itertools
+import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmarks.ladder import ladder_agents, rate, run_ladder, schedule
+from benchmarks.ladder import clocked, ladder_agents, rate, run_ladder, schedule
+from benchmarks.ladder import main as ladder_main
 
 import spheria
 from spheria.agents.levels import (
@@ -27,7 +29,7 @@ from spheria.agents.levels import (
     level_words,
     levels_for,
 )
-from spheria.agents.registry import check_spec, make_agent
+from spheria.agents.registry import check_spec, make_agent, parse_spec
 from spheria.arena import run_arena
 from spheria.cli.main import main
 from spheria.games.base import SIMULTANEOUS, State
@@ -125,10 +127,12 @@ def test_a_level_resolves_from_the_view_it_is_shown_without_a_fit_check() -> Non
     agent = make_agent("level:2,seed=1", max_time=TINY)
     assert isinstance(agent, LevelAgent) and agent.agent is None
     agent.choose(state.view(0), 0)  # a hidden-information view: the game is read from its observation
-    assert agent.resolved_spec == make_agent(LEVELS["spagyric"][1].spec).name
+    fitted = check_spec("level:2,seed=1", spheria.load_game("spagyric", supply=3), max_time=TINY)
+    assert isinstance(fitted, LevelAgent) and agent.resolved_spec == fitted.resolved_spec
+    assert agent.resolved_spec is not None and agent.resolved_spec.startswith("spagyric:")
     spline = spheria.load_game("spline").new_initial_state()
     agent.choose(spline.view(0), 0)  # the same agent meeting another game resolves again
-    assert agent.resolved_spec == "greedy"
+    assert agent.resolved_spec is not None and agent.resolved_spec.startswith(LEVELS["spline"][1].spec.split(":")[0])
 
 
 @pytest.mark.parametrize(
@@ -139,7 +143,9 @@ def test_a_level_resolves_from_the_view_it_is_shown_without_a_fit_check() -> Non
         ("level:x", "there are levels 1 to 5 (level:1 ... level:5), not 'x'"),
         ("level:2.5", "there are levels 1 to 5 (level:1 ... level:5), not 2.5"),
         ("level", "there are levels 1 to 5"),
-        ("level:3,depth=2", "level has no option 'depth' (options: level, seed)"),
+        ("level:3,depth=2", "level has no option 'depth' (options: level, clock, seed, blunder)"),
+        ("level:3,clock=sun", "level option clock must be one of wall, cpu, not 'sun'"),
+        ("level:3,blunder=1.5", "level option blunder must be a number from 0 to 1, not 1.5"),
         ("level:3,seed=-1", "level option seed must be a whole number from 0"),
     ],
 )
@@ -155,6 +161,28 @@ def test_a_level_name_is_a_spec_that_makes_the_same_level_again() -> None:
     assert make_agent("level:level=4").name == "level:4"
     with pytest.raises(ValueError, match="or a level: level:1 to level:5"):
         make_agent("levels")
+
+
+def test_a_level_on_the_cpu_clock_passes_it_to_an_agent_that_takes_one() -> None:
+    level = check_spec("level:4,clock=cpu,seed=2", spheria.load_game("spline"))
+    assert isinstance(level, LevelAgent) and level.name == "level:4,clock=cpu,seed=2"
+    assert make_agent(level.name).name == level.name
+    assert level.resolved_spec == f"{LEVELS['spline'][3].spec},clock=cpu"
+    cake = check_spec("level:5,clock=cpu", spheria.load_game("special-cake", variant="sugar"))
+    assert isinstance(cake, LevelAgent) and cake.resolved_spec == LEVELS["special-cake/sugar"][4].spec  # no clock
+
+
+def test_levels_below_the_top_are_weakened_agents_and_the_top_is_not() -> None:
+    for key, levels in LEVELS.items():
+        top = parse_spec(levels[-1].spec)[1]
+        assert "blunder" not in top, key  # the strongest level is the strongest agent, unweakened
+        for low, high in itertools.pairwise(levels):
+            (name_low, low_options), (name_high, high_options) = parse_spec(low.spec), parse_spec(high.spec)
+            if name_low == name_high and {**low_options, "blunder": 0} == {**high_options, "blunder": 0}:
+                assert low_options.get("blunder", 0) > high_options.get("blunder", 0), (key, low.spec, high.spec)
+        seconds = [entry.seconds for entry in levels]
+        assert max(seconds[:3]) <= 0.2 and seconds[3] <= 0.5, key  # the times the docs state
+        assert seconds[4] <= (5.0 if key.startswith("special-cake") else 2.0), key
 
 
 def test_a_level_time_above_the_callers_cap_shrinks_to_it() -> None:
@@ -225,9 +253,71 @@ def test_a_tiny_ladder_runs_and_reports_every_agent() -> None:
     ladder = run_ladder("spline", {}, games=2, seed=1, max_time=TINY, agents=["random", "level:1", "level:2"])
     assert len(ladder.results) == 6 and all(len(r.returns) == 2 for r in ladder.results)
     rows = {row["agent"]: row for row in ladder.rows()}
-    assert rows["random"]["rating"] == 0 and rows["level:2"]["plays"] == "greedy"
+    assert rows["random"]["rating"] == 0 and rows["level:2"]["plays"] == LEVELS["spline"][1].spec
     assert rows["level:1"]["words"] == level_words(1) and rows["level:1"]["pairings"] == 4
     assert all(row["max_s"] >= row["mean_s"] >= 0 for row in rows.values())
     assert all(len(seconds) > 0 for result in ladder.results for seconds in result.seconds)  # each seat's moves timed
     table = ladder.table()
     assert table.count("\n") == 3 and "level:2" in table
+
+
+def test_the_ladder_plays_on_the_cpu_clock_by_default_and_names_the_specs_as_given(tmp_path: Path) -> None:
+    assert clocked("level:3", "cpu") == "level:3,clock=cpu" and clocked("level:3", "wall") == "level:3"
+    assert clocked("mcts:time=0.1,blunder=0.2", "cpu") == "mcts:time=0.1,blunder=0.2,clock=cpu"
+    assert clocked("greedy", "cpu") == "greedy" and clocked("mcts:clock=wall", "cpu") == "mcts:clock=wall"
+    journal = tmp_path / "ladder.jsonl"
+    agents = ["random", "alphabeta:depth=1,blunder=0.5"]
+    ladder = run_ladder("spline", {}, games=2, seed=1, max_time=TINY, agents=agents, journal=journal)
+    assert {result.seats for result in ladder.results} == {tuple(agents), tuple(reversed(agents))}
+    header = json.loads(journal.read_text().splitlines()[0])
+    assert header["clock"] == "cpu" and header["plays"] == agents
+    again = run_ladder("spline", {}, games=2, seed=1, max_time=TINY, agents=agents, journal=journal)
+    assert [r.returns for r in again.results] == [r.returns for r in ladder.results]  # resumed, not replayed
+    with pytest.raises(ValueError, match="belongs to another run"):
+        run_ladder("spline", {}, games=2, seed=1, max_time=TINY, agents=agents, journal=journal, clock="wall")
+
+
+def test_the_ladder_command_rates_given_specs(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["spline", "--games", "1", "--max-time", str(TINY), "--no-cpu-clock", "--agents", "random", "greedy"]
+    assert ladder_main(argv) == 0
+    out = capsys.readouterr().out
+    assert "1 games, 1 per group" in out and "greedy" in out.splitlines()[-1]
+
+
+def test_a_ladder_given_more_games_resumes_its_journal_and_adds_the_rest(tmp_path: Path) -> None:
+    journal, agents = tmp_path / "more.jsonl", ["random", "greedy"]
+    first = run_ladder("spline", {}, games=2, seed=4, max_time=TINY, agents=agents, journal=journal)
+    more = run_ladder("spline", {}, games=4, seed=4, max_time=TINY, agents=agents, journal=journal)
+    assert len(more.results) == 4 and more.results[:2] == first.results  # the first two read back, two played
+    assert len(journal.read_text().splitlines()) == 1 + 4
+
+
+def test_a_ladder_plays_in_rounds_so_a_run_cut_short_has_every_pair() -> None:
+    agents = ["random", "greedy", "alphabeta:depth=1"]
+    played = [
+        result.seats for result in run_ladder("spline", {}, games=2, seed=1, max_time=TINY, agents=agents).results
+    ]
+    assert [set(seats) for seats in played[:3]] == [set(pair) for pair in itertools.combinations(agents, 2)]
+    assert [set(seats) for seats in played[3:]] == [set(pair) for pair in itertools.combinations(agents, 2)]
+
+
+def test_the_ladder_reports_a_journal_without_playing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "report.jsonl"
+    argv = [
+        "spline",
+        "--games",
+        "2",
+        "--max-time",
+        str(TINY),
+        "--agents",
+        "random",
+        "greedy",
+        "--journal",
+        str(journal),
+    ]
+    assert ladder_main([*argv, "--report"]) == 0  # nothing played yet
+    assert "0 games, 2 per group" in capsys.readouterr().out
+    assert ladder_main(argv) == 0 and ladder_main([*argv, "--report", "--markdown"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "2 games, 2 per group" in out[-5] and out[-1].startswith("| `greedy` |  | `greedy` |")
+    assert len(journal.read_text().splitlines()) == 1 + 2  # the report played no more games

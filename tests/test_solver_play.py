@@ -108,7 +108,7 @@ def test_solver_specs() -> None:
         SolverAgent().choose(spheria.load_game("spline").new_initial_state(), 0)
 
 
-@pytest.mark.parametrize("spec", ["solver", "level:5"])
+@pytest.mark.parametrize("spec", ["solver", "level:5", "solver:blunder=0.05,seed=1", "level:4,seed=1"])
 def test_a_watched_solver_reports_the_positions_it_searched(spec: str) -> None:
     """The positions counted while it solves reach ``watch``'s callback (the server's progress line)."""
     from spheria.solver import clear_tables, solve

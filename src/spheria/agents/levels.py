@@ -13,7 +13,7 @@ agent for that game, built through the registry with the level's seed and the ca
 >>> import spheria
 >>> agent = LevelAgent(3)
 >>> agent.fits(spheria.load_game("spline")), agent.name, agent.resolved_spec
-(True, 'level:3', 'alphabeta:time=0.1')
+(True, 'level:3', 'alphabeta:time=0.2,blunder=0.1')
 >>> levels_for(spheria.load_game("special-cake", variant="poisoned"))[4].spec
 'solver:setup=planner,time=5'
 """
@@ -26,7 +26,7 @@ from typing import Any
 
 from spheria.agents.base import Agent, Plays
 from spheria.agents.messages import message, shown
-from spheria.agents.options import SEED, AgentOption, check_max_time, value_text
+from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, value_text
 from spheria.games.base import Game, PlayerView
 
 #: The levels, weakest first.
@@ -55,36 +55,59 @@ def _ladder(*rungs: tuple[str, float]) -> tuple[LevelEntry, ...]:
     return tuple(LevelEntry(level, spec, seconds) for level, (spec, seconds) in zip(LEVEL_NUMBERS, rungs, strict=True))
 
 
-# Measured with benchmarks/ladder.py (docs/agents.md, Levels): in Special Cake a 10-iteration
-# mcts took up to seconds a move and greedy was the weakest, so greedy is level 1 there, and
-# mcts:time=0.2 rated too close to greedy (370 against 321), so level 4 is the solver capped at
-# 0.2 s a solve (greedy eats when a solve runs out), between alphabeta and the full solver; in Spline
-# alphabeta at 0.5 s drew 5-5 with mcts at 2 s, so Spline's upper levels are alphabeta. Special
-# Cake's top solves the eating phase exactly (time caps one solve; past it the set-up agent eats),
-# in mint the shipped set-up table builds a winning cake (perfect play), in poisoned the planner.
-_CAKE = (("greedy", 0.2), ("alphabeta:time=0.1", 0.1), ("alphabeta:time=0.5", 0.5), ("solver:time=0.2", 0.5))
-_SPINCA = (("mcts:iterations=20", 0.1), ("greedy", 0.1), ("mcts:time=0.1", 0.1), ("mcts:time=0.5", 0.5))
+# Chosen by measurement with benchmarks/ladder.py (docs/agents.md, Levels): each ladder's top is
+# the strongest agent Spheria has for the game, and the levels below it are that agent (or a cheaper
+# one of its kind) playing a random move in a share of its turns (``blunder``, see
+# spheria.agents.blunder), the shares picked from screening round robins so that the levels spread
+# evenly in Elo between random and the top. In Special Cake the exact solver is cheap (a few
+# milliseconds a move) and two perfect eaters only split their games by who eats first, so every
+# level is the solver, weakened; Special Cake's top solves the eating phase exactly (time caps one
+# solve; past it the set-up agent eats), in mint from the shipped set-up table, in poisoned after
+# the planner's set-up.
+_SUGAR = (
+    ("solver:time=0.2,blunder=0.62", 0.2),
+    ("solver:time=0.2,blunder=0.35", 0.2),
+    ("solver:time=0.2,blunder=0.18", 0.2),
+    ("solver:time=0.5,blunder=0.05", 0.5),
+    ("solver:time=5", 5.0),
+)
+_FILLED_CAKE = (
+    ("solver:time=0.2,blunder=0.6", 0.2),
+    ("solver:time=0.2,blunder=0.3", 0.2),
+    ("solver:time=0.2,blunder=0.12", 0.2),
+    ("solver:time=0.5,blunder=0.03", 0.5),
+)
+_SPINCA = (
+    ("mcts:time=0.1,blunder=0.6", 0.1),
+    ("mcts:time=0.1,blunder=0.3", 0.1),
+    ("mcts:time=0.1", 0.1),
+    ("mcts:time=0.5", 0.5),
+)
+#: Spinca's top with two seats or two teams: less exploration and one visit's worth of the mean for
+#: untried moves, measured above plain mcts at equal time (docs/agents.md); with three seats it was
+#: not, so plain mcts stays the top there.
+_SPINCA_TOP = ("mcts:time=2,c=0.3,widen=1", 2.0)
 
 #: The option (and its default) that gives a game one ladder per value.
 _LADDER_OPTION: dict[str, tuple[str, Any]] = {"special-cake": ("variant", "mint"), "spinca": ("players", 2)}
 
 #: The level table: game key (see :func:`level_key`) to levels 1-5.
 LEVELS: dict[str, tuple[LevelEntry, ...]] = {
-    "special-cake/sugar": _ladder(*_CAKE, ("solver:time=5", 5.0)),
-    "special-cake/mint": _ladder(*_CAKE, ("solver:setup=table,time=5", 5.0)),
-    "special-cake/poisoned": _ladder(*_CAKE, ("solver:setup=planner,time=5", 5.0)),
+    "special-cake/sugar": _ladder(*_SUGAR),
+    "special-cake/mint": _ladder(*_FILLED_CAKE, ("solver:setup=table,time=5", 5.0)),
+    "special-cake/poisoned": _ladder(*_FILLED_CAKE, ("solver:setup=planner,time=5", 5.0)),
     "spline": _ladder(
-        ("mcts:iterations=20", 0.1),
-        ("greedy", 0.1),
-        ("alphabeta:time=0.1", 0.1),
-        ("alphabeta:time=0.5", 0.5),
+        ("greedy:blunder=0.5", 0.1),
+        ("greedy:blunder=0.2", 0.1),
+        ("alphabeta:time=0.2,blunder=0.1", 0.2),
+        ("alphabeta:time=0.2", 0.2),
         ("alphabeta:time=2", 2.0),
     ),
-    "spinca/2": _ladder(*_SPINCA, ("mcts:time=2", 2.0)),
+    "spinca/2": _ladder(*_SPINCA, _SPINCA_TOP),
     "spinca/3": _ladder(*_SPINCA, ("mcts:time=2", 2.0)),
-    "spinca/4": _ladder(*_SPINCA, ("mcts:time=2", 2.0)),
+    "spinca/4": _ladder(*_SPINCA, _SPINCA_TOP),
     "spagyric": _ladder(
-        ("spagyric:iterations=5,exact=0", 0.1),
+        ("spagyric:iterations=30,exact=1,blunder=0.5", 0.1),
         ("spagyric:iterations=30,exact=1", 0.1),
         ("spagyric:time=0.1", 0.1),
         ("spagyric:time=0.5", 0.5),
@@ -151,15 +174,24 @@ class LevelAgent(Agent):
     spec_name = "level"
     option_specs = (
         AgentOption("level", None, "the level, 1 (weakest) to 5 (strongest)", kind=int, bounds=(1, 5)),
+        CLOCK,
         SEED,
     )
     plays = Plays()  # every game has levels
 
-    def __init__(self, level: Any = None, seed: int | None = None, max_time: float | None = None) -> None:
+    def __init__(
+        self, level: Any = None, clock: str | None = None, seed: int | None = None, max_time: float | None = None
+    ) -> None:
         self.level = _check_level(level)
         self.time_cap = check_max_time(max_time)
+        self.clock: str = CLOCK.check(self.spec_name, clock)
         self.seed: int | None = SEED.check(self.spec_name, seed)
-        self.name = level_spec(self.level) + ("" if self.seed is None else f",seed={self.seed}")
+        named = {"clock": self.clock, "seed": self.seed}
+        self.name = level_spec(self.level) + "".join(
+            f",{option.name}={named[option.name]}"
+            for option in (CLOCK, SEED)
+            if named[option.name] not in (None, option.default)
+        )
         self._key: str | None = None
         self._agent: Agent | None = None
 
@@ -190,7 +222,7 @@ class LevelAgent(Agent):
         key = level_key(name, options)
         if self._agent is None or key != self._key:
             entry = _levels(key)[self.level - 1]
-            self._agent = _make(entry.spec, self.seed, self.time_cap)
+            self._agent = _make(entry.spec, self.seed, self.time_cap, self.clock)
             self._agent.watch(self.progress)
             self._key = key
         return self._agent
@@ -229,13 +261,16 @@ class LevelAgent(Agent):
         return min(self.time_cap, max(levels[self.level - 1].seconds for levels in LEVELS.values()))
 
 
-def _make(spec: str, seed: int | None, max_time: float) -> Agent:
-    """The agent ``spec`` names, with ``seed`` and its ``time`` shrunk to ``max_time`` if above it."""
-    from spheria.agents.registry import make_agent, parse_spec  # the registry imports this module
+def _make(spec: str, seed: int | None, max_time: float, clock: str = CLOCK.default) -> Agent:
+    """The agent ``spec`` names, with ``seed``, its ``time`` shrunk to ``max_time`` if above it, and
+    ``clock`` if the agent takes one and it is not the default."""
+    from spheria.agents.registry import describe_options, make_agent, parse_spec  # the registry imports this
 
     name, params = parse_spec(spec)
     if isinstance(params.get("time"), int | float):
         params["time"] = min(params["time"], max_time)
+    if clock != CLOCK.default and CLOCK.name in {option for option, _, _ in describe_options(name)}:
+        params[CLOCK.name] = clock
     if seed is not None:
         params["seed"] = seed
     options = ",".join(f"{key}={value_text(value)}" for key, value in params.items())

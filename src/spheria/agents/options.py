@@ -174,6 +174,11 @@ def _number_text(number: float) -> str:
 SEED = AgentOption("seed", None, "the random generator's seed", kind=int, bounds=(0, MAX_SEED))
 
 
+#: The ``blunder`` option every agent takes: the share of its moves played uniformly at random instead
+#: (see :mod:`spheria.agents.blunder`); 0, the default, is the agent itself.
+BLUNDER = AgentOption("blunder", 0.0, "the share of moves played at random instead", kind=float, bounds=(0.0, 1.0))
+
+
 #: What a ``time`` budget counts: ``wall`` seconds, or ``cpu`` — the thinking thread's CPU seconds,
 #: which other work on the machine does not eat into (fair matches on a shared machine).
 CLOCK = AgentOption("clock", "wall", "what time counts: wall seconds or the thread's CPU seconds", ("wall", "cpu"))

@@ -26,11 +26,12 @@ from typing import Any
 
 from spheria.agents.alphabeta import AlphaBetaAgent
 from spheria.agents.base import Agent, Plays
+from spheria.agents.blunder import BlunderAgent
 from spheria.agents.greedy import GreedyAgent
 from spheria.agents.levels import LevelAgent
 from spheria.agents.mcts import MCTSAgent
 from spheria.agents.messages import message, shown
-from spheria.agents.options import check_max_time, check_names
+from spheria.agents.options import BLUNDER, SEED, check_max_time, check_names
 from spheria.agents.planner import PlannerAgent
 from spheria.agents.random_agent import RandomAgent
 from spheria.agents.solver_agent import SolverAgent
@@ -120,7 +121,10 @@ def make_agent(spec: str, max_time: float | None = None) -> Agent:
 
     ``max_time`` caps thinking time (seconds, default :data:`spheria.agents.options.MAX_TIME`):
     a ``time`` option above it is refused, and searches bounded by iterations or depth stop
-    there too. Raises ``ValueError`` naming an unknown agent, an unknown option (listing the
+    there too. Every agent also takes ``blunder=p`` (a share from 0 to 1, handled here): the agent
+    then plays a uniformly random legal move in that share of its turns
+    (:class:`spheria.agents.blunder.BlunderAgent`). Raises ``ValueError`` naming an unknown agent,
+    an unknown option (listing the
     valid ones) or a bad value (naming the option and its range).
     """
     cap = check_max_time(max_time)
@@ -128,9 +132,15 @@ def make_agent(spec: str, max_time: float | None = None) -> Agent:
     factory = _factory(name)
     if factory is None:
         raise ValueError(message("unknown_agent", agent=shown(name), agents=", ".join(agent_names())))
+    share = BLUNDER.check(name, params.pop(BLUNDER.name, None))  # every agent takes it: handled here
     specs = getattr(factory, "option_specs", None)
     if specs is not None:
-        check_names(name, specs, params)  # named here; the constructor checks the values
+        check_names(name, (*specs, BLUNDER), params)  # named here; the constructor checks the values
+    agent = _build(name, factory, params, cap)
+    return BlunderAgent(agent, share, params.get(SEED.name)) if share else agent
+
+
+def _build(name: str, factory: AgentFactory, params: dict[str, Any], cap: float) -> Agent:
     if "max_time" in inspect.signature(factory).parameters:
         return factory(**params, max_time=cap)
     try:
@@ -206,5 +216,5 @@ def game_words(game: Game) -> str:
 
 def describe_options(name: str, max_time: float | None = None) -> list[tuple[str, str, str]]:
     """The options of agent ``name`` for help texts: ``(option, range or choices, help)``."""
-    specs = getattr(_AGENTS[name], "option_specs", ())
+    specs = (*getattr(_AGENTS[name], "option_specs", ()), BLUNDER)  # blunder: every agent, in make_agent
     return [(spec.name, spec.range_text(max_time), spec.help) for spec in specs]
