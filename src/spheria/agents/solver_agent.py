@@ -8,26 +8,37 @@ solver's help (see :mod:`spheria.agents.planner`). The default, ``setup=table``,
 set-up of mint with mixed lines perfectly from the shipped set-up table (a random best
 placement, seeded), and builds other cakes greedily.
 
+In mint with mixed lines it first asks the retrograde eating table, when ``spheria tablebase
+build`` has built it (``tablebase``, default true; :mod:`spheria.agents.eating_table`): a
+lookup per legal move, exact and instant, so a mint game's eating never depends on a solve
+finishing within its cap. Elsewhere, or without the table, it searches; a search that runs out
+of its ``time`` hands the move to the set-up agent (greedy unless ``setup`` says otherwise),
+which is logged as a warning and counted in ``fallbacks``.
+
 ``last_value`` holds the solver's verdict on the last eating position it was asked about
 (+1 won, -1 lost), so a test or the arena can check that it never loses a game it judged won.
 
 >>> import spheria
 >>> state = spheria.load_game("special-cake").state_from_spn("w.b............./........./..../. 1 eat")
->>> agent = SolverAgent(seed=1)
+>>> agent = SolverAgent(seed=1, tablebase=False)  # the built mint table, if any, is not asked
 >>> str(agent.choose(state, 0)), agent.last_value
 ('0a1', 1)
 """
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Any
 
 from spheria.agents.base import Agent, Plays
+from spheria.agents.eating_table import shared_probe
 from spheria.agents.heuristics import require_state
 from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
 from spheria.games.base import PlayerView
-from spheria.games.special_cake import MINT, MIXED, PLACE, CakeState, SpecialCake
+from spheria.games.special_cake import MINT, MIXED, PLACE, CakeMove, CakeState, SpecialCake, eating_moves
+
+LOG = logging.getLogger(__name__)
 
 SETUP_TABLE = "table"
 SETUP_AGENTS = (SETUP_TABLE, "random", "greedy", "mcts", "planner")
@@ -41,6 +52,7 @@ class SolverAgent(Agent):
         SEED,
         AgentOption("setup", SETUP_TABLE, "the agent that builds the cake", SETUP_AGENTS),
         time_option(None, "seconds a solve may take (default: the caller's max_time)"),
+        AgentOption("tablebase", True, "eat mint from the built eating table when it is there", kind=bool),
     )
     plays = Plays(games=(SpecialCake,), seats=(2,))
 
@@ -49,14 +61,16 @@ class SolverAgent(Agent):
         seed: int | None = None,
         setup: str = SETUP_TABLE,
         time: float | None = None,
+        tablebase: bool | None = None,
         max_time: float | None = None,
     ) -> None:
         from spheria.agents.registry import make_agent  # the registry imports this module
 
         self.time_cap = check_max_time(max_time)
-        values = self.checked_options(self.time_cap, seed=seed, setup=setup, time=time)
+        values = self.checked_options(self.time_cap, seed=seed, setup=setup, time=time, tablebase=tablebase)
         self.seed: int | None = values["seed"]
         self.time: float | None = values["time"]
+        self.use_tablebase: bool = values["tablebase"]
         self.rng = random.Random(self.seed)
         self.use_table = values["setup"] == SETUP_TABLE
         builder = "greedy" if self.use_table else values["setup"]
@@ -65,6 +79,8 @@ class SolverAgent(Agent):
         self.plays = Plays((SpecialCake,), self.setup.plays.variants, (2,))  # setup=planner narrows it
         self.name = self.spec_from(values)
         self.last_value: int | None = None
+        #: Eating moves handed to the set-up agent because a solve ran out of its time.
+        self.fallbacks = 0
 
     def max_seconds_per_move(self) -> float:
         """A solve's limit (``time``, else the caller's ``max_time``), or the set-up agent's budget."""
@@ -82,17 +98,46 @@ class SolverAgent(Agent):
                 self.last_value = placing.value
                 return self.rng.choice(placing.best_moves)
             return self.setup.choose(state, player)
+        move = self._table_move(state)
+        if move is not None:
+            return move
+        limit = self.time if self.time is not None else self.time_cap
         try:
-            limit = self.time if self.time is not None else self.time_cap
             result = solve(state, time_limit=limit, stop_at_first=True)
         except TimeoutError:
             self.last_value = None
+            self.fallbacks += 1
+            LOG.warning("solver: a solve ran over its %g s cap; %s eats at %s", limit, self.setup.name, state.to_spn())
             return self.setup.choose(state, player)
         self.last_value = result.value
         if result.value > 0:
             return result.best_moves[0]
-        smallest = min(len(move.sites) for move in result.best_moves)
-        return self.rng.choice([move for move in result.best_moves if len(move.sites) == smallest])
+        return self._smallest_eat(result.best_moves)
+
+    def _smallest_eat(self, moves: list[CakeMove]) -> CakeMove:
+        """A random one of the moves that eat the fewest candies: the most room for the opponent to go wrong."""
+        smallest = min(len(move.sites) for move in moves)
+        return self.rng.choice([move for move in moves if len(move.sites) == smallest])
+
+    def _table_move(self, state: CakeState) -> CakeMove | None:
+        """The move the built mint eating table gives (a random winning one), or ``None`` without a table."""
+        game = state.game
+        if not self.use_tablebase or game.variant != MINT or game.line_rule != MIXED:
+            return None
+        table = shared_probe()
+        white, black, _ = state.masks()
+        won = table.wins(white, black)
+        if won is None:
+            return None
+        outcomes = eating_moves(state.masks(), game.variant, game.line_rule)
+        if not won:
+            self.last_value = -1
+            return self._smallest_eat(list(outcomes))
+        winning = [move for move, child in outcomes.items() if table.wins(child[0], child[1]) is False]
+        if not winning:
+            return None  # a level below is missing: search instead
+        self.last_value = 1
+        return self.rng.choice(winning)
 
     def reset(self) -> None:
         self.last_value = None
