@@ -4,7 +4,9 @@ In a won position it plays a winning move the exact solver proved; in a lost one
 little as it can (a random choice among the smallest eats), leaving a fallible opponent the
 most room to go wrong. The set-up phase is not solved: another agent (option ``setup``,
 default ``greedy``) builds the cake; ``setup=planner`` plans it for the eating phase with the
-solver's help (see :mod:`spheria.agents.planner`). The default, ``setup=table``, plays the
+solver's help (see :mod:`spheria.agents.planner`), and ``setup=guided`` is that planner with its
+early placements guided by solved random finishes (``planner:early=sampled``). The default,
+``setup=table``, plays the
 set-up of mint with mixed lines perfectly from the shipped set-up table (a random best
 placement, seeded), and builds other cakes greedily.
 
@@ -34,14 +36,22 @@ from typing import Any
 from spheria.agents.base import Agent, Plays
 from spheria.agents.eating_table import shared_probe
 from spheria.agents.heuristics import require_state
-from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
+from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, time_option
 from spheria.games.base import PlayerView
 from spheria.games.special_cake import MINT, MIXED, PLACE, CakeMove, CakeState, SpecialCake, eating_moves
 
 LOG = logging.getLogger(__name__)
 
 SETUP_TABLE = "table"
-SETUP_AGENTS = (SETUP_TABLE, "random", "greedy", "mcts", "planner")
+SETUP_AGENTS = (SETUP_TABLE, "random", "greedy", "mcts", "planner", "guided")
+#: Set-up choices that are another agent's spec with options: ``guided`` is the planner whose
+#: early placements follow solved random finishes (:mod:`spheria.agents.planner`).
+SETUP_SPECS = {"guided": "planner:early=sampled"}
+
+
+def _with_option(spec: str, option: str) -> str:
+    """``spec`` with one more ``name=value`` option."""
+    return f"{spec}{',' if ':' in spec else ':'}{option}"
 
 
 class SolverAgent(Agent):
@@ -53,6 +63,7 @@ class SolverAgent(Agent):
         AgentOption("setup", SETUP_TABLE, "the agent that builds the cake", SETUP_AGENTS),
         time_option(None, "seconds a solve may take (default: the caller's max_time)"),
         AgentOption("tablebase", True, "eat mint from the built eating table when it is there", kind=bool),
+        AgentOption("clock", CLOCK.default, "what the set-up agent's time counts (a solve's cap: wall)", CLOCK.choices),
     )
     plays = Plays(games=(SpecialCake,), seats=(2,))
 
@@ -62,20 +73,25 @@ class SolverAgent(Agent):
         setup: str = SETUP_TABLE,
         time: float | None = None,
         tablebase: bool | None = None,
+        clock: str | None = None,
         max_time: float | None = None,
     ) -> None:
         from spheria.agents.registry import make_agent  # the registry imports this module
 
         self.time_cap = check_max_time(max_time)
-        values = self.checked_options(self.time_cap, seed=seed, setup=setup, time=time, tablebase=tablebase)
+        values = self.checked_options(
+            self.time_cap, seed=seed, setup=setup, time=time, tablebase=tablebase, clock=clock
+        )
         self.seed: int | None = values["seed"]
         self.time: float | None = values["time"]
         self.use_tablebase: bool = values["tablebase"]
         self.rng = random.Random(self.seed)
         self.use_table = values["setup"] == SETUP_TABLE
-        builder = "greedy" if self.use_table else values["setup"]
-        setup_spec = builder if self.seed is None else f"{builder}:seed={self.seed}"
+        builder = "greedy" if self.use_table else SETUP_SPECS.get(values["setup"], values["setup"])
+        setup_spec = builder if self.seed is None else _with_option(builder, f"seed={self.seed}")
         self.setup = make_agent(setup_spec, max_time=self.time_cap)
+        if values["clock"] != CLOCK.default and any(option.name == CLOCK.name for option in self.setup.option_specs):
+            self.setup = make_agent(_with_option(setup_spec, f"clock={values['clock']}"), max_time=self.time_cap)
         self.plays = Plays((SpecialCake,), self.setup.plays.variants, (2,))  # setup=planner narrows it
         self.name = self.spec_from(values)
         self.last_value: int | None = None
