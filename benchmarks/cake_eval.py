@@ -7,8 +7,8 @@ planner's random early placements raise (docs/agents.md, "Set-up planner"):
 1. **A learned evaluation of complete cakes.** ``--train`` random cakes (uniformly random
    set-up play, cake ``i`` from ``random.Random(i)``) and ``--test`` held-out ones (seeds from
    1,000,000) are labelled from the table; a logistic regression (plain Python, L2, batch
-   gradient descent) on each site's colour and on which complete line segments are mixed
-   (both colours: the lines the first eater may eat) is fitted to the training cakes. The
+   gradient descent) on each site's colour and on which line segments are mixed (hold both
+   colours: on a complete cake, the lines the first eater may eat) is fitted to the training cakes. The
    held-out figure is the AUC — the chance that a lost cake is scored above a won one, 0.5 for
    chance — with its Hanley–McNeil 95 % interval.
 2. **How much the early placements matter at all.** ``--prefixes`` set-ups of ``--placed``
@@ -45,7 +45,10 @@ SEGMENT_MASKS = tuple(sum(1 << s for s in segment) for segment in SEGMENTS if TO
 
 
 def features(masks: Masks) -> list[float]:
-    """A bias, each site's colour below the top (+1 mint, -1 liquorice), and 1 for each mixed segment."""
+    """A bias, each site's colour below the top (+1 mint, -1 liquorice), and 1 for each segment holding both colours.
+
+    On a complete cake every segment is full, so those are the lines the first eater may eat.
+    """
     white, black = masks[0], masks[1]
     colours = [1.0 if white >> s & 1 else -1.0 for s in range(TOP)]
     mixed = [1.0 if white & m and black & m else 0.0 for m in SEGMENT_MASKS]
