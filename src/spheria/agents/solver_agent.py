@@ -6,16 +6,16 @@ most room to go wrong. The set-up phase is not solved: another agent (option ``s
 default ``greedy``) builds the cake; ``setup=planner`` plans it for the eating phase with the
 solver's help (see :mod:`spheria.agents.planner`), and ``setup=guided`` is that planner with its
 early placements guided by solved random finishes (``planner:early=sampled``). The default,
-``setup=table``, plays the
-set-up of mint with mixed lines perfectly from the shipped set-up table (a random best
-placement, seeded), and builds other cakes greedily.
+``setup=table``, plays the set-up of mint with mixed lines perfectly from the shipped set-up
+table (a random best placement, seeded), and builds other cakes greedily.
 
 In mint with mixed lines it first asks the retrograde eating table, when ``spheria tablebase
 build`` has built it (``tablebase``, default true; :mod:`spheria.agents.eating_table`): a
 lookup per legal move, exact and instant, so a mint game's eating never depends on a solve
 finishing within its cap. Elsewhere, or without the table, it searches; a search that runs out
 of its ``time`` hands the move to the set-up agent (greedy unless ``setup`` says otherwise),
-which is logged as a warning and counted in ``fallbacks``.
+which is counted in ``fallbacks`` and logged (level INFO, logger ``spheria.agents.solver_agent``:
+by design at small ``time``, so not a warning in a player's terminal).
 
 ``last_value`` holds the solver's verdict on the last eating position it was asked about
 (+1 won, -1 lost), so a test or the arena can check that it never loses a game it judged won.
@@ -123,7 +123,7 @@ class SolverAgent(Agent):
         except TimeoutError:
             self.last_value = None
             self.fallbacks += 1
-            LOG.warning("solver: a solve ran over its %g s cap; %s eats at %s", limit, self.setup.name, state.to_spn())
+            LOG.info("solver: a solve ran over its %g s cap; %s eats at %s", limit, self.setup.name, state.to_spn())
             return self.setup.choose(state, player)
         self.last_value = result.value
         if result.value > 0:
