@@ -10,12 +10,19 @@ card wins.
 
 from __future__ import annotations
 
+import os
 import random
+import tempfile
 import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import pytest
+
+# A table built on this machine (``spheria tablebase build``) must not change what the tests see:
+# the solver agent would eat mint from it instead of searching. Every test, and every server a
+# test starts as a subprocess, looks in an empty directory instead.
+os.environ["SPHERIA_TABLEBASE"] = tempfile.mkdtemp(prefix="spheria-tablebase-")
 
 from spheria.engine.board import SITE_NAMES, Board, iter_sites, parse_diagram
 from spheria.games.base import (

@@ -168,8 +168,10 @@ def test_a_level_on_the_cpu_clock_passes_it_to_an_agent_that_takes_one() -> None
     assert isinstance(level, LevelAgent) and level.name == "level:4,clock=cpu,seed=2"
     assert make_agent(level.name).name == level.name
     assert level.resolved_spec == f"{LEVELS['spline'][3].spec},clock=cpu"
+    greedy = check_spec("level:1,clock=cpu", spheria.load_game("spline"))
+    assert isinstance(greedy, LevelAgent) and greedy.resolved_spec == LEVELS["spline"][0].spec  # greedy has no clock
     cake = check_spec("level:5,clock=cpu", spheria.load_game("special-cake", variant="sugar"))
-    assert isinstance(cake, LevelAgent) and cake.resolved_spec == LEVELS["special-cake/sugar"][4].spec  # no clock
+    assert isinstance(cake, LevelAgent) and cake.resolved_spec == f"{LEVELS['special-cake/sugar'][4].spec},clock=cpu"
 
 
 def test_levels_below_the_top_are_weakened_agents_and_the_top_is_not() -> None:

@@ -21,6 +21,8 @@ level-2 site Liquorice ends up with; the solver values them (the test checks it)
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 import spheria
@@ -226,3 +228,34 @@ def test_set_up_children_place_the_movers_colour() -> None:
     assert len(children) == len(state.legal_moves()) == 3
     for child in children:
         assert child[1] == state.masks()[1] and (child[0] ^ state.masks()[0]).bit_count() == 1
+
+
+# -- early=sampled: solved random finishes guide the placements before the exact search -----
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_sampled_early_placements_follow_the_solved_finishes(seed: int) -> None:
+    # exact=1 leaves POSITION_A's four placements to the sampled phase. After 2b2 every finish is a
+    # won cake (Mint wants it); after 2b1 or 2a2 one Liquorice reply in two gives the lost cake.
+    agent = PlannerAgent(seed=seed, time=PLENTY, exact=1, solves=30, early="sampled")
+    assert str(agent.choose(cake_state(POSITION_A), 0)) == "2b2"
+    report = agent.last_report
+    assert report["method"] == "sampled" and report["finishes"] == 30
+    assert report["wanted"] < 30  # the finishes below 2b1 and 2a2 were not all wanted
+    assert set(agent.solved.values()) == {1, -1}
+
+
+def test_sampled_placements_without_budget_still_place_legally() -> None:
+    state = POISONED_GAME.new_initial_state()
+    agent = PlannerAgent(seed=1, time=0.01, early="sampled")
+    assert agent.choose(state, 0) in state.legal_moves()
+    assert agent.last_report["method"] == "sampled"
+
+
+def test_cpu_clock_reaches_the_planner_through_the_solver_agent() -> None:
+    assert PlannerAgent(clock="cpu").clock is time.thread_time
+    assert PlannerAgent().clock is time.perf_counter
+    solver = make_agent("solver:setup=guided,clock=cpu,seed=4")
+    assert isinstance(solver, SolverAgent)
+    assert solver.setup.name == "planner:seed=4,early=sampled,clock=cpu"
+    assert SolverAgent(setup="greedy", clock="cpu").setup.name == "greedy"  # greedy keeps no time

@@ -22,11 +22,16 @@ either seat:
   play builds a first-eater loss). What the solver proved stays in its table and what the
   planner solved in :attr:`PlannerAgent.solved`, so the next move goes on where this one
   stopped.
-* **Earlier** it places at random — see docs/agents.md for why: first-eater losses are rare
-  among random cakes (about 2 % in mint), too rare for an evaluation of early set-ups to be
-  learned from the cakes that could be labelled. On its moves in the three placements before
-  the exact search it also solves one random finish, so that the solver's table is warm when
-  the search starts.
+* **Earlier**, with ``early=random`` (the default), it places at random — see docs/agents.md
+  for why: first-eater losses are rare among random cakes (about 6 % in mint, 9 % in
+  poisoned), and even 10,000 exactly labelled mint cakes teach a simple evaluation almost
+  nothing. On its moves in the three placements before the exact search it also solves one
+  random finish, so that the solver's table is warm when the search starts.
+  With ``early=sampled`` it spends each early move's budget on the solver instead: it draws a
+  random finish below each legal move in turn (a random order), solves it, and places where
+  the finishes it solved were most often cakes it wants (a Beta prior at the base rate; ties
+  at random). What it solved stays in :attr:`PlannerAgent.solved` and the solver's table, so
+  the exact search starts warm.
 
 In the eating phase it hands the position to another agent (option ``eat``, default
 ``solver``: perfect eating).
@@ -47,19 +52,23 @@ import contextlib
 import itertools
 import random
 import time as _time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import require_state
-from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
+from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thinking_clock, time_option
 from spheria.engine.board import TOP, iter_sites, placeable
 from spheria.games.base import PlayerView
 from spheria.games.special_cake import MINT, PLACE, POISONED, CakeMove, CakeState, Masks, SpecialCake
 
 #: Agents the planner may hand the eating phase to.
 EAT_AGENTS = ("solver", "greedy", "mcts", "alphabeta", "random")
+#: How the placements before the exact search are chosen.
+EARLY_RANDOM, EARLY_SAMPLED = "random", "sampled"
+#: Weight of the base rate's prior, in sampled finishes, when ``early=sampled`` compares moves.
+PRIOR_WEIGHT = 2.0
 
 #: Placements left at which the exact search starts, by variant (poisoned cakes cost more to solve).
 DEFAULT_EXACT = {MINT: 9, POISONED: 6}
@@ -121,16 +130,17 @@ def random_finish(masks: Masks, mover: int, placements: int, variant: str, rng: 
 
 @dataclass
 class _Budget:
-    """What one set-up move may still spend: wall time, and cakes to solve if limited."""
+    """What one set-up move may still spend: time on ``clock``, and cakes to solve if limited."""
 
     deadline: float
     solves_left: int | None
+    clock: Callable[[], float] = _time.perf_counter
 
     def remaining(self) -> float:
         """Seconds left for the next solve; 0 when the time or the solves are spent."""
         if self.solves_left is not None and self.solves_left <= 0:
             return 0.0
-        return max(self.deadline - _time.perf_counter(), 0.0)
+        return max(self.deadline - self.clock(), 0.0)
 
 
 @dataclass(frozen=True)
@@ -151,7 +161,9 @@ class PlannerAgent(Agent):
     ``exact`` (placements left at which the exact search starts, 1 to 12; default 9 in mint, 6
     in poisoned), ``solves`` (at most this many cakes solved per set-up move, 1 to 100,000;
     default no limit but ``time``: a budget that does not depend on the machine's load),
-    ``eat`` (the agent for the eating phase, default ``solver``), ``seed``.
+    ``eat`` (the agent for the eating phase, default ``solver``), ``early`` (``random`` or
+    ``sampled``: the placements before the exact search), ``clock`` (``wall`` or ``cpu``: what
+    ``time`` counts), ``seed``.
     """
 
     spec_name = "planner"
@@ -159,8 +171,21 @@ class PlannerAgent(Agent):
         SEED,
         time_option(3.0, "seconds per set-up move"),
         AgentOption("exact", None, "placements left when the exact search starts", kind=int, bounds=(1, MAX_EXACT)),
-        AgentOption("solves", None, "at most this many cakes solved per set-up move", kind=int, bounds=(1, MAX_SOLVES)),
+        AgentOption(
+            "solves",
+            None,
+            "at most this many cakes solved (early=sampled: finishes drawn) per set-up move",
+            kind=int,
+            bounds=(1, MAX_SOLVES),
+        ),
         AgentOption("eat", "solver", "the agent for the eating phase", EAT_AGENTS),
+        AgentOption(
+            "early",
+            EARLY_RANDOM,
+            "the placements before the exact search: random, or solved random finishes",
+            (EARLY_RANDOM, EARLY_SAMPLED),
+        ),
+        CLOCK,
     )
     plays = Plays(games=(SpecialCake,), variants=tuple(DEFAULT_EXACT), seats=(2,))
 
@@ -171,15 +196,24 @@ class PlannerAgent(Agent):
         exact: int | None = None,
         solves: int | None = None,
         eat: str = "solver",
+        early: str | None = None,
+        clock: str | None = None,
         max_time: float | None = None,
     ) -> None:
         self.time_cap = check_max_time(max_time)
-        values = self.checked_options(self.time_cap, seed=seed, time=time, exact=exact, solves=solves, eat=eat)
+        values = self.checked_options(
+            self.time_cap, seed=seed, time=time, exact=exact, solves=solves, eat=eat, early=early, clock=clock
+        )
         self.seed: int | None = values["seed"]
         self.time: float = values["time"]
         self.exact: int | None = values["exact"]
         self.solves: int | None = values["solves"]
         self.eat: str = values["eat"]
+        self.early: str = values["early"]
+        #: What ``time`` counts: wall seconds, or this thread's CPU seconds (``clock=cpu``; the
+        #: solver then runs in this thread, and a solve's own limit stays in wall seconds, so it
+        #: stops no later than the budget and the move tries the next cake).
+        self.clock = thinking_clock(values["clock"])
         self.rng = random.Random(self.seed)
         self._eater: Agent | None = None
         #: The solved value (+1 the first eater wins, -1 loses) of every complete cake solved so far.
@@ -211,13 +245,15 @@ class PlannerAgent(Agent):
             raise ValueError("the planner plays the set-up of Special Cake's mint and poisoned variants")
         if state.phase != PLACE:
             return self._eating_agent().choose(state, player)
-        budget = _Budget(_time.perf_counter() + self.time, self.solves)
+        budget = _Budget(self.clock() + self.time, self.solves, self.clock)
         moves = state.legal_moves()
         left = state.game.placements - placed(state.masks())
         exact = DEFAULT_EXACT[state.game.variant] if self.exact is None else self.exact
         if len(moves) == 1:
             self.last_report = {"method": "forced"}
             return moves[0]
+        if left > exact and self.early == EARLY_SAMPLED:
+            return self._sampled_move(state, player, budget)
         if left > exact:
             move = self.rng.choice(moves)
             self.last_report = {"method": "random"}
@@ -249,6 +285,40 @@ class PlannerAgent(Agent):
         with contextlib.suppress(TimeoutError):  # what was proved stays in the solver's table
             self.solved[cake] = position_value(cake, variant, state.game.line_rule, time_limit=remaining)
         self.last_report["warmed"] = cake in self.solved
+
+    def _sampled_move(self, state: CakeState, player: int, budget: _Budget) -> CakeMove:
+        """The move whose solved random finishes were most often wanted (``early=sampled``)."""
+        from spheria.solver import position_value
+
+        variant, line_rule, placements = state.game.variant, state.game.line_rule, state.game.placements
+        moves = state.legal_moves()
+        children = list(set_up_children(state.masks(), state.player))
+        rng = random.Random(f"{self.seed}-{state.masks()}")  # apart from self.rng, as in _warm_up
+        order = list(range(len(moves)))
+        rng.shuffle(order)
+        wanted, samples = [0] * len(moves), [0] * len(moves)
+        for turn in range(MAX_SOLVES):  # a bound, should every finish drawn be one solved before
+            remaining = budget.remaining()
+            if remaining <= 0:
+                break
+            i = order[turn % len(order)]
+            cake = random_finish(children[i], 1 - state.player, placements, variant, rng)
+            if budget.solves_left is not None:
+                budget.solves_left -= 1  # every finish drawn counts, solved before or not
+            if cake not in self.solved:
+                try:
+                    self.solved[cake] = position_value(cake, variant, line_rule, time_limit=remaining)
+                except TimeoutError:
+                    break  # what was proved stays in the solver's table
+            samples[i] += 1
+            wanted[i] += self.wanted(self.solved[cake], player)
+        lost = BASE_LOSS_RATE[variant]
+        prior = lost if player == 1 else 1.0 - lost
+        rates = [(w + PRIOR_WEIGHT * prior) / (n + PRIOR_WEIGHT) for w, n in zip(wanted, samples, strict=True)]
+        best_rate = max(rates)
+        best = [move for move, rate in zip(moves, rates, strict=True) if rate == best_rate]
+        self.last_report = {"method": "sampled", "finishes": sum(samples), "wanted": sum(wanted), "rate": best_rate}
+        return best[0] if len(best) == 1 else self.rng.choice(best)
 
     def _eating_agent(self) -> Agent:
         if self._eater is None:

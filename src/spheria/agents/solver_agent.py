@@ -4,9 +4,18 @@ In a won position it plays a winning move the exact solver proved; in a lost one
 little as it can (a random choice among the smallest eats), leaving a fallible opponent the
 most room to go wrong. The set-up phase is not solved: another agent (option ``setup``,
 default ``greedy``) builds the cake; ``setup=planner`` plans it for the eating phase with the
-solver's help (see :mod:`spheria.agents.planner`). The default, ``setup=table``, plays the
-set-up of mint with mixed lines perfectly from the shipped set-up table (a random best
-placement, seeded), and builds other cakes greedily.
+solver's help (see :mod:`spheria.agents.planner`), and ``setup=guided`` is that planner with its
+early placements guided by solved random finishes (``planner:early=sampled``). The default,
+``setup=table``, plays the set-up of mint with mixed lines perfectly from the shipped set-up
+table (a random best placement, seeded), and builds other cakes greedily.
+
+In mint with mixed lines it first asks the retrograde eating table, when ``spheria tablebase
+build`` has built it (``tablebase``, default true; :mod:`spheria.agents.eating_table`): a
+lookup per legal move, exact and instant, so a mint game's eating never depends on a solve
+finishing within its cap. Elsewhere, or without the table, it searches; a search that runs out
+of its ``time`` hands the move to the set-up agent (greedy unless ``setup`` says otherwise),
+which is counted in ``fallbacks`` and logged (level INFO, logger ``spheria.agents.solver_agent``:
+by design at small ``time``, so not a warning in a player's terminal).
 
 While it solves, the positions searched so far go to the callback given to ``watch`` (from the
 solver's progress report: every 65,536 positions, and as each first move is taken up).
@@ -16,28 +25,40 @@ solver's progress report: every 65,536 positions, and as each first move is take
 
 >>> import spheria
 >>> state = spheria.load_game("special-cake").state_from_spn("w.b............./........./..../. 1 eat")
->>> agent = SolverAgent(seed=1)
+>>> agent = SolverAgent(seed=1, tablebase=False)  # the built mint table, if any, is not asked
 >>> str(agent.choose(state, 0)), agent.last_value
 ('0a1', 1)
 """
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from spheria.agents.base import Agent, Plays
+from spheria.agents.eating_table import shared_probe
 from spheria.agents.heuristics import require_state
-from spheria.agents.options import SEED, AgentOption, check_max_time, time_option
+from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, time_option
 from spheria.games.base import PlayerView
-from spheria.games.special_cake import MINT, MIXED, PLACE, CakeState, SpecialCake
+from spheria.games.special_cake import MINT, MIXED, PLACE, CakeMove, CakeState, SpecialCake, eating_moves
+
+LOG = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from spheria.solver import SolveProgress
 
 SETUP_TABLE = "table"
-SETUP_AGENTS = (SETUP_TABLE, "random", "greedy", "mcts", "planner")
+SETUP_AGENTS = (SETUP_TABLE, "random", "greedy", "mcts", "planner", "guided")
+#: Set-up choices that are another agent's spec with options: ``guided`` is the planner whose
+#: early placements follow solved random finishes (:mod:`spheria.agents.planner`).
+SETUP_SPECS = {"guided": "planner:early=sampled"}
+
+
+def _with_option(spec: str, option: str) -> str:
+    """``spec`` with one more ``name=value`` option."""
+    return f"{spec}{',' if ':' in spec else ':'}{option}"
 
 
 class SolverAgent(Agent):
@@ -48,6 +69,8 @@ class SolverAgent(Agent):
         SEED,
         AgentOption("setup", SETUP_TABLE, "the agent that builds the cake", SETUP_AGENTS),
         time_option(None, "seconds a solve may take (default: the caller's max_time)"),
+        AgentOption("tablebase", True, "eat mint from the built eating table when it is there", kind=bool),
+        AgentOption("clock", CLOCK.default, "what the set-up agent's time counts (a solve's cap: wall)", CLOCK.choices),
     )
     plays = Plays(games=(SpecialCake,), seats=(2,))
 
@@ -56,22 +79,31 @@ class SolverAgent(Agent):
         seed: int | None = None,
         setup: str = SETUP_TABLE,
         time: float | None = None,
+        tablebase: bool | None = None,
+        clock: str | None = None,
         max_time: float | None = None,
     ) -> None:
         from spheria.agents.registry import make_agent  # the registry imports this module
 
         self.time_cap = check_max_time(max_time)
-        values = self.checked_options(self.time_cap, seed=seed, setup=setup, time=time)
+        values = self.checked_options(
+            self.time_cap, seed=seed, setup=setup, time=time, tablebase=tablebase, clock=clock
+        )
         self.seed: int | None = values["seed"]
         self.time: float | None = values["time"]
+        self.use_tablebase: bool = values["tablebase"]
         self.rng = random.Random(self.seed)
         self.use_table = values["setup"] == SETUP_TABLE
-        builder = "greedy" if self.use_table else values["setup"]
-        setup_spec = builder if self.seed is None else f"{builder}:seed={self.seed}"
+        builder = "greedy" if self.use_table else SETUP_SPECS.get(values["setup"], values["setup"])
+        setup_spec = builder if self.seed is None else _with_option(builder, f"seed={self.seed}")
         self.setup = make_agent(setup_spec, max_time=self.time_cap)
+        if values["clock"] != CLOCK.default and any(option.name == CLOCK.name for option in self.setup.option_specs):
+            self.setup = make_agent(_with_option(setup_spec, f"clock={values['clock']}"), max_time=self.time_cap)
         self.plays = Plays((SpecialCake,), self.setup.plays.variants, (2,))  # setup=planner narrows it
         self.name = self.spec_from(values)
         self.last_value: int | None = None
+        #: Eating moves handed to the set-up agent because a solve ran out of its time.
+        self.fallbacks = 0
 
     def max_seconds_per_move(self) -> float:
         """A solve's limit (``time``, else the caller's ``max_time``), or the set-up agent's budget."""
@@ -89,17 +121,46 @@ class SolverAgent(Agent):
                 self.last_value = placing.value
                 return self.rng.choice(placing.best_moves)
             return self.setup.choose(state, player)
+        move = self._table_move(state)
+        if move is not None:
+            return move
+        limit = self.time if self.time is not None else self.time_cap
         try:
-            limit = self.time if self.time is not None else self.time_cap
             result = solve(state, time_limit=limit, stop_at_first=True, progress=self._report())
         except TimeoutError:
             self.last_value = None
+            self.fallbacks += 1
+            LOG.info("solver: a solve ran over its %g s cap; %s eats at %s", limit, self.setup.name, state.to_spn())
             return self.setup.choose(state, player)
         self.last_value = result.value
         if result.value > 0:
             return result.best_moves[0]
-        smallest = min(len(move.sites) for move in result.best_moves)
-        return self.rng.choice([move for move in result.best_moves if len(move.sites) == smallest])
+        return self._smallest_eat(result.best_moves)
+
+    def _smallest_eat(self, moves: list[CakeMove]) -> CakeMove:
+        """A random one of the moves that eat the fewest candies: the most room for the opponent to go wrong."""
+        smallest = min(len(move.sites) for move in moves)
+        return self.rng.choice([move for move in moves if len(move.sites) == smallest])
+
+    def _table_move(self, state: CakeState) -> CakeMove | None:
+        """The move the built mint eating table gives (a random winning one), or ``None`` without a table."""
+        game = state.game
+        if not self.use_tablebase or game.variant != MINT or game.line_rule != MIXED:
+            return None
+        table = shared_probe()
+        white, black, _ = state.masks()
+        won = table.wins(white, black)
+        if won is None:
+            return None
+        outcomes = eating_moves(state.masks(), game.variant, game.line_rule)
+        if not won:
+            self.last_value = -1
+            return self._smallest_eat(list(outcomes))
+        winning = [move for move, child in outcomes.items() if table.wins(child[0], child[1]) is False]
+        if not winning:
+            return None  # a level below is missing: search instead
+        self.last_value = 1
+        return self.rng.choice(winning)
 
     def _report(self) -> Callable[[SolveProgress], None] | None:
         """The solver's progress callback that hands the positions searched to ``watch``'s callback."""

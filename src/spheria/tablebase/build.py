@@ -25,8 +25,10 @@ from pathlib import Path
 from spheria.engine.board import ABOVE, ALL_SITES, NUM_SITES, SEGMENTS, SYMMETRIES, drop_chain
 from spheria.tablebase.layout import FORMAT_VERSION, MINT_CAP
 
+#: The environment variable that moves every build (the tests point it at an empty directory).
+CACHE_VARIABLE = "SPHERIA_TABLEBASE"
 #: Where builds are kept unless ``--cache`` says otherwise.
-DEFAULT_CACHE = Path.home() / ".cache" / "spheria" / "tablebase"
+DEFAULT_CACHE = Path(os.environ.get(CACHE_VARIABLE) or Path.home() / ".cache" / "spheria" / "tablebase")
 
 RULE_CODES = {"mixed": 0, "same": 1}
 

@@ -1,0 +1,132 @@
+"""Probe a built mint eating table: the exact value of an eating position, one bit read from disk.
+
+``spheria tablebase build`` (docs/tablebase.md) writes every eating position of Special Cake
+mint (mixed lines) as one bit, "the player to move wins", in level files under
+``~/.cache/spheria/tablebase/mint-mixed/`` (or ``$SPHERIA_TABLEBASE/mint-mixed/``). The solver
+agent asks this probe first: a lookup reads one byte of a level file (``os.pread``), so a mint
+game's eating is exact and instant instead of a search of seconds that a loaded machine can push
+past its cap.
+
+The numbering is the table's (:mod:`spheria.tablebase.layout`, whose level files this reads;
+the agents layer may not import the tablebase, so the few header constants are restated here
+and a test holds them equal): a level ``n`` holds the stable shapes with ``n`` candies sorted
+by mask, each shape every colouring with at most ``cap`` of each colour, and a position's bit
+is ``shape_rank * per_shape + woff[w] + colex_rank(pext(white, occupied))``.
+
+A level whose file is missing, of another format, or of another size than the layout asks is
+not used: :meth:`EatingTableProbe.wins` answers ``None`` and the agent searches as before.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import struct
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from spheria.engine.board import ALL_SITES
+from spheria.solver.setup_table import colex_rank, pext, stable_shapes
+
+#: A level file's header (as ``spheria.tablebase.layout.HEADER``): magic, format, level, shapes, per shape, ...
+HEADER = struct.Struct("<8sIIQQQQQQ")
+LEVEL_MAGIC = b"SPHTBLVL"
+FORMAT_VERSION = 1
+#: Candies of each colour on a full mint cake: no eating position has more.
+MINT_CAP = 15
+#: The environment variable that moves every build (as ``spheria.tablebase.build.CACHE_VARIABLE``).
+CACHE_VARIABLE = "SPHERIA_TABLEBASE"
+
+
+def default_directory() -> Path:
+    """Where ``spheria tablebase build`` puts the mint table with mixed lines, read when asked."""
+    root = os.environ.get(CACHE_VARIABLE)
+    return (Path(root) if root else Path.home() / ".cache" / "spheria" / "tablebase") / "mint-mixed"
+
+
+@dataclass(frozen=True)
+class _Level:
+    rank: dict[int, int]
+    woff: dict[int, int]
+    per_shape: int
+    fd: int
+
+
+class EatingTableProbe:
+    """The eating table of one build in ``directory`` (sites ``universe``, at most ``cap`` of a colour)."""
+
+    def __init__(self, directory: Path | None = None, universe: int = ALL_SITES, cap: int = MINT_CAP) -> None:
+        self.directory = directory if directory is not None else default_directory()
+        self.universe = universe
+        self.cap = cap
+        self._levels: dict[int, _Level | None] = {}
+        self._lock = threading.Lock()
+
+    def wins(self, white: int, black: int) -> bool | None:
+        """Whether the player to move wins the eating position; ``None`` if the table cannot say."""
+        occupied = white | black
+        if white & black or occupied & ~self.universe or max(white.bit_count(), black.bit_count()) > self.cap:
+            return None
+        level = self._level(occupied.bit_count())
+        if level is None:
+            return None
+        rank = level.rank.get(occupied)
+        if rank is None:
+            return None  # not a stable shape: no position of the game
+        pattern = pext(white, occupied)
+        index = rank * level.per_shape + level.woff[pattern.bit_count()] + colex_rank(pattern)
+        byte = os.pread(level.fd, 1, HEADER.size + (index >> 3))
+        return bool(byte and byte[0] >> (index & 7) & 1)
+
+    def available(self) -> bool:
+        """Whether the full cake's level is there (the one every game's eating starts from)."""
+        return self._level(self.universe.bit_count()) is not None
+
+    def _level(self, n: int) -> _Level | None:
+        with self._lock:
+            if n not in self._levels:
+                self._levels[n] = self._open(n)
+            return self._levels[n]
+
+    def _open(self, n: int) -> _Level | None:
+        shapes = [m for m in stable_shapes(self.universe) if m.bit_count() == n]
+        woff, per_shape = {}, 0
+        for w in range(max(0, n - self.cap), min(n, self.cap) + 1):
+            woff[w] = per_shape
+            per_shape += math.comb(n, w)
+        path = self.directory / f"level-{n:02d}.bin"
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            return None
+        head = os.pread(fd, HEADER.size, 0)
+        size = os.fstat(fd).st_size
+        fields = HEADER.unpack(head) if len(head) == HEADER.size else None
+        words = (len(shapes) * per_shape + 63) // 64
+        if (
+            fields is None
+            or fields[:5] != (LEVEL_MAGIC, FORMAT_VERSION, n, len(shapes), per_shape)
+            or (size != HEADER.size + words * 8)
+        ):
+            os.close(fd)
+            return None
+        return _Level({m: i for i, m in enumerate(shapes)}, woff, per_shape, fd)
+
+    def close(self) -> None:
+        with self._lock:
+            for level in self._levels.values():
+                if level is not None:
+                    os.close(level.fd)
+            self._levels.clear()
+
+
+_SHARED: dict[Path, EatingTableProbe] = {}
+
+
+def shared_probe(directory: Path | None = None) -> EatingTableProbe:
+    """One probe per directory for the whole process (its open files and shape ranks are shared)."""
+    directory = directory if directory is not None else default_directory()
+    if directory not in _SHARED:
+        _SHARED[directory] = EatingTableProbe(directory)
+    return _SHARED[directory]
