@@ -147,3 +147,38 @@ def test_a_game_without_its_own_search_falls_back_to_the_generic_one() -> None:
     agent = AlphaBetaAgent(depth=1, engine="game")
     move = agent.choose(cake, cake.current_player())
     assert move in cake.legal_moves() and agent._spline is None
+
+
+def winning_share(state: SplineState, move: str) -> float:
+    """After ``move``: the share of the opponent's plausible replies that keep a win (brute force)."""
+    state = state.clone()
+    mover = state.current_player()
+    state.apply(state.parse_move(move))
+    kept = plausible = 0
+    for reply in state.legal_moves():
+        state.apply(reply)
+        if state.is_terminal():  # the opponent wins at once: the share is 1
+            state.undo()
+            return 1.0
+        if not any(state.child(m).winners() == [mover] for m in state.legal_moves()):  # not a blunder
+            plausible += 1
+            kept += AlphaBetaAgent(depth=30).value(state, 30) < -PROVEN
+        state.undo()
+    return kept / plausible if plausible else 0.0
+
+
+def test_a_lost_mover_leaves_the_opponent_the_fewest_winning_replies() -> None:
+    checked = 0
+    for state in random_positions(40, range(14, 18), 4):
+        search = SplineSearch()
+        score, _, _ = deepen(search, state, 30)
+        if score >= -PROVEN:
+            continue
+        move = search.swindle(state, None, no_clock)
+        shares = {str(m): winning_share(state, str(m)) for m in state.legal_moves()}
+        if move is None:
+            assert min(shares.values()) == 1.0
+            continue
+        assert shares[str(move)] == min(shares.values()), state.to_spn()
+        checked += min(shares.values()) < max(shares.values())  # a choice that mattered
+    assert checked >= 3

@@ -73,6 +73,31 @@ def threat_sites(mine: int, occupied: int) -> int:
     return threats
 
 
+def _masks(state: SplineState) -> tuple[int, int, int, int, int, int]:
+    """The mover's balls, the opponent's, the placeable sites, all balls, and each side's threat sites."""
+    white, black = state.masks()
+    me, opp = (white, black) if state.current_player() == 0 else (black, white)
+    occupied = white | black
+    return me, opp, state.placeable_mask(), occupied, threat_sites(me, occupied), threat_sites(opp, occupied)
+
+
+def _play(me: int, free: int, occupied: int, mine: int, theirs: int, site: int) -> tuple[int, int, int, int, int]:
+    """The mover's ball on ``site`` (not a winning one): its balls, the placeable sites, all balls, its
+    threat sites and the opponent's. (:meth:`SplineSearch._negamax` does the same inline, for speed.)"""
+    bit = _BITS[site]
+    me |= bit
+    occupied |= bit
+    free ^= bit
+    for above, below in _UNLOCK[site]:
+        if occupied & below == below:
+            free |= above
+    for line in LINES_AT[site]:
+        missing = line & ~me
+        if not missing & (missing - 1) and not missing & occupied:
+            mine |= missing
+    return me, free, occupied, mine, theirs & ~bit
+
+
 class SplineSearch:
     """Iterative-deepening negamax over Spline's masks; keep one per game to keep its table."""
 
@@ -82,6 +107,8 @@ class SplineSearch:
         self.approx = 0
         self.killers: list[list[int]] = [[-1, -1] for _ in range(NUM_SITES + 2)]
         self.history = [0] * NUM_SITES
+        #: The horizon's judge: ``(mine, theirs, free, my_threats, their_threats)`` to ``[-1, 1]`` for the mover.
+        self.evaluate = spline_relative_evaluation
         self._deadline: float | None = None
         self._clock: Callable[[], float] = lambda: 0.0
 
@@ -96,17 +123,53 @@ class SplineSearch:
         self.approx = 0
         if len(self.table) > _TABLE_LIMIT:
             self.table.clear()
-        white, black = state.masks()
-        me, opp = (white, black) if state.current_player() == 0 else (black, white)
-        occupied = white | black
-        free = state.placeable_mask()
-        mine, theirs = threat_sites(me, occupied), threat_sites(opp, occupied)
+        me, opp, free, occupied, mine, theirs = _masks(state)
         if mine & free:
             return WIN - 1, MOVES[sites_of(mine & free)[0]], True
         score = self._negamax(me, opp, free, occupied, mine, theirs, depth, -INFINITY, INFINITY, occupied.bit_count())
         entry = self.table.get(me | opp << NUM_SITES)  # none when two threat sites of the opponent are open
         best = entry[3] if entry is not None else sites_of(theirs & free or free)[0]
         return score, MOVES[best], self.approx == 0
+
+    def swindle(self, state: SplineState, deadline: float | None, clock: Callable[[], float]) -> SplineMove | None:
+        """In a lost position: the move that leaves the opponent the smallest share of replies that keep its win.
+
+        Only *plausible* replies count (not one that lets the mover win at once: no searching
+        opponent misses that), and a move after which the opponent wins at once is never chosen
+        while there is another. Every reply is solved with the table; raises :class:`OutOfTime`
+        at ``deadline``. ``None`` when every move loses at once.
+        """
+        self._deadline, self._clock = deadline, clock
+        me, opp, free, occupied, mine, theirs = _masks(state)
+        best, best_share = None, 2.0
+        for site in sites_of(theirs & free or free):
+            after, opened, filled, my_threats, their_threats = _play(me, free, occupied, mine, theirs, site)
+            if their_threats & opened:
+                continue  # the opponent fills its threat site next
+            forced = my_threats & opened
+            kept = plausible = 0
+            for reply in sites_of(forced or opened):
+                answer, reopened, refilled, replier_threats, still_mine = _play(
+                    opp, opened, filled, their_threats, my_threats, reply
+                )
+                if still_mine & reopened:
+                    continue  # a reply that opens the mover's threat site: a blunder nobody makes
+                plausible += 1
+                kept += self._solved(after, answer, reopened, refilled, still_mine, replier_threats) < -PROVEN
+            share = kept / plausible if plausible else 0.0
+            if share < best_share:
+                best, best_share = MOVES[site], share
+        return best
+
+    def _solved(self, me: int, opp: int, free: int, occupied: int, mine: int, theirs: int) -> int:
+        """The proven score for the mover (Spline has no draws, so deepening always ends in one)."""
+        ply = occupied.bit_count()
+        score = 0
+        for depth in range(1, NUM_SITES - ply + 1):
+            score = self._negamax(me, opp, free, occupied, mine, theirs, depth, -INFINITY, INFINITY, ply)
+            if abs(score) > PROVEN:
+                return score
+        return score
 
     def _ordered(self, free: int, forced: int, first: int, ply: int) -> list[int]:
         """The sites to try: a forced block alone; else the table's move, the killers, then by history."""
@@ -159,7 +222,7 @@ class SplineSearch:
                 return entry_score
         if depth <= 0:
             self.approx += 1
-            return round(spline_relative_evaluation(me, opp, free, mine, theirs) * SCALE)
+            return round(self.evaluate(me, opp, free, mine, theirs) * SCALE)
         approx_before = self.approx
         original_alpha = alpha
         best_score, best = -INFINITY, -1
