@@ -248,18 +248,27 @@ class SplineSearch:
                         my_threats |= missing
                 block = my_threats & open_sites
                 child_depth = depth if block and not block & (block - 1) else depth - 1
-                score = -self._negamax(
-                    opp,
-                    after,
-                    open_sites,
-                    filled,
-                    their_threats,
-                    my_threats,
-                    child_depth,
-                    child_alpha,
-                    child_beta,
-                    ply + 1,
-                )
+                if child_depth <= 0:  # a leaf, judged here: no call, no table entry
+                    self.nodes += 1
+                    if block:
+                        score = WIN - 2  # the opponent faces two threat sites: it blocks one, the mover fills the other
+                    else:
+                        self.approx += 1
+                        evaluation = self.evaluate(opp, after, open_sites, their_threats, my_threats)
+                        score = -round(evaluation * SCALE)
+                else:
+                    score = -self._negamax(
+                        opp,
+                        after,
+                        open_sites,
+                        filled,
+                        their_threats,
+                        my_threats,
+                        child_depth,
+                        child_alpha,
+                        child_beta,
+                        ply + 1,
+                    )
                 score = score - 1 if score > PROVEN else score + 1 if score < -PROVEN else score
             if score > best_score:
                 best_score, best = score, site
