@@ -16,7 +16,7 @@ from spheria.agents.alphabeta import PROVEN, WIN, AlphaBetaAgent
 from spheria.agents.registry import make_agent
 from spheria.agents.spline_search import SplineSearch, threat_sites
 from spheria.engine.board import parse_diagram, site_index
-from spheria.games.spline import SplineState, lines_of
+from spheria.games.spline import MOVES, SplineMove, SplineState, lines_of
 
 GAME = spheria.load_game("spline")
 
@@ -182,3 +182,41 @@ def test_a_lost_mover_leaves_the_opponent_the_fewest_winning_replies() -> None:
         assert shares[str(move)] == min(shares.values()), state.to_spn()
         checked += min(shares.values()) < max(shares.values())  # a choice that mattered
     assert checked >= 3
+
+
+def test_an_opponent_model_weights_the_replies() -> None:
+    # A model that always answers on the lowest site it may take: the swindle plays a move where
+    # that answer throws the win away, whenever there is one.
+    def lowest_reply(child: SplineState) -> dict[int, float]:
+        return {min(m.site for m in child.legal_moves()): 1.0}
+
+    checked = 0
+    for state in random_positions(40, range(14, 18), 5):
+        search = SplineSearch()
+        score, _, _ = deepen(search, state, 30)
+        if score >= -PROVEN:
+            continue
+        mover = state.current_player()
+
+        def answer_loses(move: SplineMove, state: SplineState = state, mover: int = mover) -> bool:
+            child = state.child(move)
+            if child.is_terminal() or any(child.child(m).is_terminal() for m in child.legal_moves()):
+                return False  # the opponent wins at once: no model is asked there
+            reply = min(m.site for m in child.legal_moves())
+            after = child.child(MOVES[reply])
+            return after.winners() == [mover] or (
+                not after.is_terminal() and AlphaBetaAgent(depth=30).value(after, 30) > PROVEN
+            )
+
+        good = [m for m in state.legal_moves() if answer_loses(m)]
+        move = search.swindle(state, None, no_clock, lowest_reply)
+        if good:
+            assert move in good, state.to_spn()
+            checked += 1
+    assert checked >= 2
+
+
+def test_the_swindle_option_is_checked_and_named_in_the_spec() -> None:
+    assert make_agent("alphabeta:depth=3,engine=game,swindle=mcts").name == "alphabeta:depth=3,engine=game,swindle=mcts"
+    with pytest.raises(ValueError, match="swindle"):
+        make_agent("alphabeta:swindle=luck")

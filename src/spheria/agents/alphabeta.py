@@ -35,9 +35,10 @@ from typing import TYPE_CHECKING, Any
 
 from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import Evaluate, KeyFunction, knowledge_for, require_state, spn_key, zero_evaluation
+from spheria.agents.mcts import MCTSAgent
 from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thinking_clock, time_option
 from spheria.games.base import PlayerView, State
-from spheria.games.spline import SplineState
+from spheria.games.spline import SplineMove, SplineState
 
 if TYPE_CHECKING:
     from spheria.agents.spline_search import SplineSearch
@@ -98,6 +99,7 @@ class AlphaBetaAgent(Agent):
         CLOCK,
         SEED,
         AgentOption("engine", "generic", "generic search, or the game's own where it has one", ("generic", "game")),
+        AgentOption("swindle", "share", "engine=game, lost: whose mistakes to hope for", ("share", "mcts")),
     )
     plays = Plays(seats=(2,), hidden_information=False)
 
@@ -108,10 +110,13 @@ class AlphaBetaAgent(Agent):
         seed: int | None = None,
         clock: str = "wall",
         engine: str = "generic",
+        swindle: str = "share",
         max_time: float | None = None,
     ) -> None:
         self.time_cap = check_max_time(max_time)
-        values = self.checked_options(self.time_cap, depth=depth, time=time, seed=seed, clock=clock, engine=engine)
+        values = self.checked_options(
+            self.time_cap, depth=depth, time=time, seed=seed, clock=clock, engine=engine, swindle=swindle
+        )
         if values["depth"] is None and values["time"] is None:
             values["time"] = min(1.0, self.time_cap)
         self.depth: int | None = values["depth"]
@@ -119,6 +124,7 @@ class AlphaBetaAgent(Agent):
         self.seed: int | None = values["seed"]
         self.clock = thinking_clock(values["clock"])
         self.engine: str = values["engine"]
+        self.swindle: str = values["swindle"]
         self._spline: SplineSearch | None = None
         self.name = self.spec_from(values)
         self.rng = random.Random(self.seed)
@@ -192,7 +198,8 @@ class AlphaBetaAgent(Agent):
                 break
         if self.reports and self.reports[-1].score < -PROVEN:
             with contextlib.suppress(OutOfTime):  # lost against perfect play: make the win hard to find
-                best = search.swindle(state, start + budget, self.clock) or best
+                model = _monte_carlo_replies if self.swindle == "mcts" else None
+                best = search.swindle(state, start + budget, self.clock, model) or best
         self.nodes = search.nodes
         return best
 
@@ -273,3 +280,10 @@ class AlphaBetaAgent(Agent):
         flag = _UPPER if best_score <= original_alpha else _LOWER if best_score >= beta else _EXACT
         self._table[key] = (depth, best_score, flag, best_move, self._approx > approx_before)
         return best_score
+
+
+def _monte_carlo_replies(state: SplineState) -> dict[int, float]:
+    """An opponent model for ``swindle=mcts``: the visits of a 600-iteration ``mcts`` search, by reply site."""
+    agent = MCTSAgent(iterations=600, seed=len(state.history), reuse=False)
+    agent.choose(state, state.current_player())
+    return {SplineMove.parse(move).site: float(visits) for move, (visits, _) in agent.root_children().items()}

@@ -131,13 +131,21 @@ class SplineSearch:
         best = entry[3] if entry is not None else sites_of(theirs & free or free)[0]
         return score, MOVES[best], self.approx == 0
 
-    def swindle(self, state: SplineState, deadline: float | None, clock: Callable[[], float]) -> SplineMove | None:
+    def swindle(
+        self,
+        state: SplineState,
+        deadline: float | None,
+        clock: Callable[[], float],
+        model: Callable[[SplineState], dict[int, float]] | None = None,
+    ) -> SplineMove | None:
         """In a lost position: the move that leaves the opponent the smallest share of replies that keep its win.
 
         Only *plausible* replies count (not one that lets the mover win at once: no searching
         opponent misses that), and a move after which the opponent wins at once is never chosen
         while there is another. Every reply is solved with the table; raises :class:`OutOfTime`
-        at ``deadline``. ``None`` when every move loses at once.
+        at ``deadline``. ``None`` when every move loses at once. With ``model`` (an opponent
+        model: for a position, a weight for each reply site, e.g. a short Monte Carlo search's
+        visits) the share is weighted by it: the move where that opponent most often goes wrong.
         """
         self._deadline, self._clock = deadline, clock
         me, opp, free, occupied, mine, theirs = _masks(state)
@@ -147,15 +155,24 @@ class SplineSearch:
             if their_threats & opened:
                 continue  # the opponent fills its threat site next
             forced = my_threats & opened
-            kept = plausible = 0
+            weights = None
+            if model is not None:
+                if deadline is not None and clock() > deadline:
+                    raise OutOfTime
+                child = state.clone()
+                child.apply(MOVES[site])
+                weights = model(child)
+            kept = plausible = 0.0
             for reply in sites_of(forced or opened):
                 answer, reopened, refilled, replier_threats, still_mine = _play(
                     opp, opened, filled, their_threats, my_threats, reply
                 )
                 if still_mine & reopened:
                     continue  # a reply that opens the mover's threat site: a blunder nobody makes
-                plausible += 1
-                kept += self._solved(after, answer, reopened, refilled, still_mine, replier_threats) < -PROVEN
+                weight = 1.0 if weights is None else weights.get(reply, 0.0)
+                plausible += weight
+                if weight and self._solved(after, answer, reopened, refilled, still_mine, replier_threats) < -PROVEN:
+                    kept += weight
             share = kept / plausible if plausible else 0.0
             if share < best_share:
                 best, best_share = MOVES[site], share
