@@ -1,12 +1,24 @@
-"""Spline speed through the public API: random moves per second."""
+"""Spline speed through the public API (random moves per second) and alphabeta's search speed.
+
+``python -m benchmarks.spline --search 0.5`` prints, for each alphabeta engine, the depth its
+search completes within 0.5 CPU seconds and its nodes a second, from the empty board and from
+a few fixed openings (a node: one position the search looked at).
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import spheria
+from spheria.agents.alphabeta import PROVEN, AlphaBetaAgent
+
+#: Openings the search benchmark starts from (moves from the empty board).
+OPENINGS = ("", "0a1 0d1 0b3 0d2", "0a1 0d1 0b3 0d2 0d4 0c3 0c2 0a4")
 
 
 def spline_random_moves(seconds: float = 3.0, seed: int = 0) -> dict[str, Any]:
@@ -29,3 +41,45 @@ def spline_random_moves(seconds: float = 3.0, seed: int = 0) -> dict[str, Any]:
         "plies_per_playout": round(plies / games, 2),
         "seconds": round(elapsed, 2),
     }
+
+
+def spline_search_depth(seconds: float = 0.5, engine: str = "generic") -> list[dict[str, Any]]:
+    """For each of :data:`OPENINGS`: the depth ``alphabeta:engine=...`` completes in ``seconds`` of CPU, and its
+    speed; ``proven`` is ``won`` or ``lost`` (for the mover) once the search has proven the result."""
+    game = spheria.load_game("spline")
+    rows = []
+    for opening in OPENINGS:
+        state = game.new_initial_state()
+        for move in opening.split():
+            state.apply(state.parse_move(move))
+        agent = AlphaBetaAgent(time=seconds, clock="cpu", engine=engine, seed=0)
+        start = time.thread_time()
+        move = agent.choose(state, state.current_player())
+        elapsed = time.thread_time() - start
+        last = agent.reports[-1]
+        rows.append(
+            {
+                "engine": engine,
+                "plies": len(opening.split()),
+                "depth": last.depth,
+                "proven": "won" if last.score > PROVEN else "lost" if last.score < -PROVEN else None,
+                "move": str(move),
+                "nodes_per_s": round(agent.nodes / elapsed),
+                "cpu_s": round(elapsed, 2),
+            }
+        )
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.spline", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--search", type=float, default=0.5, metavar="S", help="CPU seconds a search (default 0.5)")
+    args = parser.parse_args(argv)
+    for engine in ("generic", "game"):
+        for row in spline_search_depth(args.search, engine):
+            print(json.dumps(row))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -407,7 +407,12 @@ def test_search_agents_refuse_what_they_cannot_search(agent: Agent) -> None:
 
 # -- tactics in Spline --------------------------------------------------------------------------
 
-SEARCHERS = ["greedy:seed={seed}", "mcts:iterations=2000,seed={seed}", "alphabeta:depth=4,seed={seed}"]
+SEARCHERS = [
+    "greedy:seed={seed}",
+    "mcts:iterations=2000,seed={seed}",
+    "alphabeta:depth=4,seed={seed}",
+    "alphabeta:depth=4,seed={seed},engine=game",
+]
 
 
 @pytest.mark.parametrize("spec", SEARCHERS)

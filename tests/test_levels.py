@@ -87,7 +87,7 @@ def test_the_strongest_level_is_the_strongest_agent_for_each_game() -> None:
     assert top["special-cake/sugar"].startswith("solver")
     assert top["spagyric"].startswith("spagyric")
     assert all(top[f"spinca/{n}"].startswith("mcts") for n in (2, 3, 4))
-    assert top["spline"] == "alphabeta:time=2"  # alphabeta at 0.5 s held mcts at 2 s even
+    assert top["spline"] == "alphabeta:time=2,engine=game"  # Spline's own search: deeper in the same time
 
 
 def _positions(game: spheria.Game, seed: int) -> list[State[Any]]:
@@ -191,8 +191,8 @@ def test_a_level_time_above_the_callers_cap_shrinks_to_it() -> None:
     game = spheria.load_game("spline")
     capped, uncapped = check_spec("level:5", game, max_time=0.5), check_spec("level:5", game)
     assert isinstance(capped, LevelAgent) and isinstance(uncapped, LevelAgent)
-    assert capped.max_seconds_per_move() == 0.5 and capped.resolved_spec == "alphabeta:time=0.5"
-    assert uncapped.resolved_spec == "alphabeta:time=2"
+    assert capped.max_seconds_per_move() == 0.5 and capped.resolved_spec == "alphabeta:time=0.5,engine=game"
+    assert uncapped.resolved_spec == "alphabeta:time=2,engine=game"
 
 
 def test_the_arena_plays_levels_with_seeds(tmp_path: Path) -> None:

@@ -14,6 +14,10 @@ Options (spec ``alphabeta:depth=6,seed=3``):
   caller's ``max_time``). With both, whichever comes first stops the search; with neither,
   ``time=1``. ``depth`` alone is deterministic, but stops at ``max_time`` (default 600 s) too.
 * ``seed`` — shuffles the root moves, so equal moves are chosen at random but reproducibly.
+* ``engine`` — ``generic`` (default) searches through the game's public state; ``game`` uses
+  the game's own search where it has one (Spline: :mod:`spheria.agents.spline_search`, on bare
+  masks with threat pruning, a table kept between moves and killer/history ordering), else
+  the generic one. With ``engine=game`` the ``seed`` does not shuffle (the game's search orders).
 
 >>> import spheria
 >>> state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
@@ -23,15 +27,21 @@ Options (spec ``alphabeta:depth=6,seed=3``):
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import Evaluate, KeyFunction, knowledge_for, require_state, spn_key, zero_evaluation
+from spheria.agents.mcts import MCTSAgent
 from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thinking_clock, time_option
 from spheria.games.base import PlayerView, State
+from spheria.games.spline import SplineMove, SplineState
+
+if TYPE_CHECKING:
+    from spheria.agents.spline_search import SplineSearch
 
 #: The score of winning at once; a win ``k`` plies away scores ``WIN - k``.
 WIN = 1_000_000
@@ -46,8 +56,8 @@ MAX_DEPTH = 50
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
-class _OutOfTime(Exception):
-    pass
+class OutOfTime(Exception):
+    """The search's deadline passed in the middle of an iteration."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +80,7 @@ def _from_child(score: int) -> int:
     return score
 
 
-def _to_child(bound: int) -> int:
+def to_child(bound: int) -> int:
     """A window bound handed down one ply (the inverse of :func:`_from_child`)."""
     if bound > PROVEN:
         return bound + 1
@@ -88,6 +98,8 @@ class AlphaBetaAgent(Agent):
         time_option(None, "seconds per move (default 1 unless depth is given)"),
         CLOCK,
         SEED,
+        AgentOption("engine", "generic", "generic search, or the game's own where it has one", ("generic", "game")),
+        AgentOption("swindle", "share", "engine=game, lost: whose mistakes to hope for", ("share", "mcts")),
     )
     plays = Plays(seats=(2,), hidden_information=False)
 
@@ -97,16 +109,23 @@ class AlphaBetaAgent(Agent):
         time: float | None = None,
         seed: int | None = None,
         clock: str = "wall",
+        engine: str = "generic",
+        swindle: str = "share",
         max_time: float | None = None,
     ) -> None:
         self.time_cap = check_max_time(max_time)
-        values = self.checked_options(self.time_cap, depth=depth, time=time, seed=seed, clock=clock)
+        values = self.checked_options(
+            self.time_cap, depth=depth, time=time, seed=seed, clock=clock, engine=engine, swindle=swindle
+        )
         if values["depth"] is None and values["time"] is None:
             values["time"] = min(1.0, self.time_cap)
         self.depth: int | None = values["depth"]
         self.time: float | None = values["time"]
         self.seed: int | None = values["seed"]
         self.clock = thinking_clock(values["clock"])
+        self.engine: str = values["engine"]
+        self.swindle: str = values["swindle"]
+        self._spline: SplineSearch | None = None
         self.name = self.spec_from(values)
         self.rng = random.Random(self.seed)
         self.reports: list[DepthReport] = []
@@ -122,6 +141,8 @@ class AlphaBetaAgent(Agent):
         if state.game.num_players != 2:
             players = state.game.num_players
             raise ValueError(f"alphabeta plays two-player games only; this {state.game.name} has {players} players")
+        if self.engine == "game" and isinstance(state, SplineState):
+            return self._choose_spline(state)
         knowledge = knowledge_for(state.game)
         self._key, self._evaluate = knowledge.key, knowledge.evaluate
         self._table = {}
@@ -142,7 +163,7 @@ class AlphaBetaAgent(Agent):
             self._approx = 0
             try:
                 score, best = self._root(work, moves, depth)
-            except _OutOfTime:
+            except OutOfTime:
                 break
             exact = self._approx == 0
             self.reports.append(DepthReport(depth, score, str(best), self.nodes, exact))
@@ -153,6 +174,37 @@ class AlphaBetaAgent(Agent):
             if self.clock() - start >= budget:
                 break
         return best
+
+    def _choose_spline(self, state: SplineState) -> Any:
+        """The move by Spline's own search (:mod:`spheria.agents.spline_search`), deepening like :meth:`choose`."""
+        from spheria.agents.spline_search import SplineSearch  # it builds on this module's scores
+
+        if self._spline is None or len(state.history) < 2:
+            self._spline = SplineSearch()  # a new game: a new table
+        search = self._spline
+        self.reports = []
+        search.nodes = 0
+        start = self.clock()
+        budget = self.max_seconds_per_move()
+        best = None
+        for depth in range(1, (self.depth or _MAX_DEPTH) + 1):
+            try:
+                score, move, exact = search.best_move(state, depth, None if depth == 1 else start + budget, self.clock)
+            except OutOfTime:
+                break
+            best = move
+            self.reports.append(DepthReport(depth, score, str(move), search.nodes, exact))
+            if exact or abs(score) > PROVEN or self.clock() - start >= budget:
+                break
+        if self.reports and self.reports[-1].score < -PROVEN:
+            with contextlib.suppress(OutOfTime):  # lost against perfect play: make the win hard to find
+                model = _monte_carlo_replies if self.swindle == "mcts" else None
+                best = search.swindle(state, start + budget, self.clock, model) or best
+        self.nodes = search.nodes
+        return best
+
+    def reset(self) -> None:
+        self._spline = None
 
     def max_seconds_per_move(self) -> float:
         """``time``; with ``depth`` alone, the caller's ``max_time`` (the search stops there too)."""
@@ -186,8 +238,8 @@ class AlphaBetaAgent(Agent):
                 result = state.returns()[player]
                 return WIN - 1 if result > 0 else -(WIN - 1) if result < 0 else 0
             if state.current_player() == player:
-                return _from_child(self._negamax(state, depth - 1, _to_child(alpha), _to_child(beta)))
-            return _from_child(-self._negamax(state, depth - 1, -_to_child(beta), -_to_child(alpha)))
+                return _from_child(self._negamax(state, depth - 1, to_child(alpha), to_child(beta)))
+            return _from_child(-self._negamax(state, depth - 1, -to_child(beta), -to_child(alpha)))
         finally:
             state.undo()
 
@@ -195,7 +247,7 @@ class AlphaBetaAgent(Agent):
         """The score of the non-terminal ``state`` for the player to move (fail-soft)."""
         self.nodes += 1
         if self._deadline is not None and self.clock() > self._deadline:
-            raise _OutOfTime
+            raise OutOfTime
         key = self._key(state)
         entry = self._table.get(key)
         best_move = None
@@ -228,3 +280,10 @@ class AlphaBetaAgent(Agent):
         flag = _UPPER if best_score <= original_alpha else _LOWER if best_score >= beta else _EXACT
         self._table[key] = (depth, best_score, flag, best_move, self._approx > approx_before)
         return best_score
+
+
+def _monte_carlo_replies(state: SplineState) -> dict[int, float]:
+    """An opponent model for ``swindle=mcts``: the visits of a 600-iteration ``mcts`` search, by reply site."""
+    agent = MCTSAgent(iterations=600, seed=len(state.history), reuse=False)
+    agent.choose(state, state.current_player())
+    return {SplineMove.parse(move).site: float(visits) for move, (visits, _) in agent.root_children().items()}

@@ -160,6 +160,15 @@ def spline_evaluate(state: State[Any], seat: int) -> float:
     return value if seat == 0 else -value
 
 
+def spline_relative_evaluation(mine: int, theirs: int, free: int, my_threats: int, their_threats: int) -> float:
+    """:func:`spline_evaluate` for the mover on bare masks, at a quiet horizon of ``alphabeta:engine=game``.
+
+    The search calls it only where the mover cannot win at once and need not block (so no
+    threat site is placeable); ``my_threats``/``their_threats`` are each side's threat sites.
+    """
+    return math.tanh(spline_line_potential(mine, theirs) / _SPLINE_SCALE) * 0.9
+
+
 def spline_can_win_now(state: State[Any]) -> bool:
     assert isinstance(state, SplineState)
     white, black = state.masks()

@@ -101,7 +101,7 @@ LEVELS: dict[str, tuple[LevelEntry, ...]] = {
         ("greedy:blunder=0.2", 0.1),
         ("alphabeta:time=0.2,blunder=0.1", 0.2),
         ("alphabeta:time=0.2", 0.2),
-        ("alphabeta:time=2", 2.0),
+        ("alphabeta:time=2,engine=game", 2.0),
     ),
     "spinca/2": _ladder(*_SPINCA, _SPINCA_TOP),
     "spinca/3": _ladder(*_SPINCA, ("mcts:time=2", 2.0)),
