@@ -17,6 +17,7 @@ from spheria.agents.registry import make_agent
 from spheria.agents.spline_search import SplineSearch, threat_sites
 from spheria.engine.board import parse_diagram, site_index
 from spheria.games.spline import MOVES, SplineMove, SplineState, lines_of
+from tests.test_agents import DO_NOT_OPEN  # White to move: every move but 0d2 is safe
 
 GAME = spheria.load_game("spline")
 
@@ -91,18 +92,6 @@ def test_proven_results_agree_with_the_generic_search_and_the_move_keeps_them(se
         state.apply(state.parse_move(move))
         if score > 0:  # the chosen move keeps the win
             assert state.winner == mover or AlphaBetaAgent(depth=30).value(state, 30) < -PROVEN
-
-
-# White to move: Black's 1a1 1b1 needs 1c1, which opens once 0d2 is filled; White's 0a1 0c1 0b2
-# 0c2 make no line of three yet.
-DO_NOT_OPEN = """
-      level 0       level 1     level 2   level 3
-    4 w . . .
-    3 . . . .     3 . . .
-    2 b w w .     2 . . .     2 . .
-    1 w b w b     1 b b .     1 . .     1 .
-      a b c d       a b c       a b       a
-    """
 
 
 def test_threat_sites_are_the_empty_sites_completing_a_line_placeable_or_not() -> None:

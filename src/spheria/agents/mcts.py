@@ -42,8 +42,7 @@ from typing import Any
 
 from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import GameKnowledge, Playout, knowledge_for, require_state
-from spheria.agents.messages import message
-from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thinking_clock, time_option
+from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, one_budget, thinking_clock, time_option
 from spheria.games.base import SIMULTANEOUS, PlayerView, State
 
 #: The values of the ``rollout`` option.
@@ -128,10 +127,7 @@ class MCTSAgent(Agent):
             widen=widen,
             clock=clock,
         )
-        if values["iterations"] is not None and values["time"] is not None:
-            raise ValueError(message("one_budget", agent=self.spec_name))
-        if values["iterations"] is None and values["time"] is None:
-            values["time"] = min(1.0, self.time_cap)
+        one_budget(self.spec_name, values, self.time_cap)
         self.iterations: int | None = values["iterations"]
         self.time: float | None = values["time"]
         self.c: float = values["c"]

@@ -193,6 +193,15 @@ def thinking_clock(clock: str) -> Callable[[], float]:
     return time.thread_time if clock == "cpu" else time.perf_counter
 
 
+def one_budget(agent: str, values: dict[str, Any], max_time: float, budget: str = "iterations") -> None:
+    """Check that ``values`` give ``time`` or ``budget`` (iterations, say), not both; with neither,
+    ``time`` becomes 1 s (or ``max_time`` if less). Refused with the agent's name."""
+    if values[budget] is not None and values["time"] is not None:
+        raise ValueError(message("one_budget", agent=agent))
+    if values[budget] is None and values["time"] is None:
+        values["time"] = min(1.0, max_time)
+
+
 def time_option(default: float | None, help: str) -> AgentOption:
     """A time budget in seconds, from :data:`MIN_TIME` to the caller's ``max_time``."""
     return AgentOption("time", default, help, kind=float, bounds=(MIN_TIME, MAX_TIME), seconds=True)

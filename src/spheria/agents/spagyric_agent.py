@@ -69,8 +69,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from spheria.agents.base import Agent, Plays
-from spheria.agents.messages import message
-from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thinking_clock, time_option
+from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, one_budget, thinking_clock, time_option
 from spheria.engine.board import COLOR_CHARS, COLORS, Board
 from spheria.games.base import IllegalMoveError, PlayerView
 from spheria.games.spagyric import (
@@ -273,10 +272,7 @@ class SpagyricAgent(Agent):
             seed=seed,
             clock=clock,
         )
-        if values["iterations"] is not None and values["time"] is not None:
-            raise ValueError(message("one_budget", agent=self.spec_name))
-        if values["iterations"] is None and values["time"] is None:
-            values["time"] = min(1.0, self.time_cap)
+        one_budget(self.spec_name, values, self.time_cap)
         self.iterations: int | None = values["iterations"]
         self.time: float | None = values["time"]
         self.exact: int = values["exact"]
