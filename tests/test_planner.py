@@ -21,12 +21,13 @@ level-2 site Liquorice ends up with; the solver values them (the test checks it)
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
 
 import spheria
-from spheria.agents.planner import PlannerAgent, complete_cakes, set_up_children
+from spheria.agents.planner import PlannerAgent, complete_cakes, placed, set_up_children
 from spheria.agents.registry import make_agent
 from spheria.agents.solver_agent import SolverAgent
 from spheria.engine.board import parse_site
@@ -259,3 +260,23 @@ def test_cpu_clock_reaches_the_planner_through_the_solver_agent() -> None:
     assert isinstance(solver, SolverAgent)
     assert solver.setup.name == "planner:seed=4,early=sampled,clock=cpu"
     assert SolverAgent(setup="greedy", clock="cpu").setup.name == "greedy"  # greedy keeps no time
+
+
+@pytest.mark.compiled_speed
+@pytest.mark.parametrize("spec", ["planner:time=0.5,seed=1", "solver:setup=planner,time=0.5,seed=1"])
+def test_a_watched_planner_reports_the_positions_its_solves_searched(spec: str) -> None:
+    """While the planner builds a cake its solves' positions reach ``watch``'s callback as one running
+    count for the move (the server's progress line in a set-up), through the solver agent too."""
+    from spheria.solver import clear_tables
+
+    game = spheria.load_game("special-cake", variant="mint")
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    while placed(state.masks()) < game.placements - 12:  # the move before the exact search: one warm-up solve
+        state.apply(rng.choice(state.legal_moves()))
+    clear_tables()
+    reports: list[int] = []
+    agent = make_agent(spec)
+    agent.watch(reports.append)
+    assert agent.choose(state, state.current_player()) in state.legal_moves()
+    assert reports and reports == sorted(reports) and reports[-1] > 0

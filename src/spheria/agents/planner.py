@@ -220,6 +220,7 @@ class PlannerAgent(Agent):
         self.solved: dict[Masks, int] = {}
         #: How the last set-up move was chosen: method, cakes below the position, unsolved, score.
         self.last_report: dict[str, Any] = {}
+        self._searched = 0  # positions the solver searched for the move being chosen (for ``watch``)
         self.name = self.spec_from(values)
 
     def max_seconds_per_move(self) -> float:
@@ -246,6 +247,7 @@ class PlannerAgent(Agent):
         if state.phase != PLACE:
             return self._eating_agent().choose(state, player)
         budget = _Budget(self.clock() + self.time, self.solves, self.clock)
+        self._searched = 0  # positions the solver searched for this move, for ``watch``
         moves = state.legal_moves()
         left = state.game.placements - placed(state.masks())
         exact = DEFAULT_EXACT[state.game.variant] if self.exact is None else self.exact
@@ -262,6 +264,25 @@ class PlannerAgent(Agent):
             return move
         return self._exact_move(state, player, budget)
 
+    def _value(self, cake: Masks, variant: str, line_rule: str, time_limit: float) -> int:
+        """The solver's value of ``cake``; while ``watch``ed, the positions searched go to its callback
+        as a running count over the whole move (one set-up move may solve many cakes)."""
+        from spheria.solver import position_value
+
+        watching = self.progress
+        if watching is None:
+            return position_value(cake, variant, line_rule, time_limit=time_limit)
+        base, searched = self._searched, [0]
+
+        def report(positions: int) -> None:
+            searched[0] = positions
+            watching(base + positions)
+
+        try:
+            return position_value(cake, variant, line_rule, time_limit=time_limit, progress=report)
+        finally:
+            self._searched = base + searched[0]
+
     def _warm_up(self, state: CakeState, move: CakeMove, budget: _Budget) -> None:
         """Solve one random finish of the set-up after ``move``, within the move's budget.
 
@@ -269,7 +290,6 @@ class PlannerAgent(Agent):
         one, so the solver's table is warm when it matters: the first cake from an empty table
         is by far the dearest (seconds, against tenths of a second for its siblings).
         """
-        from spheria.solver import position_value
 
         remaining = budget.remaining()
         if remaining <= 0:
@@ -283,12 +303,11 @@ class PlannerAgent(Agent):
         rng = random.Random(f"{self.seed}-{masks}")  # apart from self.rng: the budget must not change later moves
         cake = random_finish(masks, 1 - state.player, placements, variant, rng)
         with contextlib.suppress(TimeoutError):  # what was proved stays in the solver's table
-            self.solved[cake] = position_value(cake, variant, state.game.line_rule, time_limit=remaining)
+            self.solved[cake] = self._value(cake, variant, state.game.line_rule, remaining)
         self.last_report["warmed"] = cake in self.solved
 
     def _sampled_move(self, state: CakeState, player: int, budget: _Budget) -> CakeMove:
         """The move whose solved random finishes were most often wanted (``early=sampled``)."""
-        from spheria.solver import position_value
 
         variant, line_rule, placements = state.game.variant, state.game.line_rule, state.game.placements
         moves = state.legal_moves()
@@ -307,7 +326,7 @@ class PlannerAgent(Agent):
                 budget.solves_left -= 1  # every finish drawn counts, solved before or not
             if cake not in self.solved:
                 try:
-                    self.solved[cake] = position_value(cake, variant, line_rule, time_limit=remaining)
+                    self.solved[cake] = self._value(cake, variant, line_rule, remaining)
                 except TimeoutError:
                     break  # what was proved stays in the solver's table
             samples[i] += 1
@@ -331,7 +350,6 @@ class PlannerAgent(Agent):
     # -- near the end: every finish, solved ----------------------------------------------
 
     def _exact_move(self, state: CakeState, player: int, budget: _Budget) -> CakeMove:
-        from spheria.solver import position_value  # the compiled solver loads only when needed
 
         variant, line_rule, placements = state.game.variant, state.game.line_rule, state.game.placements
         children = list(set_up_children(state.masks(), state.player))
@@ -349,7 +367,7 @@ class PlannerAgent(Agent):
                 continue
             budget.solves_left = None if budget.solves_left is None else budget.solves_left - 1
             try:
-                self.solved[cake] = position_value(cake, variant, line_rule, time_limit=remaining)
+                self.solved[cake] = self._value(cake, variant, line_rule, remaining)
             except TimeoutError:
                 unsolved += 1
         memo: dict[Masks, Score] = {}

@@ -105,6 +105,10 @@ class SolverAgent(Agent):
         #: Eating moves handed to the set-up agent because a solve ran out of its time.
         self.fallbacks = 0
 
+    def watch(self, progress: Callable[[int], object] | None) -> None:
+        super().watch(progress)
+        self.setup.watch(progress)  # the planner solves cakes while it builds one
+
     def max_seconds_per_move(self) -> float:
         """A solve's limit (``time``, else the caller's ``max_time``), or the set-up agent's budget."""
         return max(self.time if self.time is not None else self.time_cap, self.setup.max_seconds_per_move())

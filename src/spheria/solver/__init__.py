@@ -187,17 +187,28 @@ def _terminal_value(masks: Masks, variant: str) -> int | None:
 
 
 def position_value(
-    masks: Masks, variant: str, line_rule: str, *, time_limit: float | None = None, table_bits: int = DEFAULT_TABLE_BITS
+    masks: Masks,
+    variant: str,
+    line_rule: str,
+    *,
+    time_limit: float | None = None,
+    table_bits: int = DEFAULT_TABLE_BITS,
+    progress: Callable[[int], object] | None = None,
 ) -> int:
     """+1 if the player to move at ``masks`` (white, black, red) wins the eating phase, else -1.
 
     Raises ``TimeoutError`` past ``time_limit`` seconds and ``ValueError`` for an impossible
-    position or unknown rules.
+    position or unknown rules. ``progress`` is called now and then with the positions this call
+    has searched so far.
     """
     _check_rules(variant, line_rule)
     with _lock:
         search = _search(variant, line_rule, table_bits)
-        return search.value(*masks, time_limit=-1.0 if time_limit is None else max(time_limit, 0.0))
+        limit = -1.0 if time_limit is None else max(time_limit, 0.0)
+        if progress is None:
+            return search.value(*masks, time_limit=limit)
+        before = search.positions
+        return search.value(*masks, time_limit=limit, progress=lambda total: progress(total - before))
 
 
 def compiled_outcomes(masks: Masks, variant: str, line_rule: str) -> set[Masks]:
