@@ -114,7 +114,7 @@ def test_a_bad_share_is_refused_naming_the_option_and_its_range(value: str) -> N
 
 def test_every_agent_lists_blunder_among_its_options() -> None:
     assert all("blunder" in [row[0] for row in describe_options(name)] for name in agent_names())
-    with pytest.raises(ValueError, match=r"options: depth, time, clock, seed, blunder\)"):
+    with pytest.raises(ValueError, match=r"options: depth, time, clock, seed, engine, swindle, blunder\)"):
         make_agent("alphabeta:blunders=1")
 
 

@@ -39,6 +39,7 @@ onLanguageChange(() => {
   renderOptions(options());
   check();
   if (created) showCreated(created);
+  if (lastGames) renderGames(lastGames); // at once, in the new words; then fresh from the server
   refreshGames();
 });
 
@@ -174,13 +175,19 @@ function showCreated(result) {
   );
 }
 
+/** The games list as last fetched, so a switch of language re-words it at once. */
+let lastGames = null;
+
 async function refreshGames() {
-  let data;
   try {
-    data = await api("/api/games");
+    lastGames = await api("/api/games");
   } catch {
     return;
   }
+  renderGames(lastGames);
+}
+
+function renderGames(data) {
   const invites = savedInvites();
   const active = clear($("active-games").tBodies[0]);
   const finished = clear($("finished-games").tBodies[0]);
