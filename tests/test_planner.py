@@ -271,8 +271,9 @@ def test_a_watched_planner_reports_the_positions_its_solves_searched(spec: str) 
 
     game = spheria.load_game("special-cake", variant="mint")
     state = game.new_initial_state()
+    assert isinstance(state, CakeState)
     rng = random.Random(4)
-    while placed(state.masks()) < game.placements - 12:  # the move before the exact search: one warm-up solve
+    while placed(state.masks()) < state.game.placements - 12:  # the move before the exact search: one warm-up solve
         state.apply(rng.choice(state.legal_moves()))
     clear_tables()
     reports: list[int] = []
