@@ -234,6 +234,7 @@ def test_set_up_children_place_the_movers_colour() -> None:
 # -- early=sampled: solved random finishes guide the placements before the exact search -----
 
 
+@pytest.mark.compiled_speed  # one of its finishes takes minutes on the pure-Python solver
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_sampled_early_placements_follow_the_solved_finishes(seed: int) -> None:
     # exact=1 leaves POSITION_A's four placements to the sampled phase. After 2b2 every finish is a
