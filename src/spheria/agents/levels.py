@@ -79,8 +79,8 @@ _FILLED_CAKE = (
 )
 #: Spinca's levels, every seat count: one agent, mcts with Spinca's own playout exploring less and
 #: giving untried moves one visit's worth of the mean (``c=0.3,widen=1``), which beat plain mcts at
-#: equal time with 2, 3 and 4 seats (docs/agents.md, "Stronger tops"), at 0.05, 0.2 and 1 s a move,
-#: weakened below that by random moves.
+#: equal time with 2 seats and with 4 and was no worse with 3 (docs/agents.md, "Stronger tops"), at
+#: 0.05, 0.2 and 1 s a move, weakened below that by random moves.
 _SPINCA = (
     ("mcts:time=0.05,c=0.3,widen=1,blunder=0.5", 0.05),
     ("mcts:time=0.05,c=0.3,widen=1,blunder=0.25", 0.05),
