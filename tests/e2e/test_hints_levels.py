@@ -10,6 +10,7 @@ is for a spectator and a wrong invite token. Screenshots go to ``test-artifacts/
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from playwright.sync_api import Browser, Page
@@ -69,6 +70,24 @@ def forged_hint(page: Page, server: str, join: dict[str, Any]) -> list[dict[str,
     return frames
 
 
+def watch_thinking(page: Page) -> None:  # noqa: F811
+    """Keep every text ``#thinking`` shows from now on: a level thinking 0.2 s (or playing a random
+    move at once) shows it too briefly for a selector to wait for."""
+    page.evaluate(
+        """() => {
+            const box = document.getElementById('thinking');
+            window.thinkingShown = [];
+            new MutationObserver(() => window.thinkingShown.push(box.textContent))
+              .observe(box, { childList: true, characterData: true, subtree: true });
+          }"""
+    )
+
+
+def thinking_shown(page: Page) -> list[str]:  # noqa: F811
+    """The texts ``#thinking`` showed since :func:`watch_thinking`."""
+    return [str(text) for text in page.evaluate("window.thinkingShown")]
+
+
 def play_the_hint(page: Page) -> str:  # noqa: F811
     """Ask for a hint, wait for it, check it is ringed on the board, and play it by its ringed site."""
     version = str(page.evaluate("document.body.dataset.version"))
@@ -97,10 +116,11 @@ def test_a_game_against_a_level_with_hints_from_the_lobby(page: Page, server: st
     screenshot(page, "hint-desktop")
     site = page.locator("#board .strip-site.suggested").get_attribute("data-site")
     version = str(page.evaluate("document.body.dataset.version"))
+    watch_thinking(page)
     page.click(f"{CLICKABLE}[data-site='{site}']")
     wait_moved(page, version)
-    page.wait_for_selector("#thinking:has-text('Black is thinking')")  # the level's move, with its time
     assert wait_turn(page)
+    assert any(re.search(r"Black is thinking\S* \d+\.\d s", text) for text in thinking_shown(page))  # with its time
     assert "hints: 1" in page.inner_text("#players li.me")
     play_the_hint(page)
     assert "hints: 2" in page.inner_text("#players li.me")
