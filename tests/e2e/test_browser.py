@@ -9,6 +9,7 @@ each game is saved under ``test-artifacts/``.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import socket
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, WebSocketRoute, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 CHROMIUM = "/usr/bin/chromium"
@@ -167,11 +168,20 @@ def click_random(page: Page, selector: str, rng: random.Random) -> bool:
 
 
 def wait_moved(page: Page, before: str) -> None:
-    """Wait until the page has taken the move in (the version it shows changes) or the game ends."""
-    page.wait_for_function(
-        "(before) => document.body.dataset.version !== before || !document.getElementById('result').hidden",
-        arg=before,
-    )
+    """Wait until the page has taken the move in (the version it shows changes) or the game ends;
+    if it does not, the failure says what the page showed (its connection, message, data)."""
+    try:
+        page.wait_for_function(
+            "(before) => document.body.dataset.version !== before || !document.getElementById('result').hidden",
+            arg=before,
+        )
+    except PlaywrightTimeoutError:
+        shown = page.evaluate(
+            """() => ({data: {...document.body.dataset},
+                       connection: document.getElementById('connection').className,
+                       message: document.getElementById('message').textContent})"""
+        )
+        raise AssertionError(f"the page did not take its move in (version {before}): {shown}") from None
 
 
 def submitted(page: Page, before: str) -> bool:
@@ -542,3 +552,39 @@ def test_a_game_survives_a_server_restart_and_the_page_resumes_it(page: Page, tm
             assert page.locator("#history li").count() > before
         finally:
             stop_server(process)
+
+
+def test_a_move_lost_with_the_connection_is_sent_again_when_it_returns(page: Page, server: str) -> None:
+    """The connection drops just as a move leaves the page (the frame never reaches the server):
+    the page reconnects and sends the move again, so the click is not lost and the page does not
+    wait for an answer forever."""
+    dropped: list[str] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        to_server = ws.connect_to_server()
+        if dropped:  # later connections pass untouched
+            return
+
+        def from_page(message: str | bytes) -> None:
+            if not dropped and json.loads(message).get("type") == "move":
+                dropped.append(str(message))
+                ws.close()
+                return
+            to_server.send(message)
+
+        ws.on_message(from_page)
+
+    invites = create_from_lobby(page, server, "spline", {})
+    page.route_web_socket("**/ws/**", route)
+    sockets: list[str] = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
+    page.goto(server + invites[0])
+    assert wait_turn(page)
+    version = str(page.evaluate("document.body.dataset.version"))
+    site = page.locator(f"{CLICKABLE}:has(.strip-empty)").first
+    name = str(site.get_attribute("data-site"))
+    site.click()
+    wait_moved(page, version)
+    assert len(dropped) == 1 and len(sockets) >= 2, (dropped, sockets)
+    page.wait_for_selector(f"#board .strip-site[data-site='{name}'] .strip-ball")
+    assert name in page.locator("#history li").first.inner_text()

@@ -23,6 +23,10 @@ let picker = null;
 let reconnectDelay = 500;
 let confirmMoves = localStorage.getItem("spheria.confirm") === "1";
 let sending = false;
+// The move sent and not yet answered: sent again if the connection drops before the answer
+// (the server refuses it as stale if the first one arrived after all).
+let pendingMove = null;
+let resendPending = false;
 let seatTaken = false;
 let fallbacksSeen = -1;
 // Progress of long work on the server: agent seats thinking (as of ``at``, this page's clock; the
@@ -92,6 +96,7 @@ function connect() {
   socket.addEventListener("close", (event) => {
     if (gone || event.code === 4404) return showMissing(`close ${event.code}`);
     setConnection("offline");
+    if (pendingMove) resendPending = true;
     if (frame && frame.terminal) return;
     setTimeout(connect, reconnectDelay);
     reconnectDelay = Math.min(reconnectDelay * 2, 8000);
@@ -99,7 +104,9 @@ function connect() {
 }
 
 function send(data) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(data));
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(data));
+  return true;
 }
 
 let connection = "connecting";
@@ -154,10 +161,15 @@ function onFrame(data) {
     const previous = frame;
     frame = data;
     setThinking(data.thinking);
-    if (!previous || previous.version !== frame.version || !picker || movesChanged(previous, frame)) {
+    const moved = !previous || previous.version !== frame.version;
+    if (resendPending && pendingMove && !moved && pendingMove.version === frame.version) {
+      send({ type: "move", move: pendingMove.move, version: pendingMove.version });
+    } else if (moved || !picker || movesChanged(previous, frame)) {
       picker = new Picker(frame);
       sending = false;
+      pendingMove = null;
     }
+    resendPending = false;
     if (previous && previous.version !== frame.version) hint.shown = null;
     if (previous && previous.version !== frame.version && frame.reveal) showReveal(frame);
     render();
@@ -170,6 +182,7 @@ function onFrame(data) {
     }
   } else if (data.type === "error") {
     sending = false;
+    pendingMove = null;
     previewing = false;
     if (HINT_ERRORS.has(data.code)) hint.asked = null;
     if (data.code === "unknown_game") return showMissing(data.message);
@@ -332,7 +345,8 @@ function submit() {
   const move = picker.move();
   if (move === null) return;
   sending = true;
-  send({ type: "move", move, version: frame.version });
+  pendingMove = { move, version: frame.version };
+  if (!send({ type: "move", move, version: frame.version })) resendPending = true; // sent on reconnection
   render();
 }
 
