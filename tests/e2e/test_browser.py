@@ -588,3 +588,55 @@ def test_a_move_lost_with_the_connection_is_sent_again_when_it_returns(page: Pag
     assert len(dropped) == 1 and len(sockets) >= 2, (dropped, sockets)
     page.wait_for_selector(f"#board .strip-site[data-site='{name}'] .strip-ball")
     assert name in page.locator("#history li").first.inner_text()
+
+
+@pytest.mark.parametrize("touch", [False, True], ids=["mouse", "touch"])
+def test_a_tap_counts_when_the_board_is_redrawn_under_the_finger(browser: Browser, server: str, touch: bool) -> None:
+    """A frame from the server (someone joins, the language changes) can redraw the board between
+    a press and its release; the move is still made, and a press that slides to another site is not."""
+    page, errors = sized_page(browser, "phone" if touch else "desktop")
+    invites = create_from_lobby(page, server, "spline", {})
+    page.goto(server + invites[0])
+    assert wait_turn(page)
+    sites = page.locator(f"{CLICKABLE}:has(.strip-empty)")
+    first, other = sites.nth(0), sites.nth(5)
+    name = str(first.get_attribute("data-site"))
+
+    def centre(site: Any) -> tuple[float, float]:
+        box = site.bounding_box()
+        assert box is not None
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    cdp = page.context.new_cdp_session(page) if touch else None
+
+    def finger(kind: str, at: tuple[float, float] | None) -> None:
+        points = [] if at is None else [{"x": at[0], "y": at[1]}]
+        assert cdp is not None
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def press_redraw_release(start: tuple[float, float], end: tuple[float, float], lang: str) -> None:
+        first.evaluate("node => node.dataset.pressed = '1'")
+        if touch:
+            finger("touchStart", start)
+        else:
+            page.mouse.move(*start)
+            page.mouse.down()
+        page.evaluate(f"document.querySelector(\".lang-switch button[data-lang='{lang}']\").click()")
+        page.wait_for_function("() => !document.querySelector('[data-pressed]')")  # redrawn: the pressed one is gone
+        if touch:
+            finger("touchMove", end)
+            finger("touchEnd", None)
+        else:
+            page.mouse.move(*end)
+            page.mouse.up()
+
+    version = str(page.evaluate("document.body.dataset.version"))
+    press_redraw_release(centre(first), centre(other), "ko")  # slid away: no move
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.dataset.version") == version
+    assert page.evaluate("document.body.dataset.selection") == "0"
+    press_redraw_release(centre(first), centre(first), "en")
+    wait_moved(page, version)
+    assert name in page.locator("#history li").first.inner_text()
+    page.context.close()
+    assert errors == []

@@ -40,6 +40,15 @@ export function parseBoard(text) {
   return chars.slice(0, NUM_SITES);
 }
 
+/** How far (CSS px) a pointer may move between press and release and still be a tap. */
+const TAP_SLOP = 16;
+
+/** The site (``data-site`` of the ``.site`` group) that ``node`` is part of, or null. */
+function siteUnder(node) {
+  const site = node && node.closest ? node.closest(".site") : null;
+  return site ? site.getAttribute("data-site") : null;
+}
+
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -85,6 +94,31 @@ export class PyramidView {
     host.appendChild(this.maps);
     this.hover = null;
     this.last = null;
+    this.drawn = null; // what the SVGs show now (render's inputs), to skip redrawing the same
+    this.listenForTaps(this.svg);
+    this.listenForTaps(this.maps);
+  }
+
+  /**
+   * A press and release on the same site is a click on it, even if the board was redrawn in
+   * between (a frame from the server may arrive during a tap): the sites are found by their
+   * ``data-site`` under the pointer, not by the element pressed, which a redraw replaces, and
+   * a native click on a replaced element never comes.
+   */
+  listenForTaps(svg) {
+    let press = null;
+    svg.addEventListener("pointerdown", (e) => {
+      const name = siteUnder(e.target);
+      press = name && e.button === 0 ? { name, id: e.pointerId, x: e.clientX, y: e.clientY } : null;
+    });
+    svg.addEventListener("pointerup", (e) => {
+      if (!press || e.pointerId !== press.id) return;
+      const { name, x, y } = press;
+      press = null;
+      const still = Math.hypot(e.clientX - x, e.clientY - y) <= TAP_SLOP;
+      if (still && siteUnder(document.elementFromPoint(e.clientX, e.clientY)) === name && this.handlers.onClick) this.handlers.onClick(name);
+    });
+    svg.addEventListener("pointercancel", () => (press = null));
   }
 
   setTopView(on) {
@@ -128,6 +162,9 @@ export class PyramidView {
    */
   render(o) {
     this.last = o;
+    const drawn = JSON.stringify([o, this.topView, this.side, t("board.main")], (_, v) => (v instanceof Set ? [...v] : v));
+    if (drawn === this.drawn) return; // nothing changed: the same DOM keeps a tap in progress
+    this.drawn = drawn;
     this.svg.setAttribute("aria-label", t("board.main")); // (again: the language may have changed)
     this.maps.setAttribute("aria-label", t("board.levels"));
     const svg = this.svg;
@@ -283,7 +320,6 @@ export class PyramidView {
     g.setAttribute("data-site", s.name);
     const title = el("title", {}, g);
     title.textContent = s.name;
-    g.addEventListener("click", () => this.handlers.onClick && this.handlers.onClick(s.name));
     g.addEventListener("mouseenter", () => this.handlers.onHover && this.handlers.onHover(s.name));
     g.addEventListener("mouseleave", () => this.handlers.onHover && this.handlers.onHover(null));
   }
