@@ -11,9 +11,9 @@ agent for that game, built through the registry with the level's seed and the ca
 ``max_time`` (a level's budget above it shrinks to it).
 
 >>> import spheria
->>> agent = LevelAgent(3)
+>>> agent = LevelAgent(4)
 >>> agent.fits(spheria.load_game("spline")), agent.name, agent.resolved_spec
-(True, 'level:3', 'alphabeta:time=0.2,blunder=0.3')
+(True, 'level:4', 'alphabeta:time=0.2,blunder=0.2')
 >>> levels_for(spheria.load_game("special-cake", variant="poisoned"))[4].spec
 'solver:setup=planner,time=5'
 """
@@ -98,10 +98,10 @@ LEVELS: dict[str, tuple[LevelEntry, ...]] = {
     "special-cake/mint": _ladder(*_FILLED_CAKE, ("solver:setup=table,time=5", 5.0)),
     "special-cake/poisoned": _ladder(*_FILLED_CAKE, ("solver:setup=planner,time=5", 5.0)),
     "spline": _ladder(
+        ("greedy:blunder=0.7", 0.1),
         ("greedy:blunder=0.6", 0.1),
-        ("greedy:blunder=0.35", 0.1),
-        ("alphabeta:time=0.2,blunder=0.3", 0.2),
-        ("alphabeta:time=0.2,blunder=0.1", 0.2),
+        ("greedy:blunder=0.4", 0.1),
+        ("alphabeta:time=0.2,blunder=0.2", 0.2),
         ("alphabeta:time=1,engine=game", 1.0),
     ),
     "spinca/2": _ladder(*_SPINCA),
