@@ -532,6 +532,8 @@ function renderHistory(obs) {
   keepEndInSight(list); // the latest move is always in sight
 }
 
+let resultShown = null;
+
 function renderResult() {
   const box = $("result");
   if (!frame.terminal || !frame.result) {
@@ -539,6 +541,10 @@ function renderResult() {
     return;
   }
   box.hidden = false;
+  // Built once per result (and language): a rebuild under a click on one of its links loses the click.
+  const shown = JSON.stringify([frame.result, frame.players.map((p) => p.name), seat, frame.hints, t("result.over")]);
+  if (resultShown === shown) return;
+  resultShown = shown;
   const winners = frame.result.winners || [];
   const mine = seat !== null && winners.includes(seat);
   const lost = seat !== null && winners.length && !mine;

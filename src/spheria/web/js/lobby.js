@@ -179,12 +179,16 @@ function showCreated(result) {
 let lastGames = null;
 
 async function refreshGames() {
+  let fresh;
   try {
-    lastGames = await api("/api/games");
+    fresh = await api("/api/games");
   } catch {
     return;
   }
-  renderGames(lastGames);
+  // Unchanged lists are not rebuilt: a rebuild under a click on one of their links loses the click.
+  const same = lastGames && JSON.stringify(fresh) === JSON.stringify(lastGames);
+  lastGames = fresh;
+  if (!same) renderGames(lastGames);
 }
 
 function renderGames(data) {
