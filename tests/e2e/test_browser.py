@@ -640,3 +640,37 @@ def test_a_tap_counts_when_the_board_is_redrawn_under_the_finger(browser: Browse
     assert name in page.locator("#history li").first.inner_text()
     page.context.close()
     assert errors == []
+
+
+def test_a_click_on_the_result_survives_someone_arriving(browser: Browser, page: Page, server: str) -> None:
+    """After the end, a spectator's arrival sends every page a presence frame; the result box is not
+    rebuilt by it, so a press on its Replay link that straddles the frame still opens the replay."""
+    presences: list[str] = []
+
+    def on_socket(socket: Any) -> None:
+        socket.on("framereceived", lambda text: '"presence"' in str(text) and presences.append(str(text)))
+
+    page.on("websocket", on_socket)
+    invites = create_from_lobby(page, server, "spline", {})
+    page.goto(server + invites[0])
+    assert play_to_the_end(page, random.Random(11), "spline-result-click")
+    link = page.locator("#result a:has-text('Replay')")
+    link.evaluate("node => node.dataset.pressed = '1'")
+    box = link.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    before = len(presences)
+    spectator = browser.new_page()
+    spectator.goto(server + invites[0].split("#")[0])
+    spectator.wait_for_selector("#players li.player")
+    for _ in range(50):  # the presence frame reaches the page
+        if len(presences) > before:
+            break
+        page.wait_for_timeout(100)
+    assert len(presences) > before, "no presence frame came"
+    page.wait_for_timeout(200)  # and has been drawn
+    assert page.locator("#result [data-pressed]").count() == 1  # the link pressed is still there
+    page.mouse.up()
+    page.wait_for_url("**/replay/**")
+    spectator.close()
