@@ -647,8 +647,12 @@ def test_a_click_on_the_result_survives_someone_arriving(browser: Browser, page:
     rebuilt by it, so a press on its Replay link that straddles the frame still opens the replay."""
     presences: list[str] = []
 
+    def on_frame(text: str | bytes) -> None:
+        if '"presence"' in str(text):
+            presences.append(str(text))
+
     def on_socket(socket: Any) -> None:
-        socket.on("framereceived", lambda text: '"presence"' in str(text) and presences.append(str(text)))
+        socket.on("framereceived", on_frame)
 
     page.on("websocket", on_socket)
     invites = create_from_lobby(page, server, "spline", {})
