@@ -484,13 +484,13 @@ function supplyRow(counts, cls) {
 function renderPicker(options, myTurn) {
   const panel = $("picker");
   panel.hidden = !(seat !== null && !frame.terminal);
-  const words = clear($("words"));
   const chosen = $("chosen");
   if (frame.your_choice) {
     chosen.hidden = false;
     chosen.replaceChildren(h("span", {}, t("picker.chosen")), choiceChip(frame.your_choice), h("span", { class: "muted" }, t("picker.chosen_wait")));
   } else chosen.hidden = true;
   if (!myTurn) {
+    showWords([], []);
     $("selection").textContent = seat === null || frame.your_choice ? "" : sending ? t("picker.sending") : t("picker.waiting");
     $("btn-play").disabled = true;
     $("btn-back").disabled = true;
@@ -498,11 +498,7 @@ function renderPicker(options, myTurn) {
     $("hint").textContent = "";
     return;
   }
-  const suggested = hint.shown ? hint.shown.clicks : [];
-  for (const word of [...options.words].sort()) {
-    const cls = `choice choice-${word}${suggested.includes(word) ? " suggested" : ""}`;
-    words.appendChild(h("button", { class: cls, type: "button", "data-word": word, onclick: () => onWord(word) }, choiceChip(word)));
-  }
+  showWords([...options.words].sort(), hint.shown ? hint.shown.clicks : []);
   const choosing = options.words.size > 0 && !options.sites.size;
   let text = picker.empty ? t(choosing ? "picker.choose" : "picker.prompt") : t("picker.picked", { clicks: picker.selection.join(" · ") });
   if (options.move) text = t("picker.move", { move: options.move });
@@ -513,6 +509,20 @@ function renderPicker(options, myTurn) {
   $("btn-clear").disabled = picker.empty;
   const more = !picker.empty && (picker.kind === "set" || picker.kind === "sequence");
   $("hint").textContent = picker.kind === "none" ? "" : t(`hint.${picker.kind}${more ? ".more" : ""}`);
+}
+
+let wordsShown = null;
+
+/** The word buttons (a secret colour …), rebuilt only when they change: a rebuild under a click loses it. */
+function showWords(list, suggested) {
+  const key = JSON.stringify([list, suggested, t("picker.choose")]);
+  if (key === wordsShown) return;
+  wordsShown = key;
+  const words = clear($("words"));
+  for (const word of list) {
+    const cls = `choice choice-${word}${suggested.includes(word) ? " suggested" : ""}`;
+    words.appendChild(h("button", { class: cls, type: "button", "data-word": word, onclick: () => onWord(word) }, choiceChip(word)));
+  }
 }
 
 function choiceChip(word) {
