@@ -31,7 +31,7 @@ from spheria.agents.planner import PlannerAgent, complete_cakes, placed, set_up_
 from spheria.agents.registry import make_agent
 from spheria.agents.solver_agent import SolverAgent
 from spheria.engine.board import parse_site
-from spheria.games.special_cake import CakeMove, CakeState
+from spheria.games.special_cake import PLACE, CakeMove, CakeState
 from spheria.solver import position_value
 
 MINT_GAME = spheria.load_game("special-cake", variant="mint")
@@ -254,12 +254,39 @@ def test_sampled_placements_without_budget_still_place_legally() -> None:
     assert agent.last_report["method"] == "sampled"
 
 
+def test_a_solve_over_its_cap_with_a_planner_set_up_eats_without_solving_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Poisoned's level 5 (``solver:setup=planner,time=5``): when the first eating solve runs over
+    its cap the planner takes the move, and must eat at once, not solve the cake a second time
+    (which made a 5 s move take up to 5 s plus the caller's ``max_time``)."""
+    import spheria.solver
+
+    solves: list[float | None] = []
+
+    def over_its_cap(state: CakeState, time_limit: float | None = None, **_: object) -> None:
+        solves.append(time_limit)
+        raise TimeoutError
+
+    monkeypatch.setattr(spheria.solver, "solve", over_its_cap)
+    rng = random.Random(5)
+    state = POISONED_GAME.new_initial_state()
+    assert isinstance(state, CakeState)
+    while state.phase == PLACE:
+        state.apply(rng.choice(state.legal_moves()))
+    agent = make_agent("solver:setup=planner,time=5,seed=1")
+    assert isinstance(agent, SolverAgent)
+    assert agent.choose(state, state.current_player()) in state.legal_moves()
+    assert solves == [5.0] and agent.fallbacks == 1
+    assert agent.max_seconds_per_move() == 5.0  # the budget the server gives it is what it takes
+
+
 def test_cpu_clock_reaches_the_planner_through_the_solver_agent() -> None:
     assert PlannerAgent(clock="cpu").clock is time.thread_time
     assert PlannerAgent().clock is time.perf_counter
     solver = make_agent("solver:setup=guided,clock=cpu,seed=4")
     assert isinstance(solver, SolverAgent)
-    assert solver.setup.name == "planner:seed=4,early=sampled,clock=cpu"
+    assert solver.setup.name == "planner:seed=4,eat=greedy,early=sampled,clock=cpu"
     assert SolverAgent(setup="greedy", clock="cpu").setup.name == "greedy"  # greedy keeps no time
 
 

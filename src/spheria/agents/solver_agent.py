@@ -13,7 +13,8 @@ In mint with mixed lines it first asks the retrograde eating table, when ``spher
 build`` has built it (``tablebase``, default true; :mod:`spheria.agents.eating_table`): a
 lookup per legal move, exact and instant, so a mint game's eating never depends on a solve
 finishing within its cap. Elsewhere, or without the table, it searches; a search that runs out
-of its ``time`` hands the move to the set-up agent (greedy unless ``setup`` says otherwise),
+of its ``time`` hands the move to the set-up agent (greedy unless ``setup`` says otherwise; a
+planner then eats greedily too, not with a second solve that would double the move's time),
 which is counted in ``fallbacks`` and logged (level INFO, logger ``spheria.agents.solver_agent``:
 by design at small ``time``, so not a warning in a player's terminal).
 
@@ -54,6 +55,9 @@ SETUP_AGENTS = (SETUP_TABLE, "random", "greedy", "mcts", "planner", "guided")
 #: Set-up choices that are another agent's spec with options: ``guided`` is the planner whose
 #: early placements follow solved random finishes (:mod:`spheria.agents.planner`).
 SETUP_SPECS = {"guided": "planner:early=sampled"}
+#: A planner set-up's own eater is reached only when a solve here ran over its cap: it must eat
+#: at once, not solve the same cake again (which made a 5 s move take up to 5 s plus ``max_time``).
+PLANNER_EATS_ON_TIMEOUT = "eat=greedy"
 
 
 def _with_option(spec: str, option: str) -> str:
@@ -95,6 +99,8 @@ class SolverAgent(Agent):
         self.rng = random.Random(self.seed)
         self.use_table = values["setup"] == SETUP_TABLE
         builder = "greedy" if self.use_table else SETUP_SPECS.get(values["setup"], values["setup"])
+        if builder.partition(":")[0] == "planner":
+            builder = _with_option(builder, PLANNER_EATS_ON_TIMEOUT)
         setup_spec = builder if self.seed is None else _with_option(builder, f"seed={self.seed}")
         self.setup = make_agent(setup_spec, max_time=self.time_cap)
         if values["clock"] != CLOCK.default and any(option.name == CLOCK.name for option in self.setup.option_specs):
