@@ -53,11 +53,10 @@ if TYPE_CHECKING:
 SETUP_TABLE = "table"
 SETUP_AGENTS = (SETUP_TABLE, "random", "greedy", "mcts", "planner", "guided")
 #: Set-up choices that are another agent's spec with options: ``guided`` is the planner whose
-#: early placements follow solved random finishes (:mod:`spheria.agents.planner`).
-SETUP_SPECS = {"guided": "planner:early=sampled"}
-#: A planner set-up's own eater is reached only when a solve here ran over its cap: it must eat
-#: at once, not solve the same cake again (which made a 5 s move take up to 5 s plus ``max_time``).
-PLANNER_EATS_ON_TIMEOUT = "eat=greedy"
+#: early placements follow solved random finishes (:mod:`spheria.agents.planner`). A planner's own
+#: eater is reached only when a solve here ran over its cap, so it eats greedily at once rather
+#: than solve the same cake again (which made a 5 s move take up to 5 s plus ``max_time``).
+SETUP_SPECS = {"planner": "planner:eat=greedy", "guided": "planner:early=sampled,eat=greedy"}
 
 
 def _with_option(spec: str, option: str) -> str:
@@ -99,8 +98,6 @@ class SolverAgent(Agent):
         self.rng = random.Random(self.seed)
         self.use_table = values["setup"] == SETUP_TABLE
         builder = "greedy" if self.use_table else SETUP_SPECS.get(values["setup"], values["setup"])
-        if builder.partition(":")[0] == "planner":
-            builder = _with_option(builder, PLANNER_EATS_ON_TIMEOUT)
         setup_spec = builder if self.seed is None else _with_option(builder, f"seed={self.seed}")
         self.setup = make_agent(setup_spec, max_time=self.time_cap)
         if values["clock"] != CLOCK.default and any(option.name == CLOCK.name for option in self.setup.option_specs):
