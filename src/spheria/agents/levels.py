@@ -112,8 +112,8 @@ LEVELS: dict[str, tuple[LevelEntry, ...]] = {
     "spagyric": _ladder(
         ("spagyric:iterations=30,exact=1,blunder=0.65", 0.1),
         ("spagyric:iterations=30,exact=1,blunder=0.3", 0.1),
-        ("spagyric:iterations=30,exact=1", 0.1),
-        ("spagyric:time=0.05,blunder=0.15", 0.05),
+        ("spagyric:iterations=30,exact=1,blunder=0.05", 0.1),
+        ("spagyric:time=0.05,blunder=0.1", 0.05),
         ("spagyric:time=1", 1.0),
     ),
 }
