@@ -75,6 +75,30 @@ class Ladder:
         scores = [s if a == agent else 1 - s for a, b, s in self.outcomes() if agent in (a, b)]
         return (sum(scores) / len(scores) if scores else 0.0), len(scores)
 
+    def head_to_head(self) -> dict[tuple[str, str], tuple[float, int]]:
+        """Each ordered pair ``(a, b)`` that met: ``a``'s points per pairing against ``b`` (½ a draw), and how many.
+
+        The ratings assume one strength per agent; this shows where the pairs disagree with it
+        (an agent weakened by random moves can lose more to ``random`` than its rating says).
+        """
+        points: dict[tuple[str, str], list[float]] = {}
+        for a, b, s in self.outcomes():
+            points.setdefault((a, b), []).append(s)
+            points.setdefault((b, a), []).append(1 - s)
+        return {pair: (sum(got) / len(got), len(got)) for pair, got in points.items()}
+
+    def pairs_table(self) -> str:
+        """:meth:`head_to_head` as a grid: the row agent's score against the column agent."""
+        scores = self.head_to_head()
+        cells = {pair: f"{score:.3f} ({n})" for pair, (score, n) in scores.items()}
+        first = max(len("row / column"), *(len(agent) for agent in self.agents))
+        width = max(*(len(agent) for agent in self.agents), *(len(cell) for cell in cells.values()))
+        lines = [f"{'row / column':{first}} " + " ".join(f"{b:>{width}}" for b in self.agents)]
+        for a in self.agents:
+            row = (cells.get((a, b), "-") for b in self.agents)
+            lines.append(f"{a:{first}} " + " ".join(f"{cell:>{width}}" for cell in row))
+        return "\n".join(lines)
+
     def rows(self) -> list[dict[str, Any]]:
         ratings = self.ratings()
         game = load_game(self.game, **self.options)
@@ -379,6 +403,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--report", action="store_true", help="print what --journal holds; play nothing")
     parser.add_argument("--markdown", action="store_true", help="print the rows as a Markdown table")
+    parser.add_argument("--pairs", action="store_true", help="also print each pair's score against each other")
     args = parser.parse_args(argv)
     if args.report and args.journal is None:
         parser.error("--report reads a --journal")
@@ -402,6 +427,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(f"{game.title} {ladder.options}: {len(ladder.results)} games, {args.games} per group")
         print(ladder.markdown() if args.markdown else ladder.table())
+        if args.pairs:
+            print()
+            print(ladder.pairs_table())
     return 0
 
 

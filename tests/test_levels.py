@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmarks.ladder import clocked, ladder_agents, rate, run_ladder, schedule
+from benchmarks.ladder import Ladder, clocked, ladder_agents, rate, run_ladder, schedule
 from benchmarks.ladder import main as ladder_main
+from benchmarks.results import LadderResult
 
 import spheria
 from spheria.agents.levels import (
@@ -324,3 +325,20 @@ def test_the_ladder_reports_a_journal_without_playing(tmp_path: Path, capsys: py
     out = capsys.readouterr().out.splitlines()
     assert "2 games, 2 per group" in out[-5] and out[-1].startswith("| `greedy` |  | `greedy` |")
     assert len(journal.read_text().splitlines()) == 1 + 2  # the report played no more games
+
+
+def test_the_pairs_table_shows_each_pairs_score_where_the_ratings_would_hide_it() -> None:
+    # weak beats random 1 of 2 but strong 1 of 2 too; strong beats random 2 of 2
+    def game(a: str, b: str, a_won: bool) -> LadderResult:
+        return LadderResult((a, b), (1.0, -1.0) if a_won else (-1.0, 1.0), ([], []))
+
+    results = [game("weak", "random", True), game("random", "weak", True), game("strong", "random", True)]
+    results += [game("random", "strong", False), game("weak", "strong", True), game("strong", "weak", True)]
+    ladder = Ladder("spline", {}, ["random", "weak", "strong"], results)
+    scores = ladder.head_to_head()
+    assert scores["weak", "random"] == (0.5, 2) and scores["random", "weak"] == (0.5, 2)
+    assert scores["strong", "random"] == (1.0, 2) and scores["random", "strong"] == (0.0, 2)
+    assert scores["weak", "strong"] == (0.5, 2) and ("weak", "weak") not in scores
+    lines = ladder.pairs_table().splitlines()
+    assert lines[0].split() == ["row", "/", "column", "random", "weak", "strong"]
+    assert lines[3].split() == ["strong", "1.000", "(2)", "0.500", "(2)", "-"]
