@@ -6,7 +6,8 @@ rotation (:func:`spheria.arena.seating`), and prints Bradley–Terry ratings on 
 with ``random`` fixed at 0, each with a 95 % interval, beside each level's agent, its score and
 the time it took per move (mean and longest). Options: ``--variant V`` or ``--option K=V`` for
 the game, ``--seed`` (games are reproducible up to time budgets), ``--workers`` (processes),
-``--max-time S`` (caps every level's thinking time: a tiny run for a test), ``--json``.
+``--max-time S`` (caps every level's thinking time: a tiny run for a test), ``--json``,
+``--pairs`` (each pair's score against each other, beside the ratings).
 
 The ratings: Bradley–Terry strengths fitted by maximum likelihood (minorisation–maximisation)
 on every pair of seats in every game (a win, a loss, or a draw counted as half of each), with
