@@ -148,6 +148,8 @@ def test_a_registered_game_appears_in_spheria_games(
     assert "test-pile  Pile, 2 to 3 players (by default 2: Taker 1, Taker 2); sequential, perfect information" in out
     assert "--option stones=N (1 to 50); default 5" in out
     assert "e.g. spheria play test-pile --players human,random" in out
+    pile_block = out[out.index("test-pile  ") :].split("\n\n")[0]
+    assert "level:" not in pile_block  # no levels are measured for a plugin's game
 
 
 def test_the_registry_refuses_a_game_without_its_facts(pile_registered: type[Game]) -> None:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import spheria
 from spheria.agents import registry
 from spheria.agents.base import Agent
+from spheria.agents.levels import level_spec, levels_for
 from spheria.agents.random_agent import RandomAgent
 from spheria.cli.common import printable, split_players
 from spheria.cli.main import main
@@ -94,7 +95,18 @@ def test_games_lists_every_game_with_its_options(run: Any) -> None:
     assert "--option variant=mint|sugar|poisoned; default mint" in out
     assert "--option line_rule=mixed|any|same\n" in out
     assert "colours a line may hold" in out
-    assert f"Players for --players: human, {', '.join(registry.agent_names())} (" in out
+    assert f"a level (level:1 ... level:5, above) or an agent: {', '.join(registry.agent_names())} (" in out
+
+
+def test_games_shows_each_games_levels_and_an_example_against_one(run: Any) -> None:
+    code, out, _ = run(["games"])
+    assert code == 0
+    blocks = {block.split("  ", 1)[0]: " ".join(block.split()) for block in out.split("\n\n")}
+    for name in spheria.game_names():
+        shown = [f"{level_spec(e.level)} {e.words} ({e.seconds:g} s)" for e in levels_for(spheria.load_game(name))]
+        assert ", ".join(shown) in blocks[name]
+        assert "--players human,level:3" in blocks[name]
+    assert "level:5 strongest (5 s)" in blocks["special-cake"]  # the solver's cap, not Spline's 1 s
 
 
 # -- play: a whole game -----------------------------------------------------------------------

@@ -23,6 +23,7 @@ from typing import Any, NoReturn
 
 from spheria import __version__
 from spheria.agents.base import Agent
+from spheria.agents.levels import level_spec, levels_for
 from spheria.agents.registry import agent_names, agents_for, check_spec, is_agent_name
 from spheria.cli import arena, solve, tablebase
 from spheria.cli import messages as msg
@@ -45,6 +46,7 @@ from spheria.games.base import (
     PlayerView,
     State,
     describe_games,
+    load_game,
 )
 from spheria.help import howto_blocks, render_block
 from spheria.i18n import INTEGER, LANGUAGES, argparse_speaking, current_language, language_from_env, ngettext, using
@@ -669,11 +671,35 @@ def cmd_games(args: argparse.Namespace, term: Terminal) -> int:
         if variant is not None:
             example += f" --variant {variant['choices'][-1]}"
             term.say(term.dim("    " + _(msg.VARIANT_SHORT)))
-        players = ",".join([HUMAN, *["random"] * (game["num_players"] - 1)])
+        levels = describe_levels(load_game(name))
+        if levels is not None:
+            term.say("    " + fill(levels, width=88, subsequent_indent="        "))
+        opponent = "random" if levels is None else level_spec(3)
+        players = ",".join([HUMAN, *[opponent] * (game["num_players"] - 1)])
         term.say("    " + _(msg.GAMES_EXAMPLE).format(example=f"{example} --players {players}"))
         term.say()
-    term.say(_(msg.GAMES_PLAYERS).format(players=", ".join([HUMAN, *agent_names()])))
+    term.say(_(msg.GAMES_PLAYERS).format(human=HUMAN, agents=", ".join(agent_names())))
     return 0
+
+
+def describe_levels(game: Game) -> str | None:
+    """The levels of ``game`` with its options, as one line: each level's spec, words and time a move.
+
+    ``None`` for a game without levels (a game a plugin registers, say).
+    """
+    try:
+        entries = levels_for(game)
+    except ValueError:
+        return None
+    levels = ", ".join(
+        _(msg.GAMES_LEVEL).format(spec=level_spec(entry.level), words=entry.words, seconds=_seconds(entry.seconds))
+        for entry in entries
+    )
+    return _(msg.GAMES_LEVELS).format(levels=levels)
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:g}"
 
 
 # -- the command -----------------------------------------------------------------------------

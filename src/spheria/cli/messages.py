@@ -126,7 +126,12 @@ HIDDEN_INFORMATION = N_("hidden information")
 GAME_LINE = N_("{title}, {players}; {turns}, {information}")
 VARIANT_SHORT = N_("(--variant V is short for --option variant=V)")
 GAMES_EXAMPLE = N_("e.g. {example}")
-GAMES_PLAYERS = N_("Players for --players: {players} (agent options as name:key=value)")
+GAMES_PLAYERS = N_(
+    "Players for --players: {human}, a level (level:1 ... level:5, above) or an agent: {agents}"
+    " (agent options as name:key=value)"
+)
+GAMES_LEVELS = N_("levels (the longest each thinks about a move, with the default options): {levels}")
+GAMES_LEVEL = N_("{spec} {words} ({seconds} s)")
 
 # -- the command line's help (argparse) -----------------------------------------------------------
 USAGE = N_("usage: ")
