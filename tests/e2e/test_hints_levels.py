@@ -13,7 +13,8 @@ import random
 import re
 from typing import Any
 
-from playwright.sync_api import Browser, Page
+import pytest
+from playwright.sync_api import Browser, Page, Route
 
 from tests.e2e.test_browser import (  # noqa: F401  (fixtures)
     CLICKABLE,
@@ -190,3 +191,67 @@ def test_a_spectator_of_a_hints_game_gets_no_hint(page: Page, server: str) -> No
     assert page.locator("#hint-row").is_hidden()
     frames = forged_hint(page, server, {"type": "join"})
     assert frames[-1]["code"] == "spectator", frames
+
+
+SEAT_NAMES_JS = "() => [...document.querySelectorAll('#seat-rows .seat-name')].map((n) => n.textContent)"
+
+
+def wait_seats_redrawn(page: Page, change: Any) -> None:  # noqa: F811
+    """Mark today's seat rows, do ``change`` and wait until the lobby has drawn them anew."""
+    page.evaluate("() => document.querySelectorAll('#seat-rows .seat-row').forEach((r) => (r.dataset.old = '1'))")
+    change()
+    page.wait_for_function(
+        "() => document.querySelectorAll('#seat-rows .seat-row').length > 0"
+        " && !document.querySelector('#seat-rows .seat-row[data-old]')"
+    )
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_ticked_hints_box_and_the_chosen_level_survive_a_change_of_options(
+    browser: Browser,  # noqa: F811
+    server: str,  # noqa: F811
+    size: str,
+) -> None:
+    page, errors = sized_page(browser, size)  # noqa: F811
+    page.goto(server + "/")
+    page.select_option("#game", "special-cake")
+    page.wait_for_function(f"() => ({SEAT_NAMES_JS})().includes('Mint')")
+    page.locator("select.seat-kind").nth(1).select_option("level:2")
+    hints = page.locator("#hints")
+    hints.tap() if size == "phone" else hints.click()
+    assert hints.is_checked()
+    wait_seats_redrawn(page, lambda: page.select_option("#opt-variant", "poisoned"))
+    assert hints.is_checked()  # the redraw judged the half-built rows and cleared the tick
+    assert page.locator("select.seat-kind").nth(1).input_value() == "level:2"
+    screenshot(page, f"lobby-hints-kept-{size}")
+    page.click("#create")
+    page.wait_for_selector("#created a.open-seat")
+    page.goto(server + str(page.locator("#created a.open-seat").first.get_attribute("href")))
+    assert wait_turn(page)
+    assert page.locator("#btn-hint").is_visible()  # the game was made with hints
+    assert errors == []
+    page.context.close()
+
+
+def test_a_late_answer_about_the_game_first_shown_does_not_replace_the_game_chosen(page: Page, server: str) -> None:  # noqa: F811
+    held: list[Route] = []
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)  # the check of the game the page opens with, answered late
+
+    page.route("**/api/check", hold_the_first)
+    page.goto(server + "/")
+    page.wait_for_function("() => document.querySelectorAll('#game option').length > 1")
+    chosen = "spline" if page.input_value("#game") != "spline" else "special-cake"
+    page.select_option("#game", chosen)
+    names = "White" if chosen == "spline" else "Mint"
+    page.wait_for_function(f"() => ({SEAT_NAMES_JS})().includes('{names}')")
+    assert held
+    with page.expect_response("**/api/check"):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 300))")  # let the page handle it
+    assert names in page.evaluate(SEAT_NAMES_JS)
+    assert page.input_value("#game") == chosen

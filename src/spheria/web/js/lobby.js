@@ -52,15 +52,20 @@ function options() {
   return optionValues();
 }
 
+let checkSerial = 0; // answers to earlier checks (slow, out of order) describe a game no longer chosen
+
 async function check() {
   clearTimeout(checkTimer);
+  const serial = ++checkSerial;
   $("form-error").textContent = "";
   try {
     const result = await api("/api/check", { method: "POST", body: JSON.stringify({ game: $("game").value, options: options() }) });
+    if (serial !== checkSerial) return;
     seatNames = result.players;
     renderSeats(result);
     $("create").disabled = false;
   } catch (error) {
+    if (serial !== checkSerial) return;
     $("form-error").textContent = refusalText(error);
     $("create").disabled = true;
   }
@@ -96,15 +101,17 @@ function renderSeats(result) {
     const fallback = i === 0 ? "human" : middle ? middle.spec : agents.length ? `agent:${agents[0]}` : "human";
     kind.value = previous[i] && [...kind.options].some((o) => o.value === previous[i]) ? previous[i] : fallback;
     const spec = h("input", { type: "text", class: "seat-agent", "data-seat": i, placeholder: t("lobby.agent_options"), "aria-label": t("lobby.agent_options"), value: specs[i] || "" });
-    const sync = () => {
+    const showSpec = () => {
       spec.hidden = !kind.value.startsWith("agent:"); // options belong to an agent given by spec
-      syncHints();
     };
-    kind.addEventListener("change", sync);
-    sync();
+    kind.addEventListener("change", () => {
+      showSpec();
+      syncHints();
+    });
+    showSpec();
     rows.appendChild(h("div", { class: "seat-row" }, h("span", { class: "seat-label" }, ballSwatch(colors[i], 18), h("span", { class: "seat-name" }, seatName(name))), kind, spec));
   });
-  syncHints();
+  syncHints(); // once every seat is back: judged on half-built rows, a ticked box would be cleared
 }
 
 /** Hints are offered only for one person against agents (the server refuses them otherwise). */
