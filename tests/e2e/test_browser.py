@@ -590,6 +590,43 @@ def test_a_move_lost_with_the_connection_is_sent_again_when_it_returns(page: Pag
     assert name in page.locator("#history li").first.inner_text()
 
 
+def centre(element: Any) -> tuple[float, float]:
+    box = element.bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def press_redraw_release(page: Page, touch: bool, pressed: Any, released: Any, lang: str) -> None:
+    """Press on ``pressed`` (a finger or the mouse), switch the language to ``lang`` so that the
+    page redraws it, wait until that element is gone, then release over ``released``."""
+    pressed.scroll_into_view_if_needed()
+    start, end = centre(pressed), centre(released)
+    assert pressed.evaluate("(node, [x, y]) => node.contains(document.elementFromPoint(x, y))", list(start))
+    pressed.evaluate("node => node.dataset.pressed = '1'")
+    cdp = page.context.new_cdp_session(page) if touch else None
+
+    def finger(kind: str, at: tuple[float, float] | None) -> None:
+        assert cdp is not None
+        points = [] if at is None else [{"x": at[0], "y": at[1]}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    if touch:
+        finger("touchStart", start)
+    else:
+        page.mouse.move(*start)
+        page.mouse.down()
+    page.evaluate(f"document.querySelector(\".lang-switch button[data-lang='{lang}']\").click()")
+    page.wait_for_function("() => !document.querySelector('[data-pressed]')")  # redrawn: the pressed one is gone
+    if touch:
+        finger("touchMove", end)
+        finger("touchEnd", None)
+    else:
+        page.mouse.move(*end)
+        page.mouse.up()
+    if cdp is not None:
+        cdp.detach()
+
+
 @pytest.mark.parametrize("touch", [False, True], ids=["mouse", "touch"])
 def test_a_tap_counts_when_the_board_is_redrawn_under_the_finger(browser: Browser, server: str, touch: bool) -> None:
     """A frame from the server (someone joins, the language changes) can redraw the board between
@@ -601,43 +638,42 @@ def test_a_tap_counts_when_the_board_is_redrawn_under_the_finger(browser: Browse
     sites = page.locator(f"{CLICKABLE}:has(.strip-empty)")
     first, other = sites.nth(0), sites.nth(5)
     name = str(first.get_attribute("data-site"))
-
-    def centre(site: Any) -> tuple[float, float]:
-        box = site.bounding_box()
-        assert box is not None
-        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-    cdp = page.context.new_cdp_session(page) if touch else None
-
-    def finger(kind: str, at: tuple[float, float] | None) -> None:
-        points = [] if at is None else [{"x": at[0], "y": at[1]}]
-        assert cdp is not None
-        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-    def press_redraw_release(start: tuple[float, float], end: tuple[float, float], lang: str) -> None:
-        first.evaluate("node => node.dataset.pressed = '1'")
-        if touch:
-            finger("touchStart", start)
-        else:
-            page.mouse.move(*start)
-            page.mouse.down()
-        page.evaluate(f"document.querySelector(\".lang-switch button[data-lang='{lang}']\").click()")
-        page.wait_for_function("() => !document.querySelector('[data-pressed]')")  # redrawn: the pressed one is gone
-        if touch:
-            finger("touchMove", end)
-            finger("touchEnd", None)
-        else:
-            page.mouse.move(*end)
-            page.mouse.up()
-
     version = str(page.evaluate("document.body.dataset.version"))
-    press_redraw_release(centre(first), centre(other), "ko")  # slid away: no move
+    press_redraw_release(page, touch, first, other, "ko")  # slid away: no move
     page.wait_for_timeout(300)
     assert page.evaluate("document.body.dataset.version") == version
     assert page.evaluate("document.body.dataset.selection") == "0"
-    press_redraw_release(centre(first), centre(first), "en")
+    press_redraw_release(page, touch, first, first, "en")
     wait_moved(page, version)
     assert name in page.locator("#history li").first.inner_text()
+    page.context.close()
+    assert errors == []
+
+
+@pytest.mark.parametrize("touch", [False, True], ids=["mouse", "touch"])
+def test_a_secret_colour_tapped_as_the_buttons_are_redrawn_still_counts(
+    browser: Browser, server: str, touch: bool
+) -> None:
+    """Spagyric's colour buttons are rebuilt when their words change (a switch of language); a
+    press and release across the rebuild still chooses, and one that slides to another colour does not."""
+    page, errors = sized_page(browser, "phone" if touch else "desktop")
+    invites = create_from_lobby(page, server, "spagyric", {})
+    sent: list[dict[str, Any]] = []  # what the page sends the server
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
+    page.goto(server + invites[0])
+    assert wait_turn(page)
+    assert page.evaluate("document.body.dataset.mode") == "choose"
+    words = page.locator("#words button.choice")
+    assert words.count() == 3
+    screenshot(page, f"spagyric-words-{'phone' if touch else 'desktop'}", full_page=True)
+    version = str(page.evaluate("document.body.dataset.version"))
+    press_redraw_release(page, touch, words.nth(0), words.nth(2), "ko")  # slid to another colour
+    page.wait_for_timeout(300)
+    assert not submitted(page, version)
+    word = str(words.nth(0).get_attribute("data-word"))
+    press_redraw_release(page, touch, words.nth(0), words.nth(0), "en")
+    wait_moved(page, version)
+    assert [frame["move"] for frame in sent if frame["type"] == "move"] == [word]  # the pressed one, once
     page.context.close()
     assert errors == []
 

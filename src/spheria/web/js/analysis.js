@@ -4,6 +4,7 @@
 // position, its click tree and its legal moves come from /api/analysis/position.
 
 import { PyramidView } from "./board.js";
+import { listenForTaps, wordUnder, keyboardClick } from "./taps.js";
 import { Picker, isSite, moveSites } from "./moves.js";
 import { t, has, translatePage, onLanguageChange, gameTitle, seatName, errorText } from "./messages.js";
 import { h, clear, api, describeOptions, seatColors, ballSwatch, copyButton, resultText, serverDetail, socketUrl } from "./ui.js";
@@ -15,6 +16,7 @@ translatePage();
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const view = new PyramidView($("board"), { onClick: onSiteClick });
+listenForTaps($("words"), wordUnder, (word) => onWord(word));
 
 const setup = { game: params.get("game") || "", options: params.get("options") || "", spn: params.get("spn") || "" };
 let facts = null; // the game's facts from the server
@@ -261,6 +263,10 @@ function renderTurn(frame) {
   }
 }
 
+function onWord(word) {
+  if (picker && picker.pick(word)) afterPick();
+}
+
 function renderPicker(options, frame) {
   const words = clear($("words"));
   const playable = frame.legal_moves.length > 0;
@@ -270,7 +276,7 @@ function renderPicker(options, frame) {
   for (const word of [...options.words].sort()) {
     const key = `color.${word}`;
     const label = has(key) ? [ballSwatch(word, 20), h("span", {}, t(key))] : [h("span", {}, word)];
-    words.appendChild(h("button", { class: `choice choice-${word}`, type: "button", "data-word": word, onclick: () => picker.pick(word) && afterPick() }, h("span", { class: "chip" }, ...label)));
+    words.appendChild(h("button", { class: `choice choice-${word}`, type: "button", "data-word": word, onclick: (e) => keyboardClick(e) && onWord(word) }, h("span", { class: "chip" }, ...label)));
   }
   let text = picker.empty ? t(options.words.size && !options.sites.size ? "picker.choose" : "picker.prompt") : t("picker.picked", { clicks: picker.selection.join(" · ") });
   if (options.words.size && choosers.length > 1) text = t("analysis.chooses", { name: nameOf(choosers[picker.selection.length] ?? choosers[0]) });

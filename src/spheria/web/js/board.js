@@ -4,6 +4,7 @@
 // tapped (each site of the maps is a target of at least 44 CSS px on a phone).
 
 import { t } from "./messages.js";
+import { listenForTaps } from "./taps.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 export const LEVEL_SIZES = [4, 3, 2, 1];
@@ -39,9 +40,6 @@ export function parseBoard(text) {
   while (chars.length < NUM_SITES) chars.push(".");
   return chars.slice(0, NUM_SITES);
 }
-
-/** How far (CSS px) a pointer may move between press and release and still be a tap. */
-const TAP_SLOP = 16;
 
 /** The site (``data-site`` of the ``.site`` group) that ``node`` is part of, or null. */
 function siteUnder(node) {
@@ -95,30 +93,8 @@ export class PyramidView {
     this.hover = null;
     this.last = null;
     this.drawn = null; // what the SVGs show now (render's inputs), to skip redrawing the same
-    this.listenForTaps(this.svg);
-    this.listenForTaps(this.maps);
-  }
-
-  /**
-   * A press and release on the same site is a click on it, even if the board was redrawn in
-   * between (a frame from the server may arrive during a tap): the sites are found by their
-   * ``data-site`` under the pointer, not by the element pressed, which a redraw replaces, and
-   * a native click on a replaced element never comes.
-   */
-  listenForTaps(svg) {
-    let press = null;
-    svg.addEventListener("pointerdown", (e) => {
-      const name = siteUnder(e.target);
-      press = name && e.button === 0 ? { name, id: e.pointerId, x: e.clientX, y: e.clientY } : null;
-    });
-    svg.addEventListener("pointerup", (e) => {
-      if (!press || e.pointerId !== press.id) return;
-      const { name, x, y } = press;
-      press = null;
-      const still = Math.hypot(e.clientX - x, e.clientY - y) <= TAP_SLOP;
-      if (still && siteUnder(document.elementFromPoint(e.clientX, e.clientY)) === name && this.handlers.onClick) this.handlers.onClick(name);
-    });
-    svg.addEventListener("pointercancel", () => (press = null));
+    // A press and release on the same site is a click on it, even if the board was redrawn between.
+    for (const view of [this.svg, this.maps]) listenForTaps(view, siteUnder, (name) => this.handlers.onClick && this.handlers.onClick(name));
   }
 
   setTopView(on) {

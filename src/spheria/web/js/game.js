@@ -3,6 +3,7 @@
 // of play all come from the server as data; the words come from messages.js.
 
 import { PyramidView } from "./board.js";
+import { listenForTaps, wordUnder, keyboardClick } from "./taps.js";
 import { Picker, isSite, moveSites } from "./moves.js";
 import { t, translatePage, joinNames, onLanguageChange, seatName, gameTitle, agentName, errorText } from "./messages.js";
 import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo, scoreTable, keepEndInSight, resultText, socketUrl } from "./ui.js";
@@ -14,6 +15,7 @@ const token = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(
 
 const $ = (id) => document.getElementById(id);
 const view = new PyramidView($("board"), { onClick: onSiteClick, onHover: onSiteHover });
+listenForTaps($("words"), wordUnder, (word) => onWord(word)); // a word tapped as the buttons are redrawn still counts
 
 let socket = null;
 let seat = null;
@@ -513,7 +515,7 @@ function renderPicker(options, myTurn) {
 
 let wordsShown = null;
 
-/** The word buttons (a secret colour …), rebuilt only when they change: a rebuild under a click loses it. */
+/** The word buttons (a secret colour …), rebuilt only when they change (a tap is heard by ``listenForTaps``). */
 function showWords(list, suggested) {
   const key = JSON.stringify([list, suggested, t("picker.choose")]);
   if (key === wordsShown) return;
@@ -521,7 +523,7 @@ function showWords(list, suggested) {
   const words = clear($("words"));
   for (const word of list) {
     const cls = `choice choice-${word}${suggested.includes(word) ? " suggested" : ""}`;
-    words.appendChild(h("button", { class: cls, type: "button", "data-word": word, onclick: () => onWord(word) }, choiceChip(word)));
+    words.appendChild(h("button", { class: cls, type: "button", "data-word": word, onclick: (e) => keyboardClick(e) && onWord(word) }, choiceChip(word)));
   }
 }
 
