@@ -692,14 +692,10 @@ def describe_levels(game: Game) -> str | None:
     except ValueError:
         return None
     levels = ", ".join(
-        _(msg.GAMES_LEVEL).format(spec=level_spec(entry.level), words=entry.words, seconds=_seconds(entry.seconds))
+        _(msg.GAMES_LEVEL).format(spec=level_spec(entry.level), words=entry.words, seconds=f"{entry.seconds:g}")
         for entry in entries
     )
     return _(msg.GAMES_LEVELS).format(levels=levels)
-
-
-def _seconds(seconds: float) -> str:
-    return f"{seconds:g}"
 
 
 # -- the command -----------------------------------------------------------------------------
