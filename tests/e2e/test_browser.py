@@ -674,6 +674,16 @@ def test_a_secret_colour_tapped_as_the_buttons_are_redrawn_still_counts(
     press_redraw_release(page, touch, words.nth(0), words.nth(0), "en")
     wait_moved(page, version)
     assert [frame["move"] for frame in sent if frame["type"] == "move"] == [word]  # the pressed one, once
+    rng = random.Random(3)
+    while wait_turn(page) and page.evaluate("document.body.dataset.mode") != "choose":
+        play_turn(page, rng)  # a placement after the reveal, by clicks
+    # The next choice by keyboard: a focused button and Enter, no pointer at all.
+    version = str(page.evaluate("document.body.dataset.version"))
+    key_word = str(words.nth(0).get_attribute("data-word"))
+    words.nth(0).focus()
+    page.keyboard.press("Enter")
+    wait_moved(page, version)
+    assert [frame["move"] for frame in sent if frame["type"] == "move"][-1] == key_word
     page.context.close()
     assert errors == []
 

@@ -16,7 +16,7 @@ translatePage();
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const view = new PyramidView($("board"), { onClick: onSiteClick });
-listenForTaps($("words"), wordUnder, (word) => onWord(word));
+listenForTaps($("words"), wordUnder, onWord);
 
 const setup = { game: params.get("game") || "", options: params.get("options") || "", spn: params.get("spn") || "" };
 let facts = null; // the game's facts from the server

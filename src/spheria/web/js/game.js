@@ -15,7 +15,7 @@ const token = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(
 
 const $ = (id) => document.getElementById(id);
 const view = new PyramidView($("board"), { onClick: onSiteClick, onHover: onSiteHover });
-listenForTaps($("words"), wordUnder, (word) => onWord(word)); // a word tapped as the buttons are redrawn still counts
+listenForTaps($("words"), wordUnder, onWord); // a word tapped as the buttons are redrawn still counts
 
 let socket = null;
 let seat = null;

@@ -1,7 +1,7 @@
 // Taps that survive a redraw: what is pressed is found by a key under the pointer, not by element.
 
 /** How far (CSS px) a pointer may move between press and release and still be a tap. */
-export const TAP_SLOP = 16;
+const TAP_SLOP = 16;
 
 /**
  * Call ``onTap(key)`` for a press and release over the same thing inside ``element``, even if it
