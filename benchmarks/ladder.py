@@ -10,8 +10,10 @@ the game, ``--seed`` (games are reproducible up to time budgets), ``--workers`` 
 ``--pairs`` (each pair's score against each other, beside the ratings).
 
 The ratings: Bradley–Terry strengths fitted by maximum likelihood (minorisation–maximisation)
-on every pair of seats in every game (a win, a loss, or a draw counted as half of each), with
-one virtual draw per agent against ``random`` so an unbeaten agent stays finite;
+on every pair of seats in every game (a win, a loss, or a draw counted as half of each; two
+seats ranked alike in a game that was not drawn, the losers of a three-seat game or partners,
+are left out), with one virtual draw per agent against ``random`` so an unbeaten agent stays
+finite;
 the intervals come from the observed information (the fit's Hessian) with ``random`` fixed.
 """
 
@@ -57,11 +59,20 @@ class Ladder:
     results: list[LadderResult] = field(default_factory=list)
 
     def outcomes(self) -> list[tuple[str, str, float]]:
-        """Every pair of seats in every game: (a, b, 1 if a beat b, 0 if b beat a, ½ a draw)."""
+        """Every pair of seats that the game parted: (a, b, 1 if a beat b, 0 if b beat a, ½ a draw).
+
+        Two seats with equal returns are a draw only in a drawn game (every seat's return
+        equal). Where another seat did better or worse they are the two losers of a three-seat
+        game, or partners of a team: the rules rank them alike whatever they played, so the pair
+        says nothing of their strengths and is left out (counted as a draw, such pairs pulled
+        every three-seat rating toward ``random``).
+        """
         pairs = []
         for result in self.results:
+            drawn = len(set(result.returns)) == 1
             for (a, ra), (b, rb) in itertools.combinations(zip(result.seats, result.returns, strict=True), 2):
-                pairs.append((a, b, 1.0 if ra > rb else 0.0 if ra < rb else 0.5))
+                if ra != rb or drawn:
+                    pairs.append((a, b, 1.0 if ra > rb else 0.0 if ra < rb else 0.5))
         return pairs
 
     def ratings(self) -> dict[str, Rating]:

@@ -342,3 +342,24 @@ def test_the_pairs_table_shows_each_pairs_score_where_the_ratings_would_hide_it(
     lines = ladder.pairs_table().splitlines()
     assert lines[0].split() == ["row", "/", "column", "random", "weak", "strong"]
     assert lines[3].split() == ["strong", "1.000", "(2)", "0.500", "(2)", "-"]
+
+
+def test_seats_ranked_alike_part_nobody_unless_the_game_was_drawn() -> None:
+    three = LadderResult(("random", "weak", "strong"), (-1.0, -1.0, 1.0), ([], [], []))
+    teams = LadderResult(("random", "weak", "strong", "best"), (-1.0, 1.0, -1.0, 1.0), ([], [], [], []))
+    drawn = LadderResult(("weak", "strong", "random"), (0.0, 0.0, 0.0), ([], [], []))
+    assert Ladder("spinca", {"players": 3}, ["random", "weak", "strong"], [three]).outcomes() == [
+        ("random", "strong", 0.0),
+        ("weak", "strong", 0.0),
+    ]  # the two losers are not a draw
+    assert Ladder("spinca", {"players": 4}, ["random", "weak", "strong", "best"], [teams]).outcomes() == [
+        ("random", "weak", 0.0),
+        ("random", "best", 0.0),
+        ("weak", "strong", 1.0),
+        ("strong", "best", 0.0),
+    ]  # partners (seats 0 and 2, 1 and 3) are left out
+    assert Ladder("spinca", {"players": 3}, ["random", "weak", "strong"], [drawn]).outcomes() == [
+        ("weak", "strong", 0.5),
+        ("weak", "random", 0.5),
+        ("strong", "random", 0.5),
+    ]
