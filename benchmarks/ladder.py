@@ -65,12 +65,14 @@ class Ladder:
         equal). Where another seat did better or worse they are the two losers of a three-seat
         game, or partners of a team: the rules rank them alike whatever they played, so the pair
         says nothing of their strengths and is left out (counted as a draw, such pairs pulled
-        every three-seat rating toward ``random``).
+        every three-seat rating toward ``random``). An agent that holds both seats of a team
+        meets each opponent once a game.
         """
         pairs = []
         for result in self.results:
             drawn = len(set(result.returns)) == 1
-            for (a, ra), (b, rb) in itertools.combinations(zip(result.seats, result.returns, strict=True), 2):
+            sides = dict(zip(result.seats, result.returns, strict=True))  # a team of one agent: one pair
+            for (a, ra), (b, rb) in itertools.combinations(sides.items(), 2):
                 if ra != rb or drawn:
                     pairs.append((a, b, 1.0 if ra > rb else 0.0 if ra < rb else 0.5))
         return pairs
@@ -290,18 +292,26 @@ def ladder_agents() -> list[str]:
 GROUP_STRIDE = 1_000_000
 
 
-def journal_keys(agents: Sequence[str], seats: int, games: int) -> list[int]:
+def journal_keys(agents: Sequence[str], sides: Sequence[int], games: int) -> list[int]:
     """The journal key of every game of :func:`schedule`, in its order."""
-    groups = len(list(itertools.combinations(agents, seats)))
+    groups = len(list(itertools.combinations(agents, len(set(sides)))))
     return [g * GROUP_STRIDE + i for g in range(groups) for i in range(games)]
 
 
-def schedule(agents: Sequence[str], seats: int, games: int, seed: int) -> list[LadderGame]:
-    """``games`` games for every group of ``seats`` agents, seats rotated within each group."""
+def schedule(agents: Sequence[str], sides: Sequence[int], games: int, seed: int) -> list[LadderGame]:
+    """``games`` games for every group of agents, one a side, sides rotated within each group.
+
+    ``sides`` is each seat's side: an agent holds every seat of its side (both seats of a team).
+
+    >>> [game.seats for game in schedule(["a", "b", "c"], [0, 1, 0, 1], 2, seed=1)][:3]
+    [('a', 'b', 'a', 'b'), ('b', 'a', 'b', 'a'), ('a', 'c', 'a', 'c')]
+    """
+    count = len(set(sides))
     return [
-        LadderGame(seating(group, seats, i), derive_seed(seed, g, i))
-        for g, group in enumerate(itertools.combinations(agents, seats))
+        LadderGame(tuple(lineup[side] for side in sides), derive_seed(seed, g, i))
+        for g, group in enumerate(itertools.combinations(agents, count))
         for i in range(games)
+        for lineup in [seating(group, count, i)]
     ]
 
 
@@ -317,6 +327,7 @@ def run_ladder(
     journal: Path | str | None = None,
     clock: str = "cpu",
     play: bool = True,
+    mixed_teams: bool = False,
 ) -> Ladder:
     """The round robin of ``agents`` (default: random and the five levels) in ``game``.
 
@@ -327,7 +338,8 @@ def run_ladder(
     ``clock`` is what the agents that take a ``clock`` option count their time by
     (:func:`clocked`): ``cpu``, the default, keeps a ladder fair while other work loads the
     machine; ``wall`` plays them as the lobby does. ``play=False`` only reads the journal (a
-    report of a run still going on, or cut short).
+    report of a run still going on, or cut short). In a game of teams one agent holds both seats
+    of its team; ``mixed_teams`` seats a group of one agent a seat instead (teams of two levels).
     """
     loaded = load_game(game, **options)
     names = list(agents or ladder_agents())
@@ -335,7 +347,8 @@ def run_ladder(
         if not make_agent(spec, max_time=max_time).fits(loaded):
             raise ValueError(f"{spec} does not play {loaded.title}")
     ladder = Ladder(game, dict(loaded.options), names)
-    jobs = schedule(names, loaded.num_players, games, seed)
+    sides = list(range(loaded.num_players)) if mixed_teams else loaded.seat_sides()
+    jobs = schedule(names, sides, games, seed)
     header = {
         "run": "ladder",
         "game": game,
@@ -346,8 +359,10 @@ def run_ladder(
         "max_time": max_time,
         "clock": clock,
     }
+    if len(set(sides)) < len(sides):
+        header["teams"] = "one agent a side"  # the first four-seat ladder mixed them and has no key
     kept = Journal(journal, header) if journal is not None else None
-    keys = journal_keys(names, loaded.num_players, games)
+    keys = journal_keys(names, sides, games)
     found = kept.done if kept else {}
     done = {index: found[key] for index, key in enumerate(keys) if key in found}  # by schedule index
     for result in done.values():
@@ -416,6 +431,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true", help="print what --journal holds; play nothing")
     parser.add_argument("--markdown", action="store_true", help="print the rows as a Markdown table")
     parser.add_argument("--pairs", action="store_true", help="also print each pair's score against each other")
+    parser.add_argument(
+        "--mixed-teams", action="store_true", help="one agent a seat in a game of teams (default: one a team)"
+    )
     args = parser.parse_args(argv)
     if args.report and args.journal is None:
         parser.error("--report reads a --journal")
@@ -432,6 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         journal=args.journal,
         clock="cpu" if args.cpu_clock else "wall",
         play=not args.report,
+        mixed_teams=args.mixed_teams,
     )
     if args.json:
         summary = {"game": game.name, "options": ladder.options, "games_per_group": args.games, "rows": ladder.rows()}

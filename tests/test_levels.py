@@ -223,17 +223,35 @@ def test_the_ladder_is_random_and_the_five_levels() -> None:
 
 def test_the_schedule_rotates_seats_within_every_group() -> None:
     agents = ladder_agents()
-    pairs = schedule(agents, 2, games=4, seed=1)
+    pairs = schedule(agents, [0, 1], games=4, seed=1)
     assert len(pairs) == 15 * 4
     for a, b in itertools.combinations(agents, 2):
         seats = [game.seats for game in pairs if set(game.seats) == {a, b}]
         assert sorted(seats) == sorted([(a, b), (a, b), (b, a), (b, a)])
     assert len({game.seed for game in pairs}) == len(pairs)
-    triples = schedule(agents, 3, games=3, seed=1)
+    triples = schedule(agents, [0, 1, 2], games=3, seed=1)
     assert len(triples) == 20 * 3
     for group in itertools.combinations(agents, 3):
         firsts = sorted(game.seats[0] for game in triples if set(game.seats) == set(group))
         assert firsts == sorted(group)  # each agent of the group opens once in three games
+
+
+def test_in_a_game_of_teams_one_agent_holds_both_seats_of_its_team() -> None:
+    agents = ladder_agents()
+    teams = schedule(agents, [0, 1, 0, 1], games=2, seed=1)
+    assert len(teams) == 15 * 2  # every pair of agents, as with two seats
+    for a, b in itertools.combinations(agents, 2):
+        assert sorted(game.seats for game in teams if set(game.seats) == {a, b}) == sorted([(a, b, a, b), (b, a, b, a)])
+    mixed = schedule(agents, [0, 1, 2, 3], games=2, seed=1)
+    assert len(mixed) == 15 * 2 and all(len(set(game.seats)) == 4 for game in mixed)  # every group of four
+
+
+def test_a_team_of_one_agent_meets_the_other_team_once_a_game() -> None:
+    won = LadderResult(("strong", "weak", "strong", "weak"), (1.0, -1.0, 1.0, -1.0), ([], [], [], []))
+    drawn = LadderResult(("weak", "strong", "weak", "strong"), (0.0, 0.0, 0.0, 0.0), ([], [], [], []))
+    ladder = Ladder("spinca", {"players": 4}, ["random", "weak", "strong"], [won, drawn])
+    assert ladder.outcomes() == [("strong", "weak", 1.0), ("weak", "strong", 0.5)]
+    assert ladder.score("strong") == (0.75, 2)
 
 
 def test_ratings_anchor_random_at_zero_and_order_by_results() -> None:
