@@ -77,7 +77,7 @@ _FILLED_CAKE = (
     ("solver:time=0.2,blunder=0.12", 0.2),
     ("solver:time=0.5,blunder=0.03", 0.5),
 )
-#: Spinca's levels, every seat count: one agent, mcts with Spinca's own playout exploring less and
+#: Spinca's levels with 2 and 4 seats: one agent, mcts with Spinca's own playout exploring less and
 #: giving untried moves one visit's worth of the mean (``c=0.3,widen=1``), which beat plain mcts at
 #: equal time with 2 seats and with 4 and was no worse with 3 (docs/agents.md, "Stronger tops"), at
 #: 0.05, 0.2 and 1 s a move, weakened below that by random moves.
@@ -86,6 +86,16 @@ _SPINCA = (
     ("mcts:time=0.05,c=0.3,widen=1,blunder=0.25", 0.05),
     ("mcts:time=0.05,c=0.3,widen=1", 0.05),
     ("mcts:time=0.2,c=0.3,widen=1", 0.2),
+    ("mcts:time=1,c=0.3,widen=1", 1.0),
+)
+#: With three seats the same search gains little from time (0.05 to 1 s, 125 Elo) and a share of
+#: random moves costs little below half and much above it, so the levels under the top all search
+#: 0.05 s, with shares picked from the first three-seat ladder's ratings (docs/agents.md).
+_SPINCA_3 = (
+    ("mcts:time=0.05,c=0.3,widen=1,blunder=0.8", 0.05),
+    ("mcts:time=0.05,c=0.3,widen=1,blunder=0.6", 0.05),
+    ("mcts:time=0.05,c=0.3,widen=1,blunder=0.3", 0.05),
+    ("mcts:time=0.05,c=0.3,widen=1", 0.05),
     ("mcts:time=1,c=0.3,widen=1", 1.0),
 )
 
@@ -105,7 +115,7 @@ LEVELS: dict[str, tuple[LevelEntry, ...]] = {
         ("alphabeta:time=1,engine=game", 1.0),
     ),
     "spinca/2": _ladder(*_SPINCA),
-    "spinca/3": _ladder(*_SPINCA),
+    "spinca/3": _ladder(*_SPINCA_3),
     "spinca/4": _ladder(*_SPINCA),
     # Spagyric's random decisions lose games even to random, so the levels next to the top are
     # unweakened searches of less work (docs/agents.md, the ladder).
