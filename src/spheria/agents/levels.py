@@ -90,10 +90,10 @@ _SPINCA = (
 )
 #: With three seats the same search gains little from time (0.05 to 1 s, 125 Elo) and a share of
 #: random moves costs little below half and much above it, so the levels under the top all search
-#: 0.05 s, with shares picked from the first three-seat ladder's ratings (docs/agents.md).
+#: 0.05 s, with shares picked from the first two three-seat ladders' ratings (docs/agents.md).
 _SPINCA_3 = (
     ("mcts:time=0.05,c=0.3,widen=1,blunder=0.8", 0.05),
-    ("mcts:time=0.05,c=0.3,widen=1,blunder=0.6", 0.05),
+    ("mcts:time=0.05,c=0.3,widen=1,blunder=0.55", 0.05),
     ("mcts:time=0.05,c=0.3,widen=1,blunder=0.3", 0.05),
     ("mcts:time=0.05,c=0.3,widen=1", 0.05),
     ("mcts:time=1,c=0.3,widen=1", 1.0),
