@@ -381,3 +381,19 @@ def test_seats_ranked_alike_part_nobody_unless_the_game_was_drawn() -> None:
         ("weak", "random", 0.5),
         ("strong", "random", 0.5),
     ]
+
+
+def test_a_four_seat_ladder_seats_each_team_with_one_agent_and_says_so_in_its_journal(tmp_path: Path) -> None:
+    journal = tmp_path / "teams.jsonl"
+    agents = ["random", "greedy"]
+    ladder = run_ladder("spinca", {"players": 4}, games=2, seed=1, max_time=TINY, agents=agents, journal=journal)
+    assert [r.seats for r in ladder.results] == [
+        ("random", "greedy", "random", "greedy"),
+        ("greedy", "random", "greedy", "random"),
+    ]
+    assert ladder.score("greedy")[1] == 2  # one pairing a game, not one per pair of opposed seats
+    assert json.loads(journal.read_text().splitlines()[0])["teams"] == "one agent a side"
+    with pytest.raises(ValueError, match="belongs to another run"):
+        run_ladder(
+            "spinca", {"players": 4}, games=2, seed=1, max_time=TINY, agents=agents, journal=journal, mixed_teams=True
+        )
