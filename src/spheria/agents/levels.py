@@ -90,12 +90,13 @@ _SPINCA = (
 )
 #: With three seats the same search gains little from time (0.05 to 1 s, 125 Elo) and a share of
 #: random moves costs little below half and much above it, so the levels under the top all search
-#: 0.05 s, with shares picked from the first two three-seat ladders' ratings (docs/agents.md).
+#: 0.05 s, with shares picked from the first three three-seat ladders' ratings (docs/agents.md);
+#: level 4 plays 8 % random moves, or it sits too close to the top.
 _SPINCA_3 = (
     ("mcts:time=0.05,c=0.3,widen=1,blunder=0.8", 0.05),
     ("mcts:time=0.05,c=0.3,widen=1,blunder=0.55", 0.05),
     ("mcts:time=0.05,c=0.3,widen=1,blunder=0.3", 0.05),
-    ("mcts:time=0.05,c=0.3,widen=1", 0.05),
+    ("mcts:time=0.05,c=0.3,widen=1,blunder=0.08", 0.05),
     ("mcts:time=1,c=0.3,widen=1", 1.0),
 )
 
