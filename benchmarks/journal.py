@@ -40,6 +40,16 @@ class Journal:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.path.write_text(json.dumps(self.header) + "\n")
 
+    @staticmethod
+    def recorded_header(path: Path | str) -> dict[str, Any] | None:
+        """The header a journal file starts with, or None if there is no such file yet."""
+        path = Path(path)
+        if not path.exists() or not path.stat().st_size:
+            return None
+        with path.open() as lines:
+            header: dict[str, Any] = json.loads(lines.readline())
+        return header
+
     def _read(self) -> None:
         text = self.path.read_text()
         lines = text.splitlines()

@@ -3,8 +3,9 @@
 ``python -m benchmarks.ladder spline --games 20`` plays, for every group of agents that fills
 the game's seats (every pair in a two-seat game), ``--games`` games with the arena's seat
 rotation (:func:`spheria.arena.seating`), and prints Bradley–Terry ratings on the Elo scale
-with ``random`` fixed at 0, each with a 95 % interval, beside each level's agent, its score and
-the time it took per move (mean and longest). Options: ``--variant V`` or ``--option K=V`` for
+with ``random`` fixed at 0, each with a 95 % interval and its distance above the agent before it
+(with that distance's own interval), beside each level's agent, its score and the time it took
+per move (mean and longest). Options: ``--variant V`` or ``--option K=V`` for
 the game, ``--seed`` (games are reproducible up to time budgets), ``--workers`` (processes),
 ``--max-time S`` (caps every level's thinking time: a tiny run for a test), ``--json``,
 ``--pairs`` (each pair's score against each other, beside the ratings).
@@ -57,6 +58,8 @@ class Ladder:
     options: dict[str, Any]
     agents: list[str]
     results: list[LadderResult] = field(default_factory=list)
+    #: The spec each agent played (a level's agent when its games were played); empty: today's.
+    plays: list[str] = field(default_factory=list)
 
     def outcomes(self) -> list[tuple[str, str, float]]:
         """Every pair of seats that the game parted: (a, b, 1 if a beat b, 0 if b beat a, ½ a draw).
@@ -113,22 +116,29 @@ class Ladder:
             lines.append(f"{a:{first}} " + " ".join(f"{cell:>{width}}" for cell in row))
         return "\n".join(lines)
 
+    def gaps(self) -> dict[str, Rating]:
+        """Each agent's distance above the agent before it (the level below), with its 95 % interval."""
+        return dict(zip(self.agents[1:], gaps(self.agents, self.outcomes()), strict=True))
+
     def rows(self) -> list[dict[str, Any]]:
-        ratings = self.ratings()
+        ratings, below = self.ratings(), self.gaps()
         game = load_game(self.game, **self.options)
+        plays = self.plays or [_resolved(agent, game) for agent in self.agents]
         rows = []
-        for agent in self.agents:
+        for agent, played in zip(self.agents, plays, strict=True):
             times, cpu = self.times(agent), self.times(agent, cpu=True)
             score, pairings = self.score(agent)
             rows.append(
                 {
                     "agent": agent,
                     "words": _words(agent),
-                    "plays": _resolved(agent, game),
+                    "plays": played,
                     "pairings": pairings,
                     "score": round(score, 3),
                     "rating": round(ratings[agent].rating),
                     "rating_95": [round(ratings[agent].low), round(ratings[agent].high)],
+                    "gap": round(below[agent].rating) if agent in below else None,
+                    "gap_95": [round(below[agent].low), round(below[agent].high)] if agent in below else None,
                     "mean_s": round(sum(times) / len(times), 3) if times else 0.0,
                     "max_s": round(max(times), 3) if times else 0.0,
                     "cpu_mean_s": round(sum(cpu) / len(cpu), 3) if cpu else 0.0,
@@ -143,13 +153,14 @@ class Ladder:
         plays = max(len("plays"), *(len(row["plays"]) for row in rows))
         lines = [
             f"{'agent':{agent}} {'level':9} {'plays':{plays}} {'pairs':>5} {'score':>5} {'Elo':>6} {'95% interval':>14}"
-            f" {'s/move':>6} {'max s':>6} {'cpu s':>6} {'max':>6}"
+            f" {'above prev (95%)':>18} {'s/move':>6} {'max s':>6} {'cpu s':>6} {'max':>6}"
         ]
         for row in rows:
             low, high = row["rating_95"]
+            gap = "" if row["gap"] is None else f"{row['gap']} ({row['gap_95'][0]}..{row['gap_95'][1]})"
             lines.append(
                 f"{row['agent']:{agent}} {row['words']:9} {row['plays']:{plays}} {row['pairings']:5d}"
-                f" {row['score']:5.3f} {row['rating']:6d} {f'{low}..{high}':>14} {row['mean_s']:6.3f}"
+                f" {row['score']:5.3f} {row['rating']:6d} {f'{low}..{high}':>14} {gap:>18} {row['mean_s']:6.3f}"
                 f" {row['max_s']:6.2f} {row['cpu_mean_s']:6.3f} {row['cpu_max_s']:6.2f}"
             )
         return "\n".join(lines)
@@ -157,15 +168,17 @@ class Ladder:
     def markdown(self) -> str:
         """The rows as the Markdown table docs/agents.md shows (CPU seconds a move, wall time's longest)."""
         lines = [
-            "| level | words | agent | CPU s/move (mean, max) | wall max | games | score | Elo | 95 % interval |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            "| level | words | agent | CPU s/move (mean, max) | wall max | games | score | Elo | 95 % interval"
+            " | above the row before (95 %) |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for row in self.rows():
             low, high = row["rating_95"]
+            gap = "" if row["gap"] is None else f"{row['gap']} ({row['gap_95'][0]} to {row['gap_95'][1]})"
             lines.append(
                 f"| `{row['agent']}` | {row['words']} | `{row['plays']}`"
                 f" | {row['cpu_mean_s']:.3f}, {row['cpu_max_s']:.2f} | {row['max_s']:.2f} | {row['pairings']}"
-                f" | {row['score']:.3f} | {row['rating']} | {low} to {high} |"
+                f" | {row['score']:.3f} | {row['rating']} | {low} to {high} | {gap} |"
             )
         return "\n".join(lines)
 
@@ -221,6 +234,35 @@ def rate(names: Sequence[str], outcomes: Sequence[tuple[str, str, float]], ancho
     >>> r["random"].rating, round(r["x"].rating), r["x"].low < r["x"].rating < r["x"].high
     (0.0, 321, True)
     """
+    elo, covariance = _fit(names, outcomes, anchor)
+    return {name: _interval(elo[i], covariance[i][i]) for i, name in enumerate(names)}
+
+
+def gaps(names: Sequence[str], outcomes: Sequence[tuple[str, str, float]], anchor: str = ANCHOR) -> list[Rating]:
+    """Each agent's distance in Elo above the one before it in ``names``, with its 95 % interval.
+
+    A rating's interval also holds the anchor's uncertainty, which every rating shares: where
+    the anchor rarely scores, neighbours can be surely apart while their intervals overlap.
+
+    >>> outcomes = [("a", "random", 1.0)] * 3 + [("b", "a", 1.0)] * 8 + [("b", "a", 0.0)] * 2
+    >>> [round(gap.rating) for gap in gaps(["random", "a", "b"], outcomes)]
+    [211, 199]
+    """
+    elo, cov = _fit(names, outcomes, anchor)
+    return [
+        _interval(elo[i] - elo[i - 1], cov[i][i] + cov[i - 1][i - 1] - 2 * cov[i][i - 1]) for i in range(1, len(names))
+    ]
+
+
+def _interval(elo: float, variance: float) -> Rating:
+    half = 1.96 * math.sqrt(max(variance, 0.0))
+    return Rating(elo, elo - half, elo + half)
+
+
+def _fit(
+    names: Sequence[str], outcomes: Sequence[tuple[str, str, float]], anchor: str
+) -> tuple[list[float], list[list[float]]]:
+    """The ratings (Elo, ``anchor`` at 0) and their covariance (Elo², the anchor's row and column 0)."""
     index = {name: i for i, name in enumerate(names)}
     virtual = [(name, anchor, 0.5) for name in names if name != anchor]  # one draw each against the anchor
     wins = [0.0] * len(names)
@@ -242,12 +284,12 @@ def rate(names: Sequence[str], outcomes: Sequence[tuple[str, str, float]], ancho
     theta = [math.log(s) for s in strength]
     info = _information(theta, counts)
     free = [i for i in range(len(names)) if i != index[anchor]]
-    covariance = _inverse([[info[i][j] for j in free] for i in free])
-    ratings = {anchor: Rating(0.0, 0.0, 0.0)}
+    inverse = _inverse([[info[i][j] for j in free] for i in free])
+    covariance = [[0.0] * len(names) for _ in names]
     for k, i in enumerate(free):
-        half = 1.96 * ELO * math.sqrt(max(covariance[k][k], 0.0))
-        ratings[names[i]] = Rating(ELO * theta[i], ELO * theta[i] - half, ELO * theta[i] + half)
-    return ratings
+        for m, j in enumerate(free):
+            covariance[i][j] = ELO * ELO * inverse[k][m]
+    return [ELO * t for t in theta], covariance
 
 
 def _information(theta: list[float], counts: dict[tuple[int, int], float]) -> list[list[float]]:
@@ -349,18 +391,22 @@ def run_ladder(
     ladder = Ladder(game, dict(loaded.options), names)
     sides = list(range(loaded.num_players)) if mixed_teams else loaded.seat_sides()
     jobs = schedule(names, sides, games, seed)
-    header = {
+    plays = [_resolved(name, loaded) for name in names]  # a changed level table starts a new run
+    header: dict[str, Any] = {
         "run": "ladder",
         "game": game,
         "options": ladder.options,
         "agents": names,
-        "plays": [_resolved(name, loaded) for name in names],  # a changed level table starts a new run
+        "plays": plays,
         "seed": seed,
         "max_time": max_time,
         "clock": clock,
     }
     if len(set(sides)) < len(sides):
         header["teams"] = "one agent a side"  # the first four-seat ladder mixed them and has no key
+    if journal is not None and not play:  # a report reads the level table the games were played with
+        header["plays"] = plays = recorded_plays(journal, header)
+    ladder.plays = plays
     kept = Journal(journal, header) if journal is not None else None
     keys = journal_keys(names, sides, games)
     found = kept.done if kept else {}
@@ -375,6 +421,14 @@ def run_ladder(
             kept.record(keys[index], result)
         _add(ladder, result, len(jobs), progress)
     return ladder
+
+
+def recorded_plays(journal: Path | str, header: dict[str, Any]) -> list[str]:
+    """The specs a journal of this run recorded, if it differs from ``header`` in nothing else."""
+    found = Journal.recorded_header(journal)
+    if found is not None and {**found, "plays": header["plays"]} == json.loads(json.dumps(header)):
+        return list(found["plays"])
+    return list(header["plays"])
 
 
 def play_jobs(

@@ -12,11 +12,12 @@ import itertools
 import json
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmarks.ladder import Ladder, clocked, ladder_agents, rate, run_ladder, schedule
+from benchmarks.ladder import Ladder, clocked, gaps, ladder_agents, rate, run_ladder, schedule
 from benchmarks.ladder import main as ladder_main
 from benchmarks.results import LadderResult
 
@@ -271,6 +272,21 @@ def test_ratings_anchor_random_at_zero_and_order_by_results() -> None:
     assert abs(even["x"].rating) < 1e-6 and even["x"].low < 0 < even["x"].high
 
 
+def test_a_gap_is_surer_than_the_two_ratings_when_the_anchor_rarely_scores() -> None:
+    names = ["random", "weak", "strong"]
+    outcomes = [("weak", "random", 1.0)] * 19 + [("weak", "random", 0.0)]
+    outcomes += [("strong", "random", 1.0)] * 20
+    outcomes += [("strong", "weak", 1.0)] * 30 + [("strong", "weak", 0.0)] * 10
+    ratings, (first, second) = rate(names, outcomes), gaps(names, outcomes)
+    weak = ratings["weak"]
+    assert (first.rating, first.low, first.high) == (weak.rating, weak.low, weak.high)  # above the anchor
+    assert abs(second.rating - (ratings["strong"].rating - ratings["weak"].rating)) < 1e-9
+    rating_width = ratings["strong"].high - ratings["strong"].low
+    assert second.high - second.low < rating_width * 0.7  # the anchor's doubt, shared by both, cancels
+    assert second.low > 0  # 30 of 40: surely stronger, though the two ratings' intervals overlap
+    assert ratings["strong"].low < ratings["weak"].high
+
+
 def test_a_tiny_ladder_runs_and_reports_every_agent() -> None:
     ladder = run_ladder("spline", {}, games=2, seed=1, max_time=TINY, agents=["random", "level:1", "level:2"])
     assert len(ladder.results) == 6 and all(len(r.returns) == 2 for r in ladder.results)
@@ -343,6 +359,25 @@ def test_the_ladder_reports_a_journal_without_playing(tmp_path: Path, capsys: py
     out = capsys.readouterr().out.splitlines()
     assert "2 games, 2 per group" in out[-5] and out[-1].startswith("| `greedy` |  | `greedy` |")
     assert len(journal.read_text().splitlines()) == 1 + 2  # the report played no more games
+
+
+def test_a_report_reads_a_journal_played_with_an_earlier_level_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "old-table.jsonl"
+    argv = ["spline", "--games", "2", "--max-time", str(TINY), "--agents", "random", "level:1"]
+    argv += ["--journal", str(journal)]
+    assert ladder_main(argv) == 0
+    played = LEVELS["spline"][0].spec
+    changed = replace(LEVELS["spline"][0], spec="greedy:blunder=0.1")
+    monkeypatch.setitem(LEVELS, "spline", (changed, *LEVELS["spline"][1:]))
+    capsys.readouterr()
+    assert ladder_main([*argv, "--report", "--markdown"]) == 0
+    row = capsys.readouterr().out.splitlines()[-1]
+    assert row.startswith(f"| `level:1` | beginner | `{played}` |")  # what its games were played with
+    with pytest.raises(ValueError, match="belongs to another run"):
+        ladder_main([*argv[:2], "3", *argv[3:]])  # more games would mix two tables: refused
+    assert len(journal.read_text().splitlines()) == 1 + 2
 
 
 def test_the_pairs_table_shows_each_pairs_score_where_the_ratings_would_hide_it() -> None:
