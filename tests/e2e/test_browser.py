@@ -128,10 +128,16 @@ def screenshot(page: Page, name: str, full_page: bool = False) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
 
+def choose_game(page: Page, game: str) -> None:
+    """Pick ``game`` in the lobby and wait until its seats, not the last game's, are shown."""
+    page.select_option("#game", game)
+    page.wait_for_selector(f"#seat-rows[data-game='{game}'] select.seat-kind")
+
+
 def create_from_lobby(page: Page, server: str, game: str, options: dict[str, str], humans: int = 1) -> list[str]:
     """Fill in the lobby form; seats after the first ``humans`` are random agents. Returns the invites."""
     page.goto(server + "/")
-    page.select_option("#game", game)
+    choose_game(page, game)
     for name, value in options.items():
         page.select_option(f"#opt-{name}", value)
     page.wait_for_function("() => document.querySelectorAll('select.seat-kind').length > 0")
@@ -449,12 +455,7 @@ def test_every_game_fits_a_tablet(browser: Browser, server: str, game: str, opti
 def test_the_lobby_offers_only_agents_that_fit(page: Page, server: str) -> None:
     page.goto(server + "/")
     for game in ("spagyric", "special-cake", "spinca", "spline"):
-        page.select_option("#game", game)
-        page.wait_for_function(
-            "(game) => document.querySelector('select.seat-kind') && "
-            "[...document.querySelectorAll('select.seat-kind option')].length > 1",
-            arg=game,
-        )
+        choose_game(page, game)
         fit = page.request.get(f"{server}/api/catalog").json()
         agents = next(g["agents"] for g in fit["games"] if g["name"] == game)
         offered = page.eval_on_selector_all("select.seat-kind >> nth=1", "s => [...s[0].options].map(o => o.value)")

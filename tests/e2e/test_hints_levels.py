@@ -20,6 +20,7 @@ from tests.e2e.test_browser import (  # noqa: F401  (fixtures)
     CLICKABLE,
     assert_fits,
     browser,
+    choose_game,
     page,
     play_to_the_end,
     screenshot,
@@ -33,8 +34,7 @@ from tests.e2e.test_browser import (  # noqa: F401  (fixtures)
 def create_against_level(page: Page, server: str, game: str, level: int, hints: bool) -> str:  # noqa: F811
     """Fill in the lobby: a person against ``level:N``, with or without hints; returns the person's invite."""
     page.goto(server + "/")
-    page.select_option("#game", game)
-    page.wait_for_function("() => document.querySelectorAll('select.seat-kind').length > 1")
+    choose_game(page, game)
     kinds = page.locator("select.seat-kind")
     kinds.nth(0).select_option("human")
     kinds.nth(1).select_option(f"level:{level}")
@@ -160,8 +160,7 @@ def test_hints_by_touch_on_a_phone(browser: Browser, server: str) -> None:  # no
 
 def test_no_hints_between_two_people_even_when_forged(page: Page, server: str) -> None:  # noqa: F811
     page.goto(server + "/")
-    page.select_option("#game", "spline")
-    page.wait_for_function("() => document.querySelectorAll('select.seat-kind').length > 1")
+    choose_game(page, "spline")
     page.locator("select.seat-kind").nth(1).select_option("human")
     assert page.is_disabled("#hints") and page.is_visible("#hints-note")  # the lobby does not offer them
     refused = page.request.post(

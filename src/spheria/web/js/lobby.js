@@ -112,6 +112,7 @@ function renderSeats(result) {
     rows.appendChild(h("div", { class: "seat-row" }, h("span", { class: "seat-label" }, ballSwatch(colors[i], 18), h("span", { class: "seat-name" }, seatName(name))), kind, spec));
   });
   syncHints(); // once every seat is back: judged on half-built rows, a ticked box would be cleared
+  rows.dataset.game = $("game").value; // which game these seats are for (answers come back late)
 }
 
 /** Hints are offered only for one person against agents (the server refuses them otherwise). */
