@@ -140,7 +140,6 @@ def create_from_lobby(page: Page, server: str, game: str, options: dict[str, str
     choose_game(page, game)
     for name, value in options.items():
         page.select_option(f"#opt-{name}", value)
-    page.wait_for_function("() => document.querySelectorAll('select.seat-kind').length > 0")
     if "players" in options:
         count = int(options["players"])
         page.wait_for_function(f"() => document.querySelectorAll('select.seat-kind').length === {count}")

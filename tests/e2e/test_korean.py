@@ -23,6 +23,7 @@ from tests.e2e.test_browser import (
     SIZES,
     assert_fits,
     browser,
+    choose_game,
     create_from_lobby,
     free_port,
     play_to_the_end,
@@ -200,7 +201,7 @@ def test_switching_language_in_the_lobby_keeps_the_form(browser: Browser, server
     assert made.ok, made.text()
     page.goto(server + "/")
     page.wait_for_selector(f"#active-games tr[data-game='{made.json()['id']}']")  # a game listed, in English
-    page.select_option("#game", "special-cake")
+    choose_game(page, "special-cake")
     page.select_option("#opt-variant", "poisoned")
     page.wait_for_function("() => document.querySelectorAll('select.seat-kind').length === 2")
     page.locator("select.seat-kind").nth(1).select_option("agent:greedy")
@@ -223,8 +224,7 @@ def test_switching_language_in_the_lobby_keeps_the_form(browser: Browser, server
 def test_the_lobby_says_in_korean_which_option_or_seat_is_wrong(browser: Browser, server: str, size: str) -> None:
     page, errors = korean_page(browser, size)
     page.goto(server + "/")
-    page.select_option("#game", "spagyric")
-    page.wait_for_function("() => document.querySelectorAll('select.seat-kind').length === 2")
+    choose_game(page, "spagyric")
     page.fill("#opt-supply", "120")
     page.dispatch_event("#opt-supply", "change")
     page.wait_for_function("() => document.querySelector('#form-error').textContent !== ''")
