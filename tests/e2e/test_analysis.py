@@ -73,8 +73,12 @@ def site(page: Page, name: str) -> None:
 
 
 def at_node(page: Page, index: int) -> None:
+    """Wait until the analysis board shows node ``index`` (also across a navigation, when for a
+    moment the new document has no body yet)."""
     page.wait_for_function(
-        "(n) => document.body.dataset.ready === '1' && document.body.dataset.node === String(n)", arg=index
+        "(n) => document.body !== null && document.body.dataset.ready === '1'"
+        " && document.body.dataset.node === String(n)",
+        arg=index,
     )
 
 
