@@ -3,6 +3,8 @@
 ``python -m benchmarks.spline --search 0.5`` prints, for each alphabeta engine, the depth its
 search completes within 0.5 CPU seconds and its nodes a second, from the empty board and from
 a few fixed openings (a node: one position the search looked at).
+``python -m benchmarks.spline --prove`` proves, by Spline's own prover searched to the end, who
+wins from the empty board with perfect play, and with which first moves.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import Any
 
 import spheria
 from spheria.agents.alphabeta import PROVEN, AlphaBetaAgent
+from spheria.agents.spline_search import SplineSearch
+from spheria.games.spline import SplineState
 
 #: Openings the search benchmark starts from (moves from the empty board).
 OPENINGS = ("", "0a1 0d1 0b3 0d2", "0a1 0d1 0b3 0d2 0d4 0c3 0c2 0a4")
@@ -71,10 +75,36 @@ def spline_search_depth(seconds: float = 0.5, engine: str = "generic") -> list[d
     return rows
 
 
+def prove_opening(moves: str = "") -> dict[str, Any]:
+    """Who wins after ``moves`` (from the empty board) with perfect play, and every winning move,
+    by :meth:`SplineSearch.winning_moves` searched to the end; its nodes and CPU seconds."""
+    state = spheria.load_game("spline").new_initial_state()
+    for move in moves.split():
+        state.apply(state.parse_move(move))
+    assert isinstance(state, SplineState)
+    search = SplineSearch()
+    start = time.process_time()
+    winning = search.winning_moves(state)
+    mover = ("White", "Black")[state.current_player()]
+    return {
+        "opening": moves or "(empty board)",
+        "to_move": mover,
+        "winner": mover if winning else ("Black", "White")[state.current_player()],
+        "winning_moves": [str(move) for move in winning],
+        "nodes": search.nodes,
+        "positions_kept": len(search.proven),
+        "cpu_s": round(time.process_time() - start, 1),
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.spline", description=__doc__.split("\n\n")[0])
     parser.add_argument("--search", type=float, default=0.5, metavar="S", help="CPU seconds a search (default 0.5)")
+    parser.add_argument("--prove", action="store_true", help="prove who wins Spline from the empty board")
     args = parser.parse_args(argv)
+    if args.prove:
+        print(json.dumps(prove_opening()))
+        return 0
     for engine in ("generic", "game"):
         for row in spline_search_depth(args.search, engine):
             print(json.dumps(row))

@@ -14,8 +14,8 @@ import pytest
 import spheria
 from spheria.agents.alphabeta import PROVEN, WIN, AlphaBetaAgent
 from spheria.agents.registry import make_agent
-from spheria.agents.spline_search import SplineSearch, threat_sites
-from spheria.engine.board import parse_diagram, site_index
+from spheria.agents.spline_search import SplineSearch, canonical_key, threat_sites
+from spheria.engine.board import SYMMETRIES, parse_diagram, site_index
 from spheria.games.spline import MOVES, SplineMove, SplineState, lines_of
 from tests.test_agents import DO_NOT_OPEN  # White to move: every move but 0d2 is safe
 
@@ -209,3 +209,83 @@ def test_the_swindle_option_is_checked_and_named_in_the_spec() -> None:
     assert make_agent("alphabeta:depth=3,engine=game,swindle=mcts").name == "alphabeta:depth=3,engine=game,swindle=mcts"
     with pytest.raises(ValueError, match="swindle"):
         make_agent("alphabeta:swindle=luck")
+
+
+# -- the prover: searched to the end, exact ---------------------------------------------------
+
+# Black to move has lost: White threatens both 0d2 and 0d3 (rows 2 and 3), Black has no line
+# of its own to finish, and whichever site Black blocks, White fills the other.
+TWO_THREATS = """
+      level 0       level 1     level 2   level 3
+    4 . . b b
+    3 w w w .     3 . . .
+    2 w w w .     2 . . .     2 . .
+    1 b b . .     1 b . .     1 . .     1 .
+      a b c d       a b c       a b       a
+    """
+
+
+def generic_winning_moves(state: SplineState) -> set[str]:
+    """The moves after which the opponent has lost, by the generic search to the end."""
+    winning = set()
+    for move in state.legal_moves():
+        child = state.child(move)
+        if child.is_terminal() or AlphaBetaAgent(depth=30).value(child, 30) < -PROVEN:
+            winning.add(str(move))
+    return winning
+
+
+def test_a_mover_facing_two_threat_sites_has_no_winning_move() -> None:
+    state = spline(TWO_THREATS, 2)
+    search = SplineSearch()
+    assert search.winning_move(state) is None and search.winning_moves(state) == []
+
+
+def test_the_win_through_forced_blocks_is_proven_and_every_winning_move_named() -> None:
+    state = spline(WIN_THROUGH_BLOCKS, 1)
+    moves = {str(m) for m in SplineSearch().winning_moves(state)}
+    assert {"1c1", "1b2"} <= moves and moves == generic_winning_moves(state)
+    assert str(SplineSearch().winning_move(state)) in moves
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_proofs_agree_with_the_generic_search_to_the_end(seed: int) -> None:
+    for state in random_positions(10, range(13, 19), seed):
+        search = SplineSearch()
+        expected = generic_winning_moves(state)
+        assert {str(m) for m in search.winning_moves(state)} == expected, state.to_spn()
+        move = search.winning_move(state)
+        assert (move is None) == (not expected) and (move is None or str(move) in expected)
+
+
+def mirrored(state: SplineState, symmetry: tuple[int, ...]) -> SplineState:
+    """``state`` moved by one of the pyramid's symmetries (a site permutation)."""
+    white, black = state.masks()
+    image = GAME.new_initial_state()
+    assert isinstance(image, SplineState)
+    board = "".join("w" if white >> s & 1 else "b" if black >> s & 1 else "." for s in range(30))
+    board = "".join(board[symmetry.index(s)] for s in range(30))
+    levels = [board[0:16], board[16:25], board[25:29], board[29]]
+    image = GAME.state_from_spn(f"{'/'.join(levels)} {state.current_player() + 1}")
+    assert isinstance(image, SplineState)
+    return image
+
+
+def test_alike_positions_share_a_key_and_a_proof() -> None:
+    for state in random_positions(6, range(10, 16), 6):
+        white, black = state.masks()
+        search = SplineSearch()
+        won = search.winning_move(state) is not None
+        for symmetry in SYMMETRIES:
+            image = mirrored(state, symmetry)
+            mine, theirs = image.masks()
+            assert canonical_key(mine, theirs) == canonical_key(white, black)
+            assert (SplineSearch().winning_move(image) is not None) == won
+
+
+def test_the_timed_agent_plays_a_proven_win_and_swindles_a_proven_loss() -> None:
+    agent = AlphaBetaAgent(time=5, engine="game", clock="cpu")
+    won = spline(WIN_THROUGH_BLOCKS, 1)
+    assert str(agent.choose(won, 0)) in generic_winning_moves(won)
+    lost = spline(TWO_THREATS, 2)
+    assert str(AlphaBetaAgent(time=5, engine="game", clock="cpu").choose(lost, 1)) in {"0d2", "0d3"}

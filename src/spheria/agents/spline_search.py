@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 from spheria.agents.alphabeta import PROVEN, SCALE, WIN, OutOfTime, to_child
 from spheria.agents.heuristics import spline_relative_evaluation
-from spheria.engine.board import ABOVE, BELOW, NUM_SITES, iter_sites
+from spheria.engine.board import ABOVE, BELOW, NUM_SITES, SYMMETRIES, iter_sites
 from spheria.games.spline import LINES_AT, MOVES, SplineMove, SplineState
 
 INFINITY = 10 * WIN
@@ -49,12 +49,44 @@ _BITS: tuple[int, ...] = tuple(1 << s for s in range(NUM_SITES))
 _TABLE_LIMIT = 1_000_000
 
 
+def _symmetry_chunks(permutation: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """For one symmetry, three tables: a 10-site chunk of a mask to the image of those sites."""
+    return tuple(
+        tuple(sum(1 << permutation[first + i] for i in range(_CHUNK) if m >> i & 1) for m in range(1 << _CHUNK))
+        for first in (0, 10, 20)
+    )
+
+
 def _chunk_sites(first: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(first + i for i in range(_CHUNK) if m >> i & 1) for m in range(1 << _CHUNK))
 
 
 _CHUNK = 10
 _SITES_0, _SITES_1, _SITES_2 = _chunk_sites(0), _chunk_sites(10), _chunk_sites(20)
+#: The 7 symmetries other than the identity, each as three chunk tables (see :func:`canonical_key`).
+_SYMMETRY_CHUNKS = tuple(_symmetry_chunks(permutation) for permutation in SYMMETRIES[1:])
+#: Up to this many balls the prover's table keys positions up to symmetry (deeper, alike
+#: positions are rare and the seven images cost more than they save).
+_SYMMETRIC_UP_TO = 14
+
+
+def canonical_key(me: int, opp: int) -> int:
+    """The least of ``me | opp << 30`` over the pyramid's 8 symmetries: one key for alike positions.
+
+    >>> canonical_key(1 << 0, 0) == canonical_key(1 << 3, 0) == canonical_key(1 << 15, 0)
+    True
+    """
+    best = me | opp << NUM_SITES
+    for low, middle, high in _SYMMETRY_CHUNKS:
+        key = (
+            low[me & 1023]
+            | middle[me >> 10 & 1023]
+            | high[me >> 20]
+            | (low[opp & 1023] | middle[opp >> 10 & 1023] | high[opp >> 20]) << NUM_SITES
+        )
+        if key < best:
+            best = key
+    return best
 
 
 def sites_of(mask: int) -> list[int]:
@@ -107,6 +139,8 @@ class SplineSearch:
         self.approx = 0
         self.killers: list[list[int]] = [[-1, -1] for _ in range(NUM_SITES + 2)]
         self.history = [0] * NUM_SITES
+        #: The prover's table: a position's key (see :func:`canonical_key`) to whether its mover wins.
+        self.proven: dict[int, bool] = {}
         #: The horizon's judge: ``(mine, theirs, free, my_threats, their_threats)`` to ``[-1, 1]`` for the mover.
         self.evaluate = spline_relative_evaluation
         self._deadline: float | None = None
@@ -142,7 +176,7 @@ class SplineSearch:
 
         Only *plausible* replies count (not one that lets the mover win at once: no searching
         opponent misses that), and a move after which the opponent wins at once is never chosen
-        while there is another. Every reply is solved with the table; raises :class:`OutOfTime`
+        while there is another. Every reply is proven (:meth:`wins`, with its kept table); raises :class:`OutOfTime`
         at ``deadline``. ``None`` when every move loses at once. With ``model`` (an opponent
         model: for a position, a weight for each reply site, e.g. a short Monte Carlo search's
         visits) the share is weighted by it: the move where that opponent most often goes wrong.
@@ -150,6 +184,7 @@ class SplineSearch:
         self._deadline, self._clock = deadline, clock
         me, opp, free, occupied, mine, theirs = _masks(state)
         best, best_share = None, 2.0
+        ply = occupied.bit_count()
         for site in sites_of(theirs & free or free):
             after, opened, filled, my_threats, their_threats = _play(me, free, occupied, mine, theirs, site)
             if their_threats & opened:
@@ -171,22 +206,97 @@ class SplineSearch:
                     continue  # a reply that opens the mover's threat site: a blunder nobody makes
                 weight = 1.0 if weights is None else weights.get(reply, 0.0)
                 plausible += weight
-                if weight and self._solved(after, answer, reopened, refilled, still_mine, replier_threats) < -PROVEN:
+                if weight and not self._prove(after, answer, reopened, refilled, still_mine, replier_threats, ply + 2):
                     kept += weight
             share = kept / plausible if plausible else 0.0
             if share < best_share:
                 best, best_share = MOVES[site], share
         return best
 
-    def _solved(self, me: int, opp: int, free: int, occupied: int, mine: int, theirs: int) -> int:
-        """The proven score for the mover (Spline has no draws, so deepening always ends in one)."""
-        ply = occupied.bit_count()
-        score = 0
-        for depth in range(1, NUM_SITES - ply + 1):
-            score = self._negamax(me, opp, free, occupied, mine, theirs, depth, -INFINITY, INFINITY, ply)
-            if abs(score) > PROVEN:
-                return score
-        return score
+    def winning_move(
+        self, state: SplineState, deadline: float | None = None, clock: Callable[[], float] = lambda: 0.0
+    ) -> SplineMove | None:
+        """A move that wins against every defence, or ``None`` in a lost position: a proof to the end.
+
+        Spline has no draws, so the answer is exact either way. Results found on the way are
+        kept (:attr:`proven`) for later calls; raises :class:`OutOfTime` if ``clock()`` passes
+        ``deadline`` first. From the empty board it proves that Black wins (docs/agents.md).
+
+        >>> import spheria
+        >>> spline = spheria.load_game("spline")
+        >>> str(SplineSearch().winning_move(spline.state_from_spn("www.bbb........./........./..../. 1")))
+        '0d1'
+        >>> SplineSearch().winning_move(spline.state_from_spn("ww..bb........../........./..../. 1")) is None
+        True
+        """
+        self._deadline, self._clock = deadline, clock
+        me, opp, free, occupied, mine, theirs = _masks(state)
+        if mine & free:
+            return MOVES[sites_of(mine & free)[0]]
+        for _, site, after, opened, filled, my_threats, their_threats in self._children(
+            me, free, occupied, mine, theirs
+        ):
+            if not self._prove(opp, after, opened, filled, their_threats, my_threats, filled.bit_count()):
+                return MOVES[site]
+        return None
+
+    def winning_moves(
+        self, state: SplineState, deadline: float | None = None, clock: Callable[[], float] = lambda: 0.0
+    ) -> list[SplineMove]:
+        """Every move that keeps a win for the player to move (none in a lost position), site order."""
+        self._deadline, self._clock = deadline, clock
+        me, opp, free, occupied, mine, theirs = _masks(state)
+        winning = set(sites_of(mine & free))  # each completes a line at once
+        for _, site, after, opened, filled, my_threats, their_threats in self._children(
+            me, free, occupied, mine, theirs
+        ):
+            if site not in winning and not self._prove(
+                opp, after, opened, filled, their_threats, my_threats, filled.bit_count()
+            ):
+                winning.add(site)
+        return [MOVES[site] for site in sorted(winning)]
+
+    def _children(
+        self, me: int, free: int, occupied: int, mine: int, theirs: int
+    ) -> list[tuple[int, int, int, int, int, int, int]]:
+        """The moves worth proving, each ``(order, site, masks after it...)``, best first: a forced block
+        alone, none that opens a threat site of the opponent, moves that make a threat first, then by
+        history. Empty when two threat sites of the opponent are open (the position is lost)."""
+        forced = theirs & free
+        if forced & (forced - 1):
+            return []
+        history = self.history
+        children = []
+        for site in sites_of(forced or free):
+            after, opened, filled, my_threats, their_threats = _play(me, free, occupied, mine, theirs, site)
+            if their_threats & opened:
+                continue  # the opponent fills its threat site next
+            threatens = 1 << 20 if my_threats & ~mine else 0
+            children.append((threatens + history[site], site, after, opened, filled, my_threats, their_threats))
+        children.sort(reverse=True)
+        return children
+
+    def _prove(self, me: int, opp: int, free: int, occupied: int, mine: int, theirs: int, ply: int) -> bool:
+        """Whether the mover wins (``ply``: the balls on the board); see :meth:`winning_move`."""
+        self.nodes += 1
+        if not self.nodes & _CLOCK_EVERY and self._deadline is not None and self._clock() > self._deadline:
+            raise OutOfTime
+        if mine & free:
+            return True
+        key = canonical_key(me, opp) if ply <= _SYMMETRIC_UP_TO else me | opp << NUM_SITES
+        known = self.proven.get(key)
+        if known is not None:
+            return known
+        won = False
+        for _, site, after, opened, filled, my_threats, their_threats in self._children(
+            me, free, occupied, mine, theirs
+        ):
+            if not self._prove(opp, after, opened, filled, their_threats, my_threats, ply + 1):
+                won = True
+                self.history[site] += 1
+                break
+        self.proven[key] = won
+        return won
 
     def _ordered(self, free: int, forced: int, first: int, ply: int) -> list[int]:
         """The sites to try: a forced block alone; else the table's move, the killers, then by history."""
