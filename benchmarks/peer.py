@@ -11,7 +11,9 @@ Spheria's seat 0. :func:`check_mapping` verifies both by playing random legal mo
 both programs and comparing, at every ply, the legal moves, the end of the game and its winner.
 
 ``python -m benchmarks.peer --check 200`` runs that check; ``python -m benchmarks.peer --time 5``
-prints the peer's seconds per move at 600 iterations.
+prints the peer's seconds per move at 600 iterations. ``python -m benchmarks.peer --errors 40``
+plays 40 games with a challenger as White (which starts lost: Spline is a win for Black) and
+counts, at each of the peer's decisions, whether it kept its proven win (:func:`peer_errors`).
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ import argparse
 import importlib
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from spheria.agents.base import Agent, Plays
 from spheria.agents.options import SEED, AgentOption
-from spheria.agents.registry import register_agent
+from spheria.agents.registry import make_agent, register_agent
+from spheria.agents.spline_search import SplineSearch
 from spheria.engine.board import NUM_SITES, SITE_COORDS, iter_sites
 from spheria.games.base import PlayerView, load_game
 from spheria.games.spline import Spline, SplineMove, SplineState
@@ -87,6 +90,11 @@ class PeerAgent(Agent):
         self.name = self.spec_from(values)
         self._player: Any = None
         self._seat: int | None = None
+
+    @classmethod
+    def seeded(cls, seed: int) -> PeerAgent:
+        """The peer at :data:`PEER_ITERATIONS` with ``seed``."""
+        return cls(seed=seed)
 
     def reset(self) -> None:
         self._player = None
@@ -164,17 +172,56 @@ def time_peer(seconds: float, iterations: int = PEER_ITERATIONS, seed: int = 0) 
     return {"iterations": iterations, "moves": len(times), "mean_s": round(sum(times) / len(times), 3)}
 
 
+def peer_errors(
+    challenger: str, games: int, seed: int = 0, black: Callable[[int], Agent] | None = None, from_balls: int = 0
+) -> dict[int, list[int]]:
+    """Play ``games`` games of ``challenger`` as White against the peer (or ``black(seed)``); for
+    each ball count from ``from_balls`` at which Black moved from a proven win: ``[decisions,
+    moves that threw the win away]``. Each game prints a line: its seed, winner, and the ball
+    counts of Black's errors.
+    """
+    spline = load_game("spline")
+    prover = SplineSearch()
+    table: dict[int, list[int]] = {}
+    for index in range(games):
+        agents = (make_agent(challenger), (black or PeerAgent.seeded)(seed + index))
+        state = spline.new_initial_state()
+        assert isinstance(state, SplineState)
+        errors = []
+        while not state.is_terminal():
+            seat = state.current_player()
+            move = agents[seat].choose(state, seat)
+            balls = len(state.history)
+            if seat == 1 and balls >= from_balls and (winning := prover.winning_moves(state)):
+                row = table.setdefault(balls, [0, 0])
+                row[0] += 1
+                if move not in winning:
+                    row[1] += 1
+                    errors.append(balls)
+            state.apply(move)
+        print(f"game {index}, seed {seed + index}: winner seat {state.winner}, Black's errors at {errors}", flush=True)
+    return table
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.peer", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", type=int, default=0, metavar="GAMES", help="verify the site and seat mapping")
     parser.add_argument("--time", type=float, default=0.0, metavar="S", help="time the peer's moves for S seconds")
     parser.add_argument("--iterations", type=int, default=PEER_ITERATIONS)
+    parser.add_argument("--errors", type=int, default=0, metavar="GAMES", help="count the peer's errors as Black")
+    parser.add_argument("--challenger", default="alphabeta:time=0.5,clock=cpu,engine=game,swindle=mcts")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's peer seed (--errors)")
     args = parser.parse_args(argv)
     if args.check:
         plies = check_mapping(args.check)
         print(f"{args.check} random games, {plies} plies: legal sites, turn, end and winner agree ({NUM_SITES} sites)")
     if args.time:
         print(time_peer(args.time, args.iterations))
+    if args.errors:
+        table = peer_errors(args.challenger, args.errors, args.seed)
+        print("balls  decisions  errors  error rate")
+        for balls, (decisions, errors) in sorted(table.items()):
+            print(f"{balls:5}  {decisions:9}  {errors:6}  {errors / decisions:10.3f}")
     return 0
 
 

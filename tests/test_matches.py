@@ -8,15 +8,21 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from benchmarks.match import Match, jobs, run_match, wilson
 from benchmarks.results import LadderResult
 
+from spheria.agents.base import Agent
 from spheria.agents.heuristics import GUIDED_SHARE, ON_FACE, spinca_random_fill, touching_sites
+from spheria.agents.spline_search import SplineSearch
 from spheria.engine.board import BB_SITES, TOUCHING, parse_site
+from spheria.games.base import PlayerView
 from spheria.games.spinca import PLACEMENTS, SEAT_COLORS, temple_placeable
+from spheria.games.spline import SplineState
 
 
 def _script(*values: float) -> object:
@@ -99,3 +105,30 @@ def test_a_match_with_a_journal_resumes_and_refuses_another_run(tmp_path: Path) 
     assert {a: len(t) for a, t in longer.cpu_times.items()} == {a: len(t) for a, t in longer.times.items()}
     with pytest.raises(ValueError, match="belongs to another run"):
         run_match("spline", {}, "greedy", "random", games=2, seed=5, workers=1, journal=journal)
+
+
+class _ProvenLate(Agent):
+    """Random moves until ``balls`` balls are on the board, then a proven winning move where there is one."""
+
+    name = "proven-late"
+
+    def __init__(self, seed: int, balls: int) -> None:
+        self.rng, self.balls = random.Random(seed), balls
+
+    def choose(self, view: PlayerView, player: int) -> Any:
+        assert isinstance(view, SplineState)
+        if len(view.history) >= self.balls and (move := SplineSearch().winning_move(view)) is not None:
+            return move
+        return self.rng.choice(view.legal_moves())
+
+
+def test_black_errors_are_counted_only_where_black_threw_a_proven_win_away(capsys: pytest.CaptureFixture[str]) -> None:
+    # Black from 7 balls on: perfect, it never throws its win away; random, it does.
+    from benchmarks.peer import peer_errors
+
+    perfect = peer_errors("random", 4, black=lambda seed: _ProvenLate(seed, 7), from_balls=7)
+    assert perfect and all(errors == 0 for _, errors in perfect.values())
+    careless = peer_errors("random", 6, seed=1, black=lambda seed: _ProvenLate(seed, 99), from_balls=7)
+    assert sum(errors for _, errors in careless.values()) > 0
+    assert all(0 <= errors <= decisions and balls % 2 == 1 for balls, (decisions, errors) in careless.items())
+    assert "Black's errors at" in capsys.readouterr().out
