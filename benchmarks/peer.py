@@ -13,7 +13,10 @@ both programs and comparing, at every ply, the legal moves, the end of the game 
 ``python -m benchmarks.peer --check 200`` runs that check; ``python -m benchmarks.peer --time 5``
 prints the peer's seconds per move at 600 iterations. ``python -m benchmarks.peer --errors 40``
 plays 40 games with a challenger as White (which starts lost: Spline is a win for Black) and
-counts, at each of the peer's decisions, whether it kept its proven win (:func:`peer_errors`).
+counts, at each of the peer's decisions, whether it kept its proven win (:func:`peer_errors`);
+``python -m benchmarks.peer --ceiling 8`` asks, at White's decisions in 8 such games, how often
+the peer goes wrong after each of White's moves (:func:`swindle_ceiling`): what the best possible
+swindle could buy.
 """
 
 from __future__ import annotations
@@ -203,12 +206,66 @@ def peer_errors(
     return table
 
 
+def swindle_ceiling(
+    challenger: str,
+    games: int,
+    runs: int = 6,
+    seed: int = 0,
+    plies: range = range(6, 13),
+    black: Callable[[int], Agent] | None = None,
+) -> list[dict[str, Any]]:
+    """At White's lost decisions (``plies``) in ``games`` games of ``challenger`` against the peer
+    (or ``black(seed)``):
+    for every move White could make (but one that loses at once), the share of ``runs`` fresh
+    peer searches, each with its own seed, whose reply throws Black's proven win away.
+
+    One row a decision: the ply, the move played and its share, the best share of any move,
+    and the moves tried. Each row is printed as it is found.
+    """
+    spline = load_game("spline")
+    prover = SplineSearch()
+    rows: list[dict[str, Any]] = []
+    for index in range(games):
+        opponent = black or PeerAgent.seeded
+        agents = (make_agent(challenger), opponent(seed + index))
+        state = spline.new_initial_state()
+        assert isinstance(state, SplineState)
+        while not state.is_terminal():
+            seat = state.current_player()
+            move = agents[seat].choose(state, seat)
+            if seat == 0 and len(state.history) in plies and prover.winning_move(state) is None:
+                shares = {}
+                for candidate in state.legal_moves():
+                    child = state.child(candidate)
+                    assert isinstance(child, SplineState)
+                    if child.is_terminal() or any(child.child(reply).is_terminal() for reply in child.legal_moves()):
+                        continue
+                    keeping = prover.winning_moves(child)
+                    replies = [opponent(10_000 * (index + 1) + run).choose(child, 1) for run in range(runs)]
+                    shares[str(candidate)] = sum(reply not in keeping for reply in replies) / runs
+                if shares:
+                    row = {
+                        "game": index,
+                        "ply": len(state.history),
+                        "played": str(move),
+                        "played_share": shares.get(str(move), 0.0),
+                        "best_share": max(shares.values()),
+                        "moves": len(shares),
+                    }
+                    print(row, flush=True)
+                    rows.append(row)
+            state.apply(move)
+    return rows
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.peer", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", type=int, default=0, metavar="GAMES", help="verify the site and seat mapping")
     parser.add_argument("--time", type=float, default=0.0, metavar="S", help="time the peer's moves for S seconds")
     parser.add_argument("--iterations", type=int, default=PEER_ITERATIONS)
     parser.add_argument("--errors", type=int, default=0, metavar="GAMES", help="count the peer's errors as Black")
+    parser.add_argument("--ceiling", type=int, default=0, metavar="GAMES", help="what the best swindle could buy")
+    parser.add_argument("--runs", type=int, default=6, help="peer searches a candidate move (--ceiling)")
     parser.add_argument("--challenger", default="alphabeta:time=0.5,clock=cpu,engine=game,swindle=mcts")
     parser.add_argument("--seed", type=int, default=0, help="the first game's peer seed (--errors)")
     args = parser.parse_args(argv)
@@ -217,6 +274,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{args.check} random games, {plies} plies: legal sites, turn, end and winner agree ({NUM_SITES} sites)")
     if args.time:
         print(time_peer(args.time, args.iterations))
+    if args.ceiling:
+        rows = swindle_ceiling(args.challenger, args.ceiling, args.runs, args.seed)
+        for key in ("played_share", "best_share"):
+            print(f"{key}: mean {sum(row[key] for row in rows) / len(rows):.3f} over {len(rows)} decisions")
     if args.errors:
         table = peer_errors(args.challenger, args.errors, args.seed)
         print("balls  decisions  errors  error rate")
