@@ -186,13 +186,8 @@ class AlphaBetaAgent(Agent):
         search.nodes = 0
         start = self.clock()
         budget = self.max_seconds_per_move()
-        best = proof = None
-        lost = False
-        if self.time is not None:  # a proof to the end first, while it takes half the budget
-            with contextlib.suppress(OutOfTime):
-                proof = search.winning_move(state, start + budget / 2, self.clock)
-                lost = proof is None
-        for depth in range(1, (2 if lost else self.depth or _MAX_DEPTH) + 1):  # lost: a fallback for the swindle
+        best = None
+        for depth in range(1, (self.depth or _MAX_DEPTH) + 1):
             try:
                 score, move, exact = search.best_move(state, depth, None if depth == 1 else start + budget, self.clock)
             except OutOfTime:
@@ -201,9 +196,7 @@ class AlphaBetaAgent(Agent):
             self.reports.append(DepthReport(depth, score, str(move), search.nodes, exact))
             if exact or abs(score) > PROVEN or self.clock() - start >= budget:
                 break
-        if proof is not None and not (self.reports and self.reports[-1].score > PROVEN):
-            best = proof  # the search's choice is not a proven win, the proof's is
-        elif lost or (self.reports and self.reports[-1].score < -PROVEN):
+        if self.reports and self.reports[-1].score < -PROVEN:
             with contextlib.suppress(OutOfTime):  # lost against perfect play: make the win hard to find
                 model = _monte_carlo_replies if self.swindle == "mcts" else None
                 best = search.swindle(state, start + budget, self.clock, model) or best
