@@ -22,6 +22,7 @@ swindle could buy.
 from __future__ import annotations
 
 import argparse
+import copy
 import importlib
 import random
 import time
@@ -215,9 +216,10 @@ def swindle_ceiling(
     black: Callable[[int], Agent] | None = None,
 ) -> list[dict[str, Any]]:
     """At White's lost decisions (``plies``) in ``games`` games of ``challenger`` against the peer
-    (or ``black(seed)``):
-    for every move White could make (but one that loses at once), the share of ``runs`` fresh
-    peer searches, each with its own seed, whose reply throws Black's proven win away.
+    (or ``black(seed)``): for every move White could make (but one that loses at once), the share
+    of ``runs`` replies that throw Black's proven win away, each by a copy of the game's peer as
+    it stands (its search tree kept from the moves before, as in the game; the copies draw
+    different random numbers).
 
     One row a decision: the ply, the move played and its share, the best share of any move,
     and the moves tried. Each row is printed as it is found.
@@ -226,8 +228,7 @@ def swindle_ceiling(
     prover = SplineSearch()
     rows: list[dict[str, Any]] = []
     for index in range(games):
-        opponent = black or PeerAgent.seeded
-        agents = (make_agent(challenger), opponent(seed + index))
+        agents = (make_agent(challenger), (black or PeerAgent.seeded)(seed + index))
         state = spline.new_initial_state()
         assert isinstance(state, SplineState)
         while not state.is_terminal():
@@ -241,7 +242,7 @@ def swindle_ceiling(
                     if child.is_terminal() or any(child.child(reply).is_terminal() for reply in child.legal_moves()):
                         continue
                     keeping = prover.winning_moves(child)
-                    replies = [opponent(10_000 * (index + 1) + run).choose(child, 1) for run in range(runs)]
+                    replies = [copy.deepcopy(agents[1]).choose(child, 1) for _ in range(runs)]
                     shares[str(candidate)] = sum(reply not in keeping for reply in replies) / runs
                 if shares:
                     row = {

@@ -126,9 +126,9 @@ def test_black_errors_are_counted_only_where_black_threw_a_proven_win_away(capsy
     # Black from 7 balls on: perfect, it never throws its win away; random, it does.
     from benchmarks.peer import peer_errors
 
-    perfect = peer_errors("random", 4, black=lambda seed: _ProvenLate(seed, 7), from_balls=7)
+    perfect = peer_errors("random:seed=1", 4, black=lambda seed: _ProvenLate(seed, 7), from_balls=7)
     assert perfect and all(errors == 0 for _, errors in perfect.values())
-    careless = peer_errors("random", 6, seed=1, black=lambda seed: _ProvenLate(seed, 99), from_balls=7)
+    careless = peer_errors("random:seed=2", 6, seed=1, black=lambda seed: _ProvenLate(seed, 99), from_balls=7)
     assert sum(errors for _, errors in careless.values()) > 0
     assert all(0 <= errors <= decisions and balls % 2 == 1 for balls, (decisions, errors) in careless.items())
     assert "Black's errors at" in capsys.readouterr().out
@@ -138,8 +138,8 @@ def test_the_swindle_ceiling_finds_no_mistake_in_a_perfect_black_and_some_in_a_c
     from benchmarks.peer import swindle_ceiling
 
     late = range(9, 14)
-    perfect = swindle_ceiling("random", 3, runs=2, plies=late, black=lambda seed: _ProvenLate(seed, 7))
+    perfect = swindle_ceiling("random:seed=1", 3, runs=2, plies=late, black=lambda seed: _ProvenLate(seed, 7))
     assert perfect and all(row["best_share"] == row["played_share"] == 0.0 for row in perfect)
-    careless = swindle_ceiling("random", 3, runs=4, seed=2, plies=late, black=lambda seed: _ProvenLate(seed, 99))
+    careless = swindle_ceiling("random:seed=2", 3, runs=4, seed=2, plies=late, black=lambda seed: _ProvenLate(seed, 99))
     assert any(row["best_share"] > 0 for row in careless)
     assert all(0 <= row["played_share"] <= row["best_share"] <= 1 and row["ply"] in late for row in careless)
