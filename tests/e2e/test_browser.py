@@ -468,6 +468,33 @@ def test_the_lobby_offers_only_agents_that_fit(page: Page, server: str) -> None:
     assert "mcts" not in next(g["agents"] for g in fit["games"] if g["name"] == "spagyric")
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_an_option_changed_while_typing_agent_options_keeps_typing(browser: Browser, server: str, size: str) -> None:
+    page, errors = sized_page(browser, size)
+    page.goto(server + "/")
+    choose_game(page, "spagyric")
+    page.locator("select.seat-kind").nth(1).select_option("agent:spagyric")
+    typing = page.locator("input.seat-agent").nth(1)
+    typing.tap() if size == "phone" else typing.click()
+    page.keyboard.type("time=")
+    typing.evaluate("node => (node.dataset.typedIn = '1')")
+    # The supply changes under the player (another tab, a late change event): the server is asked
+    # again about the game and answers with the same seats, while the player goes on typing.
+    with page.expect_response("**/api/check"):
+        page.evaluate("""() => {
+            const supply = document.querySelector('#opt-supply');
+            supply.value = '9';
+            supply.dispatchEvent(new Event('change'));
+        }""")
+    page.keyboard.type("0.5")
+    assert page.evaluate("document.activeElement.dataset.typedIn") == "1"  # the same input, still focused
+    assert page.locator("input.seat-agent").nth(1).input_value() == "time=0.5"
+    page.locator("#create").click()
+    page.wait_for_selector("#created .invite")
+    assert errors == []
+    page.context.close()
+
+
 def test_an_unknown_game_says_so_and_does_not_reconnect(page: Page, server: str) -> None:
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))

@@ -1,6 +1,6 @@
 // The lobby: the new game form, games in play and finished games.
 
-import { t, translatePage, onLanguageChange, gameTitle, seatName, agentName } from "./messages.js";
+import { t, translatePage, onLanguageChange, currentLanguage, gameTitle, seatName, agentName } from "./messages.js";
 import { h, clear, api, renderOptionInputs, optionValues, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch, resultText, refusalText } from "./ui.js";
 
 translatePage(); // static labels from the message table
@@ -76,6 +76,11 @@ const DEFAULT_LEVEL = 3;
 
 function renderSeats(result) {
   const rows = $("seat-rows");
+  // Seats that would come back the same are not rebuilt: a rebuild under a player's finger takes
+  // the focus, and the text being typed, from the seat's options (every option change asks again).
+  const shape = JSON.stringify([$("game").value, currentLanguage(), result.players, result.levels, result.agents, seatColors(result, result.players.length)]);
+  if (rows.dataset.shape === shape) return;
+  rows.dataset.shape = shape;
   const previous = [...rows.querySelectorAll("select.seat-kind")].map((s) => s.value);
   const specs = [...rows.querySelectorAll("input.seat-agent")].map((s) => s.value);
   clear(rows);
