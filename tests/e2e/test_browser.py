@@ -478,8 +478,8 @@ def test_an_option_changed_while_typing_agent_options_keeps_typing(browser: Brow
     typing.tap() if size == "phone" else typing.click()
     page.keyboard.type("time=")
     typing.evaluate("node => (node.dataset.typedIn = '1')")
-    # The supply changes under the player (another tab, a late change event): the server is asked
-    # again about the game and answers with the same seats, while the player goes on typing.
+    # The options are checked again while the player types (the supply field's own change event comes
+    # late, when it loses the focus): the server answers with the same seats.
     with page.expect_response("**/api/check"):
         page.evaluate("""() => {
             const supply = document.querySelector('#opt-supply');
@@ -489,6 +489,7 @@ def test_an_option_changed_while_typing_agent_options_keeps_typing(browser: Brow
     page.keyboard.type("0.5")
     assert page.evaluate("document.activeElement.dataset.typedIn") == "1"  # the same input, still focused
     assert page.locator("input.seat-agent").nth(1).input_value() == "time=0.5"
+    screenshot(page, f"lobby-typing-kept-{size}")
     page.locator("#create").click()
     page.wait_for_selector("#created .invite")
     assert errors == []
