@@ -38,7 +38,7 @@ import spheria
 from spheria.agents.eating_table import shared_probe
 from spheria.agents.planner import placed, random_finish, set_up_children
 from spheria.engine.board import SEGMENTS, TOP
-from spheria.games.special_cake import MINT, Masks
+from spheria.games.special_cake.rules import MINT, Masks
 
 #: Segments that can be mixed in both mint and poisoned (the top holds the cherry in poisoned).
 SEGMENT_MASKS = tuple(sum(1 << s for s in segment) for segment in SEGMENTS if TOP not in segment)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import spheria
-from spheria.games.special_cake import EAT, CakeState
+from spheria.games.special_cake.rules import EAT, CakeState
 from spheria.solver import clear_tables, position_value
 
 #: A 128 MiB transposition table at most: the machine is shared.

@@ -38,7 +38,7 @@ from spheria.agents.options import CLOCK
 from spheria.agents.registry import describe_options, make_agent, parse_spec
 from spheria.arena import derive_seed, seating
 from spheria.cli.common import make_game
-from spheria.games.base import load_game
+from spheria.kernel.registry import load_game
 
 ANCHOR = "random"
 #: Elo points per natural-log unit of Bradley–Terry strength.

@@ -34,8 +34,9 @@ from spheria.agents.options import SEED, AgentOption
 from spheria.agents.registry import make_agent, register_agent
 from spheria.agents.spline_search import SplineSearch
 from spheria.engine.board import NUM_SITES, SITE_COORDS, iter_sites
-from spheria.games.base import PlayerView, load_game
-from spheria.games.spline import Spline, SplineMove, SplineState
+from spheria.games.spline.rules import Spline, SplineMove, SplineState
+from spheria.kernel.game import PlayerView
+from spheria.kernel.registry import load_game
 
 #: The iterations a move the peer's author calls "really hard to beat".
 PEER_ITERATIONS = 600

@@ -29,7 +29,7 @@ import spheria
 from benchmarks.label_cakes import label, random_cake
 from spheria.agents.planner import PlannerAgent
 from spheria.agents.random_agent import RandomAgent
-from spheria.games.special_cake import EAT, CakeState
+from spheria.games.special_cake.rules import EAT, CakeState
 from spheria.solver import clear_tables, position_value
 
 VARIANTS = ("mint", "poisoned")

@@ -16,7 +16,8 @@ from typing import Any
 from spheria.agents.base import Agent
 from spheria.agents.registry import make_agent
 from spheria.arena import derive_seed, seeded
-from spheria.games.base import PlayerView, load_game
+from spheria.kernel.game import PlayerView
+from spheria.kernel.registry import load_game
 from spheria.match import play
 
 

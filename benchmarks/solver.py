@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 import spheria
-from spheria.games.special_cake import CakeState
+from spheria.games.special_cake.rules import CakeState
 from spheria.solver import backend, clear_tables, solve
 
 

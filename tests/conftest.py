@@ -25,16 +25,8 @@ import pytest
 os.environ["SPHERIA_TABLEBASE"] = tempfile.mkdtemp(prefix="spheria-tablebase-")
 
 from spheria.engine.board import SITE_NAMES, Board, iter_sites, parse_diagram
-from spheria.games.base import (
-    SIMULTANEOUS,
-    TERMINAL,
-    Game,
-    IllegalMoveError,
-    Observation,
-    Option,
-    PlayerView,
-    State,
-)
+from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, Observation, PlayerView, State
+from spheria.kernel.options import Option
 
 #: Every game with options that make a different game of it: the shared API is tested on each.
 EVERY_GAME: list[tuple[str, dict[str, Any]]] = [

@@ -24,7 +24,8 @@ from spheria.agents.mcts import MCTSAgent
 from spheria.agents.random_agent import RandomAgent
 from spheria.agents.registry import agent_names, describe_options, make_agent
 from spheria.engine.board import BELOW, Board, parse_diagram
-from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, Option, State
+from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, State
+from spheria.kernel.options import Option
 
 # -- a small game with any number of seats, written for these tests ------------------------------
 

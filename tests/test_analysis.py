@@ -18,9 +18,9 @@ from spheria import analysis
 from spheria.agents.random_agent import RandomAgent
 from spheria.agents.spagyric_agent import held
 from spheria.analysis import ESTIMATE, EXACT, OVER, Analysis, Progress, analyse, analyse_game
-from spheria.games.base import SIMULTANEOUS
-from spheria.games.spagyric import REVEAL, SpagyricState
-from spheria.games.special_cake import EAT, CakeState
+from spheria.games.spagyric.rules import REVEAL, SpagyricState
+from spheria.games.special_cake.rules import EAT, CakeState
+from spheria.kernel.game import SIMULTANEOUS
 from spheria.match import play
 from spheria.records import Record
 from spheria.solver import solve

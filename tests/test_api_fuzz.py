@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 
 import spheria
 from spheria.engine.board import SITE_NAMES
-from spheria.games.base import SIMULTANEOUS, IllegalMoveError, InvalidMoveError, State
-from spheria.games.spagyric import Choice, Place, Reveal
-from spheria.games.special_cake import CakeMove
-from spheria.games.spinca import SpincaMove
-from spheria.games.spline import SplineMove
+from spheria.games.spagyric.rules import Choice, Place, Reveal
+from spheria.games.special_cake.rules import CakeMove
+from spheria.games.spinca.rules import SpincaMove
+from spheria.games.spline.rules import SplineMove
+from spheria.kernel.game import SIMULTANEOUS, IllegalMoveError, InvalidMoveError, State
 from tests.conftest import EVERY_GAME
 
 ALLOWED = (IllegalMoveError, ValueError, TypeError)

@@ -15,8 +15,10 @@ import pytest
 
 import spheria
 from spheria.cli.main import main
-from spheria.games import base
-from spheria.games.base import TERMINAL, Game, IllegalMoveError, InvalidMoveError, Option, State, register
+from spheria.kernel import registry as base
+from spheria.kernel.game import TERMINAL, Game, IllegalMoveError, InvalidMoveError, State
+from spheria.kernel.options import Option
+from spheria.kernel.registry import register
 
 
 class Pile(Game):

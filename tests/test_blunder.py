@@ -16,8 +16,8 @@ import spheria
 from spheria.agents.alphabeta import AlphaBetaAgent
 from spheria.agents.blunder import BlunderAgent
 from spheria.agents.registry import agent_names, check_spec, describe_options, make_agent
-from spheria.games.base import SIMULTANEOUS, State
 from spheria.i18n import using
+from spheria.kernel.game import SIMULTANEOUS, State
 
 
 def _random_game(name: str, seed: int, **options: Any) -> list[State[Any]]:

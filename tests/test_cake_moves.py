@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spheria
-from spheria.games import special_cake
-from spheria.games.special_cake import CakeMove, CakeState, Masks, eating_moves, eating_outcomes
+from spheria.games.special_cake import rules as special_cake
+from spheria.games.special_cake.rules import CakeMove, CakeState, Masks, eating_moves, eating_outcomes
 
 RULES = [(v, r) for v in ("mint", "sugar", "poisoned") for r in ("mixed", "any", "same")]
 

@@ -22,8 +22,8 @@ from spheria.agents.random_agent import RandomAgent
 from spheria.cli.common import printable, split_players
 from spheria.cli.main import main
 from spheria.cli.terminal import BALL_STYLES, Terminal, wants_color
-from spheria.games import base
-from spheria.games.base import PlayerView
+from spheria.kernel import registry as base
+from spheria.kernel.game import PlayerView
 from spheria.records import Record
 from tests.conftest import SecretNumbers
 

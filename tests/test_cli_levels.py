@@ -9,7 +9,7 @@ import pytest
 
 from spheria.agents.registry import check_spec
 from spheria.cli.main import main
-from spheria.games.base import load_game
+from spheria.kernel.registry import load_game
 
 
 def test_play_help_names_the_levels(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,7 +14,7 @@ import spheria
 from spheria.agents import eating_table, solver_agent
 from spheria.agents.eating_table import EatingTableProbe
 from spheria.agents.solver_agent import SolverAgent
-from spheria.games.special_cake import EAT, MINT, MIXED, CakeState, eating_moves
+from spheria.games.special_cake.rules import EAT, MINT, MIXED, CakeState, eating_moves
 from spheria.tablebase import build
 from spheria.tablebase.build import TableSpec
 from spheria.tablebase.layout import EATING, FORMAT_VERSION, HEADER, MAGIC, MINT_CAP, Layout

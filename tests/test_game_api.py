@@ -10,10 +10,10 @@ import pytest
 import spheria
 from spheria.agents.random_agent import RandomAgent
 from spheria.engine.board import BoardView
-from spheria.games.spagyric import SpagyricState
-from spheria.games.special_cake import CakeState
-from spheria.games.spinca import SpincaState
-from spheria.games.spline import SplineState
+from spheria.games.spagyric.rules import SpagyricState
+from spheria.games.special_cake.rules import CakeState
+from spheria.games.spinca.rules import SpincaState
+from spheria.games.spline.rules import SplineState
 from spheria.match import play
 from tests.conftest import EVERY_GAME
 

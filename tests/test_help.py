@@ -10,10 +10,10 @@ import pytest
 
 import spheria
 from spheria.engine.board import SITE_NAMES, Board, parse_diagram, parse_site
-from spheria.games.base import game_names
-from spheria.games.spinca import FACE_NAMES
+from spheria.games.spinca.rules import FACE_NAMES
 from spheria.help import HELP_GAMES, HelpBlock, howto, howto_blocks
 from spheria.help.texts import HOWTO
+from spheria.kernel.registry import game_names
 
 
 def positions(game: str) -> list[HelpBlock]:

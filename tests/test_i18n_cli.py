@@ -19,9 +19,9 @@ from spheria.agents.registry import agent_names
 from spheria.cli.common import HUMAN
 from spheria.cli.main import main
 from spheria.engine.board import SITE_NAMES
-from spheria.games.base import describe_games
-from spheria.games.base import game_names as spheria_games
 from spheria.i18n import current_language
+from spheria.kernel.registry import describe_games
+from spheria.kernel.registry import game_names as spheria_games
 
 KOREAN = {"LANG": "ko_KR.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""}
 ENGLISH = {"LANG": "C.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""}

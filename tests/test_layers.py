@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import spheria
-from spheria.games.base import game_names
+from spheria.kernel.registry import game_names
 
 SOURCE = Path(spheria.__file__).parent
 #: Tools built for one game, which check that they were handed that game.

@@ -34,7 +34,7 @@ from spheria.agents.levels import (
 from spheria.agents.registry import check_spec, make_agent, parse_spec
 from spheria.arena import run_arena
 from spheria.cli.main import main
-from spheria.games.base import SIMULTANEOUS, State
+from spheria.kernel.game import SIMULTANEOUS, State
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("special-cake", {"variant": "mint"}),

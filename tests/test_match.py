@@ -18,7 +18,7 @@ import pytest
 import spheria
 from spheria.agents.base import Agent, Plays
 from spheria.agents.random_agent import RandomAgent
-from spheria.games.base import SIMULTANEOUS, IllegalMoveError, PlayerView, State
+from spheria.kernel.game import SIMULTANEOUS, IllegalMoveError, PlayerView, State
 from spheria.match import Turn, choose_moves, play, step
 from tests.conftest import PICKS, SecretNumbers
 

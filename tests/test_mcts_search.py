@@ -14,7 +14,7 @@ from spheria.agents import heuristics
 from spheria.agents.heuristics import GameKnowledge
 from spheria.agents.mcts import MCTSAgent
 from spheria.engine.board import parse_site
-from spheria.games.base import State
+from spheria.kernel.game import State
 
 
 def test_widen_follows_a_child_that_beats_the_nodes_mean_instead_of_trying_every_move(

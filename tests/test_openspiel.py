@@ -17,7 +17,6 @@ from scipy.optimize import linprog
 
 import spheria
 from spheria.engine.board import SEGMENTS, parse_site
-from spheria.games.base import SIMULTANEOUS
 from spheria.integrations import openspiel
 from spheria.integrations.encoding import (
     CAKE_LINE_BASE,
@@ -26,6 +25,7 @@ from spheria.integrations.encoding import (
     SpagyricCodec,
     codec_for,
 )
+from spheria.kernel.game import SIMULTANEOUS
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("spheria_special_cake", {"variant": "mint"}),

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import spheria
-from spheria.games.base import game_names
+from spheria.kernel.registry import game_names
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPENDENCIES = ["starlette", "uvicorn", "websockets"]

@@ -13,10 +13,10 @@ from pettingzoo.test import api_test, parallel_api_test
 
 import spheria
 from spheria.engine.board import parse_site
-from spheria.games.base import SIMULTANEOUS
 from spheria.integrations.encoding import codec_for, to_relative
 from spheria.integrations.pettingzoo import SpheriaEnv, env, parallel_env, raw_env
 from spheria.integrations.render import BALLS, CELL, MARGIN
+from spheria.kernel.game import SIMULTANEOUS
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("special-cake", {"variant": "mint"}),

@@ -31,7 +31,7 @@ from spheria.agents.planner import PlannerAgent, complete_cakes, placed, set_up_
 from spheria.agents.registry import make_agent
 from spheria.agents.solver_agent import SolverAgent
 from spheria.engine.board import parse_site
-from spheria.games.special_cake import PLACE, CakeMove, CakeState
+from spheria.games.special_cake.rules import PLACE, CakeMove, CakeState
 from spheria.solver import position_value
 
 MINT_GAME = spheria.load_game("special-cake", variant="mint")

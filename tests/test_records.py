@@ -11,7 +11,7 @@ import pytest
 
 import spheria
 from spheria.agents.random_agent import RandomAgent
-from spheria.games import base
+from spheria.kernel import registry as base
 from spheria.match import play
 from spheria.records import FORMAT, VERSION, Record, RecordError, start_position
 from tests.conftest import SecretNumbers

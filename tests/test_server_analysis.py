@@ -16,7 +16,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 import spheria
 from spheria.analysis import analyse_game
-from spheria.games.special_cake import CakeState
+from spheria.games.special_cake.rules import CakeState
 from spheria.records import Record
 from spheria.server.analysis import AnalysisLimits
 from spheria.server.app import create_app

@@ -18,7 +18,7 @@ from typing import Any
 from starlette.testclient import TestClient, WebSocketTestSession
 
 import spheria
-from spheria.games.base import SIMULTANEOUS
+from spheria.kernel.game import SIMULTANEOUS
 from spheria.server.views import public_observation
 from tests.conftest import SecretNumbers
 from tests.test_server import (  # noqa: F401  (client and make_client are fixtures)

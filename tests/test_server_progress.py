@@ -26,8 +26,8 @@ from starlette.testclient import TestClient
 import spheria
 from spheria.agents import registry
 from spheria.agents.base import Agent
-from spheria.games.base import PlayerView
-from spheria.games.special_cake import CakeState
+from spheria.games.special_cake.rules import CakeState
+from spheria.kernel.game import PlayerView
 from spheria.server.agents import AgentPool, AgentProcessPool
 from spheria.server.analysis_pool import PROGRESS_EVERY
 from spheria.server.app import create_app

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from spheria.games.special_cake import CakeState
+from spheria.games.special_cake.rules import CakeState
 from spheria.solver import SolveProgress, _pysolver, backend, solve
 from tests.test_solver import VARIANT_RULES, cake, playout_positions
 

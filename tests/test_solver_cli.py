@@ -10,7 +10,7 @@ import pytest
 from spheria.cli.analysis_messages import BACKEND as BACKEND_TEXT
 from spheria.cli.main import main
 from spheria.cli.solve import ProgressLine
-from spheria.games.special_cake import CakeMove
+from spheria.games.special_cake.rules import CakeMove
 from spheria.solver import SolveProgress, backend
 
 ROW = "wbw............./........./..../. 1 eat"

@@ -12,7 +12,7 @@ from spheria.agents.random_agent import RandomAgent
 from spheria.agents.registry import make_agent
 from spheria.agents.solver_agent import SolverAgent
 from spheria.cli.main import main
-from spheria.games.special_cake import CakeState
+from spheria.games.special_cake.rules import CakeState
 from spheria.match import play
 from spheria.records import Record
 

@@ -13,7 +13,7 @@ import pytest
 import spheria
 from spheria import SIMULTANEOUS, TERMINAL, IllegalMoveError
 from spheria.engine.board import ALL_SITES, NUM_SITES, TOUCHING, Board, parse_site
-from spheria.games.spagyric import (
+from spheria.games.spagyric.rules import (
     PLACE,
     SUDDEN,
     Choice,

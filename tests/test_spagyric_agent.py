@@ -30,7 +30,7 @@ from spheria.agents.registry import make_agent
 from spheria.agents.spagyric_agent import FixedColorAgent, SpagyricAgent, held, reconstruct
 from spheria.arena import run_arena
 from spheria.engine.board import Board, parse_site
-from spheria.games.spagyric import (
+from spheria.games.spagyric.rules import (
     BEATS,
     OVER,
     PLACE,

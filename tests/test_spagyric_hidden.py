@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import spheria
 from spheria import SIMULTANEOUS, IllegalMoveError
 from spheria.agents.random_agent import RandomAgent
-from spheria.games.spagyric import OVER, PLACE, REVEAL, SUDDEN, Choice, SpagyricState, SpagyricView
+from spheria.games.spagyric.rules import OVER, PLACE, REVEAL, SUDDEN, Choice, SpagyricState, SpagyricView
 from spheria.match import play
 
 COLOURS = "wbr"

@@ -14,8 +14,8 @@ import pytest
 import spheria
 from spheria import IllegalMoveError
 from spheria.engine.board import NUM_SITES, SITE_NAMES, TOP, BaseBoard, Board, parse_site, unstable_sites
-from spheria.games.base import TERMINAL
-from spheria.games.special_cake import CakeMove, CakeState
+from spheria.games.special_cake.rules import CakeMove, CakeState
+from spheria.kernel.game import TERMINAL
 from tests.conftest import assert_rejected, board_of, child_of, play
 
 WHITE, BLACK, RED = 0, 1, 2

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import spheria
 from spheria import IllegalMoveError
 from spheria.engine.board import ABOVE, NUM_SITES, SITE_NAMES, BaseBoard, Board, iter_sites, unstable_sites
-from spheria.games.special_cake import EAT, PLACE, CakeState, SpecialCake
+from spheria.games.special_cake.rules import EAT, PLACE, CakeState, SpecialCake
 from tests.conftest import child_of
 
 # -- an independent reference ----------------------------------------------------------------

@@ -15,8 +15,7 @@ import pytest
 
 import spheria
 from spheria.engine.board import SITE_NAMES, parse_diagram, parse_site
-from spheria.games.base import TERMINAL, IllegalMoveError
-from spheria.games.spinca import (
+from spheria.games.spinca.rules import (
     FACE_NAMES,
     INNER,
     Spinca,
@@ -27,6 +26,7 @@ from spheria.games.spinca import (
     score_color,
     seat_quotas,
 )
+from spheria.kernel.game import TERMINAL, IllegalMoveError
 from tests.conftest import names_of, play, refusal
 
 SOUTH, EAST, NORTH, WEST = range(4)
@@ -593,7 +593,7 @@ def test_every_tie_break() -> None:
 def test_draw_returns_zero_for_everyone(monkeypatch: pytest.MonkeyPatch) -> None:
     # A draw cannot happen on a complete temple (5 inner sites never split evenly), so fake the rule.
     state = position(TEMPLE_A, players=4)
-    monkeypatch.setattr("spheria.games.spinca.decide", lambda totals, inner: ([], "a draw"))
+    monkeypatch.setattr("spheria.games.spinca.rules.decide", lambda totals, inner: ([], "a draw"))
     assert state.returns() == [0.0, 0.0, 0.0, 0.0]
     assert state.winners() == []
     assert state.status_lines()[0] == "Draw (a draw)."

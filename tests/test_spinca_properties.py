@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from spheria.agents.heuristics import spinca_random_fill
 from spheria.engine.board import BELOW, SITE_COORDS, TOP, BaseBoard, Board, placeable, unstable_sites
-from spheria.games.spinca import (
+from spheria.games.spinca.rules import (
     PLACEMENTS,
     TEMPLE,
     Spinca,

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 import spheria
 from spheria import IllegalMoveError
 from spheria.engine.board import NUM_SITES, SITE_NAMES, SPAN_LINES, TOP, iter_sites, parse_diagram, placeable
-from spheria.games.base import TERMINAL
-from spheria.games.spline import MOVES, Spline, SplineMove, SplineState
+from spheria.games.spline.rules import MOVES, Spline, SplineMove, SplineState
+from spheria.kernel.game import TERMINAL
 from tests.conftest import assert_rejected, play
 
 

@@ -16,7 +16,7 @@ from spheria.agents.alphabeta import PROVEN, WIN, AlphaBetaAgent
 from spheria.agents.registry import make_agent
 from spheria.agents.spline_search import SplineSearch, canonical_key, threat_sites
 from spheria.engine.board import SYMMETRIES, parse_diagram, site_index
-from spheria.games.spline import MOVES, SplineMove, SplineState, lines_of
+from spheria.games.spline.rules import MOVES, SplineMove, SplineState, lines_of
 from tests.test_agents import DO_NOT_OPEN  # White to move: every move but 0d2 is safe
 
 GAME = spheria.load_game("spline")

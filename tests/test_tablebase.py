@@ -18,7 +18,7 @@ import pytest
 
 from spheria.cli.main import main
 from spheria.engine.board import ALL_SITES, BELOW, SYMMETRIES
-from spheria.games.special_cake import MINT, MIXED, SAME, eating_outcomes
+from spheria.games.special_cake.rules import MINT, MIXED, SAME, eating_outcomes
 from spheria.solver import position_value
 from spheria.solver.setup_table import colex_rank, pext, stable_shapes
 from spheria.tablebase.build import TableSpec, compile_builder, run_builder

@@ -18,7 +18,7 @@ import spheria
 from spheria.agents.registry import make_agent
 from spheria.cli.main import main
 from spheria.engine.board import ALL_SITES, NUM_SITES, Board
-from spheria.games.special_cake import CakeState
+from spheria.games.special_cake.rules import CakeState
 from spheria.match import play
 from spheria.solver import position_value, solve, solve_spn
 from spheria.solver.setup_table import (

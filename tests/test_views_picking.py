@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spheria
-from spheria.games.base import SIMULTANEOUS, State
+from spheria.kernel.game import SIMULTANEOUS, State
 from spheria.server.views import ANY_ORDER, click_tree, clicks_of, picking_kind, picking_order, seat_frame
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [

@@ -21,7 +21,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from spheria.agents.registry import agent_names
-from spheria.games.base import game_class, game_names, load_game
+from spheria.kernel.registry import game_class, game_names, load_game
 from spheria.server.app import create_app
 from spheria.server.limits import Limits
 

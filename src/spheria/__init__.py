@@ -8,22 +8,9 @@
 """
 
 from spheria.engine.board import Board, BoardView
-from spheria.games.base import (
-    SIMULTANEOUS,
-    TERMINAL,
-    Game,
-    GameInfo,
-    IllegalMoveError,
-    InvalidMoveError,
-    Option,
-    Seat,
-    State,
-    describe_games,
-    game_classes,
-    game_names,
-    load_game,
-    register,
-)
+from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, GameInfo, IllegalMoveError, InvalidMoveError, Seat, State
+from spheria.kernel.options import Option
+from spheria.kernel.registry import describe_games, game_classes, game_names, load_game, register
 
 __version__ = "0.1.0"
 

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from spheria.agents.registry import check_spec, make_agent, parse_spec
-from spheria.games.base import load_game
 from spheria.i18n import N_, N_plural, ngettext
 from spheria.i18n import gettext as _
 from spheria.i18n.width import display_width, pad
+from spheria.kernel.registry import load_game
 from spheria.match import play
 from spheria.records import Record
 

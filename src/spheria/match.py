@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spheria.agents.base import Agent
-from spheria.games.base import SIMULTANEOUS, IllegalMoveError, State
+from spheria.kernel.game import SIMULTANEOUS, IllegalMoveError, State
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 import spheria
 from spheria.analysis import analyse_game
-from spheria.games.special_cake import CakeState
+from spheria.games.special_cake.rules import CakeState
 from spheria.records import Record
 from spheria.solver import solve
 from tests.e2e.test_browser import TIMEOUT, assert_fits, browser, screenshot, server  # noqa: F401  (fixtures)

@@ -37,8 +37,8 @@ from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import Evaluate, KeyFunction, knowledge_for, require_state, spn_key, zero_evaluation
 from spheria.agents.mcts import MCTSAgent
 from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thinking_clock, time_option
-from spheria.games.base import PlayerView, State
-from spheria.games.spline import SplineMove, SplineState
+from spheria.games.spline.rules import SplineMove, SplineState
+from spheria.kernel.game import PlayerView, State
 
 if TYPE_CHECKING:
     from spheria.agents.spline_search import SplineSearch

@@ -26,8 +26,8 @@ from typing import Any, ClassVar
 
 from spheria.agents.messages import message
 from spheria.agents.options import AgentOption, check_options, spec_text
-from spheria.games.base import Game, PlayerView
 from spheria.i18n import gettext
+from spheria.kernel.game import Game, PlayerView
 
 
 @dataclass(frozen=True)

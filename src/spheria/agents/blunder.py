@@ -27,7 +27,7 @@ from typing import Any
 from spheria.agents.base import Agent
 from spheria.agents.options import BLUNDER, value_text
 from spheria.agents.random_agent import RandomAgent
-from spheria.games.base import Game, PlayerView
+from spheria.kernel.game import Game, PlayerView
 
 
 class BlunderAgent(Agent):

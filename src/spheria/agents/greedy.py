@@ -24,7 +24,7 @@ from typing import Any
 from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import GameKnowledge, knowledge_for, require_state
 from spheria.agents.options import SEED
-from spheria.games.base import PlayerView, State
+from spheria.kernel.game import PlayerView, State
 
 _WINS, _SAFE, _UNSAFE, _LOSES = 30.0, 20.0, 10.0, 0.0
 

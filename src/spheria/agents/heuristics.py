@@ -31,9 +31,8 @@ from typing import Any
 
 from spheria.agents.messages import message
 from spheria.engine.board import ADJACENT, BELOW, SPAN_LINES, TOUCHING
-from spheria.games.base import SIMULTANEOUS, TERMINAL, Game, PlayerView, State
-from spheria.games.special_cake import EAT, POISONED, CakeState, eating_outcomes
-from spheria.games.spinca import (
+from spheria.games.special_cake.rules import EAT, POISONED, CakeState, eating_outcomes
+from spheria.games.spinca.rules import (
     FACES,
     PLACEMENTS,
     SEAT_COLORS,
@@ -42,7 +41,8 @@ from spheria.games.spinca import (
     temple_placeable,
     temple_returns,
 )
-from spheria.games.spline import LINE_MASKS, SplineState
+from spheria.games.spline.rules import LINE_MASKS, SplineState
+from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, PlayerView, State
 
 Evaluate = Callable[[State[Any], int], float]
 KeyFunction = Callable[[State[Any]], Hashable]

@@ -27,7 +27,7 @@ from typing import Any
 from spheria.agents.base import Agent, Plays
 from spheria.agents.messages import message, shown
 from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, value_text
-from spheria.games.base import Game, PlayerView
+from spheria.kernel.game import Game, PlayerView
 
 #: The levels, weakest first.
 LEVEL_NUMBERS = (1, 2, 3, 4, 5)

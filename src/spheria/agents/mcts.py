@@ -43,7 +43,7 @@ from typing import Any
 from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import GameKnowledge, Playout, knowledge_for, require_state
 from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, one_budget, thinking_clock, time_option
-from spheria.games.base import SIMULTANEOUS, PlayerView, State
+from spheria.kernel.game import SIMULTANEOUS, PlayerView, State
 
 #: The values of the ``rollout`` option.
 ROLLOUTS = ("game", "random", "guided")

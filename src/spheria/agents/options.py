@@ -1,4 +1,4 @@
-"""Agent options, declared like game options (:class:`spheria.games.base.Option`) with a range.
+"""Agent options, declared like game options (:class:`spheria.kernel.game.Option`) with a range.
 
 Every agent lists its options as :class:`AgentOption` values: a type, a default and, for
 numbers, the range allowed (both ends included). The same declaration checks a value given to
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spheria.agents.messages import message, shown
-from spheria.games.base import Option
+from spheria.kernel.options import Option
 
 #: The longest any agent may think about one move (seconds), unless the caller allows less.
 MAX_TIME = 600.0

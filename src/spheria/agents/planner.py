@@ -60,8 +60,8 @@ from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import require_state
 from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thinking_clock, time_option
 from spheria.engine.board import TOP, iter_sites, placeable
-from spheria.games.base import PlayerView
-from spheria.games.special_cake import MINT, PLACE, POISONED, CakeMove, CakeState, Masks, SpecialCake
+from spheria.games.special_cake.rules import MINT, PLACE, POISONED, CakeMove, CakeState, Masks, SpecialCake
+from spheria.kernel.game import PlayerView
 
 #: Agents the planner may hand the eating phase to.
 EAT_AGENTS = ("solver", "greedy", "mcts", "alphabeta", "random")

@@ -7,7 +7,7 @@ from typing import Any
 
 from spheria.agents.base import Agent
 from spheria.agents.options import SEED
-from spheria.games.base import PlayerView
+from spheria.kernel.game import PlayerView
 
 
 class RandomAgent(Agent):

@@ -36,8 +36,8 @@ from spheria.agents.planner import PlannerAgent
 from spheria.agents.random_agent import RandomAgent
 from spheria.agents.solver_agent import SolverAgent
 from spheria.agents.spagyric_agent import FixedColorAgent, SpagyricAgent
-from spheria.games.base import Game
 from spheria.i18n import gettext
+from spheria.kernel.game import Game
 
 AgentFactory = Callable[..., Agent]
 

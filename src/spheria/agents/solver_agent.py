@@ -42,8 +42,8 @@ from spheria.agents.base import Agent, Plays
 from spheria.agents.eating_table import shared_probe
 from spheria.agents.heuristics import require_state
 from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, time_option
-from spheria.games.base import PlayerView
-from spheria.games.special_cake import MINT, MIXED, PLACE, CakeMove, CakeState, SpecialCake, eating_moves
+from spheria.games.special_cake.rules import MINT, MIXED, PLACE, CakeMove, CakeState, SpecialCake, eating_moves
+from spheria.kernel.game import PlayerView
 
 LOG = logging.getLogger(__name__)
 

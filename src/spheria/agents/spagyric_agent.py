@@ -71,8 +71,7 @@ from typing import Any, TypeVar
 from spheria.agents.base import Agent, Plays
 from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, one_budget, thinking_clock, time_option
 from spheria.engine.board import COLOR_CHARS, COLORS, Board
-from spheria.games.base import IllegalMoveError, PlayerView
-from spheria.games.spagyric import (
+from spheria.games.spagyric.rules import (
     BEATEN_BY,
     OVER,
     PLACE,
@@ -85,6 +84,7 @@ from spheria.games.spagyric import (
     SpagyricMove,
     parse_color,
 )
+from spheria.kernel.game import IllegalMoveError, PlayerView
 from spheria.solver.spagyric import (
     TOLERANCE,
     Position,

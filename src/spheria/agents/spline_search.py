@@ -32,7 +32,7 @@ from collections.abc import Callable
 from spheria.agents.alphabeta import PROVEN, SCALE, WIN, OutOfTime, to_child
 from spheria.agents.heuristics import spline_relative_evaluation
 from spheria.engine.board import ABOVE, BELOW, NUM_SITES, SYMMETRIES, iter_sites
-from spheria.games.spline import LINES_AT, MOVES, SplineMove, SplineState
+from spheria.games.spline.rules import LINES_AT, MOVES, SplineMove, SplineState
 
 INFINITY = 10 * WIN
 #: Nodes between two looks at the clock.

@@ -41,8 +41,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from spheria.analysis import messages as msg
-from spheria.games.base import SIMULTANEOUS, PlayerView, State
 from spheria.i18n import gettext as _
+from spheria.kernel.game import SIMULTANEOUS, PlayerView, State
 from spheria.records.record import Record
 
 __all__ = [
@@ -238,7 +238,7 @@ def analyse(
     if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
         raise ValueError(_(msg.BAD_ITERATIONS).format(iterations=iterations))
     budget = _Budget(None if time is None else float(time), iterations, seed, progress)
-    from spheria.games.spagyric import SpagyricState, SpagyricView
+    from spheria.games.spagyric.rules import SpagyricState, SpagyricView
 
     if isinstance(state, SpagyricView):
         return _spagyric_view(state, budget)
@@ -252,7 +252,7 @@ def analyse(
         if seat not in range(state.game.num_players) or isinstance(seat, bool):
             raise ValueError(_(msg.BAD_SEAT).format(game=state.game.name, last=state.game.num_players - 1, seat=seat))
         return _spagyric_view(state.view(seat), budget)
-    from spheria.games.special_cake import EAT, CakeState
+    from spheria.games.special_cake.rules import EAT, CakeState
 
     if isinstance(state, CakeState):
         if state.phase == EAT:
@@ -335,7 +335,7 @@ def _eating(state: Any, budget: _Budget) -> Analysis:
     ``partial``; then every other move. If the time runs out between the two, the verdict stands
     and the moves not yet proved have no value.
     """
-    from spheria.games.special_cake import EAT
+    from spheria.games.special_cake.rules import EAT
     from spheria.solver import SolveProgress, solve
 
     key = (repr(state.game), state.to_spn())
@@ -592,8 +592,8 @@ def _spagyric(
     """The analysis of a Spagyric ``position`` for ``seat``; ``view`` gives that seat's view for
     the agent's estimate when the exact solver does not reach."""
     from spheria.agents.spagyric_agent import held
-    from spheria.games.spagyric import OVER as GAME_OVER
-    from spheria.games.spagyric import SUDDEN
+    from spheria.games.spagyric.rules import OVER as GAME_OVER
+    from spheria.games.spagyric.rules import SUDDEN
 
     if position.phase == GAME_OVER:
         value = position.value()
@@ -608,7 +608,7 @@ def _spagyric(
 def _spagyric_exact(position: Any, seat: int, base: Analysis, supply: int, budget: _Budget) -> Analysis | None:
     """The exact solver's answer; ``None`` past its table bound. Hold ``_lock``."""
     from spheria.engine.board import SITE_NAMES
-    from spheria.games.spagyric import PLACE, Choice
+    from spheria.games.spagyric.rules import PLACE, Choice
     from spheria.solver.spagyric import SolveLimitError, SpagyricSolver
 
     solver = _spagyric_solvers.setdefault(supply, SpagyricSolver())
@@ -816,7 +816,7 @@ def analyse_game(
 
 def _full(state: State[Any], budget: _Budget) -> Analysis:
     """The analysis of a position of a recorded game, hidden information included."""
-    from spheria.games.spagyric import SpagyricState
+    from spheria.games.spagyric.rules import SpagyricState
 
     if not isinstance(state, SpagyricState) or state.is_terminal():
         return analyse(state, budget.time, budget.progress, iterations=budget.iterations, seed=budget.seed)

@@ -8,8 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from spheria.cli import messages as msg
-from spheria.games.base import Game, game_class, load_game, options_from_pairs
 from spheria.i18n import gettext as _
+from spheria.kernel.game import Game
+from spheria.kernel.options import options_from_pairs
+from spheria.kernel.registry import game_class, load_game
 
 HUMAN = "human"
 PROG = "spheria"

@@ -38,20 +38,12 @@ from spheria.cli.common import (
     split_players,
 )
 from spheria.cli.terminal import Terminal
-from spheria.games.base import (
-    SIMULTANEOUS,
-    TERMINAL,
-    Game,
-    IllegalMoveError,
-    PlayerView,
-    State,
-    describe_games,
-    load_game,
-)
 from spheria.help import howto_blocks, render_block
 from spheria.i18n import INTEGER, LANGUAGES, argparse_speaking, current_language, language_from_env, ngettext, using
 from spheria.i18n import gettext as _
 from spheria.i18n.width import fill, wrap
+from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, PlayerView, State
+from spheria.kernel.registry import describe_games, load_game
 from spheria.match import Turn, apply_turn, choose_moves
 from spheria.records.record import Record, RecordError
 from spheria.server import command as serve_command

@@ -14,7 +14,7 @@ from spheria.cli import messages as msg
 from spheria.cli import spagyric
 from spheria.cli.common import PROG, CliError, add_color_option, add_game_options, make_game, printable
 from spheria.cli.terminal import Terminal
-from spheria.games.special_cake import PLACE, CakeState
+from spheria.games.special_cake.rules import PLACE, CakeState
 from spheria.i18n import FLOAT, INTEGER
 from spheria.i18n import gettext as _
 from spheria.i18n.width import pad

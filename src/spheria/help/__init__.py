@@ -36,10 +36,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from spheria.games.base import State, load_game
 from spheria.help.texts import HOWTO
 from spheria.i18n import translation, using
 from spheria.i18n.width import display_width, fill
+from spheria.kernel.game import State
+from spheria.kernel.registry import load_game
 
 HELP_GAMES: tuple[str, ...] = tuple(HOWTO)
 

@@ -45,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spheria.engine.board import ADJACENT, COLOR_CHARS, NUM_SITES, SEGMENTS, SITE_NAMES, TOP, Board, iter_sites
-from spheria.games.base import Game, IllegalMoveError, State
+from spheria.kernel.game import Game, IllegalMoveError, State
 
 #: The board block: planes empty, white, black, red, each over the 30 sites.
 BOARD_PLANES = 4
@@ -263,7 +263,7 @@ class SpecialCakeCodec(_PerfectInformationCodec):
         return CAKE_LINE_BASE + _CAKE_LINE_INDEX[sites]
 
     def decode(self, state: State[Any], action: int) -> Any:
-        from spheria.games.special_cake import CakeMove
+        from spheria.games.special_cake.rules import CakeMove
 
         placing = self._placing(state)
         if CAKE_PLACE_BASE <= action < CAKE_EAT_BASE:
@@ -318,7 +318,7 @@ class SpincaCodec(_PerfectInformationCodec):
         return relocation * SPINCA_SITES + int(move.place)
 
     def decode(self, state: State[Any], action: int) -> Any:
-        from spheria.games.spinca import SpincaMove
+        from spheria.games.spinca.rules import SpincaMove
 
         if not 0 <= action < SPINCA_ACTIONS:
             raise IllegalMoveError(f"action {action} is not 0..{SPINCA_ACTIONS - 1}")
@@ -358,7 +358,7 @@ class SplineCodec(_PerfectInformationCodec):
         return int(move.site)
 
     def decode(self, state: State[Any], action: int) -> Any:
-        from spheria.games.spline import MOVES
+        from spheria.games.spline.rules import MOVES
 
         if not 0 <= action < NUM_SITES:
             raise IllegalMoveError(f"action {action} is not 0..{NUM_SITES - 1}")
@@ -382,7 +382,7 @@ SPAGYRIC_HISTORY_ENTRY = 3 + 9 + NUM_SITES
 
 
 #: The most balls a pyramid holds with no same-colour group of three or more (see
-#: :mod:`spheria.games.spagyric`): the placement after that many always ends the game.
+#: :mod:`spheria.games.spagyric.rules`): the placement after that many always ends the game.
 SPAGYRIC_MAX_QUIET_BALLS = 27
 #: Above this supply the exact bound below is too slow to compute, and the simple one is used.
 SPAGYRIC_EXACT_BOUND_SUPPLY = 10
@@ -445,7 +445,7 @@ class SpagyricCodec(Codec):
     num_actions = SPAGYRIC_ACTIONS
 
     def action_of(self, state: State[Any], move: Any) -> int:
-        from spheria.games.spagyric import Choice, Place
+        from spheria.games.spagyric.rules import Choice, Place
 
         if isinstance(move, Choice):
             return int(move.color)
@@ -454,7 +454,7 @@ class SpagyricCodec(Codec):
         raise IllegalMoveError(f"{move!r} is one seat's choice or a placement, not a joint reveal")
 
     def decode(self, state: State[Any], action: int) -> Any:
-        from spheria.games.spagyric import Choice, Place
+        from spheria.games.spagyric.rules import Choice, Place
 
         if 0 <= action < SPAGYRIC_PLACE_BASE:
             return Choice(action)

@@ -37,19 +37,11 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from spheria.games.base import (
-    SIMULTANEOUS,
-    TERMINAL,
-    Game,
-    IllegalMoveError,
-    Option,
-    State,
-    game_class,
-    game_names,
-    load_game,
-)
 from spheria.integrations.encoding import Codec, Layout, SpagyricCodec, codec_for, layout_size
 from spheria.integrations.worlds import sample_origin
+from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, State
+from spheria.kernel.options import Option
+from spheria.kernel.registry import game_class, game_names, load_game
 
 Dynamics = pyspiel.GameType.Dynamics
 ChanceMode = pyspiel.GameType.ChanceMode

@@ -46,9 +46,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from spheria.games.base import SIMULTANEOUS, Game, IllegalMoveError, State, load_game
 from spheria.integrations.encoding import Codec, codec_for, relative_permutation
 from spheria.integrations.render import board_of, pyramid_image
+from spheria.kernel.game import SIMULTANEOUS, Game, IllegalMoveError, State
+from spheria.kernel.registry import load_game
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 

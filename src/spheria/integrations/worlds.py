@@ -24,8 +24,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from spheria.games.base import Game, State
-from spheria.games.spagyric import BEATS, SpagyricState
+from spheria.games.spagyric.rules import BEATS, SpagyricState
+from spheria.kernel.game import Game, State
 
 
 def _counts(values: Sequence[int]) -> str:

@@ -26,8 +26,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from spheria.games.base import Game, State, load_game
 from spheria.i18n import gettext as _
+from spheria.kernel.game import Game, State
+from spheria.kernel.registry import load_game
 from spheria.records import messages as M
 
 FORMAT = "spheria-record"

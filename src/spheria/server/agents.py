@@ -40,7 +40,8 @@ from multiprocessing.context import BaseContext
 from typing import Any
 
 from spheria.agents.registry import make_agent
-from spheria.games.base import State, load_game
+from spheria.kernel.game import State
+from spheria.kernel.registry import load_game
 from spheria.server.analysis_pool import Throttle
 
 log = logging.getLogger("spheria.server")

@@ -45,9 +45,11 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from spheria.games.base import SIMULTANEOUS, Game, IllegalMoveError, State, game_names, load_game, options_from_pairs
 from spheria.i18n import gettext as _
 from spheria.i18n import speaking_now
+from spheria.kernel.game import SIMULTANEOUS, Game, IllegalMoveError, State
+from spheria.kernel.options import options_from_pairs
+from spheria.kernel.registry import game_names, load_game
 from spheria.server import messages as M
 from spheria.server.agents import rebuild
 from spheria.server.analysis_pool import AnalysisPool, GameJob, JobFailed, PositionJob

@@ -76,7 +76,7 @@ class JobFailed(Exception):
 
 def position_state(game: str, options: dict[str, Any], spn: str | None, moves: tuple[str, ...] | list[str]) -> Any:
     """The state ``moves`` after ``spn`` (the start when ``None``); ``ValueError`` if one does not apply."""
-    from spheria.games.base import load_game
+    from spheria.kernel.registry import load_game
 
     loaded = load_game(game, **options)
     state = loaded.new_initial_state() if spn is None else loaded.state_from_spn(spn)
@@ -142,7 +142,7 @@ def run_position(job: PositionJob, reporter: _Reporter) -> dict[str, Any]:
 
 def run_game(job: GameJob, reporter: _Reporter) -> dict[str, Any]:
     from spheria.analysis import analyse_game
-    from spheria.games.base import load_game
+    from spheria.kernel.registry import load_game
 
     state = load_game(job.game, **job.options).new_initial_state(job.seed)
     states = [state.clone()]

@@ -25,8 +25,9 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from spheria.games.base import Game, load_game
 from spheria.i18n import speaking_now
+from spheria.kernel.game import Game
+from spheria.kernel.registry import load_game
 from spheria.server.endpoints import fitting_agents, json_response, options_of, read_json, refused
 from spheria.server.positions import (
     PositionError,

@@ -17,9 +17,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from spheria.agents.registry import agent_names, agents_for, default_agent
-from spheria.games.base import Game, game_class, game_names, load_game
 from spheria.i18n import LANGUAGES, negotiate, using
 from spheria.i18n import gettext as _
+from spheria.kernel.game import Game
+from spheria.kernel.registry import game_class, game_names, load_game
 from spheria.server import messages as M
 from spheria.server.agents import rebuild
 from spheria.server.hints import check_hints_setting

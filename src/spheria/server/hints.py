@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-from spheria.games.base import SIMULTANEOUS
 from spheria.i18n import gettext as _
+from spheria.kernel.game import SIMULTANEOUS
 from spheria.server import messages as M
 from spheria.server.agents import AgentJob, AgentTimeout, agent_budget
 from spheria.server.session import GameError, GameSession

@@ -27,8 +27,8 @@ from functools import lru_cache
 from typing import Any
 
 from spheria.engine.board import SITE_NAMES, SYMMETRIES, Board, parse_site
-from spheria.games.base import SIMULTANEOUS, Game, State
 from spheria.i18n import gettext as _
+from spheria.kernel.game import SIMULTANEOUS, Game, State
 from spheria.server import messages as M
 from spheria.server.views import board_of, status_code
 
@@ -195,7 +195,7 @@ def transform_position(game: Game, spn: object, symmetry: object) -> str:
 
 @lru_cache(maxsize=64)
 def _choices(name: str, options: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, ...] | None, ...]:
-    from spheria.games.base import load_game
+    from spheria.kernel.registry import load_game
 
     game = load_game(name, **dict(options))
     rng = random.Random(0)

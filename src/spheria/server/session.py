@@ -1,6 +1,6 @@
 """Live games: one :class:`GameSession` per game in play, shared by all its clients.
 
-A session owns the game's :class:`~spheria.games.base.State`, rebuilt from storage by replaying
+A session owns the game's :class:`~spheria.kernel.game.State`, rebuilt from storage by replaying
 the stored entries through the rules. All changes go through :meth:`GameSession.submit` under
 the session's lock; after each change every seat's client is sent its own frame at once
 (through its own outgoing queue, so a slow client never delays the others), spectators the
@@ -39,8 +39,9 @@ from functools import partial
 from typing import Any, TypeVar
 
 from spheria.agents.registry import check_spec
-from spheria.games.base import SIMULTANEOUS, Game, IllegalMoveError, State, load_game
 from spheria.i18n import gettext as _
+from spheria.kernel.game import SIMULTANEOUS, Game, IllegalMoveError, State
+from spheria.kernel.registry import load_game
 from spheria.server import messages as M
 from spheria.server.agents import AgentJob, AgentPool, AgentTimeout, agent_budget, rebuild
 from spheria.server.limits import Limits, QuietLog

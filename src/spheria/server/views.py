@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from spheria.engine.board import COLOR_CHARS, SITE_NAMES, iter_sites
-from spheria.games.base import PICK_RELOCATE, PICK_SET, SIMULTANEOUS, TERMINAL, IllegalMoveError, State
+from spheria.kernel.game import PICK_RELOCATE, PICK_SET, SIMULTANEOUS, TERMINAL, IllegalMoveError, State
 
 #: One click of a move's text: a site (``0a1``) or a word (a colour such as ``w``).
 TOKEN_RE = re.compile(r"[0-3][a-d][1-4]|[A-Za-z]+")

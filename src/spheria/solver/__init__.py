@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from spheria.engine.board import ABOVE, NUM_SITES, RISING_CHAINS, SEGMENTS, SYMMETRIES
-from spheria.games.base import Game
-from spheria.games.special_cake import ANY, EAT, MINT, MIXED, POISONED, SAME, SUGAR, CakeMove, CakeState, Masks
-from spheria.games.special_cake import SpecialCake as _SpecialCake
-from spheria.games.special_cake import eating_outcomes as _eating_outcomes
+from spheria.games.special_cake.rules import ANY, EAT, MINT, MIXED, POISONED, SAME, SUGAR, CakeMove, CakeState, Masks
+from spheria.games.special_cake.rules import SpecialCake as _SpecialCake
+from spheria.games.special_cake.rules import eating_outcomes as _eating_outcomes
+from spheria.kernel.game import Game
 
 __all__ = [
     "BACKEND_VARIABLE",

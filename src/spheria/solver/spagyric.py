@@ -72,8 +72,7 @@ from spheria.engine.board import (
     iter_sites,
     placeable,
 )
-from spheria.games.base import load_game
-from spheria.games.spagyric import (
+from spheria.games.spagyric.rules import (
     BEATS,
     OVER,
     PLACE,
@@ -88,6 +87,7 @@ from spheria.games.spagyric import (
     SpagyricView,
     stronger,
 )
+from spheria.kernel.registry import load_game
 
 __all__ = [
     "Counts",

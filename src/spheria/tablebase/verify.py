@@ -230,7 +230,7 @@ def step_value(table: EatingTable) -> Callable[[int, int], int]:
     :func:`spheria.games.special_cake.eating_outcomes`) leaves a position the table says the
     opponent loses. It reads only the level below, so a level that agrees on every position is
     computed right from the levels below it."""
-    from spheria.games.special_cake import MINT, eating_outcomes
+    from spheria.games.special_cake.rules import MINT, eating_outcomes
 
     line_rule = table.spec.line_rule
 

@@ -92,22 +92,23 @@ from spheria.engine.board import (
     parse_site,
     placeable,
 )
-from spheria.games import messages as M
-from spheria.games.base import (
+from spheria.games.spagyric import messages as M
+from spheria.i18n import N_, ngettext
+from spheria.i18n import gettext as _
+from spheria.kernel import messages as K
+from spheria.kernel.game import (
     SIMULTANEOUS,
     TERMINAL,
     Game,
     IllegalMoveError,
     InvalidMoveError,
     Observation,
-    Option,
     State,
     checked_site,
     move_text,
-    register,
 )
-from spheria.i18n import N_, ngettext
-from spheria.i18n import gettext as _
+from spheria.kernel.options import Option
+from spheria.kernel.registry import register
 
 REVEAL, PLACE, SUDDEN, OVER = "reveal", "place", "sudden", "over"
 PHASES = (REVEAL, PLACE, SUDDEN, OVER)
@@ -260,7 +261,7 @@ def _counts_text(counts: Counts) -> str:
 
 
 def _counts_words(counts: Counts) -> str:
-    return _(M.LIST_SEPARATOR).join(_(M.COUNT_OF_COLOR).format(n=n, color=_(M.COLOR[c])) for c, n in enumerate(counts))
+    return _(K.LIST_SEPARATOR).join(_(K.COUNT_OF_COLOR).format(n=n, color=_(K.COLOR[c])) for c, n in enumerate(counts))
 
 
 def _counts_dict(counts: Counts) -> dict[str, int]:
@@ -366,7 +367,7 @@ class Spagyric(Game):
         for color, n in enumerate(counts):
             if n > self.supply:
                 raise ValueError(
-                    _(M.SPAGYRIC_SPN_COUNT_ABOVE).format(what=what, n=n, color=_(M.COLOR[color]), supply=self.supply)
+                    _(M.SPAGYRIC_SPN_COUNT_ABOVE).format(what=what, n=n, color=_(K.COLOR[color]), supply=self.supply)
                 )
         return counts
 
@@ -530,10 +531,10 @@ class SpagyricState(State[SpagyricMove]):
     def _check_reveal(self, move: Reveal) -> None:
         names = self.game.player_names()
         if self.phase == OVER:
-            raise IllegalMoveError(_(M.GAME_OVER))
+            raise IllegalMoveError(_(K.GAME_OVER))
         if self.phase == PLACE:
             assert self.placer is not None and self.placing is not None
-            placing = _(M.COLOR[self.placing])
+            placing = _(K.COLOR[self.placing])
             raise IllegalMoveError(_(M.SPAGYRIC_PLACE_FIRST).format(name=_(names[self.placer]), color=placing))
         for seat, color in enumerate(move.colors):
             if isinstance(color, bool) or not isinstance(color, int) or color not in COLORS:
@@ -544,7 +545,7 @@ class SpagyricState(State[SpagyricMove]):
 
     def _unchoosable(self, player: int, color: int) -> str:
         """Why ``player`` cannot choose ``color``: a phrase to follow "has" or "have"."""
-        name = _(M.COLOR[color])
+        name = _(K.COLOR[color])
         if self.phase == SUDDEN:
             return _(M.SPAGYRIC_STUNNED_SUDDEN_REASON).format(color=name)
         if self.stunned[color]:
@@ -553,7 +554,7 @@ class SpagyricState(State[SpagyricMove]):
 
     def _check_place(self, move: Place) -> None:
         if self.phase != PLACE:
-            raise IllegalMoveError(_(M.GAME_OVER if self.phase == OVER else M.SPAGYRIC_CHOOSE_FIRST))
+            raise IllegalMoveError(_(K.GAME_OVER if self.phase == OVER else M.SPAGYRIC_CHOOSE_FIRST))
         checked_site(move.site)
         if not placeable(self._board.occupied) >> move.site & 1:
             raise IllegalMoveError(_(M.SPAGYRIC_CANNOT_TAKE).format(site=move))
@@ -640,14 +641,14 @@ class SpagyricState(State[SpagyricMove]):
             self._check_seat(player)
         names = [_(name) for name in self.game.player_names()]
         if self.phase == OVER:
-            raise IllegalMoveError(_(M.GAME_OVER))
+            raise IllegalMoveError(_(K.GAME_OVER))
         if self.phase == PLACE:
             assert self.placer is not None
             if player is not None and player != self.placer:
                 raise IllegalMoveError(_(M.SPAGYRIC_WAIT).format(name=names[self.placer]))
             if ":" in text or text.strip().lower() in _COLOR_WORDS:
                 assert self.placing is not None
-                color = _(M.COLOR[self.placing])
+                color = _(K.COLOR[self.placing])
                 raise IllegalMoveError(_(M.SPAGYRIC_PLACE_FIRST_SITE).format(name=names[self.placer], color=color))
             place = Place.parse(text)
             self._check_place(place)
@@ -795,11 +796,11 @@ class SpagyricState(State[SpagyricMove]):
             lines.append(_(M.SPAGYRIC_SUDDEN))
         else:
             assert self.placer is not None and self.placing is not None
-            color, beaten = _(M.COLOR[self.placing]), _(M.COLOR[BEATS[self.placing]])
+            color, beaten = _(K.COLOR[self.placing]), _(K.COLOR[BEATS[self.placing]])
             lines.append(_(M.SPAGYRIC_WON_REVEAL).format(name=names[self.placer], color=color, beaten=beaten))
         if any(self.stunned):
             counts = [(c, n) for c, n in enumerate(self.stunned) if n]
-            stunned = _(M.LIST_SEPARATOR).join(_(M.COUNT_OF_COLOR).format(n=n, color=_(M.COLOR[c])) for c, n in counts)
+            stunned = _(K.LIST_SEPARATOR).join(_(K.COUNT_OF_COLOR).format(n=n, color=_(K.COLOR[c])) for c, n in counts)
             until = M.SPAGYRIC_STUNNED_SUDDEN if self.phase == SUDDEN else M.SPAGYRIC_STUNNED_TURN
             lines.append(_(until).format(stunned=stunned))
         if player is not None:
@@ -837,7 +838,7 @@ class SpagyricState(State[SpagyricMove]):
         size = group.bit_count()
         maker = self.winner if size == WINNING_SIZE else 1 - self.winner
         return _(M.SPAGYRIC_GROUP_WIN).format(
-            name=names[self.winner], maker=names[maker], size=size, color=_(M.COLOR[color])
+            name=names[self.winner], maker=names[maker], size=size, color=_(K.COLOR[color])
         )
 
     def move_hint(self, player: int | None = None) -> str:
@@ -845,7 +846,7 @@ class SpagyricState(State[SpagyricMove]):
             self._check_seat(player)
         names = [_(name) for name in self.game.player_names()]
         if self.phase == OVER:
-            return _(M.GAME_OVER)
+            return _(K.GAME_OVER)
         if self.phase == PLACE:
             assert self.placer is not None
             if player is not None and player != self.placer:
@@ -854,7 +855,7 @@ class SpagyricState(State[SpagyricMove]):
         if player is None:
             return _(M.SPAGYRIC_HINT_BOTH)
         choice = _(M.SPAGYRIC_COLOR_CHOICE)
-        colors = ", ".join(choice.format(char=COLOR_CHARS[c], color=_(M.COLOR[c])) for c in self.choosable(player))
+        colors = ", ".join(choice.format(char=COLOR_CHARS[c], color=_(K.COLOR[c])) for c in self.choosable(player))
         return _(M.SPAGYRIC_HINT_COLOR).format(colors=colors)
 
     # -- checking a position -------------------------------------------------------------
@@ -882,14 +883,14 @@ class SpagyricState(State[SpagyricMove]):
                     raise ValueError(
                         _(M.SPAGYRIC_SPN_TOTAL).format(
                             name=names[p],
-                            color=_(M.COLOR[c]),
+                            color=_(K.COLOR[c]),
                             total=total,
                             supply=s,
                             in_supply=self.supply[p][c],
                             stunned=accounted_stunned[c],
                             in_bag=self.bag[p][c],
                             won=self.won(p, c),
-                            beaten=_(M.COLOR[BEATS[c]]),
+                            beaten=_(K.COLOR[BEATS[c]]),
                             other=names[1 - p],
                         )
                     )
@@ -899,7 +900,7 @@ class SpagyricState(State[SpagyricMove]):
             if in_play != beaten:
                 raise ValueError(
                     _(M.SPAGYRIC_SPN_IN_PLAY).format(
-                        n=in_play, color=_(M.COLOR[c]), beaten_n=beaten, beaten=_(M.COLOR[BEATS[c]])
+                        n=in_play, color=_(K.COLOR[c]), beaten_n=beaten, beaten=_(K.COLOR[BEATS[c]])
                     )
                 )
         if self.phase == PLACE:
@@ -908,9 +909,9 @@ class SpagyricState(State[SpagyricMove]):
                 raise ValueError(
                     _(M.SPAGYRIC_SPN_CANNOT_PLACE).format(
                         name=names[self.placer],
-                        color=_(M.COLOR[self.placing]),
+                        color=_(K.COLOR[self.placing]),
                         other=names[1 - self.placer],
-                        beaten=_(M.COLOR[BEATS[self.placing]]),
+                        beaten=_(K.COLOR[BEATS[self.placing]]),
                     )
                 )
         deciding = deciding_groups(self._board)
@@ -918,7 +919,7 @@ class SpagyricState(State[SpagyricMove]):
             if deciding:
                 color, group = deciding[0]
                 raise ValueError(
-                    _(M.SPAGYRIC_SPN_GROUP_ON).format(n=group.bit_count(), color=_(M.COLOR[color]), sites=_sites(group))
+                    _(M.SPAGYRIC_SPN_GROUP_ON).format(n=group.bit_count(), color=_(K.COLOR[color]), sites=_sites(group))
                 )
             if self.phase == SUDDEN and not full:
                 raise ValueError(_(M.SPAGYRIC_SPN_SUDDEN_NOT_FULL))
@@ -953,14 +954,14 @@ class SpagyricState(State[SpagyricMove]):
         maker = self.winner if size == WINNING_SIZE else 1 - self.winner
         occupied = self._board.occupied
         if self.won(maker, color) < 1:
-            raise ValueError(_(M.SPAGYRIC_SPN_MAKER).format(n=size, color=_(M.COLOR[color]), name=names[maker]))
+            raise ValueError(_(M.SPAGYRIC_SPN_MAKER).format(n=size, color=_(K.COLOR[color]), name=names[maker]))
         for site in iter_sites(group):
             if ABOVE[site] & occupied:
                 continue  # a ball rests on it, so it was not placed last
             rest = group & ~BB_SITES[site]
             if all(g.bit_count() <= 2 for g in groups(rest)):
                 return
-        raise ValueError(_(M.SPAGYRIC_SPN_NO_LAST).format(n=size, color=_(M.COLOR[color]), sites=_sites(group)))
+        raise ValueError(_(M.SPAGYRIC_SPN_NO_LAST).format(n=size, color=_(K.COLOR[color]), sites=_sites(group)))
 
 
 def _sites(mask: int) -> str:

@@ -41,8 +41,11 @@ from spheria.engine.board import (
     parse_site,
     placeable,
 )
-from spheria.games import messages as M
-from spheria.games.base import (
+from spheria.games.spline import messages as M
+from spheria.i18n import N_, ngettext
+from spheria.i18n import gettext as _
+from spheria.kernel import messages as K
+from spheria.kernel.game import (
     TERMINAL,
     Game,
     IllegalMoveError,
@@ -51,10 +54,8 @@ from spheria.games.base import (
     State,
     checked_site,
     move_text,
-    register,
 )
-from spheria.i18n import N_, ngettext
-from spheria.i18n import gettext as _
+from spheria.kernel.registry import register
 
 WHITE_SEAT, BLACK_SEAT = 0, 1
 COLOR_WORDS = (N_("White"), N_("Black"))
@@ -153,7 +154,7 @@ class Spline(Game):
         if red:
             raise ValueError(_(M.SPLINE_NO_RED).format(sites=_line_names(red)))
         if fields[1] not in ("1", "2"):
-            raise ValueError(_(M.SPN_PLAYER).format(text=repr(fields[1])))
+            raise ValueError(_(K.SPN_PLAYER).format(text=repr(fields[1])))
         player = int(fields[1]) - 1
         nw, nb = white.bit_count(), black.bit_count()
         if nw - nb not in (0, 1):
@@ -185,7 +186,7 @@ class Spline(Game):
                 common &= line
             last = [s for s in iter_sites(common) if not ABOVE[s] & occupied]
             if not last:
-                names = _(M.LIST_SEPARATOR).join(_line_names(line) for line in lines)
+                names = _(K.LIST_SEPARATOR).join(_line_names(line) for line in lines)
                 raise ValueError(_(M.SPLINE_LINES_NOT_LAST).format(color=_(COLOR_WORDS[winner]), lines=names))
             state._winner = winner
             state._placeable = 0
@@ -300,7 +301,7 @@ class SplineState(State[SplineMove]):
         if not isinstance(move, SplineMove):
             return InvalidMoveError(f"{move!r} is not a Spline move")
         if not self._placeable:
-            return IllegalMoveError(_(M.GAME_OVER))
+            return IllegalMoveError(_(K.GAME_OVER))
         site = move.site
         name = SITE_NAMES[site]
         if self._occupied >> site & 1:

@@ -17,18 +17,15 @@ command line and the integrations never need to know which game they drive::
 from __future__ import annotations
 
 import functools
-import importlib
-import math
-import pkgutil
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
 from spheria.engine.board import NUM_SITES, SITE_NAMES
-from spheria.games import messages
 from spheria.i18n import gettext as _
+from spheria.kernel import messages
+from spheria.kernel.options import Option
 
 #: ``current_player()`` of a finished game.
 TERMINAL = -4
@@ -57,126 +54,6 @@ def checked_site(site: object) -> int:
     if isinstance(site, bool) or not isinstance(site, int) or not 0 <= site < NUM_SITES:
         raise InvalidMoveError(f"site {site!r} is not 0..{NUM_SITES - 1}: not a site of the pyramid")
     return site
-
-
-def _number_text(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
-
-
-@dataclass(frozen=True)
-class Option:
-    """One declared option: name, type (``kind``), default, allowed values and a line of help.
-
-    ``kind`` is ``str``, ``int``, ``float`` or ``bool``. Numbers must be finite and within
-    ``minimum``..``maximum`` (when given); whole-number options refuse fractions; ``choices``
-    (typed like ``kind``) lists the only allowed values. ``default`` ``None`` means the value
-    is worked out from other options (see :meth:`Game._resolve_options`).
-
-    >>> Option("players", 2, "seats", kind=int, minimum=2, maximum=4).parse("3")
-    3
-    >>> Option("players", 2, "seats", kind=int).parse(2.5)
-    Traceback (most recent call last):
-    ...
-    ValueError: option 'players' takes a whole number, not 2.5
-    """
-
-    name: str
-    default: Any
-    help: str
-    choices: tuple[Any, ...] = ()
-    kind: type = str
-    minimum: float | None = None
-    maximum: float | None = None
-
-    @property
-    def type_name(self) -> str:
-        """``"str"``, ``"int"``, ``"float"`` or ``"bool"``: the option's type in JSON descriptions."""
-        return self.kind.__name__
-
-    def parse(self, value: Any) -> Any:
-        """Convert a value (possibly a string from a command line or URL) and check it.
-
-        Raises ``ValueError`` naming the option and what it takes.
-        """
-        if self.kind is bool:
-            result: Any = self._parse_bool(value)
-        elif self.kind is int:
-            result = self._parse_int(value)
-        elif self.kind is float:
-            result = self._parse_float(value)
-        else:
-            if not isinstance(value, str):
-                raise ValueError(_(messages.OPTION_TEXT).format(option=repr(self.name), value=repr(value)))
-            result = value.strip().lower()
-        if self.choices and result not in self.choices:
-            allowed = ", ".join(str(c) for c in self.choices)
-            raise ValueError(
-                _(messages.OPTION_CHOICE).format(option=repr(self.name), choices=allowed, value=repr(value))
-            )
-        return result
-
-    def _parse_bool(self, value: Any) -> bool:
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower() if isinstance(value, str | int) else ""
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-        raise ValueError(_(messages.OPTION_BOOL).format(option=repr(self.name), value=repr(value)))
-
-    def _parse_int(self, value: Any) -> int:
-        number: int | None = None
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        elif (isinstance(value, float) and math.isfinite(value) and value.is_integer()) or (
-            isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,18}\s*", value)
-        ):
-            number = int(value)
-        if number is None:
-            raise ValueError(_(messages.OPTION_WHOLE).format(option=repr(self.name), value=repr(value)))
-        self._check_range(number)
-        return number
-
-    def _parse_float(self, value: Any) -> float:
-        number: float | None = None
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            number = float(value)
-        elif isinstance(value, str):
-            try:
-                number = float(value)
-            except ValueError:
-                number = None
-        if number is None or not math.isfinite(number):
-            raise ValueError(_(messages.OPTION_FINITE).format(option=repr(self.name), value=repr(value)))
-        self._check_range(number)
-        return number
-
-    def _check_range(self, number: float) -> None:
-        low, high = self.minimum, self.maximum
-        if (low is not None and number < low) or (high is not None and number > high):
-            if low is not None and high is not None:
-                template = messages.OPTION_BETWEEN
-            elif low is not None:
-                template = messages.OPTION_AT_LEAST
-            else:
-                template = messages.OPTION_AT_MOST
-            words = {"low": low, "high": high, "value": number}
-            shown = {k: _number_text(v) for k, v in words.items() if v is not None}
-            raise ValueError(_(template).format(option=repr(self.name), **shown))
-
-    def describe(self, value: Any = None) -> dict[str, Any]:
-        """This option as JSON-ready data; ``value`` is the value in force, if any."""
-        return {
-            "name": self.name,
-            "type": self.type_name,
-            "default": self.default,
-            "value": value,
-            "choices": list(self.choices),
-            "minimum": self.minimum,
-            "maximum": self.maximum,
-            "help": self.help,
-        }
 
 
 #: How a client builds a move by clicks (see :meth:`State.picking_mode`).
@@ -613,93 +490,3 @@ class State(ABC, Generic[M]):
             "player": None,
         }
         return public
-
-
-_REGISTRY: dict[str, type[Game]] = {}
-
-
-def register(game_class: type[Game]) -> type[Game]:
-    """Class decorator: make a game loadable by its name, listed by :func:`game_classes`.
-
-    Raises ``ValueError`` if the class lacks a fact every game declares, or its name is taken
-    by another class.
-    """
-    for fact in ("name", "title"):
-        if not isinstance(getattr(game_class, fact, None), str) or not getattr(game_class, fact):
-            raise ValueError(f"{game_class.__name__} must declare its {fact} as a class attribute")
-    if not 1 <= game_class.min_players <= game_class.max_players:
-        raise ValueError(f"{game_class.name}: seat range {game_class.min_players}..{game_class.max_players} is empty")
-    taken = _REGISTRY.get(game_class.name)
-    if taken is not None and taken.__qualname__ != game_class.__qualname__:
-        raise ValueError(f"game name {game_class.name!r} is taken by {taken.__qualname__}")
-    _REGISTRY[game_class.name] = game_class
-    return game_class
-
-
-def game_names() -> list[str]:
-    """The names of every registered game, sorted."""
-    _load_builtin_games()
-    return sorted(_REGISTRY)
-
-
-def game_classes() -> list[type[Game]]:
-    """Every registered game class, sorted by name."""
-    _load_builtin_games()
-    return [_REGISTRY[name] for name in sorted(_REGISTRY)]
-
-
-def game_class(name: str) -> type[Game]:
-    _load_builtin_games()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        names = ", ".join(sorted(_REGISTRY))
-        raise ValueError(_(messages.UNKNOWN_GAME).format(name=name, games=names)) from None
-
-
-def describe_games() -> list[dict[str, Any]]:
-    """:meth:`Game.describe` of every registered game with its default options, sorted by name."""
-    return [cls().describe() for cls in game_classes()]
-
-
-def load_game(name: str, **options: Any) -> Game:
-    """The game called ``name`` with ``options``; raises ``ValueError`` for an unknown name or option.
-
-    >>> load_game("special-cake", variant="poisoned").options["line_rule"]
-    'mixed'
-    """
-    if not isinstance(name, str):
-        raise TypeError(f"a game name is text such as 'spinca', not {name!r}")
-    return game_class(name)(**options)
-
-
-def _load_builtin_games() -> None:
-    """Import every module of the :mod:`spheria.games` package once: each registers its game.
-
-    A new game is one module in that package with a ``@register`` class; nothing else lists it.
-    """
-    global _BUILTINS_LOADED
-    if _BUILTINS_LOADED:
-        return
-    _BUILTINS_LOADED = True
-    import spheria.games
-
-    for module in pkgutil.iter_modules(spheria.games.__path__):
-        if module.name != "base" and not module.name.startswith("_"):
-            importlib.import_module(f"spheria.games.{module.name}")
-
-
-_BUILTINS_LOADED = False
-
-
-def options_from_pairs(pairs: Sequence[str] | Mapping[str, str]) -> dict[str, str]:
-    """Turn ``["variant=mint", "line_rule=any"]`` into a dict; raises ``ValueError`` on a bad pair."""
-    if isinstance(pairs, Mapping):
-        return dict(pairs)
-    result = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(_(messages.OPTION_PAIR).format(pair=repr(pair)))
-        result[key.strip().replace("-", "_")] = value.strip()
-    return result

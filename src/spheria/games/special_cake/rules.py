@@ -57,23 +57,24 @@ from spheria.engine.board import (
     placeable,
     shift_down,
 )
-from spheria.games import messages as M
-from spheria.games.base import (
+from spheria.games.special_cake import messages as M
+from spheria.i18n import N_
+from spheria.i18n import gettext as _
+from spheria.kernel import messages as K
+from spheria.kernel.game import (
     PICK_PREFIX,
     PICK_SET,
     TERMINAL,
     Game,
     IllegalMoveError,
     InvalidMoveError,
-    Option,
     PerfectObservation,
     State,
     checked_site,
     move_text,
-    register,
 )
-from spheria.i18n import N_
-from spheria.i18n import gettext as _
+from spheria.kernel.options import Option
+from spheria.kernel.registry import register
 
 MINT, SUGAR, POISONED = "mint", "sugar", "poisoned"
 MIXED, ANY, SAME = "mixed", "any", "same"
@@ -422,7 +423,7 @@ class SpecialCake(Game):
             raise ValueError(_(M.CAKE_SPN_FIELDS).format(n=len(fields)))
         board = Board.from_spn(fields[0])
         if fields[1] not in ("1", "2"):
-            raise ValueError(_(M.SPN_PLAYER).format(text=repr(fields[1])))
+            raise ValueError(_(K.SPN_PLAYER).format(text=repr(fields[1])))
         if fields[2] not in (PLACE, EAT):
             raise ValueError(_(M.CAKE_SPN_PHASE).format(text=repr(fields[2])))
         player, phase = int(fields[1]) - 1, fields[2]
@@ -562,7 +563,7 @@ class CakeState(State[CakeMove]):
             raise InvalidMoveError(f"{move!r} is not a Special Cake move")
         move.check()
         if self.is_terminal():
-            raise IllegalMoveError(_(M.GAME_OVER))
+            raise IllegalMoveError(_(K.GAME_OVER))
         if self.phase == PLACE:
             site = move.sites[0]
             if len(move.sites) != 1:
@@ -649,7 +650,7 @@ class CakeState(State[CakeMove]):
                 return [_(M.CAKE_CHERRY_LEFT).format(loser=names[self.player], winner=names[winner])]
             return [_(M.CAKE_LAST_CANDY).format(loser=names[1 - winner], winner=names[winner])]
         board = self._board
-        counts = _(M.COUNTS).format(white=board.count(0), black=board.count(1), red=board.count(2))
+        counts = _(K.COUNTS).format(white=board.count(0), black=board.count(1), red=board.count(2))
         if self.phase == PLACE:
             places = M.CAKE_PLACES_MINT if self.player == 0 else M.CAKE_PLACES_LIQUORICE
             return [_(places).format(name=names[self.player]), _(M.CAKE_PLACED).format(counts=counts)]

@@ -67,7 +67,7 @@ SpincaMove(place=0, source=0, target=5)
 >>> state.parse_move("0a1-0a2 0d4")
 Traceback (most recent call last):
 ...
-spheria.games.base.IllegalMoveError: 0a1 is locked: it moved or was placed on the last turn
+spheria.kernel.game.IllegalMoveError: 0a1 is locked: it moved or was placed on the last turn
 """
 
 from __future__ import annotations
@@ -96,24 +96,25 @@ from spheria.engine.board import (
     parse_site,
     shift_down,
 )
-from spheria.games import messages as M
-from spheria.games.base import (
+from spheria.games.spinca import messages as M
+from spheria.i18n import N_, ngettext
+from spheria.i18n import gettext as _
+from spheria.i18n.width import pad
+from spheria.kernel import messages as K
+from spheria.kernel.game import (
     PICK_RELOCATE,
     SEAT_COLOR_CODES,
     TERMINAL,
     Game,
     IllegalMoveError,
     InvalidMoveError,
-    Option,
     PerfectObservation,
     State,
     checked_site,
     move_text,
-    register,
 )
-from spheria.i18n import N_, ngettext
-from spheria.i18n import gettext as _
-from spheria.i18n.width import pad
+from spheria.kernel.options import Option
+from spheria.kernel.registry import register
 
 #: Marbles placed in a whole game: every site but the top.
 PLACEMENTS = 29
@@ -497,7 +498,7 @@ class Spinca(Game):
         wanted = expected_counts(players, placed)
         if counts != wanted:
             have = _color_counts(counts, wanted)
-            need = _color_counts(wanted, counts) or _(M.NONE)
+            need = _color_counts(wanted, counts) or _(K.NONE)
             raise ValueError(_(M.SPINCA_SPN_COUNTS).format(players=players, placed=placed, need=need, have=have))
         seat = placed % players
         if fields[1] != str(seat + 1):
@@ -524,7 +525,7 @@ class Spinca(Game):
             return 0  # an empty board has nothing to lock (checked above)
         last_color = self.seat_color((placed - 1) % self.num_players)
         if not locked & board.masks[last_color]:
-            raise ValueError(_(M.SPINCA_SPN_LAST_UNLOCKED).format(color=_(M.COLOR[last_color])))
+            raise ValueError(_(M.SPINCA_SPN_LAST_UNLOCKED).format(color=_(K.COLOR[last_color])))
         if locked.bit_count() > 4:
             raise ValueError(_(M.SPINCA_SPN_TOO_MANY_LOCKS))
         return locked
@@ -532,8 +533,8 @@ class Spinca(Game):
 
 def _color_counts(counts: tuple[int, int, int], other: tuple[int, int, int]) -> str:
     """``3 white, 2 black`` (each colour that either count has), in the current language."""
-    parts = (_(M.COUNT_OF_COLOR).format(n=n, color=_(M.COLOR[c])) for c, n in enumerate(counts) if n or other[c])
-    return _(M.LIST_SEPARATOR).join(parts)
+    parts = (_(K.COUNT_OF_COLOR).format(n=n, color=_(K.COLOR[c])) for c, n in enumerate(counts) if n or other[c])
+    return _(K.LIST_SEPARATOR).join(parts)
 
 
 class SideScoreView(TypedDict):
@@ -747,12 +748,12 @@ class SpincaState(State[SpincaMove]):
         if self.is_terminal():
             winners, rule = self.result()
             if winners:
-                lines.append(_(M.SPINCA_WINS).format(sides=_(M.AND).join(sides[w] for w in winners), rule=_(rule)))
+                lines.append(_(M.SPINCA_WINS).format(sides=_(K.AND).join(sides[w] for w in winners), rule=_(rule)))
             else:
                 lines.append(_(M.SPINCA_DRAW).format(rule=_(rule)))
         else:
             seat = self.seat_to_move()
-            color = _(M.COLOR[self.color_to_move()])
+            color = _(K.COLOR[self.color_to_move()])
             lines.append(
                 _(M.SPINCA_TO_PLAY).format(name=names[seat], color=color, placed=self._placed, total=PLACEMENTS)
             )

@@ -1,0 +1,32 @@
+"""The sentences every game shares: colour words, lists, and the refusals of a bad option or game name.
+
+Each game keeps its own sentences (status lines, move hints, refusals) in ``messages.py`` of its
+package; each entry is a ``str.format`` template marked for the catalogue (:mod:`spheria.i18n`).
+Machine-readable output (SPN, notation, observations, ``Game.describe()``) never holds these
+translations.
+"""
+
+from __future__ import annotations
+
+from spheria.i18n import N_
+
+COLOR = (N_("white"), N_("black"), N_("red"))
+COUNTS = N_("{white} white, {black} black, {red} red")
+COUNT_OF_COLOR = N_("{n} {color}")
+LIST_SEPARATOR = N_(", ")
+AND = N_(" and ")
+GAME_OVER = N_("the game is over")
+UNKNOWN_GAME = N_("unknown game {name!r} (games: {games})")
+OPTION_TEXT = N_("option {option} takes text, not {value}")
+OPTION_CHOICE = N_("option {option} must be one of {choices}; got {value}")
+OPTION_BOOL = N_("option {option} takes true or false, not {value}")
+OPTION_WHOLE = N_("option {option} takes a whole number, not {value}")
+OPTION_FINITE = N_("option {option} takes a finite number, not {value}")
+OPTION_BETWEEN = N_("option {option} must be at least {low} and at most {high}, not {value}")
+OPTION_AT_LEAST = N_("option {option} must be at least {low}, not {value}")
+OPTION_AT_MOST = N_("option {option} must be at most {high}, not {value}")
+OPTION_UNKNOWN = N_("{game} has no option {option} (options: {options})")
+OPTION_NONE = N_("none")
+OPTION_PAIR = N_("option {pair} must be written name=value")
+SPN_PLAYER = N_("player to move must be 1 or 2, not {text}")
+NONE = N_("none")
