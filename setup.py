@@ -1,6 +1,6 @@
 """Build the compiled accelerators (the solver, Special Cake's move generator) when a C compiler is at hand.
 
-The extensions only speed things up: spheria.solver and the Special Cake rules fall back to pure
+The extensions only speed things up: Special Cake's solver and its rules fall back to pure
 Python without them. So a failed compile prints a warning and the install goes on. Everything
 else is in pyproject.toml.
 """
@@ -12,10 +12,10 @@ from setuptools.command.build_ext import build_ext
 
 flags = [] if sys.platform == "win32" else ["-O2", "-Wall"]
 # Special Cake's eating steps, shared by the extensions and the table builder (cake_steps.h).
-steps = {"include_dirs": ["src/spheria/engine"], "depends": ["src/spheria/engine/cake_steps.h"]}
+steps = {"include_dirs": ["src/spheria/games/special_cake"], "depends": ["src/spheria/games/special_cake/cake_steps.h"]}
 
 WARNING = """
-WARNING: the compiled solver (spheria.solver._cakesolver) was not built: {error}
+WARNING: the compiled solver (spheria.games.special_cake.solver._cakesolver) was not built: {error}
 spheria installs without it and solves Special Cake with its pure-Python search, which is
 much slower. Install a C compiler (and the Python headers) and reinstall for the fast one.
 """
@@ -44,16 +44,16 @@ class OptionalBuildExt(build_ext):
 setup(
     ext_modules=[
         Extension(
-            "spheria.solver._cakesolver",
-            sources=["src/spheria/solver/_cakesolver.c"],
+            "spheria.games.special_cake.solver._cakesolver",
+            sources=["src/spheria/games/special_cake/solver/_cakesolver.c"],
             extra_compile_args=flags,
             **steps,
             optional=True,
         ),
         # Special Cake's eating moves, compiled; the games fall back to Python without it.
         Extension(
-            "spheria.engine._cakemoves",
-            sources=["src/spheria/engine/_cakemoves.c"],
+            "spheria.games.special_cake._cakemoves",
+            sources=["src/spheria/games/special_cake/_cakemoves.c"],
             extra_compile_args=flags,
             **steps,
             optional=True,

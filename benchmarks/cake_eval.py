@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 import spheria
-from spheria.agents.eating_table import shared_probe
-from spheria.agents.planner import placed, random_finish, set_up_children
 from spheria.engine.board import SEGMENTS, TOP
+from spheria.games.special_cake.eating_table import shared_probe
+from spheria.games.special_cake.planner import placed, random_finish, set_up_children
 from spheria.games.special_cake.rules import MINT, Masks
 
 #: Segments that can be mixed in both mint and poisoned (the top holds the cherry in poisoned).

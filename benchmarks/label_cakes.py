@@ -23,7 +23,7 @@ from typing import Any
 
 import spheria
 from spheria.games.special_cake.rules import EAT, CakeState
-from spheria.solver import clear_tables, position_value
+from spheria.games.special_cake.solver import clear_tables, position_value
 
 #: A 128 MiB transposition table at most: the machine is shared.
 TABLE_BITS = 24

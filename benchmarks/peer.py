@@ -32,9 +32,9 @@ from typing import Any
 from spheria.agents.base import Agent, Plays
 from spheria.agents.options import SEED, AgentOption
 from spheria.agents.registry import make_agent, register_agent
-from spheria.agents.spline_search import SplineSearch
 from spheria.engine.board import NUM_SITES, SITE_COORDS, iter_sites
 from spheria.games.spline.rules import Spline, SplineMove, SplineState
+from spheria.games.spline.search import SplineSearch
 from spheria.kernel.game import PlayerView
 from spheria.kernel.registry import load_game
 

@@ -27,10 +27,10 @@ from typing import Any
 
 import spheria
 from benchmarks.label_cakes import label, random_cake
-from spheria.agents.planner import PlannerAgent
 from spheria.agents.random_agent import RandomAgent
+from spheria.games.special_cake.planner import PlannerAgent
 from spheria.games.special_cake.rules import EAT, CakeState
-from spheria.solver import clear_tables, position_value
+from spheria.games.special_cake.solver import clear_tables, position_value
 
 VARIANTS = ("mint", "poisoned")
 SIDES = {0: "Mint", 1: "Liquorice"}

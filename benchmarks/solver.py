@@ -27,7 +27,7 @@ from typing import Any
 
 import spheria
 from spheria.games.special_cake.rules import CakeState
-from spheria.solver import backend, clear_tables, solve
+from spheria.games.special_cake.solver import backend, clear_tables, solve
 
 
 def make_cake(variant: str, seed: int, line_rule: str | None = None) -> CakeState:

@@ -18,8 +18,8 @@ from typing import Any
 
 import spheria
 from spheria.agents.alphabeta import PROVEN, AlphaBetaAgent
-from spheria.agents.spline_search import SplineSearch
 from spheria.games.spline.rules import SplineState
+from spheria.games.spline.search import SplineSearch
 
 #: Openings the search benchmark starts from (moves from the empty board).
 OPENINGS = ("", "0a1 0d1 0b3 0d2", "0a1 0d1 0b3 0d2 0d4 0c3 0c2 0a4")

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from spheria.tablebase.build import TableSpec, run_builder
+from spheria.games.special_cake.tablebase.build import TableSpec, run_builder
 
 _DONE = re.compile(
     r"level +(\d+) +done +(\d+) shapes +(\d+) positions +(\d+) won +(\d+) enumerated +(\d+) searched +"

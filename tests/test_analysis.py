@@ -16,15 +16,15 @@ import pytest
 import spheria
 from spheria import analysis
 from spheria.agents.random_agent import RandomAgent
-from spheria.agents.spagyric_agent import held
 from spheria.analysis import ESTIMATE, EXACT, OVER, Analysis, Progress, analyse, analyse_game
+from spheria.games.spagyric.agent import held
 from spheria.games.spagyric.rules import REVEAL, SpagyricState
+from spheria.games.spagyric.solver import SpagyricSolver, position_of
 from spheria.games.special_cake.rules import EAT, CakeState
+from spheria.games.special_cake.solver import solve
 from spheria.kernel.game import SIMULTANEOUS
 from spheria.match import play
 from spheria.records import Record
-from spheria.solver import solve
-from spheria.solver.spagyric import SpagyricSolver, position_of
 from tests.conftest import SecretNumbers
 
 # Special Cake, mint, eating: three candies in a row on level 0 (w b w on 0a1 0b1 0c1):
@@ -130,7 +130,7 @@ def test_eating_analyses_are_cached_per_position(monkeypatch: pytest.MonkeyPatch
     def no_solver(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the solver ran again")
 
-    monkeypatch.setattr("spheria.solver.solve", no_solver)
+    monkeypatch.setattr("spheria.games.special_cake.solver.solve", no_solver)
     again = analyse(cake(ROW))
     assert again.to_json(statistics=False) == first.to_json(statistics=False)
     with pytest.raises(AssertionError):
@@ -182,7 +182,7 @@ def fake_cake_value(masks: tuple[int, int, int], *args: Any, **kwargs: Any) -> i
 def test_the_last_placements_are_a_minimax_over_every_finish(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # The set-up search with a stand-in for the (slow) full-cake solve, checked against a
     # minimax over the engine's own moves: its placements, its finished cakes.
-    monkeypatch.setattr("spheria.solver.position_value", fake_cake_value)
+    monkeypatch.setattr("spheria.games.special_cake.solver.position_value", fake_cake_value)
     state = set_up_with(3, seed)
 
     def first_eater_wins(state: CakeState) -> int:
@@ -204,7 +204,7 @@ def test_a_set_up_search_that_runs_out_of_time_gives_way_to_an_estimate(monkeypa
     def out_of_time(*args: Any, **kwargs: Any) -> int:
         raise TimeoutError
 
-    monkeypatch.setattr("spheria.solver.position_value", out_of_time)
+    monkeypatch.setattr("spheria.games.special_cake.solver.position_value", out_of_time)
     result = analyse(set_up_with(2, 3), time=60, iterations=30, seed=1)
     assert (result.status, result.method, result.iterations) == (ESTIMATE, "mcts", 30)
 
@@ -239,7 +239,7 @@ def _full_mint_cakes(seed: int) -> Iterator[CakeState]:
 
 
 def _table_says_lost(cake: CakeState) -> bool:
-    from spheria.solver.setup_table import shipped_table
+    from spheria.games.special_cake.solver.setup_table import shipped_table
 
     white, black, _ = cake.masks()
     return not shipped_table().mint_wins(white, black)
@@ -251,7 +251,7 @@ def test_a_lost_full_mint_cake_is_answered_from_the_table_without_a_search(monke
     def no_search(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the search solver was asked")
 
-    monkeypatch.setattr("spheria.solver.solve", no_search)
+    monkeypatch.setattr("spheria.games.special_cake.solver.solve", no_search)
     analysis.clear_cache()
     result = analyse(lost, time=60, progress=lambda report: None)
     assert (result.status, result.method, result.verdict, result.best_moves) == (EXACT, "solver", -1, [])

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from benchmarks import cake_eval
 
-from spheria.agents.eating_table import EatingTableProbe
 from spheria.engine.board import TOP
+from spheria.games.special_cake.eating_table import EatingTableProbe
 
 
 def test_auc_counts_the_pairs_ranked_right_and_ties_half() -> None:

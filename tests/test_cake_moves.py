@@ -48,7 +48,9 @@ def test_the_python_path_lists_the_reference_moves_in_order(rules: tuple[str, st
         assert list(fast.items()) == reference(masks, variant, line_rule)
 
 
-@pytest.mark.skipif(not special_cake.COMPILED_MOVES, reason="spheria.engine._cakemoves was not built (optional)")
+@pytest.mark.skipif(
+    not special_cake.COMPILED_MOVES, reason="spheria.games.special_cake._cakemoves was not built (optional)"
+)
 @settings(max_examples=40, deadline=None)
 @given(rules=st.sampled_from(RULES), seed=st.integers(0, 2**32 - 1))
 def test_the_compiled_generator_lists_the_reference_moves_in_order(rules: tuple[str, str], seed: int) -> None:
@@ -77,8 +79,8 @@ def test_eating_under_a_ball_lists_each_outcome_once() -> None:
 
 def test_invalid_masks_are_refused_by_the_compiled_generator() -> None:
     if not special_cake.COMPILED_MOVES:
-        pytest.skip("spheria.engine._cakemoves was not built (optional)")
-    from spheria.engine import _cakemoves
+        pytest.skip("spheria.games.special_cake._cakemoves was not built (optional)")
+    from spheria.games.special_cake import _cakemoves
 
     with pytest.raises(ValueError, match="disjoint"):
         _cakemoves.eating_moves(1, 1, 0, False, 0)

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 import spheria
-from spheria.agents import eating_table, solver_agent
-from spheria.agents.eating_table import EatingTableProbe
-from spheria.agents.solver_agent import SolverAgent
+from spheria.games.special_cake import eating_table, solver_agent
+from spheria.games.special_cake.eating_table import EatingTableProbe
 from spheria.games.special_cake.rules import EAT, MINT, MIXED, CakeState, eating_moves
-from spheria.tablebase import build
-from spheria.tablebase.build import TableSpec
-from spheria.tablebase.layout import EATING, FORMAT_VERSION, HEADER, MAGIC, MINT_CAP, Layout
-from spheria.tablebase.verify import EatingTable, config_hash
+from spheria.games.special_cake.solver_agent import SolverAgent
+from spheria.games.special_cake.tablebase import build
+from spheria.games.special_cake.tablebase.build import TableSpec
+from spheria.games.special_cake.tablebase.layout import EATING, FORMAT_VERSION, HEADER, MAGIC, MINT_CAP, Layout
+from spheria.games.special_cake.tablebase.verify import EatingTable, config_hash
 
 LEVELS = (0, 1, 2)
 
@@ -123,7 +123,7 @@ def test_the_agent_eats_from_the_table_without_searching(tmp_path: Path, monkeyp
     def no_search(*args: object, **kwargs: object) -> None:
         raise AssertionError("the table answers: no search")
 
-    monkeypatch.setattr("spheria.solver.solve", no_search)
+    monkeypatch.setattr("spheria.games.special_cake.solver.solve", no_search)
     # A mint and a liquorice side by side: eating the pair eats the last candy (a loss), either single wins.
     pair = _eating_state("wb............../........./..../. 1 eat")
     for seed in range(6):
@@ -152,7 +152,7 @@ def test_a_solve_over_its_cap_is_logged_and_counted(caplog: pytest.LogCaptureFix
     while state.phase != EAT:
         state.apply(rng.choice(state.legal_moves()))
     agent = SolverAgent(seed=1, tablebase=False, time=0.01)
-    with caplog.at_level(logging.INFO, logger="spheria.agents.solver_agent"):
+    with caplog.at_level(logging.INFO, logger="spheria.games.special_cake.solver_agent"):
         move = agent.choose(state, 0)
     assert move in state.legal_moves()
     assert (agent.fallbacks, agent.last_value) == (1, None)

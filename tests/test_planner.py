@@ -27,12 +27,12 @@ import time
 import pytest
 
 import spheria
-from spheria.agents.planner import PlannerAgent, complete_cakes, placed, set_up_children
 from spheria.agents.registry import make_agent
-from spheria.agents.solver_agent import SolverAgent
 from spheria.engine.board import parse_site
+from spheria.games.special_cake.planner import PlannerAgent, complete_cakes, placed, set_up_children
 from spheria.games.special_cake.rules import PLACE, CakeMove, CakeState
-from spheria.solver import position_value
+from spheria.games.special_cake.solver import position_value
+from spheria.games.special_cake.solver_agent import SolverAgent
 
 MINT_GAME = spheria.load_game("special-cake", variant="mint")
 POISONED_GAME = spheria.load_game("special-cake", variant="poisoned")
@@ -260,7 +260,7 @@ def test_a_solve_over_its_cap_with_a_planner_set_up_eats_without_solving_again(
     """Poisoned's level 5 (``solver:setup=planner,time=5``): when the first eating solve runs over
     its cap the planner takes the move, and must eat at once, not solve the cake a second time
     (which made a 5 s move take up to 5 s plus the caller's ``max_time``)."""
-    import spheria.solver
+    import spheria.games.special_cake.solver
 
     solves: list[float | None] = []
 
@@ -268,7 +268,7 @@ def test_a_solve_over_its_cap_with_a_planner_set_up_eats_without_solving_again(
         solves.append(time_limit)
         raise TimeoutError
 
-    monkeypatch.setattr(spheria.solver, "solve", over_its_cap)
+    monkeypatch.setattr(spheria.games.special_cake.solver, "solve", over_its_cap)
     rng = random.Random(5)
     state = POISONED_GAME.new_initial_state()
     assert isinstance(state, CakeState)
@@ -295,7 +295,7 @@ def test_cpu_clock_reaches_the_planner_through_the_solver_agent() -> None:
 def test_a_watched_planner_reports_the_positions_its_solves_searched(spec: str) -> None:
     """While the planner builds a cake its solves' positions reach ``watch``'s callback as one running
     count for the move (the server's progress line in a set-up), through the solver agent too."""
-    from spheria.solver import clear_tables
+    from spheria.games.special_cake.solver import clear_tables
 
     game = spheria.load_game("special-cake", variant="mint")
     state = game.new_initial_state()

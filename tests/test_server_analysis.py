@@ -17,11 +17,11 @@ from starlette.testclient import TestClient, WebSocketTestSession
 import spheria
 from spheria.analysis import analyse_game
 from spheria.games.special_cake.rules import CakeState
+from spheria.games.special_cake.solver import solve
 from spheria.records import Record
 from spheria.server.analysis import AnalysisLimits
 from spheria.server.app import create_app
 from spheria.server.limits import Limits
-from spheria.solver import solve
 from tests.test_analysis import twins
 
 Frame = dict[str, Any]
@@ -311,7 +311,7 @@ def test_the_page_is_served(client: TestClient) -> None:
 
 def test_the_verdict_comes_first_and_stands_if_the_other_moves_run_out_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
     from spheria import analysis as library
-    from spheria import solver
+    from spheria.games.special_cake import solver
 
     state = known_won_position()
     expected = solve(state)

@@ -27,11 +27,11 @@ import spheria
 from spheria.agents import registry
 from spheria.agents.base import Agent
 from spheria.games.special_cake.rules import CakeState
+from spheria.games.special_cake.solver import clear_tables, solve
 from spheria.kernel.game import PlayerView
 from spheria.server.agents import AgentPool, AgentProcessPool
 from spheria.server.analysis_pool import PROGRESS_EVERY
 from spheria.server.app import create_app
-from spheria.solver import clear_tables, solve
 from tests.test_server import HUMAN, TEST_LIMITS, Frame, join, receive, state_at, token_of
 
 #: Mint to eat, Liquorice human: Liquorice eats ``0d1`` and leaves the solver the measured position.

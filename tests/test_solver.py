@@ -10,7 +10,7 @@ import pytest
 import spheria
 from spheria.engine.board import ALL_SITES, LEVEL_SIZES, NUM_SITES, SEGMENTS, SITE_COORDS, TOP, parse_site
 from spheria.games.special_cake.rules import CakeMove, CakeState, Masks, eating_outcomes
-from spheria.solver import (
+from spheria.games.special_cake.solver import (
     SYMMETRIES,
     compiled_outcomes,
     position_value,

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from spheria.games.special_cake.rules import CakeState
-from spheria.solver import SolveProgress, _pysolver, backend, solve
+from spheria.games.special_cake.solver import SolveProgress, _pysolver, backend, solve
 from tests.test_solver import VARIANT_RULES, cake, playout_positions
 
 TWO_APART = "w.b............./........./..../. 1 eat"
@@ -26,7 +26,9 @@ RULE_CODES = {"mixed": 0, "any": 1, "same": 2}
 
 def compiled_search() -> Any:
     """The compiled ``Search`` class; these cross-checks need the extension built."""
-    module = pytest.importorskip("spheria.solver._cakesolver", reason="the compiled solver is not built here")
+    module = pytest.importorskip(
+        "spheria.games.special_cake.solver._cakesolver", reason="the compiled solver is not built here"
+    )
     backend()  # hands the board tables to the extension
     return module.Search
 
@@ -109,8 +111,12 @@ def run_python(code: str, **env: str) -> str:
 
 
 def test_the_environment_variable_picks_the_backend() -> None:
-    assert run_python("import spheria.solver as s; print(s.backend())", SPHERIA_SOLVER="python") == "python"
-    solved = "import spheria.solver as s; r = s.solve_spn('mint', 'wbw............./........./..../. 1 eat'); "
+    assert (
+        run_python("import spheria.games.special_cake.solver as s; print(s.backend())", SPHERIA_SOLVER="python")
+        == "python"
+    )
+    solved = "import spheria.games.special_cake.solver as s; "
+    solved += "r = s.solve_spn('mint', 'wbw............./........./..../. 1 eat'); "
     solved += "print(s.backend(), r.value, [str(m) for m in r.best_moves])"
     assert run_python(solved, SPHERIA_SOLVER="python") == "python 1 ['0a1+0b1', '0b1+0c1']"
     environ = {k: v for k, v in os.environ.items() if k != "SPHERIA_SOLVER"} | {"SPHERIA_SOLVER": "fast"}
@@ -120,13 +126,16 @@ def test_the_environment_variable_picks_the_backend() -> None:
 
 def test_the_compiled_backend_is_the_default_when_built() -> None:
     compiled_search()
-    assert run_python("import spheria.solver as s; print(s.backend())") == "compiled"
-    assert run_python("import spheria.solver as s; print(s.backend())", SPHERIA_SOLVER="compiled") == "compiled"
+    assert run_python("import spheria.games.special_cake.solver as s; print(s.backend())") == "compiled"
+    assert (
+        run_python("import spheria.games.special_cake.solver as s; print(s.backend())", SPHERIA_SOLVER="compiled")
+        == "compiled"
+    )
 
 
 def test_importing_agents_and_the_solver_loads_no_backend_and_no_scipy() -> None:
     code = (
-        "import sys, spheria.solver, spheria.agents.registry, spheria.cli.main\n"
+        "import sys, spheria.games.special_cake.solver, spheria.agents.registry, spheria.cli.main\n"
         "from spheria.agents.registry import make_agent\n"
         "for name in ('solver', 'planner', 'spagyric'):\n"
         "    make_agent(name)\n"
@@ -156,8 +165,8 @@ def test_the_spagyric_agent_plays_without_scipy() -> None:
 def test_progress_reports_the_move_searched_and_a_growing_count(forced: str, monkeypatch: pytest.MonkeyPatch) -> None:
     if forced == "compiled":
         compiled_search()
-    monkeypatch.setattr("spheria.solver._backend", None)
-    monkeypatch.setattr("spheria.solver._current", None)
+    monkeypatch.setattr("spheria.games.special_cake.solver._backend", None)
+    monkeypatch.setattr("spheria.games.special_cake.solver._current", None)
     monkeypatch.setenv("SPHERIA_SOLVER", forced)
     state = next(s for s in playout_positions("mint", "mixed", 2) if s.board.count() <= 16)
     seen: list[SolveProgress] = []
@@ -194,8 +203,13 @@ def test_an_exception_from_the_progress_callback_stops_a_long_search(forced: str
 
 
 def test_without_the_extension_auto_falls_back_and_compiled_refuses() -> None:
-    hide = "import sys; sys.modules['spheria.solver._cakesolver'] = None  # as if never built\n"
-    solved = hide + "import spheria.solver as s; print(s.backend(), s.solve_spn('mint', '" + TWO_APART + "').value)"
+    hide = "import sys; sys.modules['spheria.games.special_cake.solver._cakesolver'] = None  # as if never built\n"
+    solved = (
+        hide
+        + "import spheria.games.special_cake.solver as s; print(s.backend(), s.solve_spn('mint', '"
+        + TWO_APART
+        + "').value)"
+    )
     assert run_python(solved) == "python 1"
     environ = {k: v for k, v in os.environ.items() if k != "SPHERIA_SOLVER"} | {"SPHERIA_SOLVER": "compiled"}
     done = subprocess.run([sys.executable, "-c", solved], capture_output=True, text=True, env=environ, timeout=120)

@@ -11,7 +11,7 @@ from spheria.cli.analysis_messages import BACKEND as BACKEND_TEXT
 from spheria.cli.main import main
 from spheria.cli.solve import ProgressLine
 from spheria.games.special_cake.rules import CakeMove
-from spheria.solver import SolveProgress, backend
+from spheria.games.special_cake.solver import SolveProgress, backend
 
 ROW = "wbw............./........./..../. 1 eat"
 

@@ -10,9 +10,9 @@ import pytest
 import spheria
 from spheria.agents.random_agent import RandomAgent
 from spheria.agents.registry import make_agent
-from spheria.agents.solver_agent import SolverAgent
 from spheria.cli.main import main
 from spheria.games.special_cake.rules import CakeState
+from spheria.games.special_cake.solver_agent import SolverAgent
 from spheria.match import play
 from spheria.records import Record
 
@@ -111,7 +111,7 @@ def test_solver_specs() -> None:
 @pytest.mark.parametrize("spec", ["solver", "level:5", "solver:blunder=0.05,seed=1", "level:4,seed=1"])
 def test_a_watched_solver_reports_the_positions_it_searched(spec: str) -> None:
     """The positions counted while it solves reach ``watch``'s callback (the server's progress line)."""
-    from spheria.solver import clear_tables, solve
+    from spheria.games.special_cake.solver import clear_tables, solve
 
     state = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=1)  # a full cake to eat
     assert isinstance(state, CakeState)

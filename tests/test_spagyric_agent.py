@@ -27,9 +27,9 @@ from scipy.optimize import linprog
 import spheria
 from spheria import SIMULTANEOUS
 from spheria.agents.registry import make_agent
-from spheria.agents.spagyric_agent import FixedColorAgent, SpagyricAgent, held, reconstruct
 from spheria.arena import run_arena
 from spheria.engine.board import Board, parse_site
+from spheria.games.spagyric.agent import FixedColorAgent, SpagyricAgent, held, reconstruct
 from spheria.games.spagyric.rules import (
     BEATS,
     OVER,
@@ -43,7 +43,7 @@ from spheria.games.spagyric.rules import (
     SpagyricState,
     SpagyricView,
 )
-from spheria.solver.spagyric import (
+from spheria.games.spagyric.solver import (
     Position,
     SpagyricSolver,
     Symmetry,

@@ -14,9 +14,9 @@ import pytest
 import spheria
 from spheria.agents.alphabeta import PROVEN, WIN, AlphaBetaAgent
 from spheria.agents.registry import make_agent
-from spheria.agents.spline_search import SplineSearch, canonical_key, threat_sites
 from spheria.engine.board import SYMMETRIES, parse_diagram, site_index
 from spheria.games.spline.rules import MOVES, SplineMove, SplineState, lines_of
+from spheria.games.spline.search import SplineSearch, canonical_key, threat_sites
 from tests.test_agents import DO_NOT_OPEN  # White to move: every move but 0d2 is safe
 
 GAME = spheria.load_game("spline")

@@ -19,10 +19,10 @@ import pytest
 from spheria.cli.main import main
 from spheria.engine.board import ALL_SITES, BELOW, SYMMETRIES
 from spheria.games.special_cake.rules import MINT, MIXED, SAME, eating_outcomes
-from spheria.solver import position_value
-from spheria.solver.setup_table import colex_rank, pext, stable_shapes
-from spheria.tablebase.build import TableSpec, compile_builder, run_builder
-from spheria.tablebase.layout import (
+from spheria.games.special_cake.solver import position_value
+from spheria.games.special_cake.solver.setup_table import colex_rank, pext, stable_shapes
+from spheria.games.special_cake.tablebase.build import TableSpec, compile_builder, run_builder
+from spheria.games.special_cake.tablebase.layout import (
     HEADER,
     SETUP,
     SUB_PYRAMID_3,
@@ -32,7 +32,7 @@ from spheria.tablebase.layout import (
     read_level,
     sub_pyramid,
 )
-from spheria.tablebase.verify import (
+from spheria.games.special_cake.tablebase.verify import (
     EatingTable,
     check_levels,
     check_setup,

@@ -1,6 +1,6 @@
 """The set-up table shipped with the package (mint, mixed lines), and what plays from it.
 
-These tests read only the packed file in ``spheria/solver/data`` (the build takes minutes
+These tests read only the packed file in ``spheria/games/special_cake/solver/data`` (the build takes minutes
 and 2 GB, see docs/tablebase.md). The counts they recompute are the build's, as listed in
 docs/solver.md; the set-up values are checked against explicit minimax over the placements
 left.
@@ -19,9 +19,8 @@ from spheria.agents.registry import make_agent
 from spheria.cli.main import main
 from spheria.engine.board import ALL_SITES, NUM_SITES, Board
 from spheria.games.special_cake.rules import CakeState
-from spheria.match import play
-from spheria.solver import position_value, solve, solve_spn
-from spheria.solver.setup_table import (
+from spheria.games.special_cake.solver import position_value, solve, solve_spn
+from spheria.games.special_cake.solver.setup_table import (
     PackedSetupTable,
     PackError,
     check_file,
@@ -30,7 +29,8 @@ from spheria.solver.setup_table import (
     shipped_table,
     stable_shapes,
 )
-from spheria.tablebase.verify import setup_minimax
+from spheria.games.special_cake.tablebase.verify import setup_minimax
+from spheria.match import play
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "solver.md"
 ROW = re.compile(r"^\| (\d+) \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \|$")

@@ -2,7 +2,7 @@
 desktop and on a 390×844 touch phone.
 
 The solver's verdict and winning moves for a Special Cake position are checked against
-:mod:`spheria.solver` run here; a variation is branched, left and returned to; the link carries
+:mod:`spheria.games.special_cake.solver` run here; a variation is branched, left and returned to; the link carries
 the tree into a second browser; the engine can be off; a bad link is refused with its reason; a
 finished game opened from its replay marks the moves that threw a win away. Screenshots go to
 ``test-artifacts/``.
@@ -24,8 +24,8 @@ from playwright.sync_api import Browser, BrowserContext, Page
 import spheria
 from spheria.analysis import analyse_game
 from spheria.games.special_cake.rules import CakeState
+from spheria.games.special_cake.solver import solve
 from spheria.records import Record
-from spheria.solver import solve
 from tests.e2e.test_browser import TIMEOUT, assert_fits, browser, screenshot, server  # noqa: F401  (fixtures)
 
 #: The sites of the level maps ringed as a winning move's (or the result's).

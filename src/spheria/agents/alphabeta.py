@@ -15,7 +15,7 @@ Options (spec ``alphabeta:depth=6,seed=3``):
   ``time=1``. ``depth`` alone is deterministic, but stops at ``max_time`` (default 600 s) too.
 * ``seed`` — shuffles the root moves, so equal moves are chosen at random but reproducibly.
 * ``engine`` — ``generic`` (default) searches through the game's public state; ``game`` uses
-  the game's own search where it has one (Spline: :mod:`spheria.agents.spline_search`, on bare
+  the game's own search where it has one (Spline: :mod:`spheria.games.spline.search`, on bare
   masks with threat pruning, a table kept between moves and killer/history ordering), else
   the generic one. With ``engine=game`` the ``seed`` does not shuffle (the game's search orders).
 
@@ -41,7 +41,7 @@ from spheria.games.spline.rules import SplineMove, SplineState
 from spheria.kernel.game import PlayerView, State
 
 if TYPE_CHECKING:
-    from spheria.agents.spline_search import SplineSearch
+    from spheria.games.spline.search import SplineSearch
 
 #: The score of winning at once; a win ``k`` plies away scores ``WIN - k``.
 WIN = 1_000_000
@@ -176,8 +176,8 @@ class AlphaBetaAgent(Agent):
         return best
 
     def _choose_spline(self, state: SplineState) -> Any:
-        """The move by Spline's own search (:mod:`spheria.agents.spline_search`), deepening like :meth:`choose`."""
-        from spheria.agents.spline_search import SplineSearch  # it builds on this module's scores
+        """The move by Spline's own search (:mod:`spheria.games.spline.search`), deepening like :meth:`choose`."""
+        from spheria.games.spline.search import SplineSearch  # it builds on this module's scores
 
         if self._spline is None or len(state.history) < 2:
             self._spline = SplineSearch()  # a new game: a new table

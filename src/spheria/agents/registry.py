@@ -32,10 +32,10 @@ from spheria.agents.levels import LevelAgent
 from spheria.agents.mcts import MCTSAgent
 from spheria.agents.messages import message, shown
 from spheria.agents.options import BLUNDER, SEED, check_max_time, check_names
-from spheria.agents.planner import PlannerAgent
 from spheria.agents.random_agent import RandomAgent
-from spheria.agents.solver_agent import SolverAgent
-from spheria.agents.spagyric_agent import FixedColorAgent, SpagyricAgent
+from spheria.games.spagyric.agent import FixedColorAgent, SpagyricAgent
+from spheria.games.special_cake.planner import PlannerAgent
+from spheria.games.special_cake.solver_agent import SolverAgent
 from spheria.i18n import gettext
 from spheria.kernel.game import Game
 

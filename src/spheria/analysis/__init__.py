@@ -2,17 +2,17 @@
 
 :func:`analyse` picks the strongest method that reaches the position:
 
-* Special Cake, eating phase — the exact solver (:mod:`spheria.solver`): the verdict for the
+* Special Cake, eating phase — the exact solver (:mod:`spheria.games.special_cake.solver`): the verdict for the
   player to move and win/loss for every legal move (``status`` ``exact``, ``method``
   ``solver``); answers are cached per position.
 * Special Cake, set-up — the planner's exact search (every way the set-up can finish, each
-  cake solved) once few enough placements are left (:data:`spheria.agents.planner.DEFAULT_EXACT`)
+  cake solved) once few enough placements are left (:data:`spheria.games.special_cake.planner.DEFAULT_EXACT`)
   and the solves fit the time; otherwise an MCTS estimate (``status`` ``estimate``).
 * Spinca and Spline — MCTS: visits and mean result per legal move, the principal variation and
   the iterations run (an estimate).
 * Spagyric — from one seat's public view only (the opponent's secret choice never enters): at a
   reveal the equilibrium mixed strategy and value by the exact solver
-  (:mod:`spheria.solver.spagyric`) where its table bound reaches, otherwise the Spagyric agent's
+  (:mod:`spheria.games.spagyric.solver`) where its table bound reaches, otherwise the Spagyric agent's
   strategy as an estimate; at a placement the value of each site.
 
 Values are for the seat analysed (``seat``: the player to move, or the view's seat), from -1 (a
@@ -336,7 +336,7 @@ def _eating(state: Any, budget: _Budget) -> Analysis:
     and the moves not yet proved have no value.
     """
     from spheria.games.special_cake.rules import EAT
-    from spheria.solver import SolveProgress, solve
+    from spheria.games.special_cake.solver import SolveProgress, solve
 
     key = (repr(state.game), state.to_spn())
     with _lock:
@@ -377,8 +377,8 @@ def _full_cake_value(state: Any) -> int | None:
     """The value of a full mint cake (mixed lines) read from the shipped set-up table, whose last
     level holds every full cake: eating is impartial, so "Mint, eating first, wins" is "the player
     to move wins". ``None`` for any other position."""
-    from spheria.solver import solves_set_up
-    from spheria.solver.setup_table import shipped_table
+    from spheria.games.special_cake.solver import solves_set_up
+    from spheria.games.special_cake.solver.setup_table import shipped_table
 
     white, black, red = state.masks()
     full = (white | black | red).bit_count() == state.game.placements
@@ -430,8 +430,8 @@ def _remember(key: tuple[str, str], analysis: Analysis) -> Analysis:
 
 
 def _set_up(state: Any, budget: _Budget) -> Analysis:
-    from spheria.agents.planner import DEFAULT_EXACT, placed
-    from spheria.solver import solves_set_up
+    from spheria.games.special_cake.planner import DEFAULT_EXACT, placed
+    from spheria.games.special_cake.solver import solves_set_up
 
     if solves_set_up(state.game):  # mint with mixed lines: the shipped set-up table is exact
         return _eating(state, budget)
@@ -450,8 +450,8 @@ def _set_up(state: Any, budget: _Budget) -> Analysis:
 def _set_up_exact(state: Any, budget: _Budget) -> Analysis | None:
     """Minimax over every way the set-up can finish, each complete cake solved exactly (the
     planner's exact search, without its tie-break); ``None`` if the solves overrun the time."""
-    from spheria.agents.planner import complete_cakes, finished, placed, set_up_children
-    from spheria.solver import position_value
+    from spheria.games.special_cake.planner import complete_cakes, finished, placed, set_up_children
+    from spheria.games.special_cake.solver import position_value
 
     game = state.game
     variant, line_rule, placements = game.variant, game.line_rule, game.placements
@@ -569,7 +569,7 @@ _spagyric_solvers: dict[int, Any] = {}
 
 
 def _spagyric_view(view: Any, budget: _Budget) -> Analysis:
-    from spheria.agents.spagyric_agent import reconstruct
+    from spheria.games.spagyric.agent import reconstruct
 
     seat = int(view.player)
     observation = view.observation(seat)
@@ -591,7 +591,7 @@ def _spagyric(
 ) -> Analysis:
     """The analysis of a Spagyric ``position`` for ``seat``; ``view`` gives that seat's view for
     the agent's estimate when the exact solver does not reach."""
-    from spheria.agents.spagyric_agent import held
+    from spheria.games.spagyric.agent import held
     from spheria.games.spagyric.rules import OVER as GAME_OVER
     from spheria.games.spagyric.rules import SUDDEN
 
@@ -609,7 +609,7 @@ def _spagyric_exact(position: Any, seat: int, base: Analysis, supply: int, budge
     """The exact solver's answer; ``None`` past its table bound. Hold ``_lock``."""
     from spheria.engine.board import SITE_NAMES
     from spheria.games.spagyric.rules import PLACE, Choice
-    from spheria.solver.spagyric import SolveLimitError, SpagyricSolver
+    from spheria.games.spagyric.solver import SolveLimitError, SpagyricSolver
 
     solver = _spagyric_solvers.setdefault(supply, SpagyricSolver())
     if solver.reveals > 4 * SPAGYRIC_STATES:
@@ -663,7 +663,7 @@ def _against(solution: Any, seat: int, index: int) -> float:
 
 
 def _spagyric_estimate(base: Analysis, view: Any, seat: int, budget: _Budget) -> Analysis:
-    from spheria.agents.spagyric_agent import SpagyricAgent
+    from spheria.games.spagyric.agent import SpagyricAgent
 
     cap = budget.estimate_time()
     if budget.iterations is None:
@@ -820,7 +820,7 @@ def _full(state: State[Any], budget: _Budget) -> Analysis:
 
     if not isinstance(state, SpagyricState) or state.is_terminal():
         return analyse(state, budget.time, budget.progress, iterations=budget.iterations, seed=budget.seed)
-    from spheria.solver.spagyric import position_of
+    from spheria.games.spagyric.solver import position_of
 
     base = replace(_base(state, 0, SPAGYRIC_SOLVER, EXACT), options=dict(state.game.options))
     return _spagyric(position_of(state), 0, base, lambda: state.view(0), state.game.supply, budget)

@@ -25,7 +25,7 @@ from spheria import __version__
 from spheria.agents.base import Agent
 from spheria.agents.levels import level_spec, levels_for
 from spheria.agents.registry import agent_names, agents_for, check_spec, is_agent_name
-from spheria.cli import arena, solve, tablebase
+from spheria.cli import arena, solve
 from spheria.cli import messages as msg
 from spheria.cli.common import (
     HUMAN,
@@ -38,6 +38,7 @@ from spheria.cli.common import (
     split_players,
 )
 from spheria.cli.terminal import Terminal
+from spheria.games.special_cake.tablebase import cli as tablebase
 from spheria.help import howto_blocks, render_block
 from spheria.i18n import INTEGER, LANGUAGES, argparse_speaking, current_language, language_from_env, ngettext, using
 from spheria.i18n import gettext as _

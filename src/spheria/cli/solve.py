@@ -11,15 +11,15 @@ from typing import Any, TextIO
 
 from spheria.cli import analysis_messages as say
 from spheria.cli import messages as msg
-from spheria.cli import spagyric
 from spheria.cli.common import PROG, CliError, add_color_option, add_game_options, make_game, printable
 from spheria.cli.terminal import Terminal
+from spheria.games.spagyric import cli as spagyric
 from spheria.games.special_cake.rules import PLACE, CakeState
+from spheria.games.special_cake.solver import SolveProgress
 from spheria.i18n import FLOAT, INTEGER
 from spheria.i18n import gettext as _
 from spheria.i18n.width import pad
 from spheria.records.record import Record, RecordError
-from spheria.solver import SolveProgress
 
 
 class ProgressLine:
@@ -136,7 +136,7 @@ def add_parsers(commands: Any) -> None:
 
 
 def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
-    from spheria.solver import backend, solve
+    from spheria.games.special_cake.solver import backend, solve
 
     game = make_game("special-cake", args.variant, args.option or [])
     try:

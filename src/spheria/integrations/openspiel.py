@@ -37,8 +37,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from spheria.games.spagyric.worlds import sample_origin
 from spheria.integrations.encoding import Codec, Layout, SpagyricCodec, codec_for, layout_size
-from spheria.integrations.worlds import sample_origin
 from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, State
 from spheria.kernel.options import Option
 from spheria.kernel.registry import game_class, game_names, load_game
@@ -517,7 +517,7 @@ class SpheriaState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> SpheriaState:
         """A state ``player`` cannot tell from this one (same information state), drawn from those
-        their view allows (see :mod:`spheria.integrations.worlds`); ``probability_sampler()``
+        their view allows (see :mod:`spheria.games.spagyric.worlds`); ``probability_sampler()``
         gives the random numbers, as OpenSpiel's ``UniformProbabilitySampler`` does."""
         return self.resample(player, random.Random(int(float(probability_sampler()) * 2**53)))
 

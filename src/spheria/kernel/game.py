@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypedDict, Type
 from spheria.engine.board import NUM_SITES, SITE_NAMES
 from spheria.i18n import gettext as _
 from spheria.kernel import messages
+from spheria.kernel.kit import EMPTY_KIT, GameKit
 from spheria.kernel.options import Option
 
 #: ``current_player()`` of a finished game.
@@ -212,6 +213,15 @@ class Game(ABC):
             options=self.option_specs,
             values=dict(self.options),
         )
+
+    @classmethod
+    def kit(cls) -> GameKit:
+        """What this game offers beyond its rules (:class:`~spheria.kernel.kit.GameKit`).
+
+        A game's package declares it in its ``kit.py``; the class loads it on first use, so that
+        the rules load without the game's agents, solvers and commands. Default: nothing.
+        """
+        return EMPTY_KIT
 
     def describe(self) -> dict[str, Any]:
         """:meth:`info` as JSON-ready data."""

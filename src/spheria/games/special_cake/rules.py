@@ -73,6 +73,7 @@ from spheria.kernel.game import (
     checked_site,
     move_text,
 )
+from spheria.kernel.kit import GameKit
 from spheria.kernel.options import Option
 from spheria.kernel.registry import register
 
@@ -186,7 +187,7 @@ def eating_outcomes(masks: Masks, variant: str, line_rule: str) -> dict[Masks, t
 
 # -- fast move lists ----------------------------------------------------------------------
 # Every eating move is one of a fixed set (a single candy, or one order of one nameable line),
-# so each is made once here and shared; the compiled generator (spheria.engine._cakemoves, when
+# so each is made once here and shared; the compiled generator (spheria.games.special_cake._cakemoves, when
 # it was built) returns these very objects, and the Python path below caches each line's orders
 # by the candies they can touch.
 
@@ -332,13 +333,13 @@ def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[Cak
 
 
 try:
-    from spheria.engine import _cakemoves
+    from spheria.games.special_cake import _cakemoves
 except ImportError:  # the optional compiled generator was not built
     _cakemoves = None  # type: ignore[assignment]
 else:
     _cakemoves.init(ABOVE, list(RISING_CHAINS.values()), SEGMENTS, tuple(_MOVES[order] for order in EATING_ORDERS))
 
-#: Whether eating moves come from the compiled generator (``spheria.engine._cakemoves``).
+#: Whether eating moves come from the compiled generator (``spheria.games.special_cake._cakemoves``).
 COMPILED_MOVES = _cakemoves is not None
 
 
@@ -380,6 +381,12 @@ class SpecialCake(Game):
             (MIXED, ANY, SAME),
         ),
     )
+
+    @classmethod
+    def kit(cls) -> GameKit:
+        from spheria.games.special_cake.kit import KIT  # loaded on first use: the rules need none of it
+
+        return KIT
 
     def _resolve_options(self) -> None:
         if self.options["line_rule"] is None:

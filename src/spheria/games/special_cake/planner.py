@@ -5,7 +5,7 @@ wants one the first eater wins (most random cakes are: see docs/agents.md). The 
 either seat:
 
 * **Near the end** — ``exact`` placements left or fewer — it searches every way the set-up
-  can finish. Each distinct complete cake is solved exactly by :mod:`spheria.solver`. Sibling
+  can finish. Each distinct complete cake is solved exactly by :mod:`spheria.games.special_cake.solver`. Sibling
   cakes (the same cake but for the last few candies) share most of their eating positions and
   the solver's table persists between calls, so after the first one they cost a tenth of a
   second or so. A position is scored by two numbers, compared in order:
@@ -267,7 +267,7 @@ class PlannerAgent(Agent):
     def _value(self, cake: Masks, variant: str, line_rule: str, time_limit: float) -> int:
         """The solver's value of ``cake``; while ``watch``ed, the positions searched go to its callback
         as a running count over the whole move (one set-up move may solve many cakes)."""
-        from spheria.solver import position_value
+        from spheria.games.special_cake.solver import position_value
 
         watching = self.progress
         if watching is None:

@@ -3,7 +3,7 @@
 :class:`EatingTable` answers the value of an eating position from the level files of a build
 (pure Python); :func:`check_levels` draws random positions of each level (a uniformly random
 shape, then a uniformly random colouring of it) and compares the table with
-:func:`spheria.solver.position_value`, or with :func:`step_value`: the value one move deep,
+:func:`spheria.games.special_cake.solver.position_value`, or with :func:`step_value`: the value one move deep,
 read from the table's level below through the Python engine's move generator — a check of
 each level's recursion, independent of the compiled builder, that stays cheap where the search
 solver takes seconds a position (25 candies and more).
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spheria.engine.board import BELOW, NUM_SITES
-from spheria.tablebase.build import TableSpec
-from spheria.tablebase.layout import EATING, SETUP, Layout, LevelFile, LevelFileError, read_level
+from spheria.games.special_cake.tablebase.build import TableSpec
+from spheria.games.special_cake.tablebase.layout import EATING, SETUP, Layout, LevelFile, LevelFileError, read_level
 
 _FNV_OFFSET = 0xCBF29CE484222325
 _FNV_PRIME = 0x100000001B3
@@ -220,7 +220,7 @@ def solver_value(line_rule: str) -> Value:
 
 
 def _search_value(line_rule: str, white: int, black: int) -> int:
-    from spheria.solver import position_value
+    from spheria.games.special_cake.solver import position_value
 
     return position_value((white, black, 0), "mint", line_rule)
 

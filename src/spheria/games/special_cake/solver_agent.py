@@ -4,18 +4,18 @@ In a won position it plays a winning move the exact solver proved; in a lost one
 little as it can (a random choice among the smallest eats), leaving a fallible opponent the
 most room to go wrong. The set-up phase is not solved: another agent (option ``setup``,
 default ``greedy``) builds the cake; ``setup=planner`` plans it for the eating phase with the
-solver's help (see :mod:`spheria.agents.planner`), and ``setup=guided`` is that planner with its
+solver's help (see :mod:`spheria.games.special_cake.planner`), and ``setup=guided`` is that planner with its
 early placements guided by solved random finishes (``planner:early=sampled``). The default,
 ``setup=table``, plays the set-up of mint with mixed lines perfectly from the shipped set-up
 table (a random best placement, seeded), and builds other cakes greedily.
 
 In mint with mixed lines it first asks the retrograde eating table, when ``spheria tablebase
-build`` has built it (``tablebase``, default true; :mod:`spheria.agents.eating_table`): a
+build`` has built it (``tablebase``, default true; :mod:`spheria.games.special_cake.eating_table`): a
 lookup per legal move, exact and instant, so a mint game's eating never depends on a solve
 finishing within its cap. Elsewhere, or without the table, it searches; a search that runs out
 of its ``time`` hands the move to the set-up agent (greedy unless ``setup`` says otherwise; a
 planner then eats greedily too, not with a second solve that would double the move's time),
-which is counted in ``fallbacks`` and logged (level INFO, logger ``spheria.agents.solver_agent``:
+which is counted in ``fallbacks`` and logged (level INFO, logger ``spheria.games.special_cake.solver_agent``:
 by design at small ``time``, so not a warning in a player's terminal).
 
 While it solves, the positions searched so far go to the callback given to ``watch`` (from the
@@ -39,21 +39,21 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from spheria.agents.base import Agent, Plays
-from spheria.agents.eating_table import shared_probe
 from spheria.agents.heuristics import require_state
 from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, time_option
+from spheria.games.special_cake.eating_table import shared_probe
 from spheria.games.special_cake.rules import MINT, MIXED, PLACE, CakeMove, CakeState, SpecialCake, eating_moves
 from spheria.kernel.game import PlayerView
 
 LOG = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
-    from spheria.solver import SolveProgress
+    from spheria.games.special_cake.solver import SolveProgress
 
 SETUP_TABLE = "table"
 SETUP_AGENTS = (SETUP_TABLE, "random", "greedy", "mcts", "planner", "guided")
 #: Set-up choices that are another agent's spec with options: ``guided`` is the planner whose
-#: early placements follow solved random finishes (:mod:`spheria.agents.planner`). A planner's own
+#: early placements follow solved random finishes (:mod:`spheria.games.special_cake.planner`). A planner's own
 #: eater is reached only when a solve here ran over its cap, so it eats greedily at once rather
 #: than solve the same cake again (which made a 5 s move take up to 5 s plus ``max_time``).
 SETUP_SPECS = {"planner": "planner:eat=greedy", "guided": "planner:early=sampled,eat=greedy"}
@@ -117,7 +117,7 @@ class SolverAgent(Agent):
         return max(self.time if self.time is not None else self.time_cap, self.setup.max_seconds_per_move())
 
     def choose(self, view: PlayerView, player: int) -> Any:
-        from spheria.solver import solve  # the compiled solver loads only when it is needed
+        from spheria.games.special_cake.solver import solve  # the compiled solver loads only when it is needed
 
         state = require_state(view, player, "solver")
         if not isinstance(state, CakeState):

@@ -1,7 +1,7 @@
 """The set-up table of Special Cake mint (mixed lines) as shipped with the package.
 
-Built by ``spheria tablebase`` (:mod:`spheria.tablebase`), which packs it with
-:func:`pack_levels`; read here, below the tablebase, so that :func:`spheria.solver.solve`
+Built by ``spheria tablebase`` (:mod:`spheria.games.special_cake.tablebase`), which packs it with
+:func:`pack_levels`; read here, below the tablebase, so that :func:`spheria.games.special_cake.solver.solve`
 answers set-up positions from it. Also the position numbering both share (:func:`pext`,
 :func:`colex_rank`, :func:`stable_shapes`).
 
@@ -9,7 +9,7 @@ The set-up table says, for every set-up position, whether Mint wins with perfect
 shipped file keeps one shape per symmetry orbit (the least mask of its 8 images): a set-up
 position is looked up on the image of its shape that is canonical, and the 8 symmetries keep
 the value. Each canonical shape holds every colouring of the shape (``ceil(k/2)`` mint among
-``k`` candies, ranked as in :mod:`spheria.tablebase.layout`) as one bit, byte-aligned per
+``k`` candies, ranked as in :mod:`spheria.games.special_cake.tablebase.layout`) as one bit, byte-aligned per
 shape. A level whose every position is a Mint win stores no bits. A level's canonical shapes
 (32-bit masks) are one lzma stream and its bits are cut into chunks of ``CHUNK_BYTES``, each
 its own lzma stream, so a lookup decompresses one chunk (each checked by its CRC); the reader
@@ -43,7 +43,7 @@ PACK_HEADER = struct.Struct("<8sII")
 LEVEL_ENTRY = struct.Struct("<IIIIIQ32s")
 #: Uncompressed bytes of bits per compressed chunk.
 CHUNK_BYTES = 1 << 18
-#: The shipped file and its checksum file, in ``spheria.solver.data``.
+#: The shipped file and its checksum file, in ``spheria.games.special_cake.solver.data``.
 PACK_NAME = "mint-mixed-setup.pack"
 CHECKSUM_NAME = "mint-mixed-setup.sha256"
 LZMA_PRESET = 9
@@ -266,11 +266,11 @@ class PackedSetupTable:
 
 
 def default_pack_path() -> Path:
-    return Path(str(resources.files("spheria.solver.data").joinpath(PACK_NAME)))
+    return Path(str(resources.files("spheria.games.special_cake.solver.data").joinpath(PACK_NAME)))
 
 
 def default_checksum_path() -> Path:
-    return Path(str(resources.files("spheria.solver.data").joinpath(CHECKSUM_NAME)))
+    return Path(str(resources.files("spheria.games.special_cake.solver.data").joinpath(CHECKSUM_NAME)))
 
 
 def file_digest(path: Path) -> str:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spheria.engine.board import ALL_SITES, SITE_COORDS
-from spheria.solver.setup_table import colex_rank, pext, stable_shapes
+from spheria.games.special_cake.solver.setup_table import colex_rank, pext, stable_shapes
 
 #: Candies of each colour on a full mint cake: no eating position has more.
 MINT_CAP = 15

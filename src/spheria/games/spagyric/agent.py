@@ -12,12 +12,12 @@ balls to the bag — decides nothing. The only secret left is the opponent's cho
 so the agent faces a simultaneous-move game with perfect information otherwise.
 
 **How it chooses.** The position is first turned into its canonical form seen from the agent's
-side (:func:`spheria.solver.spagyric.canonical`), so symmetric positions get the same answer,
+side (:func:`spheria.games.spagyric.solver.canonical`), so symmetric positions get the same answer,
 and the search's random generator is seeded from that form and the agent's seed: the agent's
 strategy is a fixed function of what it sees. Then:
 
 * **small endgames** (each seat holding at most ``exact`` balls, stunned ones included): the
-  exact solver (:mod:`spheria.solver.spagyric`) gives the equilibrium mix at a reveal and a best
+  exact solver (:mod:`spheria.games.spagyric.solver`) gives the equilibrium mix at a reveal and a best
   site at a placement;
 * **otherwise**: decoupled simultaneous-move Monte Carlo tree search (SM-MCTS). At a reveal node
   each seat keeps its own regrets per colour and samples a colour by regret matching mixed with
@@ -84,8 +84,7 @@ from spheria.games.spagyric.rules import (
     SpagyricMove,
     parse_color,
 )
-from spheria.kernel.game import IllegalMoveError, PlayerView
-from spheria.solver.spagyric import (
+from spheria.games.spagyric.solver import (
     TOLERANCE,
     Position,
     SolveLimitError,
@@ -101,6 +100,7 @@ from spheria.solver.spagyric import (
     stabilizer,
     transform_move,
 )
+from spheria.kernel.game import IllegalMoveError, PlayerView
 
 #: The largest table the agent's solver may hold before it is emptied (reveals and placements).
 SOLVER_TABLE_LIMIT = 400_000

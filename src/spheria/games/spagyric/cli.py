@@ -1,4 +1,4 @@
-"""``spheria spagyric-solve`` (or ``python -m spheria.cli.spagyric``): small Spagyric games solved exactly.
+"""``spheria spagyric-solve`` (or ``python -m spheria.games.spagyric.cli``): small Spagyric games solved exactly.
 
 Prints the value of the game for a supply, then how much each named agent (one with a
 ``policy()``) can be exploited by a best responder.
@@ -17,9 +17,9 @@ from spheria.cli import analysis_messages as say
 from spheria.cli import messages as msg
 from spheria.cli.common import PROG, CliError, add_color_option
 from spheria.cli.terminal import Terminal
+from spheria.games.spagyric.solver import SpagyricSolver, exploitability, initial_position
 from spheria.i18n import INTEGER
 from spheria.i18n import gettext as _
-from spheria.solver.spagyric import SpagyricSolver, exploitability, initial_position
 
 
 def add_parser(commands: Any) -> None:
@@ -84,9 +84,9 @@ def cmd_spagyric_solve(args: argparse.Namespace, term: Terminal) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m spheria.cli.spagyric``: the same as ``spheria spagyric-solve``."""
+    """``python -m spheria.games.spagyric.cli``: the same as ``spheria spagyric-solve``."""
     parser = argparse.ArgumentParser(
-        prog="python -m spheria.cli.spagyric", description=_(say.HELP_SPAGYRIC_DESCRIPTION)
+        prog="python -m spheria.games.spagyric.cli", description=_(say.HELP_SPAGYRIC_DESCRIPTION)
     )
     _add_arguments(parser)
     args = parser.parse_args(argv)

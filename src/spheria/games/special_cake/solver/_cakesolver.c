@@ -6,7 +6,7 @@
  * black = B only, red = both, empty = neither); the code is A | B << 30.
  *
  * The board tables (what rests on what, the rising drop chains, the 150 nameable lines and the
- * 8 symmetries of the square) are handed in once by spheria.solver from spheria.engine.board,
+ * 8 symmetries of the square) are handed in once by spheria.games.special_cake.solver from spheria.engine.board,
  * so the move generation below uses exactly the tables of the Python engine; it follows
  * spheria.games.special_cake.eating_outcomes step by step.
  *
@@ -663,7 +663,7 @@ static PyGetSetDef Search_getset[] = {
 };
 
 static PyTypeObject SearchType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "spheria.solver._cakesolver.Search",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "spheria.games.special_cake.solver._cakesolver.Search",
     .tp_basicsize = sizeof(Search),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,

@@ -120,7 +120,7 @@ def add_parser(commands: Any) -> None:
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    from spheria.tablebase.build import DEFAULT_CACHE
+    from spheria.games.special_cake.tablebase.build import DEFAULT_CACHE
 
     parser.add_argument("--variant", default="mint", help=_(MESSAGES["variant_help"]))
     parser.add_argument("--line-rule", choices=("mixed", "same"), default="mixed", help=_(MESSAGES["rule_help"]))
@@ -129,7 +129,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def _spec(args: argparse.Namespace) -> Any:
-    from spheria.tablebase.build import TableSpec
+    from spheria.games.special_cake.tablebase.build import TableSpec
 
     if args.variant != "mint":
         raise CliError(_(MESSAGES["only_mint"]).format(variant=args.variant))
@@ -137,7 +137,7 @@ def _spec(args: argparse.Namespace) -> Any:
 
 
 def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
-    from spheria.tablebase.build import BuildError, run_builder
+    from spheria.games.special_cake.tablebase.build import BuildError, run_builder
 
     try:
         spec = _spec(args)
@@ -151,8 +151,8 @@ def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
 
 def _setup_reader(directory: Path, spec: Any) -> Callable[[int], bytes]:
     """``bits(k)``: set-up level ``k`` of the build, read whole (and dropped after)."""
-    from spheria.tablebase.layout import SETUP
-    from spheria.tablebase.verify import EatingTable
+    from spheria.games.special_cake.tablebase.layout import SETUP
+    from spheria.games.special_cake.tablebase.verify import EatingTable
 
     table = EatingTable(directory, spec)
     for k in range(table.layout.top + 1):
@@ -166,7 +166,7 @@ def _setup_reader(directory: Path, spec: Any) -> Callable[[int], bytes]:
 
 
 def _check_shipped(bits: Callable[[int], bytes], term: Terminal) -> None:
-    from spheria.solver.setup_table import (
+    from spheria.games.special_cake.solver.setup_table import (
         PackedSetupTable,
         check_file,
         compare_with_build,
@@ -184,8 +184,8 @@ def _check_shipped(bits: Callable[[int], bytes], term: Terminal) -> None:
 
 
 def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
-    from spheria.solver.setup_table import default_pack_path, pack_levels
-    from spheria.tablebase.build import build_dir
+    from spheria.games.special_cake.solver.setup_table import default_pack_path, pack_levels
+    from spheria.games.special_cake.tablebase.build import build_dir
 
     spec = _spec(args)
     if spec.line_rule != "mixed":
@@ -201,9 +201,9 @@ def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
 
 
 def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
-    from spheria.tablebase.build import build_dir
-    from spheria.tablebase.layout import SETUP
-    from spheria.tablebase.verify import EatingTable
+    from spheria.games.special_cake.tablebase.build import build_dir
+    from spheria.games.special_cake.tablebase.layout import SETUP
+    from spheria.games.special_cake.tablebase.verify import EatingTable
 
     spec = _spec(args)
     table = EatingTable(build_dir(args.cache, spec), spec)
@@ -254,8 +254,8 @@ def _parse_levels(text: str | None, finished: list[int], option: str = "--levels
 
 
 def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
-    from spheria.tablebase.layout import SETUP
-    from spheria.tablebase.verify import check_setup, solver_leaf
+    from spheria.games.special_cake.tablebase.layout import SETUP
+    from spheria.games.special_cake.tablebase.verify import check_setup, solver_leaf
 
     top = table.layout.top
     empties = _parse_levels(args.setup, list(range(1, top + 1)), "--setup")
@@ -280,8 +280,8 @@ def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
 
 
 def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
-    from spheria.tablebase.build import build_dir
-    from spheria.tablebase.verify import EatingTable, Journal, check_levels, solver_value, step_value
+    from spheria.games.special_cake.tablebase.build import build_dir
+    from spheria.games.special_cake.tablebase.verify import EatingTable, Journal, check_levels, solver_value, step_value
 
     spec = _spec(args)
     table = EatingTable(build_dir(args.cache, spec), spec)

@@ -1,7 +1,7 @@
 /*
  * tbbuild: the retrograde builder of Special Cake's eating-phase table (mint, no cherry).
  *
- * Compiled on demand by `spheria tablebase build` (spheria.tablebase.build) and run as a
+ * Compiled on demand by `spheria tablebase build` (spheria.games.special_cake.tablebase.build) and run as a
  * separate program; the board tables come from spheria.engine.board through a text file, so
  * the moves generated here are those of the engine (the same tables _cakesolver uses).
  *

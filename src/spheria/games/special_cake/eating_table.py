@@ -7,7 +7,7 @@ agent asks this probe first: a lookup reads one byte of a level file (``os.pread
 game's eating is exact and instant instead of a search of seconds that a loaded machine can push
 past its cap.
 
-The numbering is the table's (:mod:`spheria.tablebase.layout`, whose level files this reads;
+The numbering is the table's (:mod:`spheria.games.special_cake.tablebase.layout`, whose level files this reads;
 the agents layer may not import the tablebase, so the few header constants are restated here
 and a test holds them equal): a level ``n`` holds the stable shapes with ``n`` candies sorted
 by mask, each shape every colouring with at most ``cap`` of each colour, and a position's bit
@@ -27,15 +27,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spheria.engine.board import ALL_SITES
-from spheria.solver.setup_table import colex_rank, pext, stable_shapes
+from spheria.games.special_cake.solver.setup_table import colex_rank, pext, stable_shapes
 
-#: A level file's header (as ``spheria.tablebase.layout.HEADER``): magic, format, level, shapes, per shape, ...
+#: A level file's header (as ``tablebase.layout.HEADER``): magic, format, level, shapes, per shape, ...
 HEADER = struct.Struct("<8sIIQQQQQQ")
 LEVEL_MAGIC = b"SPHTBLVL"
 FORMAT_VERSION = 1
 #: Candies of each colour on a full mint cake: no eating position has more.
 MINT_CAP = 15
-#: The environment variable that moves every build (as ``spheria.tablebase.build.CACHE_VARIABLE``).
+#: The environment variable that moves every build (as ``spheria.games.special_cake.tablebase.build.CACHE_VARIABLE``).
 CACHE_VARIABLE = "SPHERIA_TABLEBASE"
 
 

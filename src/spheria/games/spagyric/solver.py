@@ -2,7 +2,7 @@
 
 Spagyric hides only the choice in progress: every ball on the pyramid beat one ball of the
 colour it beats, so a player who knows their own supply can count the opponent's (see
-:func:`spheria.agents.spagyric_agent.reconstruct`). What decides the rest of the game — the
+:func:`spheria.games.spagyric.agent.reconstruct`). What decides the rest of the game — the
 pyramid, both supplies by colour, the stunned balls, the phase, who places which colour — is
 therefore common knowledge, and the game is a two-player zero-sum game with simultaneous moves
 and otherwise perfect information. Such a game is solved by backward induction:
@@ -46,8 +46,8 @@ is the value of every other position and how far a strategy falls short of it:
 -1.0
 
 The canonical form, the transitions and the counting bound are shared with the ``spagyric``
-agent (:mod:`spheria.agents.spagyric_agent`), which plays this solver's strategies in small
-endgames. The command line ``spheria spagyric-solve`` (:mod:`spheria.cli.spagyric`) prints the
+agent (:mod:`spheria.games.spagyric.agent`), which plays this solver's strategies in small
+endgames. The command line ``spheria spagyric-solve`` (:mod:`spheria.games.spagyric.cli`) prints the
 value of a supply and the exploitability of agents.
 """
 

@@ -2,7 +2,7 @@
 
 The builder is a separate C program compiled on first use with the system C compiler into the
 cache directory (so installing the package needs no compiler), keyed by a hash of its source,
-of the header of eating steps it shares with the extensions (``engine/cake_steps.h``) and of
+of the header of eating steps it shares with the extensions (``games/special_cake/cake_steps.h``) and of
 the flags. The board tables (what rests on what, the rising drop chains, the 150 lines, the
 symmetries) are written from :mod:`spheria.engine.board` into a text file the program reads, so
 its moves are the engine's. Each finished level is a file ``level-NN.bin`` in the build's
@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 
 from spheria.engine.board import ABOVE, ALL_SITES, NUM_SITES, SEGMENTS, SYMMETRIES, drop_chain
-from spheria.tablebase.layout import FORMAT_VERSION, MINT_CAP
+from spheria.games.special_cake.tablebase.layout import FORMAT_VERSION, MINT_CAP
 
 #: The environment variable that moves every build (the tests point it at an empty directory).
 CACHE_VARIABLE = "SPHERIA_TABLEBASE"
@@ -90,16 +90,16 @@ class TableSpec:
         return "\n".join(lines) + "\n"
 
 
-#: The header of Special Cake's eating steps that ``tbbuild.c`` includes, from :mod:`spheria.engine`.
+#: The header of Special Cake's eating steps that ``tbbuild.c`` includes, from :mod:`spheria.games.special_cake`.
 STEPS_HEADER = "cake_steps.h"
 
 
 def _source() -> bytes:
-    return resources.files("spheria.tablebase").joinpath("tbbuild.c").read_bytes()
+    return resources.files("spheria.games.special_cake.tablebase").joinpath("tbbuild.c").read_bytes()
 
 
 def _steps_header() -> bytes:
-    return resources.files("spheria.engine").joinpath(STEPS_HEADER).read_bytes()
+    return resources.files("spheria.games.special_cake").joinpath(STEPS_HEADER).read_bytes()
 
 
 def compile_builder(cache: Path, compiler: str | None = None) -> Path:

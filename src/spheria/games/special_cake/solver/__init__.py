@@ -106,7 +106,7 @@ def _load_backend() -> tuple[str, Callable[[int, int, int], _Search]]:
             raise ValueError(f"{BACKEND_VARIABLE} must be auto, compiled or python, not {choice!r}")
         _backend = _compiled_backend(required=choice == COMPILED) if choice != PYTHON else None
         if _backend is None:
-            from spheria.solver import _pysolver
+            from spheria.games.special_cake.solver import _pysolver
 
             _backend = (PYTHON, _pysolver.Search)
     return _backend
@@ -114,7 +114,7 @@ def _load_backend() -> tuple[str, Callable[[int, int, int], _Search]]:
 
 def _compiled_backend(required: bool) -> tuple[str, Callable[[int, int, int], _Search]] | None:
     try:
-        from spheria.solver import _cakesolver
+        from spheria.games.special_cake.solver import _cakesolver
     except ImportError:
         if required:
             raise ImportError(
@@ -317,7 +317,7 @@ def _solve_setup(state: CakeState, stop_at_first: bool) -> SolveResult:
             f"the set-up is solved only for mint with mixed lines (the shipped table), "
             f"not {variant} with {line_rule} lines"
         )
-    from spheria.solver.setup_table import shipped_table
+    from spheria.games.special_cake.solver.setup_table import shipped_table
 
     start = time.perf_counter()
     table = shipped_table()

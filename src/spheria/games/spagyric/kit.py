@@ -1,0 +1,7 @@
+"""What Spagyric offers beyond its rules: the parts the generic layers ask for (see :mod:`spheria.kernel.kit`)."""
+
+from __future__ import annotations
+
+from spheria.kernel.kit import GameKit
+
+KIT = GameKit()

@@ -1,0 +1,104 @@
+"""What a game offers beyond its rules, in one frozen description: its *kit*.
+
+Every game class answers :meth:`~spheria.kernel.game.Game.kit` with a :class:`GameKit`. The
+generic layers (agents, analysis, arena, records, server, integrations, cli) ask the game for
+each part through it and never name a game or import a game's package. Every part is optional:
+a game that offers no solver, no codec or no levels leaves the field empty, and the generic
+layers say so cleanly ("this game has no levels").
+
+A game's package declares its kit in ``kit.py`` and its game class returns it lazily, so that
+loading a game for its rules does not load its solver, its agents or its commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from spheria.kernel.game import Game, State
+
+#: A position's value for ``seat`` in [-1, 1] (a heuristic; exact where the game is over).
+Evaluate = Callable[["State[Any]", int], float]
+#: A key that is equal for equal positions (a transposition table's key).
+KeyFunction = Callable[["State[Any]"], Hashable]
+#: Whether the player to move can win with one move.
+WinTest = Callable[["State[Any]"], bool]
+#: Finish a game from a state cheaply and return its returns (``rand`` gives floats in [0, 1)).
+Playout = Callable[["State[Any]", Callable[[], float]], list[float]]
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What a generic search may know of a game (each ``None``: the search's own fallback).
+
+    ``evaluate`` scores a position for a seat, ``key`` identifies positions for a table,
+    ``can_win_now`` says whether the mover wins at once, ``playout`` finishes a game cheaply
+    (MCTS rollouts) and ``guided_playout`` finishes it as players who pursue their score.
+    """
+
+    evaluate: Evaluate | None = None
+    key: KeyFunction | None = None
+    can_win_now: WinTest | None = None
+    playout: Playout | None = None
+    guided_playout: Playout | None = None
+
+
+@dataclass(frozen=True)
+class LevelEntry:
+    """One level of one game: the agent it plays as and the longest it thinks about a move.
+
+    ``seconds`` is the time per move the level is stated to answer within on the project's
+    2-core machine: the agent's ``time`` budget, or for a budget in iterations what it takes.
+    """
+
+    level: int
+    spec: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Levels:
+    """A game's level tables: levels 1-5 per ladder, and which ladder a game's options pick.
+
+    ``tables`` maps a ladder's key (``"special-cake/mint"``, ``"spline"``) to its five levels;
+    ``key(game)`` names the ladder of a game with its options.
+    """
+
+    tables: Mapping[str, tuple[LevelEntry, ...]]
+    key: Callable[[Game], str]
+
+
+@dataclass(frozen=True)
+class GameKit:
+    """Everything a game offers beyond its rules; every field may be left empty.
+
+    * ``knowledge``: heuristics and playouts for the generic searches;
+    * ``levels``: the level tables (``level:1`` .. ``level:5``);
+    * ``agents``: the game's own agents by spec name (``"spagyric"``, ``"solver"``), factories
+      taking the spec's options as keywords;
+    * ``search``: the game's own alpha-beta (``alphabeta:engine=game``), a factory of a search;
+    * ``codec``: a factory of the game's action and observation codec (OpenSpiel, PettingZoo);
+    * ``howto``: the how-to text blocks (``help rules``, the pages' how-to);
+    * ``analyse``: the game's own analysis (exact values, hidden information), tried before the
+      generic estimate;
+    * ``commands``: a function that adds the game's own command-line commands to a parser's
+      sub-commands;
+    * ``sample_origin``: for a game of hidden information, a sampler of a state consistent with
+      one seat's view (OpenSpiel's resampling).
+    """
+
+    knowledge: Knowledge = field(default_factory=Knowledge)
+    levels: Levels | None = None
+    agents: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    search: Callable[[], Any] | None = None
+    codec: Callable[[Game], Any] | None = None
+    howto: Sequence[Any] = ()
+    analyse: Callable[..., Any] | None = None
+    commands: Callable[[Any], None] | None = None
+    sample_origin: Callable[..., Any] | None = None
+
+
+#: The kit of a game that offers nothing beyond its rules.
+EMPTY_KIT = GameKit()
