@@ -117,6 +117,24 @@ def test_ratings_come_from_the_games_played() -> None:
     assert report.agents["x"].wins == 3 and report.by_seat["x"][1].wins == 1
 
 
+def test_tied_agents_are_listed_in_the_order_they_were_named_whatever_order_results_arrive() -> None:
+    # a beats b, b beats c, c beats a, once each from each seat: all three tie on rating and score.
+    wins = [("a", "b"), ("b", "c"), ("c", "a")]
+    results = [
+        GameResult(index, seats, (1.0, -1.0) if seats == pair else (-1.0, 1.0), 9)
+        for index, (pair, seats) in enumerate((pair, seats) for pair in wins for seats in (pair, pair[::-1]))
+    ]
+    tables, orders = set(), set()
+    for arrival in (results, results[::-1], results[2:] + results[:2]):
+        report = ArenaReport("spline", {}, ["c", "a", "b"], len(results))
+        for result in arrival:
+            report.add(result)
+        tables.add(report.table())
+        orders.add(tuple(report.to_json()["agents"]))
+    assert orders == {("c", "a", "b")}  # the order named on the command line
+    assert len(tables) == 1
+
+
 def test_records_of_every_game_replay(tmp_path: Path) -> None:
     report = run_arena("special-cake", {"variant": "mint"}, ["random", "greedy"], games=3, seed=4, records_dir=tmp_path)
     files = sorted(tmp_path.glob("*.spheria.json"))

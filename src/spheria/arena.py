@@ -18,7 +18,7 @@ import importlib
 import itertools
 import math
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -203,13 +203,26 @@ class ArenaReport:
             seats[seat].add(value)
 
     def ratings(self) -> dict[str, float]:
-        """Bradley–Terry strengths as Elo-scale ratings (mean 1500); see :func:`bradley_terry`."""
+        """Bradley–Terry strengths as Elo-scale ratings (mean 1500); see :func:`bradley_terry`.
+
+        Games are counted in the order they were dealt, not the order they finished, so the
+        same games give the same ratings to the last bit however the workers raced.
+        """
         pairs: list[tuple[str, str, float]] = []
-        for result in self.results:
+        for result in sorted(self.results, key=lambda r: r.index):
             for (a, ra), (b, rb) in itertools.combinations(zip(result.seats, result.returns, strict=True), 2):
                 if ra != rb or ra == 0:
                     pairs.append((a, b, 1.0 if ra > rb else 0.0 if ra < rb else 0.5))
         return bradley_terry(self.agent_specs, pairs)
+
+    def ranking(self, ratings: Mapping[str, float]) -> list[tuple[str, AgentRow]]:
+        """The agents strongest first: by rating, then score; agents tied on both in the order
+        they were named, so that a table never depends on the order results arrived in."""
+        named = {spec: position for position, spec in enumerate(self.agent_specs)}
+        return sorted(
+            self.agents.items(),
+            key=lambda kv: (-round(ratings[kv[0]], 6), -kv[1].score, named.get(kv[0], len(named)), kv[0]),
+        )
 
     def to_json(self) -> dict[str, Any]:
         ratings = self.ratings()
@@ -231,7 +244,7 @@ class ArenaReport:
                         {"wins": s.wins, "draws": s.draws, "losses": s.losses} for s in self.by_seat.get(spec, [])
                     ],
                 }
-                for spec, row in sorted(self.agents.items(), key=lambda kv: -ratings[kv[0]])
+                for spec, row in self.ranking(ratings)
             },
         }
 
@@ -246,7 +259,7 @@ class ArenaReport:
             f" {pad(heading[4], 5, '>')}  {pad(heading[5], 5)}  {pad(heading[6], 11)}  {pad(heading[7], 7, '>')}"
             f"  {heading[8]}",
         ]
-        for spec, row in sorted(self.agents.items(), key=lambda kv: -ratings[kv[0]]):
+        for spec, row in self.ranking(ratings):
             low, high = row.interval()
             seats = "  ".join(f"{s.wins}-{s.draws}-{s.losses}" for s in self.by_seat.get(spec, []))
             lines.append(
