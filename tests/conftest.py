@@ -28,6 +28,17 @@ from spheria.engine.board import SITE_NAMES, Board, iter_sites, parse_diagram
 from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, Observation, PlayerView, State
 from spheria.kernel.options import Option
 
+#: The fixture that launches Chromium (tests/e2e/test_browser.py): every test that uses it, directly
+#: or through another fixture (``page``), is marked ``browser`` as it is collected, so
+#: ``pytest -m "not browser"`` runs the quick loop without a browser (tests/test_markers.py checks it).
+BROWSER_FIXTURE = "browser"
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if BROWSER_FIXTURE in getattr(item, "fixturenames", ()):
+        item.add_marker(pytest.mark.browser)
+
+
 #: Every game with options that make a different game of it: the shared API is tested on each.
 EVERY_GAME: list[tuple[str, dict[str, Any]]] = [
     ("special-cake", {"variant": "mint"}),

@@ -11,10 +11,13 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
+from spheria import server as spheria_server
 from spheria.agents.registry import agent_names
 from spheria.cli.common import HUMAN
 from spheria.cli.main import main
@@ -69,11 +72,49 @@ def is_board_line(line: str) -> bool:
     return bool(re.fullmatch(r"[\d .wbr+a-d]*", line))
 
 
+#: The warnings a process ignores by default (Python's own filters); it prints the others on stderr.
+QUIET_WARNINGS = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)
+
+
 def spheria(argv: list[str], environ: dict[str, str], typed: str = "") -> subprocess.CompletedProcess[str]:
+    """``spheria argv`` run here through :func:`main` as a process started with ``environ`` and
+    ``typed`` on its stdin would run it: its exit status, stdout and stderr, with what a process
+    makes of a ``SystemExit`` and of a warning. (A process for each call took this file a minute
+    or more, nearly all of it starting Python; :func:`spheria_process` is the real one.)"""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    environment = {**environ, "NO_COLOR": "1", "COLUMNS": "80", "LINES": "24"}  # 80 columns: a pipe's width
+    with (
+        mock.patch.dict(os.environ, environment),
+        mock.patch.object(sys, "stdin", io.StringIO(typed)),
+        contextlib.redirect_stdout(stdout),
+        contextlib.redirect_stderr(stderr),
+        warnings.catch_warnings(record=True) as caught,
+    ):
+        warnings.simplefilter("default")
+        for category in QUIET_WARNINGS:
+            warnings.filterwarnings("ignore", category=category)
+        try:
+            status = main(argv)
+        except SystemExit as stop:  # as the interpreter ends a process
+            status = exit_status(stop)
+    for warning in caught:
+        stderr.write(warnings.formatwarning(warning.message, warning.category, warning.filename, warning.lineno))
+    return subprocess.CompletedProcess(argv, status, stdout.getvalue(), stderr.getvalue())
+
+
+def exit_status(stop: SystemExit) -> int:
+    """The status a process ends with on ``stop``; a message is printed on stderr, status 1."""
+    if stop.code is None or isinstance(stop.code, int):
+        return stop.code or 0
+    print(stop.code, file=sys.stderr)
+    return 1
+
+
+def spheria_process(argv: list[str], environ: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``spheria argv`` in a process of its own with ``environ``: what a person at a shell runs."""
     env = {**os.environ, **environ, "NO_COLOR": "1"}
     return subprocess.run(
         [sys.executable, "-m", "spheria.cli.main", *argv],
-        input=typed,
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -153,11 +194,12 @@ def test_help_rules_and_help_in_korean() -> None:
 
 
 def test_lang_overrides_the_environment_and_bad_values_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    english = spheria(["--lang", "en", "games"], KOREAN)
-    korean = spheria(["--lang=ko", "games"], ENGLISH)
+    """In processes of their own: the language of a real process's environment, and its exit status."""
+    english = spheria_process(["--lang", "en", "games"], KOREAN)
+    korean = spheria_process(["--lang=ko", "games"], ENGLISH)
     assert "Special Cake, 2 players" in english.stdout and not re.search("[가-힣]", english.stdout)
     assert "스페셜 케이크, 플레이어 2명" in korean.stdout
-    refused = spheria(["--lang", "fr", "games"], ENGLISH)
+    refused = spheria_process(["--lang", "fr", "games"], ENGLISH)
     assert refused.returncode == 2 and "--lang" in refused.stderr and "'fr'" in refused.stderr
 
 
@@ -359,8 +401,15 @@ def test_a_bad_option_value_is_refused_in_korean(option: str, expected: str, eng
         (["--certfile", "cert.pem"], "--certfile 옵션과 --keyfile 옵션을 모두", "give both --certfile and --keyfile"),
     ],
 )
-def test_serve_refuses_an_option_value_in_korean(argv: list[str], expected: str, english: str) -> None:
+def test_serve_refuses_an_option_value_in_korean(
+    argv: list[str], expected: str, english: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Refused before the server starts (nothing listens)."""
+
+    def started(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr(spheria_server, "serve", started)
     done = spheria(["serve", "--port", "1", *argv], KOREAN)
     assert done.returncode == 1 and expected in done.stderr and HANGUL_RE.search(done.stderr), done.stderr
     refused = spheria(["serve", "--port", "1", *argv], ENGLISH)
