@@ -9,6 +9,7 @@ free port of 127.0.0.1. All traffic stays on loopback; every loop is bounded in 
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import os
 import signal
@@ -800,6 +801,42 @@ def test_idle_sockets_filling_the_server_never_cost_an_honest_request_a_503(serv
         assert idle[0].recv(1) == b""  # the socket silent the longest was closed
     finally:
         for sock in idle:
+            sock.close()
+
+
+def test_half_sent_requests_from_one_address_never_cost_another_address_a_503(serve: Callable[..., str]) -> None:
+    """Slowloris: one address holds many requests open by sending their headers a byte at a time.
+    It gets its share of the connection table (``--http-per-address``) and no more; an honest
+    client at another loopback address (127.0.0.2) is answered at once, and the attacker's own
+    connections within its share are still served."""
+    base = serve("--max-connections", "60", "--http-per-address", "20", "--header-timeout", "60")
+    host, port = base.removeprefix("http://").split(":")
+    attack = []
+    try:
+        for _ in range(80):  # more than the whole table
+            sock = socket.create_connection((host, int(port)), timeout=30)
+            sock.sendall(b"GET /api/games HTTP/1.1\r\nHo")  # and never the rest
+            attack.append(sock)
+        started = time.monotonic()
+        honest = http.client.HTTPConnection(host, int(port), timeout=20, source_address=("127.0.0.2", 0))
+        honest.request("GET", "/api/games")
+        assert honest.getresponse().status == 200
+        honest.close()
+        assert time.monotonic() - started < 10
+        closed = 0
+        for sock in attack[20:]:  # past the attacker's share: closed as they opened
+            sock.settimeout(20)
+            try:
+                closed += sock.recv(1) == b""
+            except ConnectionResetError:
+                closed += 1
+        assert closed == len(attack) - 20
+        kept = attack[0]  # within the share: the request finishes and is answered
+        kept.sendall(f"st: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+        kept.settimeout(20)
+        assert kept.recv(12).startswith(b"HTTP/1.1 200")
+    finally:
+        for sock in attack:
             sock.close()
 
 

@@ -33,6 +33,7 @@ HELP: dict[str, str] = {
     "--idle-game-hours": N_("abort games idle this long (default %(default)s; 0: never)"),
     "--max-connections": N_("open connections at most (default %(default)s)"),
     "--header-timeout": N_("seconds to send request headers (default %(default)s)"),
+    "--http-per-address": N_("open HTTP connections from one address at most (default %(default)s)"),
     "--public-url": N_("the URL people open, e.g. https://spheria.example.org"),
     "--allowed-host": N_("another host name to serve (repeatable)"),
     "--certfile": N_("TLS certificate (PEM); serve https with --keyfile"),
@@ -78,6 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     option(limits, "--idle-game-hours", type=FLOAT, default=Limits.idle_game_seconds / 3600)
     option(limits, "--max-connections", type=INTEGER, default=4096)
     option(limits, "--header-timeout", type=FLOAT, default=10.0)
+    option(limits, "--http-per-address", type=INTEGER, default=64)
     public = parser.add_argument_group(_(GROUP_PUBLIC))
     option(public, "--public-url", default=None)
     option(public, "--allowed-host", action="append", default=[], metavar="HOST")
@@ -145,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
         limits=limits_of(args),
         max_connections=args.max_connections,
         header_timeout=args.header_timeout,
+        http_per_address=max(1, args.http_per_address),
         certfile=args.certfile,
         keyfile=args.keyfile,
     )

@@ -1,7 +1,8 @@
 """What every request passes before the app sees it: the Host allow-list, the Origin check on
 websockets and POSTs, JSON-only POSTs and the security headers on every response; and an HTTP
-protocol for uvicorn that closes connections whose request headers do not arrive in time, and
-silent connections first when the server is full.
+protocol for uvicorn that closes connections whose request headers do not arrive in time, holds
+each address to its share of the connection table, and closes silent connections first when the
+server is full.
 """
 
 from __future__ import annotations
@@ -105,9 +106,13 @@ class Guard:
         await send({"type": "http.response.body", "body": body})
 
 
-def guarded_http_protocol(header_timeout: float, max_connections: int) -> Any:
-    """uvicorn's h11 protocol with two defences against sockets that hold the server without asking
+def guarded_http_protocol(header_timeout: float, max_connections: int, per_address: int = 64) -> Any:
+    """uvicorn's h11 protocol with three defences against sockets that hold the server without asking
     anything (uvicorn alone waits forever for the first request):
+
+    * one address keeps at most ``per_address`` HTTP connections open at once; a connection past
+      that is closed as it opens (browsers open six a host), so that requests sent slowly a byte at
+      a time from one address (slowloris) can never fill the table that everyone else needs;
 
     * a connection must send its request headers within ``header_timeout`` seconds, counted from
       the request's first byte (a connection that sends nothing at all is closed that long after
@@ -119,15 +124,39 @@ def guarded_http_protocol(header_timeout: float, max_connections: int) -> Any:
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     silent: OrderedDict[Any, None] = OrderedDict()  # connections waiting for a request's first byte, oldest first
+    open_from: dict[str, int] = {}  # HTTP connections open per address
 
     class GuardedH11Protocol(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
         _armed_cycle: Any = None
+        _address: str | None = None  # counted in open_from while this protocol holds the socket
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            address = str(self.client[0]) if self.client else ""
+            if open_from.get(address, 0) >= per_address:
+                self.connections.discard(self)
+                transport.close()
+                return
+            open_from[address] = open_from.get(address, 0) + 1
+            self._address = address
             self._await_request()
             self._make_room()
+
+        def _release(self) -> None:
+            """This socket no longer counts against its address (closed, or now a websocket's)."""
+            if self._address is not None:
+                left = open_from[self._address] - 1
+                if left:
+                    open_from[self._address] = left
+                else:
+                    del open_from[self._address]
+                self._address = None
+
+        def handle_websocket_upgrade(self, event: Any) -> None:
+            super().handle_websocket_upgrade(event)
+            self._release()  # websockets have their own cap per address (Limits.connections_per_address)
+            silent.pop(self, None)
 
         def _await_request(self) -> None:
             """Before a request's first byte: silent (closed when room is needed), on a deadline."""
@@ -168,6 +197,7 @@ def guarded_http_protocol(header_timeout: float, max_connections: int) -> Any:
                 self._await_request()
 
         def connection_lost(self, exc: Exception | None) -> None:
+            self._release()
             silent.pop(self, None)
             if self._deadline is not None:
                 self._deadline.cancel()
