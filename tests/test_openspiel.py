@@ -17,15 +17,14 @@ from scipy.optimize import linprog
 
 import spheria
 from spheria.engine.board import SEGMENTS, parse_site
+from spheria.games.spagyric.codec import SpagyricCodec
+from spheria.games.special_cake.codec import CAKE_LINE_BASE, CAKE_LINE_ORDERS
+from spheria.games.spinca.codec import SPINCA_RELOCATIONS
 from spheria.integrations import openspiel
-from spheria.integrations.encoding import (
-    CAKE_LINE_BASE,
-    CAKE_LINE_ORDERS,
-    SPINCA_RELOCATIONS,
-    SpagyricCodec,
-    codec_for,
-)
+from spheria.kernel import registry
+from spheria.kernel.codec import Private, codec_for
 from spheria.kernel.game import SIMULTANEOUS
+from tests.conftest import SecretNumbers
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("spheria_special_cake", {"variant": "mint"}),
@@ -79,6 +78,32 @@ def test_every_game_is_registered_and_its_game_string_round_trips() -> None:
     assert openspiel.load("spinca", players=3).get_type().short_name == "spheria_spinca_3"
     with pytest.raises(ValueError, match="variant"):
         pyspiel.load_game("spheria_special_cake", {"variant": "vanilla"})
+
+
+def test_every_game_numbers_its_moves_with_its_kit_s_codec() -> None:
+    for name in spheria.game_names():
+        game = spheria.load_game(name)
+        factory = game.kit().codec
+        assert factory is not None, name
+        codec = codec_for(game)
+        assert type(codec) is factory and codec.game is game
+        assert openspiel.load(name).num_distinct_actions() == codec.num_actions
+    # Views of hidden information are a capability: a game of perfect information offers none.
+    with pytest.raises(NotImplementedError, match="spline's codec offers no views"):
+        codec_for(spheria.load_game("spline")).view_layout(Private.SEAT, 0)
+
+
+def test_a_game_without_a_codec_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry._REGISTRY, SecretNumbers.name, SecretNumbers)
+    refusal = "'test-secret-numbers' offers no codec"
+    with pytest.raises(ValueError, match=refusal):
+        codec_for(SecretNumbers())
+    assert openspiel.register_all() == []  # nothing to register: it has no action numbers
+    assert SecretNumbers.name not in {r.spheria_name for r in openspiel.REGISTRATIONS.values()}
+    with pytest.raises(ValueError, match=refusal):
+        openspiel.load(SecretNumbers.name)
+    with pytest.raises(ValueError, match="unknown game 'no-such-game'"):
+        openspiel.load("no-such-game")
 
 
 def test_unknown_parameters_and_other_types_are_refused_by_name() -> None:

@@ -8,6 +8,7 @@ and JSON API, the observers, and the bounds of the information-state tensor.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 import random
@@ -23,8 +24,9 @@ from open_spiel.python.tests import games_sim_test
 
 import spheria
 from spheria.engine.board import parse_site
+from spheria.games.spagyric.codec import SpagyricCodec, spagyric_max_length
+from spheria.games.spagyric.rules import Spagyric
 from spheria.integrations import openspiel
-from spheria.integrations.encoding import SpagyricCodec, spagyric_max_length
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("spheria_special_cake", {"variant": "mint"}),
@@ -263,6 +265,29 @@ def test_resampling_draws_every_world_the_seat_cannot_tell_apart() -> None:
     fresh = game.new_initial_state()
     fresh.apply_actions([0, 1])
     assert str(fresh.resample_from_infostate(1, sampler)) == str(fresh)
+
+
+def test_resampling_asks_the_game_s_kit_for_its_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = pyspiel.load_game("spheria_spagyric", {"supply": 2})
+    state = game.new_initial_state(SAME_VIEW[0])
+    state.apply_actions([0, 1])
+    asked: list[tuple[str, list[str], int]] = []
+
+    def other_world(spheria_game: Any, origin: str, history: Any, player: int, rng: random.Random) -> str:
+        asked.append((origin, list(history), player))
+        return SAME_VIEW[1]
+
+    kit = Spagyric.kit()
+    monkeypatch.setattr(Spagyric, "kit", classmethod(lambda cls: dataclasses.replace(kit, sample_origin=other_world)))
+    world = state.resample(1, random.Random(0))
+    assert asked == [(SAME_VIEW[0], ["w:b"], 1)]
+    # The kit's world, replayed: seat 1's bag is empty there; seat 2's also holds the black w:b beat.
+    assert world.spheria.to_spn().split()[-2:] == ["0,0,0", "1,2,1"]
+    assert world.history() == state.history()
+    # A game of hidden information whose kit draws no worlds is refused by name, not searched blind.
+    monkeypatch.setattr(Spagyric, "kit", classmethod(lambda cls: dataclasses.replace(kit, sample_origin=None)))
+    with pytest.raises(ValueError, match="spagyric offers no sample_origin"):
+        state.resample(0, random.Random(0))
 
 
 def _ismcts_bot(game: Any, seed: int) -> Any:

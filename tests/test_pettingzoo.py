@@ -13,10 +13,12 @@ from pettingzoo.test import api_test, parallel_api_test
 
 import spheria
 from spheria.engine.board import parse_site
-from spheria.integrations.encoding import codec_for, to_relative
 from spheria.integrations.pettingzoo import SpheriaEnv, env, parallel_env, raw_env
 from spheria.integrations.render import BALLS, CELL, MARGIN
+from spheria.kernel import registry
+from spheria.kernel.codec import codec_for, to_relative
 from spheria.kernel.game import SIMULTANEOUS
+from tests.conftest import SecretNumbers
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("special-cake", {"variant": "mint"}),
@@ -291,3 +293,10 @@ def test_rgb_array_draws_the_pyramid_from_above() -> None:
     assert isinstance(top, np.ndarray)
     centre = top[top.shape[0] // 2, top.shape[1] // 2]  # the apex, 3a1, over everything
     assert tuple(centre) == BALLS[full.spheria_state.board.color_at(parse_site("3a1"))]  # type: ignore[attr-defined]
+
+
+def test_a_game_without_a_codec_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry._REGISTRY, SecretNumbers.name, SecretNumbers)
+    for make in (raw_env, env, parallel_env):
+        with pytest.raises(ValueError, match="'test-secret-numbers' offers no codec"):
+            make(SecretNumbers.name)

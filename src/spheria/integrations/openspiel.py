@@ -1,29 +1,36 @@
 """Spheria's games as OpenSpiel Python games (``pip install 'spheria[openspiel]'``).
 
-Importing this module registers every Spheria game with ``pyspiel``, one registration per
-game type (see docs/openspiel.md), derived from ``Game.info()``: ``spheria_special_cake``,
-``spheria_special_cake_sugar`` (the cake drawn at a chance node), ``spheria_spinca`` (2 or 4
-seats, zero-sum), ``spheria_spinca_3`` (general-sum), ``spheria_spline``, ``spheria_spagyric``.
+Importing this module registers with ``pyspiel`` every Spheria game that offers a codec (see
+:mod:`spheria.kernel.codec`), one registration per game type (see docs/openspiel.md), derived
+from ``Game.info()``: ``spheria_<game>`` for the game with its default options, and
+``spheria_<game>_<value>`` for the options that make another type (a chance node, another
+utility).
 
-* Actions are the fixed numbers of :mod:`spheria.integrations.encoding`, written and read in
-  Spheria's notation (``state.string_to_action("0a1+1a1")``).
+* Actions are the fixed numbers of the game's codec, written and read in Spheria's notation
+  (``state.string_to_action(text)``).
 * ``start`` is a Spheria SPN to start from instead of the usual first position, written
   with ``;`` for every ``,`` (a comma would end the parameter in an OpenSpiel game string).
-* Spagyric is a 2-player ``SIMULTANEOUS``, ``IMPERFECT_INFORMATION`` game: both players pick a
-  colour at a reveal (``apply_actions([a0, a1])`` or a flat joint action), the winner places
-  alone (the idle seat's action is ignored there). Its observations and information states
-  are built from Spheria's ``observation(player)`` only; :func:`resampler` lets OpenSpiel's
-  ISMCTS search it without seeing a secret.
+* A game whose first position is drawn at random draws it at a chance node: outcome ``k`` of
+  ``cakes`` equally likely outcomes is the game's first position for seed ``k``.
+* A game with simultaneous moves is ``SIMULTANEOUS``: every seat with a choice picks at once
+  (``apply_actions([a0, a1])`` or a flat joint action); where one seat moves alone the idle
+  seats' actions are ignored. A game of hidden information is ``IMPERFECT_INFORMATION``: its
+  observations and information states are its codec's views, built from Spheria's
+  ``observation(player)`` only, and :func:`resampler` lets OpenSpiel's ISMCTS search it
+  without seeing a secret (through the kit's ``sample_origin``).
 * Games pickle as their game string; states serialise (``pyspiel.serialize_game_and_state``,
   ``pickle``) as the Spheria game, its start and its record entries.
 
+Every action of every registration reads back from its own notation:
+
 >>> import pyspiel
->>> import spheria.integrations.openspiel
->>> game = pyspiel.load_game("spheria_spline")
->>> state = game.new_initial_state()
->>> state.apply_action(state.legal_actions()[0])
->>> state.observation_string(1)
-'w.............../........./..../. 2'
+>>> from spheria.integrations.openspiel import REGISTRATIONS
+>>> for short_name in sorted(REGISTRATIONS):
+...     state = pyspiel.load_game(short_name).new_initial_state()
+...     if state.is_chance_node():
+...         state.apply_action(0)
+...     for action in state.legal_actions():
+...         assert state.string_to_action(state.action_to_string(action)) == action, short_name
 """
 
 from __future__ import annotations
@@ -37,8 +44,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from spheria.games.spagyric.worlds import sample_origin
-from spheria.integrations.encoding import Codec, Layout, SpagyricCodec, codec_for, layout_size
+from spheria.kernel.codec import Codec, Layout, Private, codec_for, layout_size, offers_codec, require_codec
 from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, State
 from spheria.kernel.options import Option
 from spheria.kernel.registry import game_class, game_names, load_game
@@ -50,7 +56,8 @@ Utility = pyspiel.GameType.Utility
 
 #: The parameter every registration has: a Spheria position to start from.
 START = "start"
-#: The parameter of a registration whose first position is drawn at a chance node.
+#: The parameter of a registration whose first position is drawn at a chance node: how many
+#: outcomes (first positions) it draws from.
 CHANCE_OUTCOMES = "cakes"
 DEFAULT_CHANCE_OUTCOMES = 1000
 #: OpenSpiel cannot hold ``None``: an option whose default depends on other options is written so.
@@ -138,8 +145,8 @@ def _registrations(name: str) -> list[Registration]:
     """The registrations of one Spheria game: one per distinct game type over its option choices.
 
     The type of the game with default options keeps the plain name ``spheria_<game>``; every
-    other type gets the options that make it fixed, in its name (``spheria_special_cake_sugar``).
-    Options without a list of choices (a number such as Spagyric's supply) never change the type.
+    other type gets the options that make it fixed, in its name (``spheria_<game>_<value>``).
+    Options without a list of choices (a number over a wide range) never change the type.
     """
     tried = {spec.name: _tried_values(spec) for spec in game_class(name).option_specs}
     specs = [spec for spec in game_class(name).option_specs if tried[spec.name] is not None]
@@ -206,7 +213,7 @@ class _Held:
         self.game = game
         self.explicit = start is not None  # started from a given SPN
         self.origin = start or ""  # the SPN the game started from (set when the state is made)
-        self.pending_chance = pending_chance  # a sugar cake still to be drawn
+        self.pending_chance = pending_chance  # a first position still to be drawn at a chance node
         self._state: State[Any] | None = None
 
     @property
@@ -214,13 +221,13 @@ class _Held:
         """The Spheria state (made on first use, so a state made only to be overwritten costs nothing)."""
         if self._state is None:
             if self.pending_chance:
-                raise ValueError("the sugar cake is not drawn yet (a chance node)")
+                raise ValueError("the first position is not drawn yet (a chance node)")
             self._state = self.game.state_from_spn(self.origin) if self.explicit else self.game.new_initial_state()
             self.origin = self._state.to_spn()
         return self._state
 
     def draw(self, seed: int) -> None:
-        """Resolve the chance node: the sugar cake of ``seed``."""
+        """Resolve the chance node: the first position of ``seed``."""
         self._state = self.game.new_initial_state(seed=seed)
         self.origin = self._state.to_spn()
         self.pending_chance = False
@@ -310,14 +317,14 @@ class SpheriaGame(pyspiel.Game):  # type: ignore[misc]
         first = None if self.start is None else self.spheria.state_from_spn(self.start)  # a bad start fails here
         self._check_type(options, first is not None)
         self.chance = registration.facts.chance
-        self.cakes = int(given.get(CHANCE_OUTCOMES, 0))
-        if self.chance and self.cakes < 1:
+        self.chance_outcomes = int(given.get(CHANCE_OUTCOMES, 0))
+        if self.chance and self.chance_outcomes < 1:
             raise ValueError(f"{CHANCE_OUTCOMES} must be at least 1")
-        self.history_rows = self.codec.history_rows(first) if isinstance(self.codec, SpagyricCodec) else 0
+        self.history_rows = 0 if self.spheria.perfect_information else self.codec.history_rows(first)
         seats = self.spheria.num_players
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.num_actions,
-            max_chance_outcomes=self.cakes if self.chance else 0,
+            max_chance_outcomes=self.chance_outcomes if self.chance else 0,
             num_players=seats,
             min_utility=-1.0,
             max_utility=1.0,
@@ -326,7 +333,7 @@ class SpheriaGame(pyspiel.Game):  # type: ignore[misc]
         )
         shown = {k: v for k, v in self.spheria.options.items() if k in registration.parameters}
         if self.chance:
-            shown[CHANCE_OUTCOMES] = self.cakes
+            shown[CHANCE_OUTCOMES] = self.chance_outcomes
         if self.start is not None:
             shown[START] = spn_parameter(self.start)
         super().__init__(registration.game_type(), info, shown)
@@ -365,10 +372,10 @@ class SpheriaGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        if isinstance(self.codec, SpagyricCodec):
+        if not self.spheria.perfect_information:
             private = pyspiel.PrivateInfoType.SINGLE_PLAYER if iig_obs_type is None else iig_obs_type.private_info
             rows = self.history_rows if perfect_recall else 0
-            return SpagyricObserver(self.codec, rows, private)
+            return ViewObserver(self.codec, rows, _PRIVATE[private])
         if perfect_recall:
             return HistoryObserver()
         return BoardObserver(self.codec)
@@ -431,8 +438,8 @@ class SpheriaState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if not self._held.pending_chance:
             return []
-        cakes: int = self.get_game().cakes
-        return [(k, 1.0 / cakes) for k in range(cakes)]
+        outcomes: int = self.get_game().chance_outcomes
+        return [(k, 1.0 / outcomes) for k in range(outcomes)]
 
     def _apply_action(self, action: int) -> None:
         if self._held.pending_chance:
@@ -517,7 +524,7 @@ class SpheriaState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> SpheriaState:
         """A state ``player`` cannot tell from this one (same information state), drawn from those
-        their view allows (see :mod:`spheria.games.spagyric.worlds`); ``probability_sampler()``
+        their view allows (the kit's ``sample_origin``); ``probability_sampler()``
         gives the random numbers, as OpenSpiel's ``UniformProbabilitySampler`` does."""
         return self.resample(player, random.Random(int(float(probability_sampler()) * 2**53)))
 
@@ -527,6 +534,11 @@ class SpheriaState(pyspiel.State):  # type: ignore[misc]
         held = self._held
         if held.pending_chance or game.spheria.perfect_information:
             return self.clone()  # type: ignore[no-any-return]
+        sample_origin = game.spheria.kit().sample_origin
+        if sample_origin is None:
+            raise ValueError(
+                f"{game.spheria.name} offers no sample_origin: the worlds a seat cannot tell apart cannot be drawn"
+            )
         history = held.state.history_notation()
         origin = sample_origin(game.spheria, held.origin, history, player, rng)
         world = game.new_initial_state(origin) if held.explicit or origin != held.origin else game.new_initial_state()
@@ -620,57 +632,37 @@ class HistoryObserver:
         return f"{held.origin} | {' '.join(moves)}" if moves else held.origin
 
 
-class SpagyricObserver:
-    """What one Spagyric seat, a spectator or all seats together see, from Spheria's views only.
+#: OpenSpiel's private-information types as Spheria's.
+_PRIVATE = {
+    pyspiel.PrivateInfoType.SINGLE_PLAYER: Private.SEAT,
+    pyspiel.PrivateInfoType.NONE: Private.NONE,
+    pyspiel.PrivateInfoType.ALL_PLAYERS: Private.ALL,
+}
 
-    ``private`` is OpenSpiel's private-information type: ``SINGLE_PLAYER`` is the seat's own
-    ``observation(player)``; ``NONE`` the spectator's ``public_observation()``; ``ALL_PLAYERS``
-    the spectator's view plus both seats' supplies by colour (what the two seats know between
-    them). Without perfect recall: the position now (board, phase, the revealed ball, stunned
-    balls, supplies, both hands' sizes). With it (``history_rows`` turns), also the public
-    history of reveals and placements, which is everything a player has seen.
+
+class ViewObserver:
+    """What one seat of a game of hidden information, a spectator or all seats together see,
+    built by the game's codec from Spheria's views only (:meth:`~spheria.kernel.codec.Codec.view_features`).
+
+    ``private`` says whose private information is in it: the seat's own (OpenSpiel's
+    ``SINGLE_PLAYER``), nobody's (``NONE``: a spectator's) or every seat's (``ALL_PLAYERS``).
+    Without perfect recall: the position now. With it (``history_rows`` turns), also the public
+    history, which is everything a player has seen.
     """
 
-    def __init__(self, codec: SpagyricCodec, history_rows: int, private: Any) -> None:
+    def __init__(self, codec: Codec, history_rows: int, private: Private) -> None:
         self.codec = codec
         self.history_rows = history_rows
         self.private = private
-        layout = codec.layout
-        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            layout = (*layout, ("supplies", (2, 3)))
-        if history_rows:
-            layout = (*layout, *codec.history_layout(history_rows))
+        layout = codec.view_layout(private, history_rows)
         self.tensor = np.zeros(layout_size(layout), np.float32)
         self.dict = _views(self.tensor, layout)
 
-    def _observation(self, state: SpheriaState, player: int) -> dict[str, Any]:
-        spheria: Any = state._held.state  # a SpagyricState: it also has public_observation()
-        if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
-            return dict(spheria.observation(player))
-        observation: dict[str, Any] = spheria.public_observation()
-        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            observation["supplies_by_color"] = [spheria.observation(seat)["supply"] for seat in (0, 1)]
-        return observation
-
     def set_from(self, state: SpheriaState, player: int) -> None:
-        observation = self._observation(state, player)
-        values = self.codec.features_from_observation(observation)
-        if "supplies_by_color" in observation:
-            per_color = float(observation["supply_per_color"])
-            values += [hand[c] / per_color for hand in observation["supplies_by_color"] for c in "wbr"]
-        if self.history_rows:
-            values += self.codec.history_features(state._held.state.history_notation(), self.history_rows)
-        self.tensor[:] = values
+        self.tensor[:] = self.codec.view_features(state._held.state, player, self.private, self.history_rows)
 
     def string_from(self, state: SpheriaState, player: int) -> str:
-        observation = self._observation(state, player)
-        if self.history_rows:
-            observation["history"] = state._held.state.history_notation()
-        text = self.codec.text_from_observation(observation, with_history=bool(self.history_rows))
-        if "supplies_by_color" in observation:
-            hands = " ".join(",".join(str(hand[c]) for c in "wbr") for hand in observation["supplies_by_color"])
-            text += f"; supplies {hands}"
-        return text
+        return self.codec.view_text(state._held.state, player, self.private, self.history_rows)
 
 
 # -- ISMCTS on simultaneous games ----------------------------------------------------------------
@@ -741,8 +733,8 @@ def register_all() -> list[str]:
     registered = set(pyspiel.registered_names())
     added = []
     for name in game_names():
-        if name in known:
-            continue
+        if name in known or not offers_codec(game_class(name)):
+            continue  # a game that numbers no moves is no OpenSpiel game (load() says why)
         for registration in _registrations(name):
             short_name = registration.short_name
             REGISTRATIONS[short_name] = registration
@@ -759,9 +751,11 @@ register_all()
 
 
 def load(name: str, **params: Any) -> Any:
-    """``pyspiel.load_game`` by Spheria name: ``load("special-cake", variant="sugar")`` loads the
-    registration whose fixed options ``params`` name (here ``spheria_special_cake_sugar``)."""
+    """``pyspiel.load_game`` by Spheria name: ``load(name, **params)`` loads the registration
+    whose fixed options ``params`` name (``spheria_<game>_<value>``), else the default one."""
     candidates = [r for r in REGISTRATIONS.values() if r.spheria_name == name]
+    if not candidates and name in game_names():
+        require_codec(game_class(name))
     if not candidates:
         raise ValueError(f"unknown game {name!r} (games: {', '.join(sorted(GAME_NAMES))})")
     spec = {s.name: s for s in game_class(name).option_specs}

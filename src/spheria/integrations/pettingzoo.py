@@ -1,40 +1,46 @@
 """Spheria's games as PettingZoo environments (``pip install 'spheria[pettingzoo]'``).
 
-One AEC environment class serves every game: ``env("special-cake", variant="mint")`` (wrapped
-like PettingZoo's classic environments) or ``raw_env(...)``; ``parallel_env(...)`` is the same
-game as a ``ParallelEnv``. Agents are ``player_0``, ``player_1``, ... in seat order.
+One AEC environment class serves every game that offers a codec (see
+:mod:`spheria.kernel.codec`): ``env(game, **options)`` (wrapped like PettingZoo's classic
+environments) or ``raw_env(...)``; ``parallel_env(...)`` is the same game as a
+``ParallelEnv``. Agents are ``player_0``, ``player_1``, ... in seat order.
 
-* Actions are the fixed numbers of :mod:`spheria.integrations.encoding`
-  (``Discrete(num_actions)``); an illegal action raises ``ValueError``.
+* Actions are the fixed numbers of the game's codec (``Discrete(num_actions)``); an illegal
+  action raises ``ValueError``.
 * ``observe(agent)`` is ``{"observation": float32 features, "action_mask": int8 mask}``. The
   mask is the agent's legal actions when it has something to decide, else all zeros.
 * Observations are agent-relative by default (``relative=False`` gives the absolute frame):
   the board's colour planes are empty, the agent's own colour, then the colours of the seats
-  after it in turn order (then any other colour), and every per-seat block (seat to move,
-  observer, Spagyric's seats to decide, placer and hands) starts at the agent's own seat. So
-  one policy can play every seat. Seats without a colour of their own (Special Cake sugar,
-  Spagyric) keep the absolute colour planes.
+  after it in turn order (then any other colour), and every per-seat block (the codec's
+  ``seat_blocks``: seat to move, observer, ...) starts at the agent's own seat. So one policy
+  can play every seat. Seats without a colour of their own keep the absolute colour planes.
 * AEC: the agent to act is the seat to move, so a seat may act twice in a row when the rules
-  say so (Mint places the 29th poisoned candy, then eats first). Spagyric's simultaneous
-  reveal becomes two AEC steps: ``player_0`` chooses, then ``player_1``, and only then is the
-  reveal played; the first choice is held by the environment, outside the game, and every
-  observation is built from Spheria's ``observation(player)`` alone, so the second chooser
-  cannot see the first's choice — nor the opponent's supply by colour.
+  say so. A simultaneous move becomes one AEC step per seat, in seat order, and only then is
+  it played; the choices made so far are held by the environment, outside the game, and a
+  game of hidden information builds every observation from Spheria's ``observation(player)``
+  alone, so a later chooser cannot see an earlier one's choice.
 * Parallel: every live agent sends an action each step; those with something to decide are
-  played (both seats at a reveal, at once), the others' are ignored (send 0, or sample with
-  the all-zero mask, as ``parallel_api_test`` does).
-* ``reset(seed=...)`` seeds what the rules leave to chance (the sugar cake);
+  played (all at once at a simultaneous move), the others' are ignored (send 0, or sample
+  with the all-zero mask, as ``parallel_api_test`` does).
+* ``reset(seed=...)`` seeds what the rules leave to chance (a first position drawn at random);
   ``reset(options={"start": spn})`` starts from a Spheria position.
-* Rewards come at the end: +1 win, -1 loss, 0 draw (teams share theirs in 4-seat Spinca).
+* Rewards come at the end: the game's returns (+1 win, -1 loss, 0 draw; teams share theirs).
 * ``render_mode``: ``"ansi"`` (text), ``"human"`` (printed) or ``"rgb_array"`` (the pyramid
   seen from above, see :mod:`spheria.integrations.render`).
 
+Every game's first observation has its codec's size and some legal action:
+
 >>> from spheria.integrations.pettingzoo import env
->>> e = env("spline")
->>> e.reset(seed=0)
->>> observation, reward, terminated, truncated, info = e.last()
->>> observation["observation"].shape, int(observation["action_mask"].sum())
-((124,), 16)
+>>> from spheria.kernel.codec import offers_codec
+>>> from spheria.kernel.registry import game_class, game_names
+>>> names = [name for name in game_names() if offers_codec(game_class(name))]
+>>> for name in names:
+...     e = env(name)
+...     e.reset(seed=0)
+...     observation, reward, terminated, truncated, info = e.last()
+...     codec = e.unwrapped.codec
+...     assert observation["observation"].shape == (codec.feature_size,), name
+...     assert observation["action_mask"].shape == (codec.num_actions,) and observation["action_mask"].any(), name
 """
 
 from __future__ import annotations
@@ -46,8 +52,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from spheria.integrations.encoding import Codec, codec_for, relative_permutation
 from spheria.integrations.render import board_of, pyramid_image
+from spheria.kernel.codec import Codec, codec_for, relative_permutation
 from spheria.kernel.game import SIMULTANEOUS, Game, IllegalMoveError, State
 from spheria.kernel.registry import load_game
 
@@ -131,9 +137,7 @@ class SpheriaEnv(_Spaces, AECEnv):  # type: ignore[misc]
 
     render_modes = RENDER_MODES
 
-    def __init__(
-        self, game: str = "spline", render_mode: str | None = None, relative: bool = True, **options: Any
-    ) -> None:
+    def __init__(self, game: str, render_mode: str | None = None, relative: bool = True, **options: Any) -> None:
         AECEnv.__init__(self)
         self._setup(game, render_mode, relative, options)
         self.metadata: dict[str, Any] = {
@@ -147,7 +151,7 @@ class SpheriaEnv(_Spaces, AECEnv):  # type: ignore[misc]
     # -- the game ---------------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game. ``seed`` seeds the draw of a sugar cake; ``options={"start": SPN}`` starts
+        """A new game. ``seed`` seeds what the rules leave to chance; ``options={"start": SPN}`` starts
         from that Spheria position instead of the first one."""
         self._state = self._new_state(seed, options)
         self._pending = {}
@@ -223,9 +227,7 @@ class SpheriaParallelEnv(_Spaces, ParallelEnv):  # type: ignore[misc]
 
     render_modes = RENDER_MODES
 
-    def __init__(
-        self, game: str = "spline", render_mode: str | None = None, relative: bool = True, **options: Any
-    ) -> None:
+    def __init__(self, game: str, render_mode: str | None = None, relative: bool = True, **options: Any) -> None:
         self._setup(game, render_mode, relative, options)
         self.metadata: dict[str, Any] = {
             "name": f"spheria_{game.replace('-', '_')}_parallel_v0",
@@ -297,21 +299,21 @@ class SpheriaParallelEnv(_Spaces, ParallelEnv):  # type: ignore[misc]
         pass
 
 
-def raw_env(game: str = "spline", render_mode: str | None = None, relative: bool = True, **options: Any) -> SpheriaEnv:
+def raw_env(game: str, render_mode: str | None = None, relative: bool = True, **options: Any) -> SpheriaEnv:
     """The AEC environment without PettingZoo's checking wrappers."""
     return SpheriaEnv(game, render_mode=render_mode, relative=relative, **options)
 
 
-def env(game: str = "spline", render_mode: str | None = None, relative: bool = True, **options: Any) -> Any:
+def env(game: str, render_mode: str | None = None, relative: bool = True, **options: Any) -> Any:
     """The AEC environment inside PettingZoo's usual wrappers (out-of-bounds actions, call order)."""
     wrapped = wrappers.AssertOutOfBoundsWrapper(raw_env(game, render_mode=render_mode, relative=relative, **options))
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
 def parallel_env(
-    game: str = "spline", render_mode: str | None = None, relative: bool = True, **options: Any
+    game: str, render_mode: str | None = None, relative: bool = True, **options: Any
 ) -> SpheriaParallelEnv:
-    """The game as a PettingZoo ``ParallelEnv`` (Spagyric's reveals are one step for both seats)."""
+    """The game as a PettingZoo ``ParallelEnv`` (a simultaneous move is one step for every seat)."""
     return SpheriaParallelEnv(game, render_mode=render_mode, relative=relative, **options)
 
 

@@ -4,12 +4,11 @@ Seen from above: the 4x4 balls of level 0, each higher level's balls over the ga
 below and drawn over them, as on the table. An empty site of level 0 shows as a dark hollow;
 an empty site above shows nothing.
 
->>> import spheria
->>> state = spheria.load_game("spline").new_initial_state()
->>> state.apply(state.parse_move("0a1"))
->>> image = pyramid_image(board_of(state))
+>>> image = pyramid_image(Board.from_spn("w.............../........./..../."))
 >>> image.shape, image.dtype.name
 ((200, 200, 3), 'uint8')
+>>> image[-MARGIN - CELL // 2, MARGIN + CELL // 2].tolist()  # the white ball on 0a1, bottom left
+[236, 234, 224]
 """
 
 from __future__ import annotations

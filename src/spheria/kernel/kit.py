@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import random
+
+    from spheria.kernel.codec import Codec
     from spheria.kernel.game import Game, State
 
 #: A position's value for ``seat`` in [-1, 1] (a heuristic; exact where the game is over).
@@ -27,6 +30,9 @@ KeyFunction = Callable[["State[Any]"], Hashable]
 WinTest = Callable[["State[Any]"], bool]
 #: Finish a game from a state cheaply and return its returns (``rand`` gives floats in [0, 1)).
 Playout = Callable[["State[Any]", Callable[[], float]], list[float]]
+#: ``sample_origin(game, origin, history, player, rng)``: a first position (SPN) ``player`` cannot
+#: tell from ``origin`` from which ``history`` (record entries) replays, drawn with ``rng``.
+SampleOrigin = Callable[["Game", str, Sequence[str], int, "random.Random"], str]
 
 
 @dataclass(frozen=True)
@@ -79,25 +85,26 @@ class GameKit:
     * ``agents``: the game's own agents by spec name (``"spagyric"``, ``"solver"``), factories
       taking the spec's options as keywords;
     * ``search``: the game's own alpha-beta (``alphabeta:engine=game``), a factory of a search;
-    * ``codec``: a factory of the game's action and observation codec (OpenSpiel, PettingZoo);
+    * ``codec``: a factory of the game's action and observation codec (OpenSpiel, PettingZoo),
+      a :class:`~spheria.kernel.codec.Codec` of the loaded game;
     * ``howto``: the how-to text blocks (``help rules``, the pages' how-to);
     * ``analyse``: the game's own analysis (exact values, hidden information), tried before the
       generic estimate;
     * ``commands``: a function that adds the game's own command-line commands to a parser's
       sub-commands;
-    * ``sample_origin``: for a game of hidden information, a sampler of a state consistent with
-      one seat's view (OpenSpiel's resampling).
+    * ``sample_origin``: for a game of hidden information, a sampler of a first position
+      consistent with one seat's view (:data:`SampleOrigin`; OpenSpiel's resampling).
     """
 
     knowledge: Knowledge = field(default_factory=Knowledge)
     levels: Levels | None = None
     agents: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     search: Callable[[], Any] | None = None
-    codec: Callable[[Game], Any] | None = None
+    codec: Callable[[Game], Codec] | None = None
     howto: Sequence[Any] = ()
     analyse: Callable[..., Any] | None = None
     commands: Callable[[Any], None] | None = None
-    sample_origin: Callable[..., Any] | None = None
+    sample_origin: SampleOrigin | None = None
 
 
 #: The kit of a game that offers nothing beyond its rules.

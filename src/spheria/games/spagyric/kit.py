@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from spheria.games.spagyric.codec import SpagyricCodec
+from spheria.games.spagyric.worlds import sample_origin
 from spheria.kernel.kit import GameKit
 
-KIT = GameKit()
+KIT = GameKit(
+    codec=SpagyricCodec,
+    sample_origin=sample_origin,
+)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from spheria.games.special_cake.codec import SpecialCakeCodec
 from spheria.kernel.kit import GameKit
 
-KIT = GameKit()
+KIT = GameKit(
+    codec=SpecialCakeCodec,
+)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from spheria.games.spinca.codec import SpincaCodec
 from spheria.kernel.kit import GameKit
 
-KIT = GameKit()
+KIT = GameKit(
+    codec=SpincaCodec,
+)

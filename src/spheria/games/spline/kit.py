@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from spheria.games.spline.codec import SplineCodec
 from spheria.kernel.kit import GameKit
 
-KIT = GameKit()
+KIT = GameKit(
+    codec=SplineCodec,
+)
