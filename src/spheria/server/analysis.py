@@ -54,6 +54,7 @@ from spheria.server import messages as M
 from spheria.server.agents import rebuild
 from spheria.server.analysis_pool import AnalysisPool, GameJob, JobFailed, PositionJob
 from spheria.server.endpoints import find_game, json_response, page, refused
+from spheria.server.jsontext import BadJson, parse_json
 from spheria.server.limits import TokenBucket
 from spheria.server.session import GameError
 from spheria.server.views import picking_kind, picking_order, public_frame, seat_frame
@@ -386,9 +387,9 @@ class AnalysisSocket:
                 if text is None or len(text) > MAX_FRAME:
                     raise GameError("bad_frame", f"send JSON text frames of at most {MAX_FRAME} bytes")
                 try:
-                    frame = json.loads(text)
-                except (json.JSONDecodeError, RecursionError):
-                    raise GameError("bad_frame", "frame is not valid JSON") from None
+                    frame = parse_json(text)
+                except BadJson as error:
+                    raise GameError("bad_frame", f"frame: {error}") from None
                 if not isinstance(frame, dict):
                     raise GameError("bad_frame", "frame must be a JSON object")
                 job_id = frame.get("id")

@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from spheria.kernel.registry import game_class, game_names, load_game
 from spheria.server import messages as M
 from spheria.server.agents import rebuild
 from spheria.server.hints import check_hints_setting
+from spheria.server.jsontext import BadJson, parse_json
 from spheria.server.session import GameError, GameSession, SessionManager
 from spheria.server.storage import FINISHED
 from spheria.server.views import board_of, public_frame, result_of
@@ -59,9 +59,9 @@ async def read_json(request: Request) -> Any:
         if len(raw) > MAX_BODY:
             raise GameError("too_large", f"request body too large: at most {MAX_BODY} bytes")
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise GameError("bad_json", "request body is not valid JSON") from None
+        return parse_json(raw)
+    except BadJson as error:
+        raise GameError("bad_json", f"request body: {error}") from None
 
 
 def options_of(data: dict[str, Any]) -> dict[str, Any]:

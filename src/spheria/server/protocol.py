@@ -38,8 +38,9 @@ spheria.server.protocol.ProtocolError: field 'move' is required in a 'move' fram
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from spheria.server.jsontext import BadJson, parse_json
 
 #: The largest client frame the server reads, in bytes.
 MAX_FRAME = 4096
@@ -66,9 +67,9 @@ def parse_frame(text: str) -> dict[str, Any]:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME:
         raise ProtocolError(f"frame too large: at most {MAX_FRAME} bytes")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise ProtocolError("frame is not valid JSON") from None
+        data = parse_json(text)
+    except BadJson as error:
+        raise ProtocolError(f"frame: {error}") from None
     if not isinstance(data, dict):
         raise ProtocolError("frame must be a JSON object")
     kind = data.get("type")
