@@ -65,8 +65,8 @@ FRAME_RATE = Limits.frame_rate
 ROUTES = [
     *analysis.ROUTES,  # /ws/analysis before /ws/{game_id}
     Route("/", endpoints.page("index.html"), methods=["GET"]),
-    Route("/game/{game_id}", endpoints.page("game.html"), methods=["GET"]),
-    Route("/replay/{game_id}", endpoints.page("replay.html"), methods=["GET"]),
+    Route("/game/{game_id}", endpoints.page("game.html", of_game=True), methods=["GET"]),
+    Route("/replay/{game_id}", endpoints.page("replay.html", of_game=True), methods=["GET"]),
     Route("/editor", endpoints.page("editor.html"), methods=["GET"]),
     Route("/api/position/check", editor.api_check_position, methods=["POST"]),
     Route("/api/position/random", editor.api_random_position, methods=["POST"]),

@@ -95,9 +95,13 @@ def refused(error: GameError) -> JSONResponse:
     return error_response(_STATUS.get(error.code, 400), error.code, error.message, headers)
 
 
-def page(name: str) -> Any:
+def page(name: str, *, of_game: bool = False) -> Any:
+    """The page ``name`` of web/. ``of_game``: the path names a game (``{game_id}``); when there is
+    no such game the page is sent all the same (it says so to a person) with the status 404."""
+
     async def endpoint(request: Request) -> Response:
-        return FileResponse(WEB_DIR / name, headers={"Cache-Control": "no-cache"})
+        found = not of_game or await manager_of(request).exists(request.path_params["game_id"])
+        return FileResponse(WEB_DIR / name, status_code=200 if found else 404, headers={"Cache-Control": "no-cache"})
 
     return endpoint
 

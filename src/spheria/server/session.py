@@ -750,6 +750,10 @@ class SessionManager:
         except PositionError as error:
             raise GameError("bad_position", str(error)) from None
 
+    async def exists(self, game_id: str) -> bool:
+        """Whether there is a game of this id, live or stored (without rebuilding it)."""
+        return game_id in self.sessions or await self.db(self.storage.load_game, game_id) is not None
+
     async def load(self, game_id: str) -> GameSession | None:
         """A session for a game as stored, not kept in memory (for records and replays)."""
         session = self.sessions.get(game_id)
