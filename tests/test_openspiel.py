@@ -32,7 +32,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("spheria_special_cake", {"variant": "poisoned", "line_rule": "any"}),
     ("spheria_spinca", {"players": 2}),
     ("spheria_spinca_3", {}),
-    ("spheria_spinca", {"players": 4}),
+    ("spheria_spinca_4", {}),
     ("spheria_spline", {}),
     ("spheria_spagyric", {"supply": 2}),
     ("spheria_spagyric", {}),
@@ -116,6 +116,8 @@ def test_unknown_parameters_and_other_types_are_refused_by_name() -> None:
         pyspiel.load_game("spheria_special_cake", {"variant": "sugar"})
     with pytest.raises(ValueError, match="load spheria_spinca_3"):
         pyspiel.load_game("spheria_spinca", {"players": 3})
+    with pytest.raises(ValueError, match="load spheria_spinca_4"):
+        pyspiel.load_game("spheria_spinca", {"players": 4})
     # ... but a given sugar cake is deterministic, and loads as Special Cake.
     full = "wbrbbwbwwbwbbwbr/wbwbrbwbw/wbwb/b 1 eat"
     assert (
@@ -143,8 +145,27 @@ def test_game_types_say_what_each_game_is() -> None:
     assert sugar.max_chance_outcomes() == 5
     # Three Spinca players: one winner at +1 and two losers at -1, so the sum is not fixed.
     assert pyspiel.load_game("spheria_spinca_3").get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
-    assert pyspiel.load_game("spheria_spinca", {"players": 4}).get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
-    assert pyspiel.load_game("spheria_spinca", {"players": 4}).num_players() == 4
+    assert pyspiel.load_game("spheria_spinca_4").get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert pyspiel.load_game("spheria_spinca_4").num_players() == 4
+
+
+def test_every_registered_type_loads_with_every_seat_count_of_its_range() -> None:
+    """OpenSpiel's games_sim_test loads a type that has a ``players`` parameter with every count from
+    its least to its most: a type's range never spans a count of another type (Spinca: 2, 3 and 4 are
+    three types, since three seats are general-sum)."""
+    openspiel.register_all()
+    names = sorted(openspiel.REGISTRATIONS)
+    for name in names:
+        game_type = pyspiel.load_game(name).get_type()
+        counts = range(game_type.min_num_players, game_type.max_num_players + 1)
+        if "players" in game_type.parameter_specification:
+            for seats in counts:
+                game = pyspiel.load_game(name, {"players": seats})
+                assert game.num_players() == seats and game.get_type() == game_type
+                pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+        else:
+            assert len(counts) == 1, name
+    assert {"spheria_spinca", "spheria_spinca_3", "spheria_spinca_4"} <= set(names)
 
 
 def test_the_action_tables_are_fixed() -> None:

@@ -34,7 +34,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("spheria_special_cake_sugar", {"cakes": 50}),
     ("spheria_spinca", {"players": 2}),
     ("spheria_spinca_3", {}),
-    ("spheria_spinca", {"players": 4}),
+    ("spheria_spinca_4", {}),
     ("spheria_spline", {}),
     ("spheria_spagyric", {"supply": 2}),
     ("spheria_spagyric", {}),

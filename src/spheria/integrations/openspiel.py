@@ -154,21 +154,37 @@ def _registrations(name: str) -> list[Registration]:
     for values in itertools.product(*(tried[spec.name] or [] for spec in specs)):
         options = {spec.name: value for spec, value in zip(specs, values, strict=True)}
         by_facts.setdefault(_facts(load_game(name, **options)), []).append(options)
-    default_facts = _facts(load_game(name))
+    groups = {(facts, seats): run for facts, settings in by_facts.items() for seats, run in _seat_runs(name, settings)}
+    default = load_game(name)
+    default_key = (_facts(default), next(s for f, s in groups if f == _facts(default) and default.num_players in s))
     base = "spheria_" + name.replace("-", "_")
     registrations = []
-    for facts, settings in by_facts.items():
-        fixed = {} if facts == default_facts else _fixed_options(settings, by_facts)
+    for (facts, seats), settings in groups.items():
+        fixed = {} if (facts, seats) == default_key else _fixed_options(settings, groups)
         short_name = base + "".join(f"_{v}" for v in fixed.values())
-        seats = [load_game(name, **options).num_players for options in settings]
         parameters = _parameters(name, fixed, facts)
         registrations.append(Registration(short_name, name, fixed, facts, (min(seats), max(seats)), parameters))
     return registrations
 
 
-def _fixed_options(settings: list[dict[str, Any]], by_facts: dict[Facts, list[dict[str, Any]]]) -> dict[str, Any]:
+def _seat_runs(name: str, settings: list[dict[str, Any]]) -> list[tuple[range, list[dict[str, Any]]]]:
+    """``settings`` (one game type's) split where the seat counts leave a gap: OpenSpiel loads a type
+    with every seat count from its least to its most, so 2 and 4 seats with 3 of another type are two."""
+    counted = sorted(((load_game(name, **options).num_players, options) for options in settings), key=lambda x: x[0])
+    runs: list[tuple[range, list[dict[str, Any]]]] = []
+    for seats, options in counted:
+        if runs and seats - runs[-1][0].stop <= 0:
+            runs[-1][1].append(options)
+        elif runs and seats == runs[-1][0].stop:
+            runs[-1] = (range(runs[-1][0].start, seats + 1), [*runs[-1][1], options])
+        else:
+            runs.append((range(seats, seats + 1), [options]))
+    return runs
+
+
+def _fixed_options(settings: list[dict[str, Any]], groups: Mapping[Any, list[dict[str, Any]]]) -> dict[str, Any]:
     """The options (fewest first) whose values single out these settings among all the game's."""
-    others = [options for group in by_facts.values() if group is not settings for options in group]
+    others = [options for group in groups.values() if group is not settings for options in group]
     names = list(settings[0])
     for size in range(1, len(names) + 1):
         for chosen in itertools.combinations(names, size):
@@ -343,13 +359,17 @@ class SpheriaGame(pyspiel.Game):  # type: ignore[misc]
         facts = _facts(self.spheria)
         if started:
             facts = Facts(False, facts.simultaneous, facts.perfect_information, facts.zero_sum)
-        if facts == self.registration.facts:
+        seats = self.spheria.num_players
+        low, high = self.registration.seat_range
+        if facts == self.registration.facts and low <= seats <= high:
             return
         shown = ", ".join(
             f"{k}={AUTO if v is None else v}" for k, v in options.items() if k in self.registration.parameters
         )
         others = [
-            r.short_name for r in REGISTRATIONS.values() if r.facts == facts and r.spheria_name == self.spheria.name
+            r.short_name
+            for r in REGISTRATIONS.values()
+            if r.facts == facts and r.spheria_name == self.spheria.name and r.seat_range[0] <= seats <= r.seat_range[1]
         ]
         where = f"load {others[0]}" if others else "no registration has that type"
         raise ValueError(f"{self.registration.short_name}({shown}) would be another game type: {where}")
