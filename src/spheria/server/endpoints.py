@@ -182,7 +182,7 @@ def _pictured(name: str, spn: str, key: str) -> dict[str, Any]:
 
 def record_of(session: GameSession) -> dict[str, Any]:
     """The game record of a session, in the records module's format."""
-    from spheria.records import Record
+    from spheria.kernel.record import Record
 
     players = [s.agent if s.agent else "human" for s in session.record.seats]
     hints = session.hint_counts() if session.record.hints else None
