@@ -62,8 +62,14 @@ class RecordError(ValueError):
         self.move_number = move_number
 
 
-def _now() -> str:
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+def timestamp(seconds: float | None = None) -> str:
+    """A record's ``created``: the time ``seconds`` (``time.time()``; None: now), ISO 8601 in UTC.
+
+    >>> timestamp(1738324800)
+    '2025-01-31T12:00:00Z'
+    """
+    at = datetime.now(UTC) if seconds is None else datetime.fromtimestamp(seconds, UTC)
+    return at.replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def start_position(state: State[Any]) -> State[Any]:
@@ -158,7 +164,7 @@ class Record:
     players: list[str]
     moves: list[str]
     result: list[float] | None = None
-    created: str = field(default_factory=_now)
+    created: str = field(default_factory=timestamp)
     resigned: int | None = None
     #: Hints each seat was given (one count per seat) in a game played with hints; None: no hints.
     hints: list[int] | None = None
@@ -205,7 +211,7 @@ class Record:
             players=[str(p) for p in players],
             moves=list(state.history_notation()),
             result=[float(r) for r in state.returns()] if state.is_terminal() else None,
-            created=created or _now(),
+            created=created or timestamp(),
             resigned=resigned,
             hints=None if hints is None else _checked_hints(list(hints), state.game.num_players),
         )
