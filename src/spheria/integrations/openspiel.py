@@ -41,6 +41,7 @@ from spheria.games.spagyric.worlds import sample_origin
 from spheria.integrations.encoding import Codec, Layout, SpagyricCodec, codec_for, layout_size
 from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, State
 from spheria.kernel.options import Option
+from spheria.kernel.record import replay, set_up
 from spheria.kernel.registry import game_class, game_names, load_game
 
 Dynamics = pyspiel.GameType.Dynamics
@@ -215,13 +216,13 @@ class _Held:
         if self._state is None:
             if self.pending_chance:
                 raise ValueError("the sugar cake is not drawn yet (a chance node)")
-            self._state = self.game.state_from_spn(self.origin) if self.explicit else self.game.new_initial_state()
+            self._state = set_up(self.game, start=self.origin if self.explicit else None)
             self.origin = self._state.to_spn()
         return self._state
 
     def draw(self, seed: int) -> None:
         """Resolve the chance node: the sugar cake of ``seed``."""
-        self._state = self.game.new_initial_state(seed=seed)
+        self._state = set_up(self.game, seed=seed)
         self.origin = self._state.to_spn()
         self.pending_chance = False
 
@@ -268,10 +269,7 @@ def _restore(
 ) -> _Held:
     held = _Held(load_game(name, **options), origin if explicit else None, pending_chance)
     if made:
-        state = held.game.state_from_spn(origin) if explicit else held.game.new_initial_state(seed=seed)
-        for entry in entries:
-            state.apply_notation(entry)
-        held._state = state
+        held._state = replay(held.game, start=origin if explicit else None, seed=seed, entries=entries)
         held.origin = origin
     return held
 
