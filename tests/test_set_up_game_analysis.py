@@ -28,6 +28,7 @@ from spheria.kernel.record import Record
 from spheria.server.analysis import AnalysisLimits
 from spheria.server.app import create_app
 from spheria.server.limits import Limits
+from spheria.server.storage import SQLiteStorage
 from tests.e2e.test_browser import TIMEOUT, browser, screenshot, server  # noqa: F401  (fixtures)
 
 Frame = dict[str, Any]
@@ -117,6 +118,12 @@ def test_a_set_up_game_rebuilt_after_a_restart_is_opened_at_its_start(tmp_path: 
     for entry in opened["moves"]:
         final.apply_notation(entry)
     assert opened["spn"] == spn and final.is_terminal()
+    stored = SQLiteStorage(str(tmp_path / "g.sqlite3")).load_game(game_id)
+    assert stored is not None and stored.status == "finished"
+    record = stored.record  # what the server keeps is the one record type, whole
+    assert (record.game, record.start, record.players) == ("special-cake", spn, ["random", "random"])
+    assert record.moves == opened["moves"] and record.result == final.returns()
+    assert record.replay().to_spn() == final.to_spn()
     assert replay["steps"][0]["board"] == spn.split()[0]
     assert replay["steps"][-1]["board"] == final.to_spn().split()[0]
 
