@@ -74,6 +74,7 @@ class StoredGame:
     pending: dict[int, str] = field(default_factory=dict)
     faults: dict[tuple[int, int], str] = field(default_factory=dict)
     status: str = ACTIVE
+    #: The finished game's result as shown (:func:`spheria.server.views.result_of`: returns, winners, text).
     result: dict[str, Any] | None = None
     created: float = 0.0
     updated: float = 0.0
