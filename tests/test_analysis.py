@@ -23,8 +23,8 @@ from spheria.games.spagyric.solver import SpagyricSolver, position_of
 from spheria.games.special_cake.rules import EAT, CakeState
 from spheria.games.special_cake.solver import solve
 from spheria.kernel.game import SIMULTANEOUS
+from spheria.kernel.record import Record
 from spheria.match import play
-from spheria.records import Record
 from tests.conftest import SecretNumbers
 
 # Special Cake, mint, eating: three candies in a row on level 0 (w b w on 0a1 0b1 0c1):

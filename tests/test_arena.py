@@ -11,7 +11,7 @@ import pytest
 
 from spheria.arena import AgentRow, ArenaReport, GameResult, bradley_terry, make_jobs, run_arena, seatings
 from spheria.cli.main import main
-from spheria.records import Record
+from spheria.kernel.record import Record
 
 
 def test_a_full_cycle_puts_every_agent_in_every_seat_equally() -> None:

@@ -24,7 +24,7 @@ from spheria.cli.main import main
 from spheria.cli.terminal import BALL_STYLES, Terminal, wants_color
 from spheria.kernel import registry as base
 from spheria.kernel.game import PlayerView
-from spheria.records import Record
+from spheria.kernel.record import Record
 from tests.conftest import SecretNumbers
 
 Run = tuple[int, str, str]

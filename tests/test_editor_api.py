@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 import spheria
 from spheria.engine.board import SITE_NAMES, SYMMETRIES, Board, parse_site
 from spheria.kernel.options import options_from_pairs
-from spheria.records import Record
+from spheria.kernel.record import Record
 from spheria.server.app import create_app
 from spheria.server.endpoints import fitting_agents
 from spheria.server.limits import Limits

@@ -12,8 +12,8 @@ import pytest
 import spheria
 from spheria.agents.random_agent import RandomAgent
 from spheria.kernel import registry as base
+from spheria.kernel.record import FORMAT, VERSION, Record, RecordError, replay, replay_steps, set_up, start_position
 from spheria.match import play
-from spheria.records import FORMAT, VERSION, Record, RecordError, start_position
 from tests.conftest import SecretNumbers
 from tests.test_match import SpyAgent
 
@@ -70,8 +70,10 @@ def test_a_finished_game_saves_loads_and_replays(tmp_path: Path, variant: str) -
 def test_the_sugar_cake_comes_back_from_the_seed() -> None:
     state = finished("sugar", seed=99)
     record = Record.from_state(state, ["random", "random"])
-    assert record.start.endswith(" 1 eat") and "r" in record.start  # a random cake, already built
-    assert record.initial_state().to_spn() == record.start
+    assert record.start is None  # the game's own start: the seed builds it again
+    start = record.to_json()["start"]
+    assert start.endswith(" 1 eat") and "r" in start  # a random cake, already built
+    assert record.initial_state().to_spn() == start == start_position(state).to_spn()
 
 
 def test_an_unfinished_game_has_no_result_and_replays() -> None:
@@ -304,3 +306,52 @@ def test_a_resignation_after_the_end_is_refused() -> None:
     assert "'resigned' is 0 but the game is already over after" in str(load_error(data))
     with pytest.raises(RecordError, match="cannot resign here: the game is over"):
         Record.from_state(finished("mint"), ["human", "random"], resigned=0)
+
+
+# -- the one set-up and replay every caller uses ----------------------------------------------------
+
+
+def test_set_up_starts_from_the_seed_or_from_the_position_given() -> None:
+    sugar = spheria.load_game("special-cake", variant="sugar")
+    assert set_up("special-cake", {"variant": "sugar"}, seed=5).to_spn() == sugar.new_initial_state(5).to_spn()
+    spn = "ww.............b/........./..../. 2 eat"
+    assert set_up(sugar, start=spn, seed=5).to_spn() == spn  # a set-up start: the seed is not used
+    with pytest.raises(TypeError, match="give options with a game's name"):
+        set_up(sugar, {"variant": "mint"})
+
+
+@pytest.mark.parametrize(
+    ("arguments", "problem"),
+    [
+        ({"game": "chess"}, "unknown game 'chess'"),
+        ({"game": "special-cake", "options": {"speed": "fast"}}, "special-cake has no option 'speed'"),
+        (
+            {"game": "special-cake", "start": "................/w......../..../. 1 eat"},
+            "'start' '................/w......../..../. 1 eat' is not a position of special-cake: ball on 1a1 floats",
+        ),
+    ],
+)
+def test_set_up_names_what_is_wrong(arguments: dict[str, Any], problem: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        set_up(**arguments)
+    assert problem in str(caught.value)
+
+
+def test_replay_plays_every_entry_and_names_the_one_that_does_not_apply() -> None:
+    state = finished("mint")
+    entries = state.history_notation()
+    assert replay("special-cake", {"variant": "mint"}, seed=4, entries=entries).to_spn() == state.to_spn()
+    spn = "ww.............b/........./..../. 2 eat"
+    with pytest.raises(RecordError) as caught:
+        replay("special-cake", {"variant": "mint"}, start=spn, entries=["0a1", "0a1"])
+    assert caught.value.move_number == 2 and str(caught.value).startswith("move 2 ('0a1'): ")
+
+
+def test_replay_steps_go_on_from_a_state_numbering_from_where_it_stands() -> None:
+    state = set_up("spline", {})
+    list(replay_steps(state, ["0a1"]))
+    steps = list(replay_steps(state, ["0b1", "0c1"], first=2))
+    assert [(s.number, s.entry, s.player) for s in steps] == [(2, "0b1", 1), (3, "0c1", 0)]
+    assert all(s.state is state for s in steps) and state.history_notation() == ["0a1", "0b1", "0c1"]
+    with pytest.raises(RecordError, match=r"^move 4 \('0c1'\): "):
+        list(replay_steps(state, ["0c1"], first=4))

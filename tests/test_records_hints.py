@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import spheria
-from spheria.records import Record, RecordError
+from spheria.kernel.record import Record, RecordError
 
 
 def finished_spline() -> spheria.State[Any]:

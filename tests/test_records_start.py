@@ -12,7 +12,7 @@ import pytest
 
 import spheria
 from spheria.cli.main import main
-from spheria.records import Record, RecordError
+from spheria.kernel.record import Record, RecordError
 
 SET_UP = {
     "special-cake": ("ww.............b/........./..../. 2 eat", {"variant": "mint"}),

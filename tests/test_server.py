@@ -23,7 +23,7 @@ from spheria.agents import registry
 from spheria.agents.base import Agent
 from spheria.engine.board import SITE_NAMES
 from spheria.kernel.game import PlayerView
-from spheria.records import Record
+from spheria.kernel.record import Record
 from spheria.server import app as app_module
 from spheria.server import connection as connection_module
 from spheria.server.app import create_app

@@ -18,7 +18,7 @@ import spheria
 from spheria.analysis import analyse_game
 from spheria.games.special_cake.rules import CakeState
 from spheria.games.special_cake.solver import solve
-from spheria.records import Record
+from spheria.kernel.record import Record
 from spheria.server.analysis import AnalysisLimits
 from spheria.server.app import create_app
 from spheria.server.limits import Limits

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from spheria.records import Record
+from spheria.kernel.record import Record
 from spheria.server import hints as hints_module
 from spheria.server.app import create_app
 from spheria.server.session import GameError

@@ -13,8 +13,8 @@ from spheria.agents.registry import make_agent
 from spheria.cli.main import main
 from spheria.games.special_cake.rules import CakeState
 from spheria.games.special_cake.solver_agent import SolverAgent
+from spheria.kernel.record import Record
 from spheria.match import play
-from spheria.records import Record
 
 # Three candies in a row on level 0: w b w. Eating one leaves two, and whoever faces two
 # eats one (eating both as a line would eat the last candy) and leaves the last to the other:

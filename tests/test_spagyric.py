@@ -22,7 +22,7 @@ from spheria.games.spagyric.rules import (
     Spagyric,
     SpagyricState,
 )
-from spheria.records.record import Record, RecordError
+from spheria.kernel.record import Record, RecordError
 from tests.conftest import board_of
 
 EMPTY = "................/........./..../."

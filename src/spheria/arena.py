@@ -28,9 +28,9 @@ from spheria.agents.registry import check_spec, make_agent, parse_spec
 from spheria.i18n import N_, N_plural, ngettext
 from spheria.i18n import gettext as _
 from spheria.i18n.width import display_width, pad
+from spheria.kernel.record import Record
 from spheria.kernel.registry import load_game
 from spheria.match import play
-from spheria.records import Record
 
 # -- the text people read (translated where it is shown) -----------------------------------------
 TOO_FEW_AGENTS = N_("the game has {seats} seats but only {agents} agents were named")

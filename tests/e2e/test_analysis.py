@@ -25,7 +25,7 @@ import spheria
 from spheria.analysis import analyse_game
 from spheria.games.special_cake.rules import CakeState
 from spheria.games.special_cake.solver import solve
-from spheria.records import Record
+from spheria.kernel.record import Record
 from tests.e2e.test_browser import TIMEOUT, assert_fits, browser, screenshot, server  # noqa: F401  (fixtures)
 
 #: The sites of the level maps ringed as a winning move's (or the result's).

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page
 
 import spheria
 from spheria.engine.board import SYMMETRIES, Board
-from spheria.records import Record
+from spheria.kernel.record import Record
 from tests.e2e.test_browser import (  # noqa: F401  (browser and server are fixtures)
     TIMEOUT,
     assert_fits,

@@ -43,7 +43,7 @@ from typing import Any
 from spheria.analysis import messages as msg
 from spheria.i18n import gettext as _
 from spheria.kernel.game import SIMULTANEOUS, PlayerView, State
-from spheria.records.record import Record
+from spheria.kernel.record import Record
 
 __all__ = [
     "ESTIMATE",
@@ -834,7 +834,7 @@ def _positions(given: Record | State[Any] | Sequence[State[Any]]) -> list[State[
             states.append(step.state.clone())
         return states
     if isinstance(given, State):
-        from spheria.records.record import start_position
+        from spheria.kernel.record import start_position
 
         state = start_position(given)
         states = [state.clone()]

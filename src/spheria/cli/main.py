@@ -44,9 +44,9 @@ from spheria.i18n import INTEGER, LANGUAGES, argparse_speaking, current_language
 from spheria.i18n import gettext as _
 from spheria.i18n.width import fill, wrap
 from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, PlayerView, State
+from spheria.kernel.record import Record, RecordError
 from spheria.kernel.registry import describe_games, load_game
 from spheria.match import Turn, apply_turn, choose_moves
-from spheria.records.record import Record, RecordError
 from spheria.server import command as serve_command
 
 

@@ -19,7 +19,7 @@ from spheria.games.special_cake.solver import SolveProgress
 from spheria.i18n import FLOAT, INTEGER
 from spheria.i18n import gettext as _
 from spheria.i18n.width import pad
-from spheria.records.record import Record, RecordError
+from spheria.kernel.record import Record, RecordError
 
 
 class ProgressLine:

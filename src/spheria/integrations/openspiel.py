@@ -47,6 +47,7 @@ import pyspiel
 from spheria.kernel.codec import Codec, Layout, Private, codec_for, layout_size, offers_codec, require_codec
 from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, State
 from spheria.kernel.options import Option
+from spheria.kernel.record import replay, set_up
 from spheria.kernel.registry import game_class, game_names, load_game
 
 Dynamics = pyspiel.GameType.Dynamics
@@ -238,13 +239,13 @@ class _Held:
         if self._state is None:
             if self.pending_chance:
                 raise ValueError("the first position is not drawn yet (a chance node)")
-            self._state = self.game.state_from_spn(self.origin) if self.explicit else self.game.new_initial_state()
+            self._state = set_up(self.game, start=self.origin if self.explicit else None)
             self.origin = self._state.to_spn()
         return self._state
 
     def draw(self, seed: int) -> None:
         """Resolve the chance node: the first position of ``seed``."""
-        self._state = self.game.new_initial_state(seed=seed)
+        self._state = set_up(self.game, seed=seed)
         self.origin = self._state.to_spn()
         self.pending_chance = False
 
@@ -291,10 +292,7 @@ def _restore(
 ) -> _Held:
     held = _Held(load_game(name, **options), origin if explicit else None, pending_chance)
     if made:
-        state = held.game.state_from_spn(origin) if explicit else held.game.new_initial_state(seed=seed)
-        for entry in entries:
-            state.apply_notation(entry)
-        held._state = state
+        held._state = replay(held.game, start=origin if explicit else None, seed=seed, entries=entries)
         held.origin = origin
     return held
 

@@ -55,6 +55,7 @@ from pettingzoo.utils import wrappers
 from spheria.integrations.render import board_of, pyramid_image
 from spheria.kernel.codec import Codec, codec_for, relative_permutation
 from spheria.kernel.game import SIMULTANEOUS, Game, IllegalMoveError, State
+from spheria.kernel.record import set_up
 from spheria.kernel.registry import load_game
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
@@ -108,7 +109,7 @@ class _Spaces:
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(2**32))
         start = (options or {}).get("start")
-        return self.game.new_initial_state(seed=game_seed) if start is None else self.game.state_from_spn(start)
+        return set_up(self.game, start=start, seed=game_seed)
 
     def _features(self, seat: int) -> np.ndarray:
         values = np.asarray(self.codec.features(self.spheria_state, seat), dtype=np.float32)

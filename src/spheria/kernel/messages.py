@@ -30,3 +30,15 @@ OPTION_NONE = N_("none")
 OPTION_PAIR = N_("option {pair} must be written name=value")
 SPN_PLAYER = N_("player to move must be 1 or 2, not {text}")
 NONE = N_("none")
+
+# -- records (spheria.kernel.record): a file that is not a good record, a record that does not replay.
+# The field-by-field checks of a record edited by hand stay English in record.py; a record Spheria
+# wrote never meets them.
+NOT_AN_OBJECT = N_("a record is a JSON object, not {kind}")
+NOT_A_RECORD = N_("not a Spheria record: 'format' must be {format}, found {found}")
+UNSUPPORTED_VERSION = N_("record version {version} is not supported (this Spheria reads version {supported})")
+MISSING_FIELDS = N_("record has no {fields} field")
+NOT_JSON = N_("not valid JSON: {error} at line {line}, column {column}")
+NOT_TEXT = N_("not a text file (a record is UTF-8 JSON)")
+RECORD_SEAT_COUNT = N_("{game} has {seats} seats but the record names {players}")
+RECORD_MOVE = N_("move {number} ({entry}): {error}")

@@ -41,7 +41,7 @@ from typing import Any
 
 from spheria.agents.registry import make_agent
 from spheria.kernel.game import State
-from spheria.kernel.registry import load_game
+from spheria.kernel.record import replay, replay_steps
 from spheria.server.analysis_pool import Throttle
 
 log = logging.getLogger("spheria.server")
@@ -71,33 +71,19 @@ _cache: OrderedDict[str, tuple[State[Any], list[str]]] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def rebuild(
-    name: str,
-    options: dict[str, Any],
-    seed: int | None,
-    entries: tuple[str, ...] | list[str],
-    start: str | None = None,
-) -> State[Any]:
-    """The state reached by replaying ``entries`` from the start of a game (the position ``start``
-    in SPN when the game was set up from one)."""
-    game = load_game(name, **options)
-    state = game.new_initial_state(seed) if start is None else game.state_from_spn(start)
-    for entry in entries:
-        state.apply_notation(entry)
-    return state
-
-
 def _state_for(job: AgentJob) -> State[Any]:
+    """The job's position: the state this worker kept for the game and seat with the new entries
+    played on, or the game replayed from its start (:func:`~spheria.kernel.record.replay`)."""
     key = f"{job.game_id}:{job.seat}"
     with _cache_lock:
         cached = _cache.pop(key, None)
     if cached is not None:
         state, seen = cached
         if list(job.entries[: len(seen)]) == seen:
-            for entry in job.entries[len(seen) :]:
-                state.apply_notation(entry)
+            for _step in replay_steps(state, job.entries[len(seen) :], len(seen) + 1):
+                pass
             return state
-    return rebuild(job.name, job.options, job.seed, job.entries, job.start)
+    return replay(job.name, job.options, job.start, job.seed, job.entries)
 
 
 class _PositionsReport:

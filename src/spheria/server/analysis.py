@@ -49,9 +49,9 @@ from spheria.i18n import gettext as _
 from spheria.i18n import speaking_now
 from spheria.kernel.game import SIMULTANEOUS, Game, IllegalMoveError, State
 from spheria.kernel.options import options_from_pairs
+from spheria.kernel.record import set_up
 from spheria.kernel.registry import game_names, load_game
 from spheria.server import messages as M
-from spheria.server.agents import rebuild
 from spheria.server.analysis_pool import AnalysisPool, GameJob, JobFailed, PositionJob
 from spheria.server.endpoints import find_game, json_response, page, refused
 from spheria.server.jsontext import BadJson, parse_json
@@ -293,11 +293,11 @@ async def api_record(request: Request) -> Response:
         return refused(error)
     record = session.record
     loop = asyncio.get_running_loop()
-    start = await loop.run_in_executor(None, _start_spn, record.name, record.options, record.seed)
+    start = await loop.run_in_executor(None, _start_spn, record.game, record.options, record.start, record.seed)
     return json_response(
         {
             "id": session.id,
-            "game": record.name,
+            "game": record.game,
             "options": session.game.options,
             "spn": start,
             "moves": list(record.moves),
@@ -306,8 +306,8 @@ async def api_record(request: Request) -> Response:
     )
 
 
-def _start_spn(name: str, options: dict[str, Any], seed: int | None) -> str:
-    return str(rebuild(name, options, seed, []).to_spn())
+def _start_spn(name: str, options: dict[str, Any], start: str | None, seed: int | None) -> str:
+    return str(set_up(name, options, start, seed).to_spn())
 
 
 # -- the engine socket -------------------------------------------------------------------------
@@ -483,7 +483,7 @@ class AnalysisSocket:
         record = session.record
         moves = tuple(record.moves)
         per_position = min(self.limits.game_position_time, self.limits.game_max_time / max(1, len(moves) + 1))
-        return GameJob(record.name, dict(session.game.options), record.seed, moves, per_position)
+        return GameJob(record.game, dict(session.game.options), record.start, record.seed, moves, per_position)
 
     async def run_position(self, job_id: int, job: PositionJob, key: str) -> None:
         def progress(data: dict[str, Any]) -> None:

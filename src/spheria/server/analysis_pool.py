@@ -8,7 +8,8 @@ most every :data:`PROGRESS_EVERY` seconds; between reports it looks for a ``canc
 stops. A job past its deadline (its time cap plus ``grace``) gets its worker killed and replaced.
 
 Jobs are plain data (:class:`PositionJob`, :class:`GameJob`): the worker rebuilds the position
-from the game's name, options, SPN and moves, exactly as the server checked them.
+from the game's name, options, start (SPN), seed and moves with
+:func:`spheria.kernel.record.replay`, exactly as the server checked them.
 """
 
 from __future__ import annotations
@@ -46,10 +47,12 @@ class PositionJob:
 
 @dataclass(frozen=True)
 class GameJob:
-    """Analyse every move of a finished game (its start: ``seed``; then ``moves``), ``time`` a position."""
+    """Analyse every move of a finished game, ``time`` a position: the game's first position
+    (``start`` when it was set up from one, else the game's own start with ``seed``), then ``moves``."""
 
     game: str
     options: dict[str, Any]
+    start: str | None
     seed: int | None
     moves: tuple[str, ...]
     time: float
@@ -72,17 +75,6 @@ class JobFailed(Exception):
 
 
 # -- the worker process ------------------------------------------------------------------------
-
-
-def position_state(game: str, options: dict[str, Any], spn: str | None, moves: tuple[str, ...] | list[str]) -> Any:
-    """The state ``moves`` after ``spn`` (the start when ``None``); ``ValueError`` if one does not apply."""
-    from spheria.kernel.registry import load_game
-
-    loaded = load_game(game, **options)
-    state = loaded.new_initial_state() if spn is None else loaded.state_from_spn(spn)
-    for entry in moves:
-        state.apply_notation(entry)
-    return state
 
 
 class Throttle:
@@ -133,8 +125,9 @@ class _Reporter:
 
 def run_position(job: PositionJob, reporter: _Reporter) -> dict[str, Any]:
     from spheria.analysis import analyse
+    from spheria.kernel.record import replay
 
-    state = position_state(job.game, job.options, job.spn, job.moves)
+    state = replay(job.game, job.options, job.spn, None, job.moves)
     result = analyse(state, time=job.time, progress=reporter.search, seat=job.seat)
     data: dict[str, Any] = result.to_json()
     return data
@@ -142,13 +135,10 @@ def run_position(job: PositionJob, reporter: _Reporter) -> dict[str, Any]:
 
 def run_game(job: GameJob, reporter: _Reporter) -> dict[str, Any]:
     from spheria.analysis import analyse_game
-    from spheria.kernel.registry import load_game
+    from spheria.kernel.record import replay_steps, set_up
 
-    state = load_game(job.game, **job.options).new_initial_state(job.seed)
-    states = [state.clone()]
-    for entry in job.moves:
-        state.apply_notation(entry)
-        states.append(state.clone())
+    state = set_up(job.game, job.options, job.start, job.seed)
+    states = [state.clone()] + [step.state.clone() for step in replay_steps(state, job.moves)]
 
     def step(number: int, total: int) -> None:
         reporter.send({"number": number, "total": total}, force=True)

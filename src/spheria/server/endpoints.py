@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,9 +20,9 @@ from spheria.agents.registry import agent_names, agents_for, default_agent
 from spheria.i18n import LANGUAGES, negotiate, using
 from spheria.i18n import gettext as _
 from spheria.kernel.game import Game
+from spheria.kernel.record import replay_steps, set_up, timestamp
 from spheria.kernel.registry import game_class, game_names, load_game
 from spheria.server import messages as M
-from spheria.server.agents import rebuild
 from spheria.server.hints import check_hints_setting
 from spheria.server.jsontext import BadJson, parse_json
 from spheria.server.session import GameError, GameSession, SessionManager
@@ -185,14 +186,17 @@ def _pictured(name: str, spn: str, key: str) -> dict[str, Any]:
 
 
 def record_of(session: GameSession) -> dict[str, Any]:
-    """The game record of a session, in the records module's format."""
-    from spheria.records import Record
-
-    players = [s.agent if s.agent else "human" for s in session.record.seats]
-    hints = session.hint_counts() if session.record.hints else None
-    data = Record.from_state(session.state, players, hints=hints).to_json()
-    if session.record.seed is not None:
-        data["seed"] = session.record.seed
+    """The game record of a session as a record file holds it (``docs/records.md``), written now,
+    with its result and, in a game played with hints, the hints each seat was given."""
+    state = session.state
+    record = replace(
+        session.record,
+        moves=list(session.record.moves),
+        result=[float(r) for r in state.returns()] if state.is_terminal() else None,
+        created=timestamp(),
+        hints=session.hint_counts() if session.stored.hints else None,
+    )
+    data = record.to_json()
     data["server_game_id"] = session.id
     return data
 
@@ -361,7 +365,7 @@ async def api_create(request: Request) -> Response:
                     "agent": s.agent,
                     "invite": f"/game/{session.id}#{tokens[s.seat]}" if s.seat in tokens else None,
                 }
-                for s in session.record.seats
+                for s in session.stored.seats
             ],
             "game": session.info(),
         },
@@ -403,13 +407,12 @@ async def api_record(request: Request) -> Response:
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-def replay_steps(session: GameSession) -> list[dict[str, Any]]:
+def replay_frames(session: GameSession) -> list[dict[str, Any]]:
+    """The public frame of every position of a stored game, from its start to its last move."""
     record = session.record
-    state = rebuild(record.name, record.options, record.seed, [], record.start)
+    state = set_up(record.game, record.options, record.start, record.seed)
     frames = [public_frame(state, {}, 0)]
-    for index, entry in enumerate(record.moves):
-        state.apply_notation(entry)
-        frames.append(public_frame(state, {}, index + 1))
+    frames += [public_frame(step.state, {}, step.number) for step in replay_steps(state, record.moves)]
     return frames
 
 
@@ -418,12 +421,12 @@ async def api_replay(request: Request) -> Response:
         session = await find_game(request, finished=True, live=False)
     except GameError as error:
         return refused(error)
-    frames = await asyncio.get_running_loop().run_in_executor(None, replay_steps, session)
+    frames = await asyncio.get_running_loop().run_in_executor(None, replay_frames, session)
     body = {
         "game": session.info(),
         "moves": list(session.record.moves),
         "steps": frames,
         "result": result_of(session.state),
-        "hints": {"allowed": session.record.hints, "used": session.hint_counts()},
+        "hints": {"allowed": session.stored.hints, "used": session.hint_counts()},
     }
     return json_response(body)

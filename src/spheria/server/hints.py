@@ -77,7 +77,7 @@ def _refuse(code: str) -> GameError:
 
 def check_hint_request(session: GameSession, seat: int) -> None:
     """Refuse (:class:`GameError`) a hint for ``seat`` now, unless the game has hints and the seat is to move."""
-    if not session.record.hints or not hints_fit([s.kind for s in session.record.seats]):
+    if not session.stored.hints or not hints_fit([s.kind for s in session.stored.seats]):
         raise _refuse("hints_off")
     if session.is_over():
         raise _refuse("game_over")
@@ -109,7 +109,7 @@ async def give_hint(
     spec = f"{HINT_SPEC},seed={seed}"
     seconds = min(manager.limits.hint_time, manager.limits.agent_max_time)
     moves = tuple(record.moves)
-    job = AgentJob(record.id, record.name, dict(record.options), record.seed, moves, seat, spec, seconds, record.start)
+    job = AgentJob(session.id, record.game, dict(record.options), record.seed, moves, seat, spec, seconds, record.start)
     budget = agent_budget(spec, seconds)
     searching = None
     if on_progress is not None and session.game.perfect_information:
@@ -130,8 +130,8 @@ async def give_hint(
         session.hinting.discard(seat)
     if session.version != version or session.is_over():
         raise _refuse("stale")
-    await manager.db(manager.storage.add_hint, record.id, seat, ply, text)
-    record.hints_given.append((seat, ply))
+    await manager.db(manager.storage.add_hint, session.id, seat, ply, text)
+    session.stored.hints_given.append((seat, ply))
     session.broadcast()  # everyone sees the count
     return {
         "type": "hint",

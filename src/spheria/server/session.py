@@ -41,12 +41,13 @@ from typing import Any, TypeVar
 from spheria.agents.registry import check_spec
 from spheria.i18n import gettext as _
 from spheria.kernel.game import SIMULTANEOUS, Game, IllegalMoveError, State
+from spheria.kernel.record import Record, replay
 from spheria.kernel.registry import load_game
 from spheria.server import messages as M
-from spheria.server.agents import AgentJob, AgentPool, AgentTimeout, agent_budget, rebuild
+from spheria.server.agents import AgentJob, AgentPool, AgentTimeout, agent_budget
 from spheria.server.limits import Limits, QuietLog
 from spheria.server.positions import PositionError, start_state
-from spheria.server.storage import ABORTED, AGENT, FINISHED, HUMAN, GameRecord, SeatRecord, Storage
+from spheria.server.storage import ABORTED, AGENT, FINISHED, HUMAN, SeatRecord, Storage, StoredGame
 from spheria.server.views import board_of, choosers, public_frame, result_of, seat_frame
 
 log = logging.getLogger("spheria.server")
@@ -133,13 +134,13 @@ class Client:
 class GameSession:
     """A game in play: its state, seats, pending secret choices and connected clients."""
 
-    def __init__(self, manager: SessionManager, record: GameRecord, game: Game, state: State[Any]) -> None:
+    def __init__(self, manager: SessionManager, stored: StoredGame, game: Game, state: State[Any]) -> None:
         self.manager = manager
-        self.record = record
+        self.stored = stored
         self.game = game
         self.state = state
-        self.pending: dict[int, str] = dict(record.pending)
-        self.version = len(record.moves)
+        self.pending: dict[int, str] = dict(stored.pending)
+        self.version = len(stored.record.moves)
         self.clients: set[Client] = set()
         #: The spectators among ``clients``, and how many clients each seat has connected.
         self.watchers: set[Client] = set()
@@ -162,14 +163,19 @@ class GameSession:
 
     @property
     def id(self) -> str:
-        return self.record.id
+        return self.stored.id
+
+    @property
+    def record(self) -> Record:
+        """The game's record: what replays it (game, options, seed, start, moves) and its players."""
+        return self.stored.record
 
     # -- seats, tokens and claims ----------------------------------------------------------
 
     def _seat_matching(self, digest: str, attribute: str) -> SeatRecord | None:
         """The human seat whose ``attribute`` digest is ``digest``; every seat compared in constant time."""
         found = None
-        for seat in self.record.seats:
+        for seat in self.stored.seats:
             value = getattr(seat, attribute)
             if seat.kind == HUMAN and value is not None and hmac.compare_digest(value, digest):
                 found = seat
@@ -205,11 +211,11 @@ class GameSession:
     async def reissue(self, seat_index: int, owner: str) -> str:
         """A new invite token for an unclaimed human seat (the old link stops working); ``owner`` is
         the creator's credential."""
-        owner_hash = self.record.owner_hash
+        owner_hash = self.stored.owner_hash
         if owner_hash is None or not hmac.compare_digest(owner_hash, token_digest(owner)):
             raise GameError("not_owner", _(M.NOT_OWNER))
         async with self.lock:
-            seat = next((s for s in self.record.seats if s.seat == seat_index and s.kind == HUMAN), None)
+            seat = next((s for s in self.stored.seats if s.seat == seat_index and s.kind == HUMAN), None)
             if seat is None:
                 raise GameError("bad_seats", "no human seat with that number")
             if seat.claim_hash is not None:
@@ -232,7 +238,7 @@ class GameSession:
                 "connected": s.kind == AGENT or s.seat in connected,
                 "claimed": s.kind == AGENT or s.claim_hash is not None,
             }
-            for s in self.record.seats
+            for s in self.stored.seats
         ]
 
     def spectators(self) -> int:
@@ -249,8 +255,8 @@ class GameSession:
             "players": self.players(),
             "seats": facts["seats"],
             "sides": facts["sides"],
-            "status": self.record.status
-            if self.record.status != "active" or not self.state.is_terminal()
+            "status": self.stored.status
+            if self.stored.status != "active" or not self.state.is_terminal()
             else FINISHED,
             "plies": len(self.state.history),
             "spectators": self.spectators(),
@@ -267,15 +273,15 @@ class GameSession:
         frame["game_id"] = self.id
         frame["players"] = self.players()
         frame["fallbacks"] = self.fallbacks()
-        frame["aborted"] = self.record.status == ABORTED
-        frame["hints"] = {"allowed": self.record.hints, "used": self.hint_counts()}
+        frame["aborted"] = self.stored.status == ABORTED
+        frame["hints"] = {"allowed": self.stored.hints, "used": self.hint_counts()}
         frame["thinking"] = self.thinking_now()
         return frame
 
     def hint_counts(self) -> list[int]:
         """How many hints each seat was given (asked twice in one position: once)."""
         counts = [0] * self.game.num_players
-        for seat, _ply in set(self.record.hints_given):
+        for seat, _ply in set(self.stored.hints_given):
             counts[seat] += 1
         return counts
 
@@ -321,13 +327,13 @@ class GameSession:
 
     def fallbacks(self) -> list[dict[str, Any]]:
         """The agent moves the server decided (most recent last, at most 5): seat, ply and code."""
-        faults = sorted(self.record.faults.items())[-5:]
+        faults = sorted(self.stored.faults.items())[-5:]
         return [{"seat": seat, "ply": ply, "code": code} for (ply, seat), code in faults]
 
     def public_text(self) -> str:
         """The spectators' state frame, encoded; built once per position and presence, shared by all."""
-        claimed = sum(seat.claim_hash is not None for seat in self.record.seats)
-        facts = (self.version, self.record.status, len(self.pending), len(self.record.faults), claimed)
+        claimed = sum(seat.claim_hash is not None for seat in self.stored.seats)
+        facts = (self.version, self.stored.status, len(self.pending), len(self.stored.faults), claimed)
         key = (*facts, tuple(sorted(self.thinking)), *sorted(self.seats_connected))
         if self._public is None or self._public[0] != key:
             self._public = (key, encode(self.frame_for(None)))
@@ -414,7 +420,7 @@ class GameSession:
             self.manager.evict(self)
 
     def is_over(self) -> bool:
-        return self.record.status != "active" or self.state.is_terminal()
+        return self.stored.status != "active" or self.state.is_terminal()
 
     # -- playing ---------------------------------------------------------------------------
 
@@ -443,14 +449,15 @@ class GameSession:
         """Make the session what the store holds (after a write whose outcome is unknown)."""
         with contextlib.suppress(Exception):  # the store is unreachable: memory was rolled back already
             async with self.lock:
-                record = await self.manager.db(self.manager.storage.load_game, self.id)
-                if record is None or (record.moves == self.record.moves and record.pending == self.pending):
+                stored = await self.manager.db(self.manager.storage.load_game, self.id)
+                if stored is None or (stored.record.moves == self.record.moves and stored.pending == self.pending):
                     return
+                record = stored.record
                 loop = asyncio.get_running_loop()
-                args = (record.name, record.options, record.seed, record.moves, record.start)
-                state = await loop.run_in_executor(None, rebuild, *args)
-                self.record, self.state = record, state
-                self.pending, self.version = dict(record.pending), len(record.moves)
+                args = (record.game, record.options, record.start, record.seed, record.moves)
+                state = await loop.run_in_executor(None, replay, *args)
+                self.stored, self.state = stored, state
+                self.pending, self.version = dict(stored.pending), len(record.moves)
 
     async def _submit(self, seat: int, text: str, version: int | None = None) -> None:
         async with self.lock:
@@ -522,7 +529,7 @@ class GameSession:
             raise
         self.record.moves.extend(entries)
         if result is not None:
-            self.record.status, self.record.result = FINISHED, result
+            self.stored.finish(result)
         self.version += 1
 
     async def heal(self) -> None:
@@ -571,7 +578,7 @@ class GameSession:
             return []
         to_move = state.current_player()
         acting = [s for s in choosers(state) if s not in self.pending] if to_move == SIMULTANEOUS else [to_move]
-        return [s for s in self.record.seats if s.seat in acting and s.kind == AGENT]
+        return [s for s in self.stored.seats if s.seat in acting and s.kind == AGENT]
 
     def schedule_agents(self) -> None:
         if self.closed:
@@ -599,7 +606,7 @@ class GameSession:
         ply = len(self.record.moves)
         loop = asyncio.get_running_loop()
         started = loop.time()
-        fault = self.record.faults.get((ply, seat.seat))
+        fault = self.stored.faults.get((ply, seat.seat))
         text: str | None = None
         if fault is None:  # a job that already failed here (before a restart) is never run again
             job = AgentJob(
@@ -651,7 +658,7 @@ class GameSession:
     async def _note_fault(self, ply: int, seat: int, code: str) -> None:
         """Store that the server decides this agent move (shown to players as ``fallbacks``)."""
         await self.manager.db(self.manager.storage.add_fault, self.id, ply, seat, code)
-        self.record.faults[(ply, seat)] = code
+        self.stored.faults[(ply, seat)] = code
 
 
 class SessionManager:
@@ -732,14 +739,14 @@ class SessionManager:
         if seed is None and set_up is None:
             seed = secrets.randbelow(2**31)
         owner = new_token()
-        record = GameRecord(
-            new_game_id(), game.name, dict(game.options), seed, records, owner_hash=token_digest(owner), hints=hints
-        )
-        record.start = None if set_up is None else set_up.to_spn()
-        state = game.new_initial_state(seed) if set_up is None else set_up
-        await self.db(self.storage.create_game, record)
-        session = GameSession(self, record, game, state)
-        self.sessions[record.id] = session
+        start = None if set_up is None else set_up.to_spn()
+        players = [s.agent or HUMAN for s in records]
+        record = Record(game.name, dict(game.options), seed, start, players, [])
+        stored = StoredGame(new_game_id(), record, records, owner_hash=token_digest(owner), hints=hints)
+        state = replay(game, seed=seed) if set_up is None else set_up
+        await self.db(self.storage.create_game, stored)
+        session = GameSession(self, stored, game, state)
+        self.sessions[stored.id] = session
         session.schedule_agents()
         return session, tokens, owner
 
@@ -759,15 +766,16 @@ class SessionManager:
         session = self.sessions.get(game_id)
         if session is not None:
             return session
-        record = await self.db(self.storage.load_game, game_id)
-        if record is None:
+        stored = await self.db(self.storage.load_game, game_id)
+        if stored is None:
             return None
-        return await asyncio.get_running_loop().run_in_executor(None, self._build, record)
+        return await asyncio.get_running_loop().run_in_executor(None, self._build, stored)
 
-    def _build(self, record: GameRecord) -> GameSession:
-        game = load_game(record.name, **record.options)
-        state = rebuild(record.name, record.options, record.seed, record.moves, record.start)
-        return GameSession(self, record, game, state)
+    def _build(self, stored: StoredGame) -> GameSession:
+        record = stored.record
+        game = load_game(record.game, **record.options)
+        state = replay(game, start=record.start, seed=record.seed, entries=record.moves)
+        return GameSession(self, stored, game, state)
 
     async def get(self, game_id: str) -> GameSession | None:
         """The live session of a game, rebuilt from storage if needed; None if there is no such game."""
@@ -794,10 +802,9 @@ class SessionManager:
         """Finish what a crash may have left half done: a reveal with every choice stored, a game
         whose last move ended it but whose status was not written."""
         await session.heal()
-        if session.record.status == "active" and session.state.is_terminal():
-            result = result_of(session.state)
+        if session.stored.status == "active" and (result := result_of(session.state)) is not None:
             await self.db(self.storage.append_moves, session.id, len(session.record.moves), [], result)
-            session.record.status, session.record.result = FINISHED, result
+            session.stored.finish(result)
 
     def evict(self, session: GameSession) -> None:
         if self.sessions.get(session.id) is session:
@@ -824,7 +831,7 @@ class SessionManager:
             await self.db(self.storage.abort, game_id)
             session = self.sessions.pop(game_id, None)
             if session is not None:
-                session.record.status = ABORTED
+                session.stored.status = ABORTED
                 session.closed = True
                 for task in session.agent_tasks.values():
                     task.cancel()

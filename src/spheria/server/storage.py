@@ -1,9 +1,11 @@
 """Where the server keeps its games: a small storage interface and its SQLite implementation.
 
 The server stores what it needs to rebuild every game through the rules, and nothing it could
-recompute: the game's name, options and seed, its seats, and its move entries as the game's own
-notation (``state.history_notation()``). A game is rebuilt by replaying those entries with
-``state.apply_notation``. Invite tokens are never stored, only their SHA-256 digests.
+recompute: the game's :class:`~spheria.kernel.record.Record` (its name, options, seed, the
+position it was set up from if it was, and its move entries as the game's own notation,
+``state.history_notation()``) and its seats. A game is rebuilt by
+:func:`spheria.kernel.record.replay` of its record. Invite tokens are never stored, only their
+SHA-256 digests.
 
 Schema (SQLite)::
 
@@ -23,10 +25,12 @@ pending choices are one transaction (:meth:`SQLiteStorage.append_moves`), so the
 completes a simultaneous node is stored whole or not at all.
 
 >>> store = SQLiteStorage(":memory:")
->>> store.create_game(GameRecord("g1", "special-cake", {"variant": "mint"}, 7, [SeatRecord(0, "agent", "random")]))
+>>> seats = [SeatRecord(0, "agent", "random"), SeatRecord(1, "human")]
+>>> store.create_game(StoredGame("g1", Record("special-cake", {"variant": "mint"}, 7, None, [], []), seats))
 >>> store.append_moves("g1", 0, ["0a1", "0b1"])
->>> store.load_game("g1").moves
-['0a1', '0b1']
+>>> stored = store.load_game("g1")
+>>> stored.record.moves, stored.record.players
+(['0a1', '0b1'], ['random', 'human'])
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from spheria.kernel.record import Record, timestamp
 
 HUMAN, AGENT = "human", "agent"
 ACTIVE, FINISHED, ABORTED = "active", "finished", "aborted"
@@ -54,28 +60,34 @@ class SeatRecord:
 
 
 @dataclass
-class GameRecord:
-    """Everything needed to rebuild one game through its rules."""
+class StoredGame:
+    """One game of the server: its record, which rebuilds it through its rules, and what only the
+    server keeps (seats and their credentials, secret choices, the agents' faults, its status).
+
+    The record's ``players`` are the seats' (an agent spec or ``"human"``); its ``result`` is the
+    finished game's returns; the hints each seat was given are counted by the session.
+    """
 
     id: str
-    name: str
-    options: dict[str, Any]
-    seed: int | None
+    record: Record
     seats: list[SeatRecord]
-    moves: list[str] = field(default_factory=list)
     pending: dict[int, str] = field(default_factory=dict)
     faults: dict[tuple[int, int], str] = field(default_factory=dict)
     status: str = ACTIVE
+    #: The finished game's result as shown (:func:`spheria.server.views.result_of`: returns, winners, text).
     result: dict[str, Any] | None = None
     created: float = 0.0
     updated: float = 0.0
     #: SHA-256 of the creator's credential, which may re-issue unclaimed invites.
     owner_hash: str | None = None
-    #: The position (SPN) the game started from when it was set up from one; None: the game's own start.
-    start: str | None = None
     #: Whether the game was created with hints, and the (seat, ply) of each hint given.
     hints: bool = False
     hints_given: list[tuple[int, int]] = field(default_factory=list)
+
+    def finish(self, result: dict[str, Any]) -> None:
+        """Mark the game finished with ``result`` (:func:`spheria.server.views.result_of`)."""
+        self.status, self.result = FINISHED, result
+        self.record.result = [float(r) for r in result["returns"]]
 
 
 @dataclass
@@ -96,9 +108,9 @@ class GameSummary:
 class Storage(Protocol):
     """What the server needs from a store. Calls are synchronous; the server runs them off its event loop."""
 
-    def create_game(self, record: GameRecord) -> None: ...
+    def create_game(self, game: StoredGame) -> None: ...
 
-    def load_game(self, game_id: str) -> GameRecord | None: ...
+    def load_game(self, game_id: str) -> StoredGame | None: ...
 
     def append_moves(
         self, game_id: str, first_ply: int, entries: list[str], result: dict[str, Any] | None = None
@@ -221,40 +233,41 @@ class SQLiteStorage:
                 raise
             self._db.execute("COMMIT")
 
-    def create_game(self, record: GameRecord) -> None:
+    def create_game(self, game: StoredGame) -> None:
         now = time.time()
-        record.created = record.updated = now
+        game.created = game.updated = now
+        record = game.record
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
                 "INSERT INTO games (id, name, options, seed, status, result, created, updated, owner_hash, start,"
                 " hints) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)",
                 (
-                    record.id,
-                    record.name,
+                    game.id,
+                    record.game,
                     json.dumps(record.options),
                     record.seed,
-                    record.status,
+                    game.status,
                     now,
                     now,
-                    record.owner_hash,
+                    game.owner_hash,
                     record.start,
-                    int(record.hints),
+                    int(game.hints),
                 ),
             )
         ]
-        for seat in record.seats:
+        for seat in game.seats:
             statements.append(
                 (
                     "INSERT INTO seats (game_id, seat, kind, agent, token_hash) VALUES (?, ?, ?, ?, ?)",
-                    (record.id, seat.seat, seat.kind, seat.agent, seat.token_hash),
+                    (game.id, seat.seat, seat.kind, seat.agent, seat.token_hash),
                 )
             )
         for ply, entry in enumerate(record.moves):
             sql = "INSERT INTO moves (game_id, ply, entry, at) VALUES (?, ?, ?, ?)"
-            statements.append((sql, (record.id, ply, entry, now)))
+            statements.append((sql, (game.id, ply, entry, now)))
         self._write(statements)
 
-    def load_game(self, game_id: str) -> GameRecord | None:
+    def load_game(self, game_id: str) -> StoredGame | None:
         with self._lock:
             row = self._db.execute(
                 "SELECT id, name, options, seed, status, result, created, updated, owner_hash, start, hints"
@@ -272,21 +285,28 @@ class SQLiteStorage:
             pending = self._db.execute("SELECT seat, entry FROM pending WHERE game_id = ?", (game_id,)).fetchall()
             sql = "SELECT seat, ply FROM hints WHERE game_id = ? ORDER BY ply"
             hints = self._db.execute(sql, (game_id,)).fetchall()
-        return GameRecord(
-            id=row[0],
-            name=row[1],
+        result = json.loads(row[5]) if row[5] else None
+        record = Record(
+            game=row[1],
             options=json.loads(row[2]),
             seed=row[3],
-            seats=[SeatRecord(s[0], s[1], s[2], s[3], s[4]) for s in seats],
+            start=row[9],
+            players=[s[2] or HUMAN for s in seats],
             moves=[m[0] for m in moves],
+            result=None if result is None else [float(r) for r in result["returns"]],
+            created=timestamp(row[6]),
+        )
+        return StoredGame(
+            id=row[0],
+            record=record,
+            seats=[SeatRecord(s[0], s[1], s[2], s[3], s[4]) for s in seats],
             pending={int(p[0]): p[1] for p in pending},
             faults={(int(f[0]), int(f[1])): f[2] for f in faults},
             status=row[4],
-            result=json.loads(row[5]) if row[5] else None,
+            result=result,
             created=row[6],
             updated=row[7],
             owner_hash=row[8],
-            start=row[9],
             hints=bool(row[10]),
             hints_given=[(int(h[0]), int(h[1])) for h in hints],
         )

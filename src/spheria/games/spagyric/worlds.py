@@ -26,6 +26,7 @@ from typing import Any
 
 from spheria.games.spagyric.rules import BEATS, SpagyricState
 from spheria.kernel.game import Game, State
+from spheria.kernel.record import replay
 
 
 def _counts(values: Sequence[int]) -> str:
@@ -84,11 +85,9 @@ def sample_origin(game: Game, origin: str, history: Sequence[str], player: int, 
     candidates = consistent_origins(game.state_from_spn(origin), player)
     rng.shuffle(candidates)
     for candidate in candidates:
-        state = game.state_from_spn(candidate)
         try:
-            for entry in history:
-                state.apply_notation(entry)
-        except ValueError:
+            replay(game, start=candidate, entries=history)
+        except ValueError:  # a RecordError: the history does not replay from there
             continue
         return candidate
     return origin

@@ -1,10 +1,18 @@
-"""Game records: a finished (or unfinished) game as versioned JSON that replays exactly.
+"""Game records, and the one way to set a game up and replay its entries.
 
-A record names the game and its options, the seed, the starting position (SPN), the players
-and the moves as record entries (``state.history_notation()``). Replaying rebuilds the game
-from those and plays every entry, so a record that loads is a record that is legal. A game
-started from a position set up by hand (``from_position``) is rebuilt from ``start`` through
-``state_from_spn``, which checks it. The format is described in ``docs/records.md``.
+:func:`set_up` makes a game's first position from what any stored game keeps — the game's name,
+its options, the position it was set up from (SPN, when it was) and its seed — and
+:func:`replay` plays record entries (``state.history_notation()``) on from there. Every layer
+that rebuilds a game from its record (files, the server's games and jobs, the integrations'
+pickles) goes through these two, so a game set up by hand comes back from its ``start``
+everywhere; :func:`replay_steps` is :func:`replay` a move at a time.
+
+A :class:`Record` is one game as a file: the game and its options, the seed, the starting
+position (SPN), the players and the moves, as versioned JSON that replays exactly. Replaying
+rebuilds the game from those and plays every entry, so a record that loads is a record that is
+legal. A game started from a position set up by hand (``from_position``) is rebuilt from
+``start`` through ``state_from_spn``, which checks it. The format is described in
+``docs/records.md``.
 
 >>> import spheria
 >>> state = spheria.load_game("special-cake", variant="mint").new_initial_state()
@@ -14,22 +22,24 @@ started from a position set up by hand (``from_position``) is rebuilt from ``sta
 ['0a1']
 >>> Record.loads(record.dumps()).replay().to_spn() == state.to_spn()
 True
+>>> replay("spline", {}, start="w.b...w........./........./..../. 2", entries=["0d1"]).to_spn()
+'w.bb..w........./........./..../. 1'
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from spheria.i18n import gettext as _
+from spheria.kernel import messages as M
 from spheria.kernel.game import Game, State
 from spheria.kernel.registry import load_game
-from spheria.records import messages as M
 
 FORMAT = "spheria-record"
 VERSION = 1
@@ -52,8 +62,14 @@ class RecordError(ValueError):
         self.move_number = move_number
 
 
-def _now() -> str:
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+def timestamp(seconds: float | None = None) -> str:
+    """A record's ``created``: the time ``seconds`` (``time.time()``; None: now), ISO 8601 in UTC.
+
+    >>> timestamp(1738324800)
+    '2025-01-31T12:00:00Z'
+    """
+    at = datetime.now(UTC) if seconds is None else datetime.fromtimestamp(seconds, UTC)
+    return at.replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def start_position(state: State[Any]) -> State[Any]:
@@ -77,23 +93,86 @@ class ReplayStep:
     state: State[Any]
 
 
+def set_up(
+    game: str | Game, options: Mapping[str, Any] | None = None, start: str | None = None, seed: int | None = None
+) -> State[Any]:
+    """The first position of a game: ``start`` (SPN) read by the game's rules when the game was
+    set up from a position, else the game's own start with ``seed``.
+
+    ``game`` is a name with its ``options``, or a loaded game (then ``options`` stays None).
+    Raises :class:`RecordError` (a ``ValueError``) naming the problem: an unknown game or
+    option, a seed the game refuses, or a ``start`` that is not one of its positions.
+    """
+    if isinstance(game, str):
+        try:
+            loaded = load_game(game, **(options or {}))
+        except ValueError as error:
+            raise RecordError(str(error)) from None
+    elif options is not None:
+        raise TypeError("give options with a game's name, not with a loaded game")
+    else:
+        loaded = game
+    if start is not None:
+        try:
+            return loaded.state_from_spn(start)
+        except ValueError as error:
+            raise RecordError(f"'start' {start!r} is not a position of {loaded.name}: {error}") from None
+    try:
+        return loaded.new_initial_state(seed)
+    except ValueError as error:
+        raise RecordError(f"cannot start {loaded.name} with seed {seed!r}: {error}") from None
+
+
+def replay_steps(state: State[Any], entries: Iterable[str], first: int = 1) -> Iterator[ReplayStep]:
+    """Play ``entries`` on ``state`` in place, yielding after each; ``first`` is the number of the
+    first entry (1 from the start). Raises :class:`RecordError` naming the move number, the entry
+    and the problem at the first entry that does not apply."""
+    for number, entry in enumerate(entries, first):
+        player = state.current_player()
+        try:
+            state.apply_notation(entry)
+        except ValueError as error:
+            raise RecordError(_(M.RECORD_MOVE).format(number=number, entry=repr(entry), error=error), number) from None
+        yield ReplayStep(number, entry, player, state)
+
+
+def replay(
+    game: str | Game,
+    options: Mapping[str, Any] | None = None,
+    start: str | None = None,
+    seed: int | None = None,
+    entries: Iterable[str] = (),
+) -> State[Any]:
+    """The position after ``entries`` from the game's first position (:func:`set_up`'s arguments);
+    raises :class:`RecordError` naming the problem (and the entry, for a move)."""
+    state = set_up(game, options, start, seed)
+    for _step in replay_steps(state, entries):
+        pass
+    return state
+
+
 @dataclass
 class Record:
-    """One game, as stored on disk. Build one with :meth:`from_state` or :meth:`load`."""
+    """One game: what :func:`replay` rebuilds it from, its players and its outcome. Build one
+    with :meth:`from_state` or :meth:`load`; the server keeps one for each of its games."""
 
     game: str
     options: dict[str, Any]
     seed: int | None
-    start: str
+    #: The position (SPN) the game was set up from by hand; None: the game's own start with ``seed``.
+    start: str | None
     players: list[str]
     moves: list[str]
     result: list[float] | None = None
-    created: str = field(default_factory=_now)
+    created: str = field(default_factory=timestamp)
     resigned: int | None = None
-    #: Whether the game started from ``start`` set up by hand rather than from the game's own start.
-    from_position: bool = False
     #: Hints each seat was given (one count per seat) in a game played with hints; None: no hints.
     hints: list[int] | None = None
+
+    @property
+    def from_position(self) -> bool:
+        """Whether the game started from a position set up by hand (``start``)."""
+        return self.start is not None
 
     @property
     def finished(self) -> bool:
@@ -115,24 +194,24 @@ class Record:
 
         ``resigned`` is the seat that gave up in ``state`` (an unfinished position), if one did;
         ``hints`` the number of hints each seat was given, in a game played with hints.
-        The record says ``from_position`` when the game's start is not the game's own start with
-        the state's seed (a position built with ``state_from_spn``).
+        The record keeps the game's first position as ``start`` when it is not the game's own
+        start with the state's seed (a position built with ``state_from_spn``).
         """
         if len(players) != state.game.num_players:
             raise RecordError(f"{state.game.name} has {state.game.num_players} seats; got {len(players)} players")
         if resigned is not None and (state.is_terminal() or not 0 <= resigned < state.game.num_players):
             raise RecordError(f"seat {resigned} cannot resign here: {_resign_problem(state, resigned)}")
         start = start_position(state).to_spn()
+        own = set_up(state.game, seed=state.seed).to_spn()
         return cls(
             game=state.game.name,
             options=dict(state.game.options),
             seed=state.seed,
-            start=start,
-            from_position=start != state.game.new_initial_state(state.seed).to_spn(),
+            start=None if start == own else start,
             players=[str(p) for p in players],
             moves=list(state.history_notation()),
             result=[float(r) for r in state.returns()] if state.is_terminal() else None,
-            created=created or _now(),
+            created=created or timestamp(),
             resigned=resigned,
             hints=None if hints is None else _checked_hints(list(hints), state.game.num_players),
         )
@@ -140,13 +219,14 @@ class Record:
     # -- JSON ------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
+        """The record as the file holds it; a game from its own start is set up to write ``start``."""
         return {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
             "options": dict(self.options),
             "seed": self.seed,
-            "start": self.start,
+            "start": self.start if self.start is not None else set_up(self.game, self.options, seed=self.seed).to_spn(),
             "players": list(self.players),
             "moves": list(self.moves),
             "result": None if self.result is None else list(self.result),
@@ -165,7 +245,8 @@ class Record:
     def from_json(cls, data: Any) -> Record:
         """Check the structure of decoded JSON and build a record; raises :class:`RecordError`.
 
-        This checks fields and types only; :meth:`replay` checks that the game is legal.
+        This checks fields and types, and that a game said to start from its own start (not
+        ``from_position``) starts at ``start``; :meth:`replay` checks that the game is legal.
         """
         if not isinstance(data, dict):
             raise RecordError(_(M.NOT_AN_OBJECT).format(kind=type(data).__name__))
@@ -223,13 +304,12 @@ class Record:
             game=game,
             options=dict(options),
             seed=seed,
-            start=start,
+            start=_start_of(game, options, seed, start, from_position),
             players=list(players),
             moves=list(moves),
             result=None if result is None else [float(r) for r in result],
             created=created,
             resigned=resigned,
-            from_position=from_position,
             hints=hints,
         )
 
@@ -266,40 +346,23 @@ class Record:
             raise RecordError(str(error)) from None
 
     def initial_state(self) -> State[Any]:
-        """The starting position, rebuilt from the game, options and seed and checked against ``start``
-        (or, for a game ``from_position``, read from ``start`` by the game's rules)."""
+        """The starting position (:func:`set_up`); a position set up by hand must be one the game
+        writes as ``start``, and ``players`` must name one player a seat."""
         game = self.load_game()
         if len(self.players) != game.num_players:
-            raise RecordError(_(M.SEAT_COUNT).format(game=game.name, seats=game.num_players, players=len(self.players)))
+            seats = game.num_players
+            raise RecordError(_(M.RECORD_SEAT_COUNT).format(game=game.name, seats=seats, players=len(self.players)))
         if self.resigned is not None and self.resigned >= game.num_players:
             raise RecordError(
                 f"'resigned' is seat {self.resigned} but {game.name} has seats 0 to {game.num_players - 1}"
             )
-        if self.from_position:
-            return self._set_up_state(game)
-        try:
-            state = game.new_initial_state(self.seed)
-        except ValueError as error:
-            raise RecordError(f"cannot start {game.name} with seed {self.seed!r}: {error}") from None
-        if state.to_spn() != self.start:
-            raise RecordError(
-                f"'start' is {self.start!r} but {game.name} with these options and seed {self.seed!r} "
-                f"starts at {state.to_spn()!r}"
-            )
-        return state
-
-    def _set_up_state(self, game: Game) -> State[Any]:
-        """The position ``start`` names, checked by the game's rules and written in its own notation."""
-        try:
-            state = game.state_from_spn(self.start)
-        except ValueError as error:
-            raise RecordError(f"'start' {self.start!r} is not a position of {game.name}: {error}") from None
-        if state.to_spn() != self.start:
+        state = set_up(game, start=self.start, seed=self.seed)
+        if self.start is not None and state.to_spn() != self.start:
             raise RecordError(f"'start' is {self.start!r} but {game.name} writes that position {state.to_spn()!r}")
         return state
 
     def steps(self, state: State[Any] | None = None) -> Iterator[ReplayStep]:
-        """Replay move by move, yielding after each; after the last, the result is checked.
+        """Replay move by move (:func:`replay_steps`), yielding after each; after the last, the result is checked.
 
         ``state`` is where to start: :meth:`initial_state` (built here when omitted); it is
         played in place, so every step holds that one state object. Raises
@@ -308,13 +371,7 @@ class Record:
         return self._steps(self.initial_state() if state is None else state)
 
     def _steps(self, state: State[Any]) -> Iterator[ReplayStep]:
-        for number, entry in enumerate(self.moves, 1):
-            player = state.current_player()
-            try:
-                state.apply_notation(entry)
-            except ValueError as error:
-                raise RecordError(_(M.MOVE).format(number=number, entry=repr(entry), error=error), number) from None
-            yield ReplayStep(number, entry, player, state)
+        yield from replay_steps(state, self.moves)
         self._check_result(state)
 
     def replay(self) -> State[Any]:
@@ -336,6 +393,18 @@ class Record:
                 raise RecordError(f"'result' is {self.result} but the moves give {returns}")
         elif self.result is not None:
             raise RecordError(f"'result' is {self.result} but the game is not over after {moves} moves")
+
+
+def _start_of(game: str, options: dict[str, Any], seed: int | None, start: str, from_position: bool) -> str | None:
+    """A file's ``start`` as a :class:`Record` keeps it: the position set up by hand, or None for
+    the game's own start — which ``start`` must then be, or a :class:`RecordError` says so (a
+    position set up by hand is not passed off as a fresh game)."""
+    if from_position:
+        return start
+    own = set_up(game, options, seed=seed).to_spn()
+    if start != own:
+        raise RecordError(f"'start' is {start!r} but {game} with these options and seed {seed!r} starts at {own!r}")
+    return None
 
 
 def _checked_hints(hints: Any, seats: int) -> list[int]:
