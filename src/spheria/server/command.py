@@ -33,7 +33,7 @@ HELP: dict[str, str] = {
     "--idle-game-hours": N_("abort games idle this long (default %(default)s; 0: never)"),
     "--max-connections": N_("open connections at most (default %(default)s)"),
     "--header-timeout": N_("seconds to send request headers (default %(default)s)"),
-    "--http-per-address": N_("open HTTP connections from one address at most (default %(default)s)"),
+    "--http-per-address": N_("requests from one address whose headers are still arriving, at most (default %(default)s)"),
     "--public-url": N_("the URL people open, e.g. https://spheria.example.org"),
     "--allowed-host": N_("another host name to serve (repeatable)"),
     "--certfile": N_("TLS certificate (PEM); serve https with --keyfile"),

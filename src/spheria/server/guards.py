@@ -1,7 +1,7 @@
 """What every request passes before the app sees it: the Host allow-list, the Origin check on
 websockets and POSTs, JSON-only POSTs and the security headers on every response; and an HTTP
 protocol for uvicorn that closes connections whose request headers do not arrive in time, holds
-each address to its share of the connection table, and closes silent connections first when the
+each address to its share of half-sent requests, and closes silent connections first when the
 server is full.
 """
 
@@ -110,9 +110,11 @@ def guarded_http_protocol(header_timeout: float, max_connections: int, per_addre
     """uvicorn's h11 protocol with three defences against sockets that hold the server without asking
     anything (uvicorn alone waits forever for the first request):
 
-    * one address keeps at most ``per_address`` HTTP connections open at once; a connection past
-      that is closed as it opens (browsers open six a host), so that requests sent slowly a byte at
-      a time from one address (slowloris) can never fill the table that everyone else needs;
+    * one address has at most ``per_address`` requests whose headers have begun but not ended; a
+      connection that would make one more is closed, so that requests sent slowly a byte at a time
+      from one address (slowloris) can never fill the table that everyone else needs (an honest
+      client sends its headers at once, so a storm of a thousand websockets from one address is
+      never counted against it);
 
     * a connection must send its request headers within ``header_timeout`` seconds, counted from
       the request's first byte (a connection that sends nothing at all is closed that long after
@@ -121,42 +123,44 @@ def guarded_http_protocol(header_timeout: float, max_connections: int, per_addre
     * when ``max_connections`` are open, the connection silent for the longest (no byte of a request
       yet) is closed to make room, so idle sockets never cost an honest request a ``503``.
     """
+    import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     silent: OrderedDict[Any, None] = OrderedDict()  # connections waiting for a request's first byte, oldest first
-    open_from: dict[str, int] = {}  # HTTP connections open per address
+    half_sent: dict[str, set[Any]] = {}  # per address: connections whose request headers have begun, not ended
 
     class GuardedH11Protocol(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
         _armed_cycle: Any = None
-        _address: str | None = None  # counted in open_from while this protocol holds the socket
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            address = str(self.client[0]) if self.client else ""
-            if open_from.get(address, 0) >= per_address:
-                self.connections.discard(self)
-                transport.close()
-                return
-            open_from[address] = open_from.get(address, 0) + 1
-            self._address = address
             self._await_request()
             self._make_room()
 
-        def _release(self) -> None:
-            """This socket no longer counts against its address (closed, or now a websocket's)."""
-            if self._address is not None:
-                left = open_from[self._address] - 1
-                if left:
-                    open_from[self._address] = left
-                else:
-                    del open_from[self._address]
-                self._address = None
+        @property
+        def _address(self) -> str:
+            return str(self.client[0]) if self.client else ""
 
-        def handle_websocket_upgrade(self, event: Any) -> None:
-            super().handle_websocket_upgrade(event)
-            self._release()  # websockets have their own cap per address (Limits.connections_per_address)
-            silent.pop(self, None)
+        def _count_half_sent(self) -> None:
+            """After bytes arrive: while this request's headers are unfinished it counts against its
+            address, and a connection past the address's share is closed."""
+            waiting = self.transport.get_protocol() is self and not self.transport.is_closing()
+            if waiting and self.conn.their_state == h11.IDLE:
+                mine = half_sent.setdefault(self._address, set())
+                mine.add(self)
+                if len(mine) > per_address:
+                    self._forget_half_sent()
+                    self.transport.close()
+            else:
+                self._forget_half_sent()
+
+        def _forget_half_sent(self) -> None:
+            mine = half_sent.get(self._address)
+            if mine is not None:
+                mine.discard(self)
+                if not mine:
+                    del half_sent[self._address]
 
         def _await_request(self) -> None:
             """Before a request's first byte: silent (closed when room is needed), on a deadline."""
@@ -178,6 +182,7 @@ def guarded_http_protocol(header_timeout: float, max_connections: int, per_addre
                 del silent[self]
                 self._arm()
             super().data_received(data)
+            self._count_half_sent()
 
         def _arm(self) -> None:
             if self._deadline is not None:
@@ -197,7 +202,7 @@ def guarded_http_protocol(header_timeout: float, max_connections: int, per_addre
                 self._await_request()
 
         def connection_lost(self, exc: Exception | None) -> None:
-            self._release()
+            self._forget_half_sent()
             silent.pop(self, None)
             if self._deadline is not None:
                 self._deadline.cancel()
