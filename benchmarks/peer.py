@@ -29,13 +29,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from spheria.agents.base import Agent, Plays
-from spheria.agents.options import SEED, AgentOption
+from spheria.agents.options import SEED
 from spheria.agents.registry import make_agent, register_agent
 from spheria.engine.board import NUM_SITES, SITE_COORDS, iter_sites
 from spheria.games.spline.rules import Spline, SplineMove, SplineState
 from spheria.games.spline.search import SplineSearch
+from spheria.kernel.agent import Agent, Plays
 from spheria.kernel.game import PlayerView
+from spheria.kernel.options import Option
 from spheria.kernel.registry import load_game
 
 #: The iterations a move the peer's author calls "really hard to beat".
@@ -80,7 +81,9 @@ class PeerAgent(Agent):
 
     spec_name = "peer"
     option_specs = (
-        AgentOption("iterations", PEER_ITERATIONS, "the peer's MCTS iterations a move", kind=int, bounds=(1, 100_000)),
+        Option(
+            "iterations", PEER_ITERATIONS, "the peer's MCTS iterations a move", kind=int, minimum=1, maximum=100_000
+        ),
         SEED,
     )
     named_options = ("iterations",)

@@ -68,8 +68,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from spheria.agents.base import Agent, Plays
-from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, one_budget, thinking_clock, time_option
+from spheria.agents.options import CLOCK, SEED, check_max_time, one_budget, thinking_clock, time_option
 from spheria.engine.board import COLOR_CHARS, COLORS, Board
 from spheria.games.spagyric.rules import (
     BEATEN_BY,
@@ -100,7 +99,9 @@ from spheria.games.spagyric.solver import (
     stabilizer,
     transform_move,
 )
+from spheria.kernel.agent import Agent, Plays
 from spheria.kernel.game import IllegalMoveError, PlayerView
+from spheria.kernel.options import Option
 
 #: The largest table the agent's solver may hold before it is emptied (reveals and placements).
 SOLVER_TABLE_LIMIT = 400_000
@@ -237,12 +238,14 @@ class SpagyricAgent(Agent):
 
     spec_name = "spagyric"
     option_specs = (
-        AgentOption("iterations", None, "search iterations per decision", kind=int, bounds=(1, MAX_ITERATIONS)),
+        Option("iterations", None, "search iterations per decision", kind=int, minimum=1, maximum=MAX_ITERATIONS),
         time_option(None, "seconds per decision (default 1 unless iterations is given)"),
-        AgentOption("exact", 3, "solve exactly once each seat holds at most this many balls", kind=int, bounds=(0, 10)),
-        AgentOption("final", "matrix", "how the strategy is read off the search", FINALS),
-        AgentOption("gamma", 0.1, "the exploration share at reveals", kind=float, bounds=(0.001, 1)),
-        AgentOption("c", 1.0, "the UCT constant at placements", kind=float, bounds=(0, 10)),
+        Option(
+            "exact", 3, "solve exactly once each seat holds at most this many balls", kind=int, minimum=0, maximum=10
+        ),
+        Option("final", "matrix", "how the strategy is read off the search", FINALS),
+        Option("gamma", 0.1, "the exploration share at reveals", kind=float, minimum=0.001, maximum=1),
+        Option("c", 1.0, "the UCT constant at placements", kind=float, minimum=0, maximum=10),
         CLOCK,
         SEED,
     )
@@ -548,7 +551,7 @@ class FixedColorAgent(Agent):
     """
 
     spec_name = "fixed"
-    option_specs = (AgentOption("color", "w", "the colour it always reveals", ("w", "b", "r")), SEED)
+    option_specs = (Option("color", "w", "the colour it always reveals", ("w", "b", "r")), SEED)
     named_options = ("color",)
     plays = Plays(games=(Spagyric,), seats=(2,))
 

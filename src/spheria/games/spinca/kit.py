@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from spheria.games.spinca.knowledge import KNOWLEDGE
+from spheria.games.spinca.levels import LEVELS
 from spheria.kernel.kit import GameKit
 
-KIT = GameKit()
+KIT = GameKit(knowledge=KNOWLEDGE, levels=LEVELS)
