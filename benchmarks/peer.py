@@ -89,9 +89,7 @@ class PeerAgent(Agent):
     named_options = ("iterations",)
     plays = Plays(games=(Spline,), seats=(2,), hidden_information=False)
 
-    def __init__(
-        self, iterations: int = PEER_ITERATIONS, seed: int | None = None, max_time: float | None = None
-    ) -> None:
+    def __init__(self, iterations: int | None = None, seed: int | None = None, max_time: float | None = None) -> None:
         values = self.checked_options(max_time, iterations=iterations, seed=seed)
         self.iterations: int = values["iterations"]
         self.seed: int | None = values["seed"]

@@ -132,9 +132,9 @@ class AlphaBetaAgent(Agent):
         depth: int | None = None,
         time: float | None = None,
         seed: int | None = None,
-        clock: str = "wall",
-        engine: str = "generic",
-        swindle: str = "share",
+        clock: str | None = None,
+        engine: str | None = None,
+        swindle: str | None = None,
         max_time: float | None = None,
     ) -> None:
         self.time_cap = check_max_time(max_time)

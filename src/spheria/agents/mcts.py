@@ -107,12 +107,12 @@ class MCTSAgent(Agent):
         self,
         iterations: int | None = None,
         time: float | None = None,
-        c: float = 1.4,
+        c: float | None = None,
         seed: int | None = None,
-        reuse: bool | int = True,
-        rollout: str = "game",
-        widen: bool | int = False,
-        clock: str = "wall",
+        reuse: bool | int | None = None,
+        rollout: str | None = None,
+        widen: bool | int | None = None,
+        clock: str | None = None,
         max_time: float | None = None,
     ) -> None:
         self.time_cap = check_max_time(max_time)

@@ -255,12 +255,12 @@ class SpagyricAgent(Agent):
         self,
         iterations: int | None = None,
         time: float | None = None,
-        exact: int = 3,
-        final: str = "matrix",
-        gamma: float = 0.1,
-        c: float = 1.0,
+        exact: int | None = None,
+        final: str | None = None,
+        gamma: float | None = None,
+        c: float | None = None,
         seed: int | None = None,
-        clock: str = "wall",
+        clock: str | None = None,
         max_time: float | None = None,
     ) -> None:
         self.time_cap = check_max_time(max_time)
@@ -555,9 +555,10 @@ class FixedColorAgent(Agent):
     named_options = ("color",)
     plays = Plays(games=(Spagyric,), seats=(2,))
 
-    def __init__(self, color: str = "w", seed: int | None = None) -> None:
-        with contextlib.suppress(IllegalMoveError):
-            color = COLOR_CHARS[parse_color(str(color))]  # white, black and red are read too
+    def __init__(self, color: str | None = None, seed: int | None = None) -> None:
+        if color is not None:
+            with contextlib.suppress(IllegalMoveError):
+                color = COLOR_CHARS[parse_color(str(color))]  # white, black and red are read too
         values = self.checked_options(color=color, seed=seed)
         self.color = parse_color(values["color"])
         self.seed: int | None = values["seed"]

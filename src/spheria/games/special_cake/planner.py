@@ -198,7 +198,7 @@ class PlannerAgent(Agent):
         time: float | None = None,
         exact: int | None = None,
         solves: int | None = None,
-        eat: str = "solver",
+        eat: str | None = None,
         early: str | None = None,
         clock: str | None = None,
         max_time: float | None = None,

@@ -82,7 +82,7 @@ class SolverAgent(Agent):
     def __init__(
         self,
         seed: int | None = None,
-        setup: str = SETUP_TABLE,
+        setup: str | None = None,
         time: float | None = None,
         tablebase: bool | None = None,
         clock: str | None = None,
