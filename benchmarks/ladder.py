@@ -33,7 +33,7 @@ from typing import Any
 
 from benchmarks.journal import Journal
 from benchmarks.results import LadderGame, LadderResult, play_one
-from spheria.agents.levels import LEVEL_NUMBERS, LevelAgent, level_spec, level_words, levels_for
+from spheria.agents.levels import LEVEL_NUMBERS, LEVEL_SPEC, level_spec, level_words, levels_for
 from spheria.agents.options import CLOCK
 from spheria.agents.registry import describe_options, make_agent, parse_spec
 from spheria.arena import derive_seed, seating
@@ -192,7 +192,7 @@ def _seat_times(result: LadderResult, cpu: bool = False) -> Iterator[tuple[int, 
 def _level(agent: str) -> int | None:
     """The level a ladder agent is (``level:3`` is 3), ``None`` for another spec."""
     name, params = parse_spec(agent)
-    return int(params["level"]) if name == LevelAgent.spec_name else None
+    return int(params["level"]) if name == LEVEL_SPEC else None
 
 
 def _words(agent: str) -> str:
@@ -212,7 +212,7 @@ def clocked(spec: str, clock: str) -> str:
     ('level:3,clock=cpu', 'alphabeta:time=0.5,blunder=0.1,clock=cpu', 'greedy')
     """
     name, params = parse_spec(spec)
-    takes = name == LevelAgent.spec_name or CLOCK.name in {option for option, _, _ in describe_options(name)}
+    takes = name == LEVEL_SPEC or CLOCK.name in {option for option, _, _ in describe_options(name)}
     if clock == CLOCK.default or not takes or CLOCK.name in params:
         return spec
     return f"{spec}{',' if ':' in spec else ':'}{CLOCK.name}={clock}"

@@ -29,13 +29,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from spheria.agents.base import Agent, Plays
-from spheria.agents.options import SEED, AgentOption
+from spheria.agents.options import SEED
 from spheria.agents.registry import make_agent, register_agent
 from spheria.engine.board import NUM_SITES, SITE_COORDS, iter_sites
 from spheria.games.spline.rules import Spline, SplineMove, SplineState
 from spheria.games.spline.search import SplineSearch
+from spheria.kernel.agent import Agent, Plays
 from spheria.kernel.game import PlayerView
+from spheria.kernel.options import Option
 from spheria.kernel.registry import load_game
 
 #: The iterations a move the peer's author calls "really hard to beat".
@@ -80,15 +81,15 @@ class PeerAgent(Agent):
 
     spec_name = "peer"
     option_specs = (
-        AgentOption("iterations", PEER_ITERATIONS, "the peer's MCTS iterations a move", kind=int, bounds=(1, 100_000)),
+        Option(
+            "iterations", PEER_ITERATIONS, "the peer's MCTS iterations a move", kind=int, minimum=1, maximum=100_000
+        ),
         SEED,
     )
     named_options = ("iterations",)
     plays = Plays(games=(Spline,), seats=(2,), hidden_information=False)
 
-    def __init__(
-        self, iterations: int = PEER_ITERATIONS, seed: int | None = None, max_time: float | None = None
-    ) -> None:
+    def __init__(self, iterations: int | None = None, seed: int | None = None, max_time: float | None = None) -> None:
         values = self.checked_options(max_time, iterations=iterations, seed=seed)
         self.iterations: int = values["iterations"]
         self.seed: int | None = values["seed"]

@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from spheria.agents.base import Agent
 from spheria.agents.registry import make_agent
 from spheria.arena import derive_seed, seeded
+from spheria.kernel.agent import Agent
 from spheria.kernel.game import PlayerView
 from spheria.kernel.registry import load_game
 from spheria.match import play

@@ -15,16 +15,18 @@ from typing import Any
 import pytest
 
 import spheria
-from spheria.agents import heuristics
 from spheria.agents.alphabeta import PROVEN, AlphaBetaAgent
-from spheria.agents.base import Agent
 from spheria.agents.greedy import GreedyAgent
-from spheria.agents.heuristics import GameKnowledge, cake_can_win_now, cake_evaluate, knowledge_for
+from spheria.agents.heuristics import evaluation, position_key, win_test
+from spheria.agents.levels import levels_for
 from spheria.agents.mcts import MCTSAgent
 from spheria.agents.random_agent import RandomAgent
-from spheria.agents.registry import agent_names, describe_options, make_agent
+from spheria.agents.registry import LevelAgent, agent_names, agents_for, check_spec, describe_options, make_agent
 from spheria.engine.board import BELOW, Board, parse_diagram
+from spheria.games.special_cake.knowledge import cake_can_win_now, cake_evaluate
+from spheria.kernel.agent import Agent
 from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, State
+from spheria.kernel.kit import GameKit, Knowledge
 from spheria.kernel.options import Option
 
 # -- a small game with any number of seats, written for these tests ------------------------------
@@ -519,11 +521,17 @@ def test_poisoned_cake_wins_at_once_only_by_eating_every_other_candy() -> None:
     assert not cake_can_win_now(mint.state_from_spn("w.............../........./..../. 1 eat"))
 
 
-def test_unknown_games_get_the_generic_knowledge() -> None:
-    knowledge = knowledge_for(Takeaway())
-    assert knowledge.evaluate(takeaway(5), 0) == 0.0
-    assert knowledge.key(takeaway(5)) == "5 1"
-    assert knowledge.can_win_now(takeaway(2)) and not knowledge.can_win_now(takeaway(3))
+def test_games_whose_kit_says_nothing_get_the_generic_knowledge() -> None:
+    game = Takeaway()
+    assert game.kit().knowledge == Knowledge()
+    assert evaluation(game)(takeaway(5), 0) == 0.0
+    assert position_key(game)(takeaway(5)) == "5 1"
+    assert win_test(game)(takeaway(2)) and not win_test(game)(takeaway(3))
+
+
+def with_knowledge(monkeypatch: pytest.MonkeyPatch, knowledge: Knowledge) -> None:
+    """Have :class:`Takeaway`'s kit tell the searches ``knowledge``."""
+    monkeypatch.setattr(Takeaway, "kit", classmethod(lambda cls: GameKit(knowledge=knowledge)))
 
 
 # -- seeds ----------------------------------------------------------------------------------
@@ -606,14 +614,13 @@ def test_mcts_rolls_out_with_the_guided_playout_when_told_and_falls_back_where_t
         return run
 
     game = Takeaway(pile=20)
-    both = GameKnowledge(playout=playout("game"), guided_playout=playout("guided"))
-    monkeypatch.setitem(heuristics._KNOWLEDGE, Takeaway.name, both)
+    with_knowledge(monkeypatch, Knowledge(playout=playout("game"), guided_playout=playout("guided")))
     guided = MCTSAgent(iterations=50, seed=1, rollout="guided")
     assert guided.name == "mcts:iterations=50,c=1.4,rollout=guided,seed=1"
     guided.choose(game.new_initial_state(), 0)
     assert calls and set(calls) == {"guided"}
     calls.clear()
-    monkeypatch.setitem(heuristics._KNOWLEDGE, Takeaway.name, GameKnowledge(playout=playout("game")))
+    with_knowledge(monkeypatch, Knowledge(playout=playout("game")))
     MCTSAgent(iterations=50, seed=1, rollout="guided").choose(game.new_initial_state(), 0)
     assert calls and set(calls) == {"game"}  # no guided playout: the game's own
 
@@ -635,7 +642,7 @@ def test_mcts_rolls_out_with_the_games_own_playout_unless_told_random(monkeypatc
         calls.append(len(state.history))
         return [-1.0, 1.0]
 
-    monkeypatch.setitem(heuristics._KNOWLEDGE, Takeaway.name, GameKnowledge(playout=seat_two_wins))
+    with_knowledge(monkeypatch, Knowledge(playout=seat_two_wins))
     game = Takeaway(pile=20)
     with_playout = MCTSAgent(iterations=200, seed=1)
     with_playout.choose(game.new_initial_state(), 0)
@@ -671,3 +678,14 @@ def test_a_cpu_clock_budget_counts_the_thinking_threads_cpu_seconds(spec: str, m
             assert took < 0.3, f"{agent.name} took {took:.2f} s on a clock that runs 50 times as fast"
         else:
             assert took >= 0.4, f"{agent.name} stopped after {took:.2f} s of its 0.5 s"
+
+
+def test_a_game_without_levels_says_so_and_no_level_fits_it() -> None:
+    game = Takeaway()
+    assert game.kit().levels is None
+    with pytest.raises(ValueError, match="no levels are defined for 'test-takeaway'"):
+        levels_for(game)
+    assert not LevelAgent(3).fits(game)
+    with pytest.raises(ValueError, match="level does not play Takeaway"):
+        check_spec("level:3", game)
+    assert "level" not in agents_for(game) and "random" in agents_for(game)

@@ -16,13 +16,13 @@ from hypothesis import strategies as st
 
 import spheria
 from spheria.agents import registry
-from spheria.agents.base import Agent
-from spheria.agents.levels import level_spec, levels_for
+from spheria.agents.levels import level_spec, level_words, levels_for
 from spheria.agents.random_agent import RandomAgent
 from spheria.cli.common import printable, split_players
 from spheria.cli.main import main
 from spheria.cli.terminal import BALL_STYLES, Terminal, wants_color
 from spheria.kernel import registry as base
+from spheria.kernel.agent import Agent
 from spheria.kernel.game import PlayerView
 from spheria.kernel.record import Record
 from tests.conftest import SecretNumbers
@@ -103,7 +103,10 @@ def test_games_shows_each_games_levels_and_an_example_against_one(run: Any) -> N
     assert code == 0
     blocks = {block.split("  ", 1)[0]: " ".join(block.split()) for block in out.split("\n\n")}
     for name in spheria.game_names():
-        shown = [f"{level_spec(e.level)} {e.words} ({e.seconds:g} s)" for e in levels_for(spheria.load_game(name))]
+        shown = [
+            f"{level_spec(e.level)} {level_words(e.level)} ({e.seconds:g} s)"
+            for e in levels_for(spheria.load_game(name))
+        ]
         assert ", ".join(shown) in blocks[name]
         assert "--players human,level:3" in blocks[name]
     assert "level:5 strongest (5 s)" in blocks["special-cake"]  # the solver's cap, not Spline's 1 s

@@ -24,17 +24,20 @@ from benchmarks.results import LadderResult
 import spheria
 from spheria.agents.levels import (
     LEVEL_NUMBERS,
-    LEVELS,
-    LevelAgent,
+    all_ladders,
     level_catalog,
     level_key,
     level_words,
     levels_for,
 )
-from spheria.agents.registry import check_spec, make_agent, parse_spec
+from spheria.agents.registry import LevelAgent, check_spec, make_agent, parse_spec
 from spheria.arena import run_arena
 from spheria.cli.main import main
+from spheria.games.spline import levels as spline_levels
 from spheria.kernel.game import SIMULTANEOUS, State
+
+#: Every game's ladders, by key.
+LEVELS = all_ladders()
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("special-cake", {"variant": "mint"}),
@@ -51,7 +54,7 @@ TINY = 0.05
 
 
 def test_the_table_has_five_levels_for_every_game_and_nothing_else() -> None:
-    keys = {level_key(name, spheria.load_game(name, **options).options) for name, options in GAMES}
+    keys = {level_key(spheria.load_game(name, **options)) for name, options in GAMES}
     assert keys == set(LEVELS)
     for levels in LEVELS.values():
         assert [entry.level for entry in levels] == list(LEVEL_NUMBERS)
@@ -75,7 +78,7 @@ def test_each_level_names_an_agent_that_fits_its_game(name: str, options: dict[s
 def test_the_catalog_offers_each_games_levels_as_specs_and_words() -> None:
     catalog = level_catalog()
     mint = spheria.load_game("special-cake", variant="mint")
-    rows = catalog[level_key(mint.name, mint.options)]
+    rows = catalog[level_key(mint)]
     assert [row["spec"] for row in rows] == [f"level:{n}" for n in LEVEL_NUMBERS]
     assert [row["words"] for row in rows] == [level_words(n) for n in LEVEL_NUMBERS]
     assert rows[4]["agent"] == levels_for(mint)[4].spec and rows[4]["seconds"] == 5.0
@@ -370,7 +373,7 @@ def test_a_report_reads_a_journal_played_with_an_earlier_level_table(
     assert ladder_main(argv) == 0
     played = LEVELS["spline"][0].spec
     changed = replace(LEVELS["spline"][0], spec="greedy:blunder=0.1")
-    monkeypatch.setitem(LEVELS, "spline", (changed, *LEVELS["spline"][1:]))
+    monkeypatch.setitem(spline_levels.TABLES, "spline", (changed, *LEVELS["spline"][1:]))
     capsys.readouterr()
     assert ladder_main([*argv, "--report", "--markdown"]) == 0
     row = capsys.readouterr().out.splitlines()[-1]

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 import spheria
-from spheria.agents.base import Agent, Plays
 from spheria.agents.random_agent import RandomAgent
+from spheria.kernel.agent import Agent, Plays
 from spheria.kernel.game import SIMULTANEOUS, IllegalMoveError, PlayerView, State
 from spheria.match import Turn, choose_moves, play, step
 from tests.conftest import PICKS, SecretNumbers

@@ -16,12 +16,12 @@ import pytest
 from benchmarks.match import Match, jobs, run_match, wilson
 from benchmarks.results import LadderResult
 
-from spheria.agents.base import Agent
-from spheria.agents.heuristics import GUIDED_SHARE, ON_FACE, spinca_random_fill, touching_sites
 from spheria.engine.board import BB_SITES, TOUCHING, parse_site
+from spheria.games.spinca.knowledge import GUIDED_SHARE, ON_FACE, spinca_random_fill, touching_sites
 from spheria.games.spinca.rules import PLACEMENTS, SEAT_COLORS, temple_placeable
 from spheria.games.spline.rules import SplineState
 from spheria.games.spline.search import SplineSearch
+from spheria.kernel.agent import Agent
 from spheria.kernel.game import PlayerView
 
 

@@ -5,16 +5,17 @@ Searches are bounded by iterations, so every result is deterministic for a seed.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 import spheria
-from spheria.agents import heuristics
-from spheria.agents.heuristics import GameKnowledge
 from spheria.agents.mcts import MCTSAgent
 from spheria.engine.board import parse_site
+from spheria.games.spinca.rules import Spinca
 from spheria.kernel.game import State
+from spheria.kernel.kit import Knowledge
 
 
 def test_widen_follows_a_child_that_beats_the_nodes_mean_instead_of_trying_every_move(
@@ -26,7 +27,8 @@ def test_widen_follows_a_child_that_beats_the_nodes_mean_instead_of_trying_every
     def playout(state: State[Any], rand: Any) -> list[float]:
         return [1.0, -1.0] if state.history[0].place == good else [-1.0, 1.0]
 
-    monkeypatch.setitem(heuristics._KNOWLEDGE, "spinca", GameKnowledge(playout=playout))
+    kit = replace(Spinca.kit(), knowledge=Knowledge(playout=playout))
+    monkeypatch.setattr(Spinca, "kit", classmethod(lambda cls: kit))
     empty = spheria.load_game("spinca", players=2).new_initial_state()
     plain = MCTSAgent(iterations=60, seed=0, c=0.05)
     widened = MCTSAgent(iterations=60, seed=0, c=0.05, widen=True)

@@ -20,8 +20,8 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 import spheria
 from spheria.agents import registry
-from spheria.agents.base import Agent
 from spheria.engine.board import SITE_NAMES
+from spheria.kernel.agent import Agent
 from spheria.kernel.game import PlayerView
 from spheria.kernel.record import Record
 from spheria.server import app as app_module

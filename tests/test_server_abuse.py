@@ -32,7 +32,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from spheria.agents import registry
-from spheria.agents.base import Agent
+from spheria.kernel.agent import Agent
 from spheria.kernel.game import PlayerView
 from spheria.server.agents import AgentPool
 from spheria.server.app import create_app

@@ -25,9 +25,9 @@ from starlette.testclient import TestClient
 
 import spheria
 from spheria.agents import registry
-from spheria.agents.base import Agent
 from spheria.games.special_cake.rules import CakeState
 from spheria.games.special_cake.solver import clear_tables, solve
+from spheria.kernel.agent import Agent
 from spheria.kernel.game import PlayerView
 from spheria.server.agents import AgentPool, AgentProcessPool
 from spheria.server.analysis_pool import PROGRESS_EVERY

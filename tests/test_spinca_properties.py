@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spheria.agents.heuristics import spinca_random_fill
 from spheria.engine.board import BELOW, SITE_COORDS, TOP, BaseBoard, Board, placeable, unstable_sites
+from spheria.games.spinca.knowledge import spinca_random_fill
 from spheria.games.spinca.rules import (
     PLACEMENTS,
     TEMPLE,

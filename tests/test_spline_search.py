@@ -117,12 +117,12 @@ def test_the_agent_keeps_its_table_between_moves_and_forgets_it_for_a_new_game()
     state = GAME.new_initial_state()
     state.apply(agent.choose(state, 0))
     state.apply(state.legal_moves()[0])
-    search = agent._spline
-    assert search is not None and search.table
+    search = agent._game_search
+    assert isinstance(search, SplineSearch) and search.table
     state.apply(agent.choose(state, 0))
-    assert agent._spline is search
+    assert agent._game_search is search
     agent.reset()
-    assert agent._spline is None
+    assert agent._game_search is None
 
 
 def test_the_engine_option_is_checked_and_named_in_the_spec() -> None:
@@ -135,7 +135,7 @@ def test_a_game_without_its_own_search_falls_back_to_the_generic_one() -> None:
     cake = spheria.load_game("special-cake", variant="mint").new_initial_state(seed=1)
     agent = AlphaBetaAgent(depth=1, engine="game")
     move = agent.choose(cake, cake.current_player())
-    assert move in cake.legal_moves() and agent._spline is None
+    assert move in cake.legal_moves() and agent._game_search is None
 
 
 def winning_share(state: SplineState, move: str) -> float:

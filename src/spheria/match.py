@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spheria.agents.base import Agent
+from spheria.kernel.agent import Agent
 from spheria.kernel.game import SIMULTANEOUS, IllegalMoveError, State
 
 

@@ -1,8 +1,8 @@
 """Alpha-beta search: negamax with a transposition table and iterative deepening.
 
 Two-player perfect-information games only. Terminal positions score exactly (a win sooner
-scores higher, a loss later scores higher); at the horizon the game's evaluation from
-:mod:`spheria.agents.heuristics` stands in, scaled far below any win. The search deepens one
+scores higher, a loss later scores higher); at the horizon the game's evaluation (its kit's
+knowledge, see :mod:`spheria.agents.heuristics`) stands in, scaled far below any win. The search deepens one
 ply at a time until the budget runs out, the maximum depth is reached, or a depth is searched
 without reaching the horizon anywhere (the answer is then exact). Each depth tries first the
 best move the transposition table remembers. A player who moves twice in a row (the end of
@@ -15,9 +15,13 @@ Options (spec ``alphabeta:depth=6,seed=3``):
   ``time=1``. ``depth`` alone is deterministic, but stops at ``max_time`` (default 600 s) too.
 * ``seed`` — shuffles the root moves, so equal moves are chosen at random but reproducibly.
 * ``engine`` — ``generic`` (default) searches through the game's public state; ``game`` uses
-  the game's own search where it has one (Spline: :mod:`spheria.games.spline.search`, on bare
-  masks with threat pruning, a table kept between moves and killer/history ordering), else
-  the generic one. With ``engine=game`` the ``seed`` does not shuffle (the game's search orders).
+  the game's own search where it has one (its kit's ``search``, a :class:`GameSearch`: Spline's
+  works on bare masks with threat pruning, a table kept between moves and killer/history
+  ordering), else the generic one. With ``engine=game`` the ``seed`` does not shuffle (the
+  game's search orders).
+* ``swindle`` — with ``engine=game``, in a position proven lost: ``share`` plays the move that
+  leaves the opponent the fewest winning replies, ``mcts`` weighs the replies by a short Monte
+  Carlo search's visits (the game's search decides how).
 
 >>> import spheria
 >>> state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
@@ -29,19 +33,16 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from spheria.agents.base import Agent, Plays
-from spheria.agents.heuristics import Evaluate, KeyFunction, knowledge_for, require_state, spn_key, zero_evaluation
-from spheria.agents.mcts import MCTSAgent
-from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thinking_clock, time_option
-from spheria.games.spline.rules import SplineMove, SplineState
+from spheria.agents.heuristics import evaluation, position_key, require_state, spn_key, zero_evaluation
+from spheria.agents.options import CLOCK, SEED, check_max_time, thinking_clock, time_option
+from spheria.kernel.agent import Agent, Plays
 from spheria.kernel.game import PlayerView, State
-
-if TYPE_CHECKING:
-    from spheria.games.spline.search import SplineSearch
+from spheria.kernel.kit import Evaluate, KeyFunction
+from spheria.kernel.options import Option
 
 #: The score of winning at once; a win ``k`` plies away scores ``WIN - k``.
 WIN = 1_000_000
@@ -58,6 +59,29 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 class OutOfTime(Exception):
     """The search's deadline passed in the middle of an iteration."""
+
+
+class GameSearch(Protocol):
+    """A game's own alpha-beta (its kit's ``search`` makes one; ``alphabeta:engine=game`` runs it).
+
+    One is kept for the moves of a game (its tables stay true between them) and counts the
+    positions it visits in ``nodes``.
+    """
+
+    nodes: int
+
+    def best_move(
+        self, state: Any, depth: int, deadline: float | None, clock: Callable[[], float]
+    ) -> tuple[int, Any, bool]:
+        """One iteration of ``depth`` plies: the score for the mover (scaled as :data:`WIN` and
+        :data:`SCALE` say), the best move and whether the score is exact; :class:`OutOfTime` if
+        ``clock()`` passes ``deadline`` first."""
+        ...
+
+    def lost_move(self, state: Any, deadline: float | None, clock: Callable[[], float], swindle: str) -> Any:
+        """In a position proven lost, the move that makes the win hardest to find (the ``swindle``
+        option says whose mistakes to hope for); ``None`` for no better idea than the search's."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -94,12 +118,12 @@ class AlphaBetaAgent(Agent):
 
     spec_name = "alphabeta"
     option_specs = (
-        AgentOption("depth", None, "the deepest iteration, in plies", kind=int, bounds=(1, MAX_DEPTH)),
+        Option("depth", None, "the deepest iteration, in plies", kind=int, minimum=1, maximum=MAX_DEPTH),
         time_option(None, "seconds per move (default 1 unless depth is given)"),
         CLOCK,
         SEED,
-        AgentOption("engine", "generic", "generic search, or the game's own where it has one", ("generic", "game")),
-        AgentOption("swindle", "share", "engine=game, lost: whose mistakes to hope for", ("share", "mcts")),
+        Option("engine", "generic", "generic search, or the game's own where it has one", ("generic", "game")),
+        Option("swindle", "share", "engine=game, lost: whose mistakes to hope for", ("share", "mcts")),
     )
     plays = Plays(seats=(2,), hidden_information=False)
 
@@ -108,9 +132,9 @@ class AlphaBetaAgent(Agent):
         depth: int | None = None,
         time: float | None = None,
         seed: int | None = None,
-        clock: str = "wall",
-        engine: str = "generic",
-        swindle: str = "share",
+        clock: str | None = None,
+        engine: str | None = None,
+        swindle: str | None = None,
         max_time: float | None = None,
     ) -> None:
         self.time_cap = check_max_time(max_time)
@@ -125,7 +149,8 @@ class AlphaBetaAgent(Agent):
         self.clock = thinking_clock(values["clock"])
         self.engine: str = values["engine"]
         self.swindle: str = values["swindle"]
-        self._spline: SplineSearch | None = None
+        self._game_search: GameSearch | None = None
+        self._game_search_of: Callable[[], Any] | None = None  # the kit's factory that made it
         self.name = self.spec_from(values)
         self.rng = random.Random(self.seed)
         self.reports: list[DepthReport] = []
@@ -141,10 +166,10 @@ class AlphaBetaAgent(Agent):
         if state.game.num_players != 2:
             players = state.game.num_players
             raise ValueError(f"alphabeta plays two-player games only; this {state.game.name} has {players} players")
-        if self.engine == "game" and isinstance(state, SplineState):
-            return self._choose_spline(state)
-        knowledge = knowledge_for(state.game)
-        self._key, self._evaluate = knowledge.key, knowledge.evaluate
+        factory = state.game.kit().search
+        if self.engine == "game" and factory is not None:
+            return self._choose_by_game(state, factory)
+        self._key, self._evaluate = position_key(state.game), evaluation(state.game)
         self._table = {}
         self.reports = []
         self.nodes = 0
@@ -175,13 +200,13 @@ class AlphaBetaAgent(Agent):
                 break
         return best
 
-    def _choose_spline(self, state: SplineState) -> Any:
-        """The move by Spline's own search (:mod:`spheria.games.spline.search`), deepening like :meth:`choose`."""
-        from spheria.games.spline.search import SplineSearch  # it builds on this module's scores
-
-        if self._spline is None or len(state.history) < 2:
-            self._spline = SplineSearch()  # a new game: a new table
-        search = self._spline
+    def _choose_by_game(self, state: State[Any], factory: Callable[[], Any]) -> Any:
+        """The move by the game's own search (its kit's ``search``), deepening like :meth:`choose`."""
+        if self._game_search is None or self._game_search_of is not factory or len(state.history) < 2:
+            self._game_search = factory()  # a new game: a new table
+            self._game_search_of = factory
+        search = self._game_search
+        assert search is not None
         self.reports = []
         search.nodes = 0
         start = self.clock()
@@ -198,13 +223,12 @@ class AlphaBetaAgent(Agent):
                 break
         if self.reports and self.reports[-1].score < -PROVEN:
             with contextlib.suppress(OutOfTime):  # lost against perfect play: make the win hard to find
-                model = _monte_carlo_replies if self.swindle == "mcts" else None
-                best = search.swindle(state, start + budget, self.clock, model) or best
+                best = search.lost_move(state, start + budget, self.clock, self.swindle) or best
         self.nodes = search.nodes
         return best
 
     def reset(self) -> None:
-        self._spline = None
+        self._game_search = self._game_search_of = None
 
     def max_seconds_per_move(self) -> float:
         """``time``; with ``depth`` alone, the caller's ``max_time`` (the search stops there too)."""
@@ -212,8 +236,7 @@ class AlphaBetaAgent(Agent):
 
     def value(self, state: State[Any], depth: int) -> int:
         """The negamax score of ``state`` for the player to move, searched ``depth`` plies (for tests)."""
-        knowledge = knowledge_for(state.game)
-        self._key, self._evaluate = knowledge.key, knowledge.evaluate
+        self._key, self._evaluate = position_key(state.game), evaluation(state.game)
         self._table = {}
         self._deadline = None
         return self._negamax(state.clone(), depth, -_INFINITY, _INFINITY)
@@ -280,10 +303,3 @@ class AlphaBetaAgent(Agent):
         flag = _UPPER if best_score <= original_alpha else _LOWER if best_score >= beta else _EXACT
         self._table[key] = (depth, best_score, flag, best_move, self._approx > approx_before)
         return best_score
-
-
-def _monte_carlo_replies(state: SplineState) -> dict[int, float]:
-    """An opponent model for ``swindle=mcts``: the visits of a 600-iteration ``mcts`` search, by reply site."""
-    agent = MCTSAgent(iterations=600, seed=len(state.history), reuse=False)
-    agent.choose(state, state.current_player())
-    return {SplineMove.parse(move).site: float(visits) for move, (visits, _) in agent.root_children().items()}

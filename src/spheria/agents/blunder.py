@@ -24,9 +24,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from spheria.agents.base import Agent
-from spheria.agents.options import BLUNDER, value_text
+from spheria.agents.options import BLUNDER
 from spheria.agents.random_agent import RandomAgent
+from spheria.kernel.agent import Agent, check_option, value_text
 from spheria.kernel.game import Game, PlayerView
 
 
@@ -34,7 +34,7 @@ class BlunderAgent(Agent):
     """``agent``, except that with probability ``share`` a move is ``random``'s instead."""
 
     def __init__(self, agent: Agent, share: float, seed: int | None = None) -> None:
-        self.share: float = BLUNDER.check(agent.spec_name, share)
+        self.share: float = check_option(agent.spec_name, BLUNDER, share)
         self.agent = agent
         self.spec_name = agent.spec_name  # type: ignore[misc]  # it is the wrapped agent, weakened
         self.plays = agent.plays

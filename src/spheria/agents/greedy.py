@@ -4,7 +4,7 @@ For each legal move it judges the position the move leaves, in this order:
 
 1. the move wins at once — take it;
 2. the game goes on and the next player cannot win with their next move (or the move ends
-   the game in a draw) — rank by the game's evaluation (see :mod:`spheria.agents.heuristics`);
+   the game in a draw) — rank by the game's evaluation (its kit's knowledge, see :mod:`spheria.agents.heuristics`);
 3. the next player could then win at once — only if nothing better exists;
 4. the move loses at once (e.g. eating the last candy) — last resort.
 
@@ -21,9 +21,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from spheria.agents.base import Agent, Plays
-from spheria.agents.heuristics import GameKnowledge, knowledge_for, require_state
+from spheria.agents.heuristics import evaluation, require_state, win_test
 from spheria.agents.options import SEED
+from spheria.kernel.agent import Agent, Plays
 from spheria.kernel.game import PlayerView, State
 
 _WINS, _SAFE, _UNSAFE, _LOSES = 30.0, 20.0, 10.0, 0.0
@@ -44,13 +44,12 @@ class GreedyAgent(Agent):
 
     def choose(self, view: PlayerView, player: int) -> Any:
         state = require_state(view, player, "greedy")
-        knowledge = knowledge_for(state.game)
         work = state.clone()
         best: list[Any] = []
         best_score = float("-inf")
         for move in state.legal_moves():
             work.apply(move)
-            score = round(self.score(work, player, knowledge), 9)
+            score = round(self.score(work, player), 9)
             work.undo()
             if score > best_score:
                 best, best_score = [move], score
@@ -59,13 +58,13 @@ class GreedyAgent(Agent):
         return self.rng.choice(best)
 
     @staticmethod
-    def score(state: State[Any], player: int, knowledge: GameKnowledge) -> float:
+    def score(state: State[Any], player: int) -> float:
         """How much ``player`` likes the position a move left: tier (30/20/10/0) plus evaluation."""
         if state.is_terminal():
             result = state.returns()[player]
             return _WINS if result > 0 else _LOSES if result < 0 else _SAFE
-        value = knowledge.evaluate(state, player)
+        value = evaluation(state.game)(state, player)
         to_move = state.current_player()
-        if to_move >= 0 and to_move != player and knowledge.can_win_now(state):
+        if to_move >= 0 and to_move != player and win_test(state.game)(state):
             return _UNSAFE + value
         return _SAFE + value

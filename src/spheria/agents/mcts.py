@@ -14,9 +14,9 @@ Options (spec ``mcts:iterations=2000,c=1.4,seed=3``):
   iterations also stops at ``max_time`` (default 600 s), so no move takes longer.
 * ``c`` — the exploration constant (0 to 10, default 1.4).
 * ``reuse`` — keep the matching subtree between moves (default 1; 0 to search afresh).
-* ``rollout`` — ``game`` (default) rolls out with the game's own fast playout where
-  :mod:`spheria.agents.heuristics` registers one (Spinca: cheap random turns on the
-  bare masks), else uniformly random legal moves; ``random`` always uses the latter;
+* ``rollout`` — ``game`` (default) rolls out with the game's own fast playout where its kit's
+  knowledge has one (Spinca: cheap random turns on the bare masks), else uniformly random
+  legal moves; ``random`` always uses the latter;
   ``guided`` the game's guided playout, whose players pursue their own score (Spinca: they
   grow connected face groups), where there is one, else ``game``.
 * ``seed`` — the random generator's seed: with ``iterations`` the same seed gives the same game.
@@ -40,10 +40,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from spheria.agents.base import Agent, Plays
-from spheria.agents.heuristics import GameKnowledge, Playout, knowledge_for, require_state
-from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, one_budget, thinking_clock, time_option
+from spheria.agents.heuristics import require_state
+from spheria.agents.options import CLOCK, SEED, check_max_time, one_budget, thinking_clock, time_option
+from spheria.kernel.agent import Agent, Plays
 from spheria.kernel.game import SIMULTANEOUS, PlayerView, State
+from spheria.kernel.kit import Knowledge, Playout
+from spheria.kernel.options import Option
 
 #: The values of the ``rollout`` option.
 ROLLOUTS = ("game", "random", "guided")
@@ -89,14 +91,12 @@ class MCTSAgent(Agent):
 
     spec_name = "mcts"
     option_specs = (
-        AgentOption("iterations", None, "iterations per move", kind=int, bounds=(1, MAX_ITERATIONS)),
+        Option("iterations", None, "iterations per move", kind=int, minimum=1, maximum=MAX_ITERATIONS),
         time_option(None, "seconds per move (default 1 unless iterations is given)"),
-        AgentOption("c", 1.4, "the exploration constant", kind=float, bounds=(0, 10)),
-        AgentOption("reuse", True, "keep the matching subtree between moves", kind=bool),
-        AgentOption("widen", False, "value an untried move as one visit at the node's mean", kind=bool),
-        AgentOption(
-            "rollout", "game", "game: the game's own playout; random: random moves; guided: goal-seeking", ROLLOUTS
-        ),
+        Option("c", 1.4, "the exploration constant", kind=float, minimum=0, maximum=10),
+        Option("reuse", True, "keep the matching subtree between moves", kind=bool),
+        Option("widen", False, "value an untried move as one visit at the node's mean", kind=bool),
+        Option("rollout", "game", "game: the game's own playout; random: random moves; guided: goal-seeking", ROLLOUTS),
         CLOCK,
         SEED,
     )
@@ -107,12 +107,12 @@ class MCTSAgent(Agent):
         self,
         iterations: int | None = None,
         time: float | None = None,
-        c: float = 1.4,
+        c: float | None = None,
         seed: int | None = None,
-        reuse: bool | int = True,
-        rollout: str = "game",
-        widen: bool | int = False,
-        clock: str = "wall",
+        reuse: bool | int | None = None,
+        rollout: str | None = None,
+        widen: bool | int | None = None,
+        clock: str | None = None,
         max_time: float | None = None,
     ) -> None:
         self.time_cap = check_max_time(max_time)
@@ -160,7 +160,7 @@ class MCTSAgent(Agent):
             root = _Node(None, None, player, None, state.game.num_players)
         start = time.perf_counter()
         deadline = thinking_clock(self.clock)() + self.max_seconds_per_move()
-        playout = _playout(knowledge_for(state.game), self.rollout)
+        playout = _playout(state.game.kit().knowledge, self.rollout)
         done = self._search(root, state, self.iterations, deadline, playout)
         self.last_stats = SearchStats(done, reused, root.visits, time.perf_counter() - start)
         self._root = root
@@ -302,7 +302,7 @@ class MCTSAgent(Agent):
         return done
 
 
-def _playout(knowledge: GameKnowledge, rollout: str) -> Playout | None:
+def _playout(knowledge: Knowledge, rollout: str) -> Playout | None:
     """The playout ``rollout`` asks for (``None``: random legal moves)."""
     if rollout == "random":
         return None

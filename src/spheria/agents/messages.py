@@ -10,14 +10,7 @@ from typing import Any
 from spheria.i18n import N_, gettext
 
 MESSAGES: dict[str, str] = {
-    # options
-    "whole": N_("{agent} option {option} must be a whole number from {low} to {high}, not {value}"),
-    "number": N_("{agent} option {option} must be a number from {low} to {high}, not {value}"),
-    "seconds": N_("{agent} option {option} must be a number of seconds from {low} to {high}, not {value}"),
-    "flag": N_("{agent} option {option} must be 1 or 0 (true or false), not {value}"),
-    "choice": N_("{agent} option {option} must be one of {choices}, not {value}"),
-    "unknown_option": N_("{agent} has no option {option} (options: {options})"),
-    "no_options": N_("{agent} takes no options; got {option}"),
+    # options (an option's own refusals are the kernel's: spheria.kernel.messages)
     "one_budget": N_("{agent} takes iterations= or time=, not both"),
     "max_time": N_("the longest an agent may think must be a number of seconds from {low} to {high}, not {value}"),
     # specs
@@ -30,12 +23,6 @@ MESSAGES: dict[str, str] = {
     "unknown_agent": N_("unknown agent {agent} (agents: {agents}; or a level: level:1 to level:5)"),
     # what agents play
     "misfit": N_("{agent} does not play {game}: it plays {plays}. Agents for {game}: {fitting}"),
-    "plays_all": N_("every game"),
-    "plays_perfect": N_("perfect-information games"),
-    "plays_any": N_("games"),
-    "plays_seats": N_("{games} for {seats} seats"),
-    "or": N_(" or "),
-    "and": N_(" and "),
     "seat_count": N_("{seats} seats"),
     "needs_state": N_(
         "{agent} looks at the whole position, so it plays perfect-information games only; "
@@ -55,20 +42,3 @@ MESSAGES: dict[str, str] = {
 def message(key: str, **fields: Any) -> str:
     """The sentence ``key`` in the current language, with its fields filled in."""
     return gettext(MESSAGES[key]).format(**fields)
-
-
-def shown(value: object, limit: int = 40) -> str:
-    """``value`` as an error message quotes it: numbers bare, text quoted, never a control character.
-
-    >>> shown("0"), shown("soon"), shown("\\x1b[2J"), shown(1.5)
-    ('0', "'soon'", "'\\\\x1b[2J'", '1.5')
-    """
-    if not isinstance(value, str):
-        return repr(value)[:limit]
-    text = value.strip()
-    cut = "…" if len(text) > limit else ""
-    try:
-        float(text)
-    except ValueError:
-        return repr(text[:limit]) + cut  # repr escapes every character that is not printable
-    return (text[:limit] + cut) if text.isascii() and text.isprintable() else repr(text[:limit]) + cut

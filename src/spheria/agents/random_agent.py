@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from spheria.agents.base import Agent
 from spheria.agents.options import SEED
+from spheria.kernel.agent import Agent
 from spheria.kernel.game import PlayerView
 
 

@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from spheria import __version__
-from spheria.agents.base import Agent
-from spheria.agents.levels import level_spec, levels_for
+from spheria.agents.levels import level_spec, level_words, levels_for
 from spheria.agents.registry import agent_names, agents_for, check_spec, is_agent_name
 from spheria.cli import arena, solve
 from spheria.cli import messages as msg
@@ -43,6 +42,7 @@ from spheria.help import howto_blocks, render_block
 from spheria.i18n import INTEGER, LANGUAGES, argparse_speaking, current_language, language_from_env, ngettext, using
 from spheria.i18n import gettext as _
 from spheria.i18n.width import fill, wrap
+from spheria.kernel.agent import Agent
 from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, PlayerView, State
 from spheria.kernel.record import Record, RecordError
 from spheria.kernel.registry import describe_games, load_game
@@ -685,7 +685,9 @@ def describe_levels(game: Game) -> str | None:
     except ValueError:
         return None
     levels = ", ".join(
-        _(msg.GAMES_LEVEL).format(spec=level_spec(entry.level), words=entry.words, seconds=f"{entry.seconds:g}")
+        _(msg.GAMES_LEVEL).format(
+            spec=level_spec(entry.level), words=level_words(entry.level), seconds=f"{entry.seconds:g}"
+        )
         for entry in entries
     )
     return _(msg.GAMES_LEVELS).format(levels=levels)

@@ -42,3 +42,34 @@ NOT_JSON = N_("not valid JSON: {error} at line {line}, column {column}")
 NOT_TEXT = N_("not a text file (a record is UTF-8 JSON)")
 RECORD_SEAT_COUNT = N_("{game} has {seats} seats but the record names {players}")
 RECORD_MOVE = N_("move {number} ({entry}): {error}")
+
+# -- agents (spheria.kernel.agent): an agent's options and what it plays --------------------------
+AGENT_WHOLE = N_("{agent} option {option} must be a whole number from {low} to {high}, not {value}")
+AGENT_NUMBER = N_("{agent} option {option} must be a number from {low} to {high}, not {value}")
+AGENT_SECONDS = N_("{agent} option {option} must be a number of seconds from {low} to {high}, not {value}")
+AGENT_FLAG = N_("{agent} option {option} must be 1 or 0 (true or false), not {value}")
+AGENT_CHOICE = N_("{agent} option {option} must be one of {choices}, not {value}")
+AGENT_UNKNOWN_OPTION = N_("{agent} has no option {option} (options: {options})")
+AGENT_NO_OPTIONS = N_("{agent} takes no options; got {option}")
+PLAYS_ALL = N_("every game")
+PLAYS_PERFECT = N_("perfect-information games")
+PLAYS_ANY = N_("games")
+PLAYS_SEATS = N_("{games} for {seats} seats")
+OR = N_(" or ")
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """``value`` as an error message quotes it: numbers bare, text quoted, never a control character.
+
+    >>> shown("0"), shown("soon"), shown("\\x1b[2J"), shown(1.5)
+    ('0', "'soon'", "'\\\\x1b[2J'", '1.5')
+    """
+    if not isinstance(value, str):
+        return repr(value)[:limit]
+    text = value.strip()
+    cut = "…" if len(text) > limit else ""
+    try:
+        float(text)
+    except ValueError:
+        return repr(text[:limit]) + cut  # repr escapes every character that is not printable
+    return (text[:limit] + cut) if text.isascii() and text.isprintable() else repr(text[:limit]) + cut

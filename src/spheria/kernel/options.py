@@ -12,8 +12,18 @@ from spheria.i18n import gettext as _
 from spheria.kernel import messages
 
 
-def _number_text(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
+def number_text(number: float) -> str:
+    """A number as short as it is exact, for messages and specs: ``2``, ``0.05``, ``1e-05``.
+
+    >>> number_text(2.0), number_text(0.05), number_text(600)
+    ('2', '0.05', '600')
+    """
+    if isinstance(number, float) and math.isfinite(number):
+        if number.is_integer() and abs(number) < 1e15:
+            return str(int(number))
+        short = f"{number:g}"
+        return short if float(short) == number else repr(number)
+    return str(number)
 
 
 @dataclass(frozen=True)
@@ -23,7 +33,9 @@ class Option:
     ``kind`` is ``str``, ``int``, ``float`` or ``bool``. Numbers must be finite and within
     ``minimum``..``maximum`` (when given); whole-number options refuse fractions; ``choices``
     (typed like ``kind``) lists the only allowed values. ``default`` ``None`` means the value
-    is worked out from other options (see :meth:`Game._resolve_options`).
+    is worked out from other options (see :meth:`Game._resolve_options`) or, for an agent, from
+    its other options. ``seconds`` marks an agent's time budget: its greatest value is also capped
+    by the caller's ``max_time``, and so is its default.
 
     >>> Option("players", 2, "seats", kind=int, minimum=2, maximum=4).parse("3")
     3
@@ -40,23 +52,25 @@ class Option:
     kind: type = str
     minimum: float | None = None
     maximum: float | None = None
+    seconds: bool = False
 
     @property
     def type_name(self) -> str:
         """``"str"``, ``"int"``, ``"float"`` or ``"bool"``: the option's type in JSON descriptions."""
         return self.kind.__name__
 
-    def parse(self, value: Any) -> Any:
+    def parse(self, value: Any, max_time: float | None = None) -> Any:
         """Convert a value (possibly a string from a command line or URL) and check it.
 
-        Raises ``ValueError`` naming the option and what it takes.
+        ``max_time`` caps a time budget (``seconds``). Raises ``ValueError`` naming the option
+        and what it takes.
         """
         if self.kind is bool:
             result: Any = self._parse_bool(value)
         elif self.kind is int:
-            result = self._parse_int(value)
+            result = self._parse_int(value, max_time)
         elif self.kind is float:
-            result = self._parse_float(value)
+            result = self._parse_float(value, max_time)
         else:
             if not isinstance(value, str):
                 raise ValueError(_(messages.OPTION_TEXT).format(option=repr(self.name), value=repr(value)))
@@ -78,7 +92,28 @@ class Option:
             return False
         raise ValueError(_(messages.OPTION_BOOL).format(option=repr(self.name), value=repr(value)))
 
-    def _parse_int(self, value: Any) -> int:
+    def high(self, max_time: float | None = None) -> float | None:
+        """The greatest value allowed: ``maximum``, for a time budget no more than ``max_time``."""
+        if self.seconds and max_time is not None:
+            return max_time if self.maximum is None else min(self.maximum, max_time)
+        return self.maximum
+
+    def default_within(self, max_time: float | None = None) -> Any:
+        """The default; a time budget's shrinks to the caller's ``max_time``."""
+        if self.seconds and self.default is not None and max_time is not None:
+            return min(self.default, max_time)
+        return self.default
+
+    def range_text(self, max_time: float | None = None) -> str:
+        """The option's type and range for a help text: ``1 to 1000000``, ``wall, cpu``, ``1 or 0``."""
+        if self.kind is bool:
+            return "1 or 0"
+        high = self.high(max_time)
+        if self.minimum is not None and high is not None:
+            return f"{number_text(self.minimum)} to {number_text(high)}"
+        return ", ".join(str(choice) for choice in self.choices) if self.choices else "text"
+
+    def _parse_int(self, value: Any, max_time: float | None = None) -> int:
         number: int | None = None
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
@@ -88,10 +123,10 @@ class Option:
             number = int(value)
         if number is None:
             raise ValueError(_(messages.OPTION_WHOLE).format(option=repr(self.name), value=repr(value)))
-        self._check_range(number)
+        self._check_range(number, max_time)
         return number
 
-    def _parse_float(self, value: Any) -> float:
+    def _parse_float(self, value: Any, max_time: float | None = None) -> float:
         number: float | None = None
         if isinstance(value, int | float) and not isinstance(value, bool):
             number = float(value)
@@ -102,11 +137,11 @@ class Option:
                 number = None
         if number is None or not math.isfinite(number):
             raise ValueError(_(messages.OPTION_FINITE).format(option=repr(self.name), value=repr(value)))
-        self._check_range(number)
+        self._check_range(number, max_time)
         return number
 
-    def _check_range(self, number: float) -> None:
-        low, high = self.minimum, self.maximum
+    def _check_range(self, number: float, max_time: float | None = None) -> None:
+        low, high = self.minimum, self.high(max_time)
         if (low is not None and number < low) or (high is not None and number > high):
             if low is not None and high is not None:
                 template = messages.OPTION_BETWEEN
@@ -115,7 +150,7 @@ class Option:
             else:
                 template = messages.OPTION_AT_MOST
             words = {"low": low, "high": high, "value": number}
-            shown = {k: _number_text(v) for k, v in words.items() if v is not None}
+            shown = {k: number_text(v) for k, v in words.items() if v is not None}
             raise ValueError(_(template).format(option=repr(self.name), **shown))
 
     def describe(self, value: Any = None) -> dict[str, Any]:

@@ -11,7 +11,7 @@ a job past its deadline is abandoned and the pool's worker processes are killed,
 rebuilt — as it is after any worker death — so one runaway agent never holds the server. At most
 ``thinking`` jobs run at once; others wait their turn in order.
 
-**Progress.** A job run with ``on_progress`` has its agent :meth:`~spheria.agents.base.Agent.watch`
+**Progress.** A job run with ``on_progress`` has its agent :meth:`~spheria.kernel.agent.Agent.watch`
 ed: the positions it searched so far reach ``on_progress({"positions": n, "seconds": s})`` at most
 every :data:`~spheria.server.analysis_pool.PROGRESS_EVERY` seconds, as the analysis board's jobs do.
 From the workers of :func:`make_executor`'s process pool (:class:`AgentProcessPool`) they come down

@@ -116,14 +116,15 @@ def fitting_agents(game: Game) -> list[str]:
 
 def fitting_levels(game: Game) -> list[dict[str, Any]]:
     """The levels (``level:1`` …) that play ``game`` with its options, with their words and time a move."""
-    from spheria.agents.levels import LevelAgent, level_spec, levels_for
+    from spheria.agents.levels import level_spec, level_words, levels_for
+    from spheria.agents.registry import LevelAgent
 
     try:
         levels = levels_for(game)
     except ValueError:
         return []
     return [
-        {"spec": level_spec(e.level), "level": e.level, "words": e.words, "seconds": e.seconds}
+        {"spec": level_spec(e.level), "level": e.level, "words": level_words(e.level), "seconds": e.seconds}
         for e in levels
         if LevelAgent(e.level).fits(game)
     ]

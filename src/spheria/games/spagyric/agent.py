@@ -68,8 +68,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from spheria.agents.base import Agent, Plays
-from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, one_budget, thinking_clock, time_option
+from spheria.agents.options import CLOCK, SEED, check_max_time, one_budget, thinking_clock, time_option
 from spheria.engine.board import COLOR_CHARS, COLORS, Board
 from spheria.games.spagyric.rules import (
     BEATEN_BY,
@@ -100,7 +99,9 @@ from spheria.games.spagyric.solver import (
     stabilizer,
     transform_move,
 )
+from spheria.kernel.agent import Agent, Plays
 from spheria.kernel.game import IllegalMoveError, PlayerView
+from spheria.kernel.options import Option
 
 #: The largest table the agent's solver may hold before it is emptied (reveals and placements).
 SOLVER_TABLE_LIMIT = 400_000
@@ -237,12 +238,14 @@ class SpagyricAgent(Agent):
 
     spec_name = "spagyric"
     option_specs = (
-        AgentOption("iterations", None, "search iterations per decision", kind=int, bounds=(1, MAX_ITERATIONS)),
+        Option("iterations", None, "search iterations per decision", kind=int, minimum=1, maximum=MAX_ITERATIONS),
         time_option(None, "seconds per decision (default 1 unless iterations is given)"),
-        AgentOption("exact", 3, "solve exactly once each seat holds at most this many balls", kind=int, bounds=(0, 10)),
-        AgentOption("final", "matrix", "how the strategy is read off the search", FINALS),
-        AgentOption("gamma", 0.1, "the exploration share at reveals", kind=float, bounds=(0.001, 1)),
-        AgentOption("c", 1.0, "the UCT constant at placements", kind=float, bounds=(0, 10)),
+        Option(
+            "exact", 3, "solve exactly once each seat holds at most this many balls", kind=int, minimum=0, maximum=10
+        ),
+        Option("final", "matrix", "how the strategy is read off the search", FINALS),
+        Option("gamma", 0.1, "the exploration share at reveals", kind=float, minimum=0.001, maximum=1),
+        Option("c", 1.0, "the UCT constant at placements", kind=float, minimum=0, maximum=10),
         CLOCK,
         SEED,
     )
@@ -252,12 +255,12 @@ class SpagyricAgent(Agent):
         self,
         iterations: int | None = None,
         time: float | None = None,
-        exact: int = 3,
-        final: str = "matrix",
-        gamma: float = 0.1,
-        c: float = 1.0,
+        exact: int | None = None,
+        final: str | None = None,
+        gamma: float | None = None,
+        c: float | None = None,
         seed: int | None = None,
-        clock: str = "wall",
+        clock: str | None = None,
         max_time: float | None = None,
     ) -> None:
         self.time_cap = check_max_time(max_time)
@@ -548,13 +551,14 @@ class FixedColorAgent(Agent):
     """
 
     spec_name = "fixed"
-    option_specs = (AgentOption("color", "w", "the colour it always reveals", ("w", "b", "r")), SEED)
+    option_specs = (Option("color", "w", "the colour it always reveals", ("w", "b", "r")), SEED)
     named_options = ("color",)
     plays = Plays(games=(Spagyric,), seats=(2,))
 
-    def __init__(self, color: str = "w", seed: int | None = None) -> None:
-        with contextlib.suppress(IllegalMoveError):
-            color = COLOR_CHARS[parse_color(str(color))]  # white, black and red are read too
+    def __init__(self, color: str | None = None, seed: int | None = None) -> None:
+        if color is not None:
+            with contextlib.suppress(IllegalMoveError):
+                color = COLOR_CHARS[parse_color(str(color))]  # white, black and red are read too
         values = self.checked_options(color=color, seed=seed)
         self.color = parse_color(values["color"])
         self.seed: int | None = values["seed"]

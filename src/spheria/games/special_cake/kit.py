@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from spheria.games.special_cake.codec import SpecialCakeCodec
+from spheria.games.special_cake.knowledge import KNOWLEDGE
+from spheria.games.special_cake.levels import LEVELS
+from spheria.games.special_cake.planner import PlannerAgent
+from spheria.games.special_cake.solver_agent import SolverAgent
 from spheria.kernel.kit import GameKit
 
 KIT = GameKit(
+    knowledge=KNOWLEDGE,
+    levels=LEVELS,
+    agents={"solver": SolverAgent, "planner": PlannerAgent},
     codec=SpecialCakeCodec,
 )

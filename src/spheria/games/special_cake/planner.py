@@ -56,12 +56,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import require_state
-from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, thinking_clock, time_option
+from spheria.agents.options import CLOCK, SEED, check_max_time, thinking_clock, time_option
+from spheria.agents.registry import make_agent
 from spheria.engine.board import TOP, iter_sites, placeable
 from spheria.games.special_cake.rules import MINT, PLACE, POISONED, CakeMove, CakeState, Masks, SpecialCake
+from spheria.kernel.agent import Agent, Plays
 from spheria.kernel.game import PlayerView
+from spheria.kernel.options import Option
 
 #: Agents the planner may hand the eating phase to.
 EAT_AGENTS = ("solver", "greedy", "mcts", "alphabeta", "random")
@@ -170,16 +172,17 @@ class PlannerAgent(Agent):
     option_specs = (
         SEED,
         time_option(3.0, "seconds per set-up move"),
-        AgentOption("exact", None, "placements left when the exact search starts", kind=int, bounds=(1, MAX_EXACT)),
-        AgentOption(
+        Option("exact", None, "placements left when the exact search starts", kind=int, minimum=1, maximum=MAX_EXACT),
+        Option(
             "solves",
             None,
             "at most this many cakes solved (early=sampled: finishes drawn) per set-up move",
             kind=int,
-            bounds=(1, MAX_SOLVES),
+            minimum=1,
+            maximum=MAX_SOLVES,
         ),
-        AgentOption("eat", "solver", "the agent for the eating phase", EAT_AGENTS),
-        AgentOption(
+        Option("eat", "solver", "the agent for the eating phase", EAT_AGENTS),
+        Option(
             "early",
             EARLY_RANDOM,
             "the placements before the exact search: random, or solved random finishes",
@@ -195,7 +198,7 @@ class PlannerAgent(Agent):
         time: float | None = None,
         exact: int | None = None,
         solves: int | None = None,
-        eat: str = "solver",
+        eat: str | None = None,
         early: str | None = None,
         clock: str | None = None,
         max_time: float | None = None,
@@ -341,8 +344,6 @@ class PlannerAgent(Agent):
 
     def _eating_agent(self) -> Agent:
         if self._eater is None:
-            from spheria.agents.registry import make_agent  # the registry imports this module
-
             spec = self.eat if self.seed is None else f"{self.eat}:seed={self.seed}"
             self._eater = make_agent(spec, max_time=self.time_cap)
         return self._eater

@@ -38,12 +38,14 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from spheria.agents.base import Agent, Plays
 from spheria.agents.heuristics import require_state
-from spheria.agents.options import CLOCK, SEED, AgentOption, check_max_time, time_option
+from spheria.agents.options import CLOCK, SEED, check_max_time, time_option
+from spheria.agents.registry import make_agent
 from spheria.games.special_cake.eating_table import shared_probe
 from spheria.games.special_cake.rules import MINT, MIXED, PLACE, CakeMove, CakeState, SpecialCake, eating_moves
+from spheria.kernel.agent import Agent, Plays
 from spheria.kernel.game import PlayerView
+from spheria.kernel.options import Option
 
 LOG = logging.getLogger(__name__)
 
@@ -70,24 +72,22 @@ class SolverAgent(Agent):
     spec_name = "solver"
     option_specs = (
         SEED,
-        AgentOption("setup", SETUP_TABLE, "the agent that builds the cake", SETUP_AGENTS),
+        Option("setup", SETUP_TABLE, "the agent that builds the cake", SETUP_AGENTS),
         time_option(None, "seconds a solve may take (default: the caller's max_time)"),
-        AgentOption("tablebase", True, "eat mint from the built eating table when it is there", kind=bool),
-        AgentOption("clock", CLOCK.default, "what the set-up agent's time counts (a solve's cap: wall)", CLOCK.choices),
+        Option("tablebase", True, "eat mint from the built eating table when it is there", kind=bool),
+        Option("clock", CLOCK.default, "what the set-up agent's time counts (a solve's cap: wall)", CLOCK.choices),
     )
     plays = Plays(games=(SpecialCake,), seats=(2,))
 
     def __init__(
         self,
         seed: int | None = None,
-        setup: str = SETUP_TABLE,
+        setup: str | None = None,
         time: float | None = None,
         tablebase: bool | None = None,
         clock: str | None = None,
         max_time: float | None = None,
     ) -> None:
-        from spheria.agents.registry import make_agent  # the registry imports this module
-
         self.time_cap = check_max_time(max_time)
         values = self.checked_options(
             self.time_cap, seed=seed, setup=setup, time=time, tablebase=tablebase, clock=clock

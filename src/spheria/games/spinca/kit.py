@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from spheria.games.spinca.codec import SpincaCodec
+from spheria.games.spinca.knowledge import KNOWLEDGE
+from spheria.games.spinca.levels import LEVELS
 from spheria.kernel.kit import GameKit
 
 KIT = GameKit(
+    knowledge=KNOWLEDGE,
+    levels=LEVELS,
     codec=SpincaCodec,
 )

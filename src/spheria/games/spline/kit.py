@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from spheria.games.spline.codec import SplineCodec
+from spheria.games.spline.knowledge import KNOWLEDGE
+from spheria.games.spline.levels import LEVELS
+from spheria.games.spline.search import SplineSearch
 from spheria.kernel.kit import GameKit
 
 KIT = GameKit(
+    knowledge=KNOWLEDGE,
+    levels=LEVELS,
+    search=SplineSearch,
     codec=SplineCodec,
 )

@@ -30,8 +30,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from spheria.agents.alphabeta import PROVEN, SCALE, WIN, OutOfTime, to_child
-from spheria.agents.heuristics import spline_relative_evaluation
+from spheria.agents.mcts import MCTSAgent
 from spheria.engine.board import ABOVE, BELOW, NUM_SITES, SYMMETRIES, iter_sites
+from spheria.games.spline.knowledge import spline_relative_evaluation
 from spheria.games.spline.rules import LINES_AT, MOVES, SplineMove, SplineState
 
 INFINITY = 10 * WIN
@@ -212,6 +213,13 @@ class SplineSearch:
             if share < best_share:
                 best, best_share = MOVES[site], share
         return best
+
+    def lost_move(
+        self, state: SplineState, deadline: float | None, clock: Callable[[], float], swindle: str
+    ) -> SplineMove | None:
+        """``alphabeta:engine=game``'s move in a lost position: :meth:`swindle`, with ``swindle=mcts``
+        weighing the replies by :func:`monte_carlo_replies` (``share``: every plausible reply alike)."""
+        return self.swindle(state, deadline, clock, monte_carlo_replies if swindle == "mcts" else None)
 
     def winning_move(
         self, state: SplineState, deadline: float | None = None, clock: Callable[[], float] = lambda: 0.0
@@ -414,3 +422,10 @@ class SplineSearch:
             depth = _SOLVED  # found without the horizon: true at every depth
         self.table[key] = (depth, best_score, flag, best)
         return best_score
+
+
+def monte_carlo_replies(state: SplineState) -> dict[int, float]:
+    """An opponent model for ``swindle=mcts``: the visits of a 600-iteration ``mcts`` search, by reply site."""
+    agent = MCTSAgent(iterations=600, seed=len(state.history), reuse=False)
+    agent.choose(state, state.current_player())
+    return {SplineMove.parse(move).site: float(visits) for move, (visits, _) in agent.root_children().items()}
