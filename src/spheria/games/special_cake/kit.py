@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
-from spheria.kernel.kit import GameKit
+from spheria.games.special_cake import cli_messages
+from spheria.games.special_cake.analysis import analyse
+from spheria.games.special_cake.cli import add_commands
+from spheria.games.special_cake.howto import HOWTO
+from spheria.kernel.kit import Analyser, GameKit
 
-KIT = GameKit()
+KIT = GameKit(
+    howto=HOWTO,
+    analyse=Analyser(analyse, cli_messages.METHODS),
+    commands=add_commands,
+)

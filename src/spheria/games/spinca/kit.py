@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from spheria.games.spinca.howto import HOWTO
 from spheria.kernel.kit import GameKit
 
-KIT = GameKit()
+KIT = GameKit(howto=HOWTO)
