@@ -25,6 +25,7 @@ from spheria.analysis.budget import Budget
 from spheria.analysis.cache import on_clear
 from spheria.analysis.result import ESTIMATE, EXACT, OVER, RESULT, Analysis, MoveValue, base, two
 from spheria.games.spagyric.rules import SpagyricState, SpagyricView
+from spheria.kernel.game import PlayerView, State
 
 #: ``method``: the exact Spagyric solver.
 SPAGYRIC_SOLVER = "spagyric-solver"
@@ -49,7 +50,7 @@ def clear_cache() -> None:
         _solvers.clear()
 
 
-def analyse(target: Any, budget: Budget) -> Analysis | None:
+def analyse(target: State[Any] | PlayerView, budget: Budget) -> Analysis | None:
     """The kit's ``analyse``: a seat's view (:class:`SpagyricView`), or a full state whose
     secrets are known (analysed for seat 0)."""
     if isinstance(target, SpagyricView):

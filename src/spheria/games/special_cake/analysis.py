@@ -28,6 +28,8 @@ from typing import Any
 from spheria.analysis.budget import Budget
 from spheria.analysis.cache import on_clear
 from spheria.analysis.result import EXACT, UNSOLVED, Analysis, MoveValue, Progress, base, two
+from spheria.games.special_cake.rules import EAT, CakeState
+from spheria.kernel.game import PlayerView, State
 
 #: ``method``: the eating-phase solver (or the shipped set-up table).
 SOLVER = "solver"
@@ -50,11 +52,9 @@ def clear_cache() -> None:
         _cache.clear()
 
 
-def analyse(target: Any, budget: Budget) -> Analysis | None:
+def analyse(target: State[Any] | PlayerView, budget: Budget) -> Analysis | None:
     """The kit's ``analyse``: the exact answer for a Special Cake ``target``; ``None`` for an
     early set-up (or one whose exact search overran its share of the time)."""
-    from spheria.games.special_cake.rules import EAT, CakeState
-
     if not isinstance(target, CakeState):
         return None
     if target.phase == EAT:
@@ -62,7 +62,7 @@ def analyse(target: Any, budget: Budget) -> Analysis | None:
     return _set_up(target, budget)
 
 
-def _eating(state: Any, budget: Budget) -> Analysis:
+def _eating(state: CakeState, budget: Budget) -> Analysis:
     """The solver's exact answer: the eating phase by search, a mint set-up from the shipped table.
 
     With a ``progress`` callback an eating position is solved in two steps: the verdict first
@@ -70,7 +70,6 @@ def _eating(state: Any, budget: Budget) -> Analysis:
     ``partial``; then every other move. If the time runs out between the two, the verdict stands
     and the moves not yet proved have no value.
     """
-    from spheria.games.special_cake.rules import EAT
     from spheria.games.special_cake.solver import SolveProgress, solve
 
     key = (repr(state.game), state.to_spn())
@@ -108,7 +107,7 @@ def _eating(state: Any, budget: Budget) -> Analysis:
     return _remember(key, _solved(state, result, positions + result.positions, budget, complete=True))
 
 
-def _full_cake_value(state: Any) -> int | None:
+def _full_cake_value(state: CakeState) -> int | None:
     """The value of a full mint cake (mixed lines) read from the shipped set-up table, whose last
     level holds every full cake: eating is impartial, so "Mint, eating first, wins" is "the player
     to move wins". ``None`` for any other position."""
@@ -122,7 +121,7 @@ def _full_cake_value(state: Any) -> int | None:
     return 1 if shipped_table().mint_wins(white, black) else -1
 
 
-def _verdict_only(state: Any, value: int, budget: Budget) -> Analysis:
+def _verdict_only(state: CakeState, value: int, budget: Budget) -> Analysis:
     """An exact verdict before any move is proved; when it is a loss every move is lost."""
     seat = state.player
     lost = -1.0 if value < 0 else None
@@ -136,7 +135,7 @@ def _verdict_only(state: Any, value: int, budget: Budget) -> Analysis:
     )
 
 
-def _solved(state: Any, result: Any, positions: int, budget: Budget, complete: bool) -> Analysis:
+def _solved(state: CakeState, result: Any, positions: int, budget: Budget, complete: bool) -> Analysis:
     """The analysis of a solve: every move valued (``complete``), or only the winning ones found."""
     seat = state.player
     winning = {str(m) for m in result.best_moves} if result.value > 0 else set()
@@ -164,7 +163,7 @@ def _remember(key: tuple[str, str], analysis: Analysis) -> Analysis:
     return analysis
 
 
-def _set_up(state: Any, budget: Budget) -> Analysis | None:
+def _set_up(state: CakeState, budget: Budget) -> Analysis | None:
     from spheria.games.special_cake.planner import DEFAULT_EXACT, placed
     from spheria.games.special_cake.solver import solves_set_up
 
@@ -180,7 +179,7 @@ def _set_up(state: Any, budget: Budget) -> Analysis | None:
     return None
 
 
-def _set_up_exact(state: Any, budget: Budget) -> Analysis | None:
+def _set_up_exact(state: CakeState, budget: Budget) -> Analysis | None:
     """Minimax over every way the set-up can finish, each complete cake solved exactly (the
     planner's exact search, without its tie-break); ``None`` if the solves overrun the time."""
     from spheria.games.special_cake.planner import complete_cakes, finished, placed, set_up_children
