@@ -9,7 +9,7 @@ import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -17,13 +17,15 @@ import spheria
 from spheria import analysis
 from spheria.agents.random_agent import RandomAgent
 from spheria.analysis import ESTIMATE, EXACT, OVER, Analysis, Progress, analyse, analyse_game
+from spheria.analysis.budget import Budget
 from spheria.games.spagyric.agent import held
 from spheria.games.spagyric.analysis import SPAGYRIC_HELD
 from spheria.games.spagyric.rules import REVEAL, SpagyricState
 from spheria.games.spagyric.solver import SpagyricSolver, position_of
 from spheria.games.special_cake.rules import EAT, CakeState
 from spheria.games.special_cake.solver import solve
-from spheria.kernel.game import SIMULTANEOUS
+from spheria.kernel.game import SIMULTANEOUS, State
+from spheria.kernel.kit import Analyser, GameKit
 from spheria.match import play
 from spheria.records import Record
 from tests.conftest import SecretNumbers
@@ -445,6 +447,40 @@ def test_a_hidden_information_game_without_its_own_analysis_is_refused_until_it_
         analyse(state)
     play(state, [RandomAgent(seed=1), RandomAgent(seed=2)])
     assert analyse(state).status == OVER
+
+
+class OracleNumbers(SecretNumbers):
+    """Secret Numbers whose kit offers an analysis of its own: it answers a seat's view, and
+    leaves a state with every secret in it to the generic estimate (which refuses it)."""
+
+    name = "test-oracle-numbers"
+    asked: ClassVar[list[tuple[Any, Budget]]] = []
+
+    @classmethod
+    def kit(cls) -> GameKit:
+        return GameKit(analyse=Analyser(cls.oracle, {"oracle": "the oracle"}))
+
+    @classmethod
+    def oracle(cls, target: Any, budget: Budget) -> Analysis | None:
+        cls.asked.append((target, budget))
+        if isinstance(target, State):
+            return None
+        seat = target.observation(0)["player"]
+        return Analysis(cls.name, {}, "", seat, None, "oracle", EXACT, value=0.5)
+
+
+def test_a_games_own_analysis_is_asked_first_and_sees_only_the_seats_view() -> None:
+    state = OracleNumbers().new_initial_state(seed=3)
+    with pytest.raises(ValueError, match="seat"):
+        analyse(state)
+    result = analyse(state, seat=1, time=7, iterations=9, seed=4)
+    assert (result.method, result.status, result.seat, result.value) == ("oracle", EXACT, 1, 0.5)
+    view, budget = OracleNumbers.asked[-1]
+    assert not isinstance(view, State) and view.observation(1)["card"] == state.cards[1]
+    assert (budget.time, budget.iterations, budget.seed) == (7.0, 9, 4)
+    with pytest.raises(ValueError, match="hides information"):  # the full state: no estimate
+        analyse_game([state])
+    assert isinstance(OracleNumbers.asked[-1][0], State)
 
 
 def test_bad_arguments_are_refused() -> None:
