@@ -1,7 +1,8 @@
 """``spheria spagyric-solve`` (or ``python -m spheria.games.spagyric.cli``): small Spagyric games solved exactly.
 
 Prints the value of the game for a supply, then how much each named agent (one with a
-``policy()``) can be exploited by a best responder.
+``policy()``) can be exploited by a best responder. The command line gets it through the kit
+(``KIT.commands``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from spheria.agents.registry import make_agent
 from spheria.cli import analysis_messages as analysis_say
 from spheria.cli import messages as msg
 from spheria.cli.common import PROG, CliError, add_color_option
@@ -44,6 +44,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_spagyric_solve(args: argparse.Namespace, term: Terminal) -> int:
+    from spheria.agents.registry import make_agent
     from spheria.games.spagyric.solver import SpagyricSolver, exploitability, initial_position
 
     if args.supply < 1:
