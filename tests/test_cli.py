@@ -819,7 +819,17 @@ def test_solve_all_lists_the_value_of_every_move(run: Any) -> None:
     assert values == {"0a1": -1, "0b1": -1, "0c1": -1, "0a1+0b1": 1, "0b1+0c1": 1, "0a1+0b1+0c1": -1}
     code, out, err = run(["solve", "wbw............./........./..../. 1 eat", "--all", "--no-color"])
     assert (code, err) == (0, "") and "Mint to move: wins with perfect play" in out
+    assert "exact (the eating-phase solver)" in out  # the words the game's analysis gives its method
     assert re.search(r"^0a1\+0b1\s+\+1\.00\s+100%$", out, re.MULTILINE)
+
+
+def test_analyse_names_a_games_own_method_in_the_language_asked(run: Any) -> None:
+    argv = ["analyse", "--game", "spagyric", "--option", "supply=1", "--seat", "2", "--no-color", "--position"]
+    start = spheria.load_game("spagyric", supply=1).new_initial_state(seed=1).to_spn()
+    code, out, err = run([*argv, start])
+    assert (code, err) == (0, "") and "exact (the exact Spagyric solver)" in out
+    code, out, err = run(["--lang", "ko", *argv, start])
+    assert (code, err) == (0, "") and "정확(정확한 스파기릭 솔버)" in out
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,6 @@ SOURCE = Path(spheria.__file__).parent
 #: Tools built for one game, which check that they were handed that game.
 ONE_GAME_TOOLS = {
     "agents/spagyric_agent.py",  # plays Spagyric only (its Plays declaration says so)
-    "cli/solve.py",  # `spheria solve` / `analyse`: the Special Cake solver's commands
 }
 
 

@@ -7,9 +7,10 @@ import json
 
 import pytest
 
-from spheria.cli.analysis_messages import BACKEND as BACKEND_TEXT
+from spheria.cli.analyse import ProgressLine
 from spheria.cli.main import main
-from spheria.cli.solve import ProgressLine
+from spheria.games.special_cake.cli import solve_update
+from spheria.games.special_cake.cli_messages import BACKEND as BACKEND_TEXT
 from spheria.games.special_cake.rules import CakeMove
 from spheria.games.special_cake.solver import SolveProgress, backend
 
@@ -39,8 +40,8 @@ def test_the_progress_line_redraws_one_line_and_clears_it() -> None:
     stream = FakeTerminal()
     line = ProgressLine(stream, interval=0.0)
     line.prefix = "record move 3/9: "
-    line.update(SolveProgress(123456, 2.5, CakeMove((0, 1)), 1, 7))
-    line.update(SolveProgress(234567, 3.5, CakeMove((2,)), 2, 7))
+    solve_update(line, SolveProgress(123456, 2.5, CakeMove((0, 1)), 1, 7))
+    solve_update(line, SolveProgress(234567, 3.5, CakeMove((2,)), 2, 7))
     line.clear()
     text = stream.getvalue()
     assert text.count("\r\x1b[K") == 3 and "\n" not in text
@@ -52,13 +53,13 @@ def test_the_progress_line_redraws_one_line_and_clears_it() -> None:
 def test_the_progress_line_is_silent_off_a_terminal_and_between_redraws() -> None:
     piped = io.StringIO()
     line = ProgressLine(piped, interval=0.0)
-    line.update(SolveProgress(1, 0.1, CakeMove((0,)), 0, 1))
+    solve_update(line, SolveProgress(1, 0.1, CakeMove((0,)), 0, 1))
     line.clear()
     assert piped.getvalue() == ""
     stream = FakeTerminal()
     slow = ProgressLine(stream, interval=3600.0)
-    slow.update(SolveProgress(1, 0.1, CakeMove((0,)), 0, 1))
-    slow.update(SolveProgress(2, 0.2, CakeMove((0,)), 0, 1))  # too soon: not drawn
+    solve_update(slow, SolveProgress(1, 0.1, CakeMove((0,)), 0, 1))
+    solve_update(slow, SolveProgress(2, 0.2, CakeMove((0,)), 0, 1))  # too soon: not drawn
     assert stream.getvalue().count("positions searched") == 1
 
 

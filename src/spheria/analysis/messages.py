@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from spheria.i18n import N_
 
-NOT_A_STATE = N_("analysis needs a game state or a Spagyric seat's view, not {kind}")
+NOT_A_STATE = N_("analysis needs a game state or one seat's view, not {kind}")
 SEAT_NEEDED = N_("{game} hides information: analyse one seat's view (seat=0 or seat=1), or the finished game")
 BAD_SEAT = N_("{game} has seats 0 to {last}, not {seat!r}")
 BAD_TIME = N_("time must be a number of seconds above 0, not {time!r}")

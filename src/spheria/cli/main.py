@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 from spheria import __version__
 from spheria.agents.levels import level_spec, level_words, levels_for
 from spheria.agents.registry import agent_names, agents_for, check_spec, is_agent_name
-from spheria.cli import arena, solve
+from spheria.cli import analyse, arena
 from spheria.cli import messages as msg
 from spheria.cli.common import (
     HUMAN,
@@ -37,7 +37,6 @@ from spheria.cli.common import (
     split_players,
 )
 from spheria.cli.terminal import Terminal
-from spheria.games.special_cake.tablebase import cli as tablebase
 from spheria.help import howto_blocks, render_block
 from spheria.i18n import INTEGER, LANGUAGES, argparse_speaking, current_language, language_from_env, ngettext, using
 from spheria.i18n import gettext as _
@@ -45,7 +44,7 @@ from spheria.i18n.width import fill, wrap
 from spheria.kernel.agent import Agent
 from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, PlayerView, State
 from spheria.kernel.record import Record, RecordError
-from spheria.kernel.registry import describe_games, load_game
+from spheria.kernel.registry import describe_games, game_classes, load_game
 from spheria.match import Turn, apply_turn, choose_moves
 from spheria.server import command as serve_command
 
@@ -724,8 +723,11 @@ def build_parser() -> argparse.ArgumentParser:
     games.set_defaults(handler=cmd_games, no_color=False)
 
     arena.add_parser(commands)
-    solve.add_parsers(commands)
-    tablebase.add_parser(commands)
+    analyse.add_parser(commands)
+    for game_class in game_classes():  # each game's own commands (spheria solve, ...)
+        add_commands = game_class.kit().commands
+        if add_commands is not None:
+            add_commands(commands)
     serve_command.add_parser(commands)
     return parser
 

@@ -3,12 +3,11 @@
 The API (stable; the terminal's ``help rules`` and the browser's "How to play" panel use it):
 
 ``HELP_GAMES``
-    The names of the games that have a text (``"special-cake"``, ``"spagyric"``,
-    ``"spinca"``, ``"spline"``).
+    The names of the games that have a text, as ``spheria games`` lists them, sorted.
 ``howto(game_name, width=78, lang="en") -> str``
     The whole text as plain text: headings underlined, paragraphs wrapped to ``width``,
     pictures of positions drawn as ``spheria play`` draws the board. ``game_name`` may be
-    written ``Special Cake``, ``special_cake`` or ``special-cake``; an unknown name raises
+    written as its title, with ``_`` or with ``-`` (see :func:`help_key`); an unknown name raises
     ``ValueError``. ``lang`` is one of :data:`spheria.i18n.LANGUAGES` (another raises
     ``ValueError``); a section the catalogue lacks is shown in English.
 ``howto_blocks(game_name, lang="en") -> list[HelpBlock]``
@@ -21,13 +20,25 @@ The API (stable; the terminal's ``help rules`` and the browser's "How to play" p
     ``move`` (the move shown being played from it, or ``None``); ``after_spn`` is the
     position after that move. Its ``text`` draws the position, the move and the result.
 ``howto_source(game_name, lang="en") -> str``
-    The markup the blocks are read from, translated (see :mod:`spheria.help.texts`).
+    The markup the blocks are read from, translated (see below).
 ``render_block(block, width=78) -> str``
     One block as ``howto`` writes it (for an interface that styles headings or pictures).
 
-The English texts live in :mod:`spheria.help.texts` as data, their translations in the
-catalogues of :mod:`spheria.i18n`; nothing here holds prose. Positions, moves and SPN are the
-same in every language.
+Each game offers its English text through its kit (:attr:`spheria.kernel.kit.GameKit.howto`,
+in the game's ``howto.py``), section by section: each section, from one ``# `` heading to the
+next, is one ``N_``-marked message of the catalogue, translated when shown (see docs/i18n.md);
+nothing here holds prose. The texts are read in the terminal and in the browser alike, so they
+never say "type" or "click": a move is described by how it is written. Their light markup:
+
+- ``# Title`` starts a section;
+- a run of lines is one paragraph; ``- `` starts a list item (continued by indented lines);
+- lines indented by four spaces are drawn as they are (a small table);
+- ``[[board SPN]]`` draws that position of the game as Spheria draws it;
+- ``[[play SPN | MOVE]]`` draws the position, the move, and the position after it.
+
+Positions and moves inside ``[[...]]`` are notation, not prose: a translation keeps them as they
+are, and they are the same in every language. The tests play every one of them with the engine,
+so the pictures cannot drift from the rules.
 """
 
 from __future__ import annotations
@@ -36,13 +47,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from spheria.help.texts import HOWTO
 from spheria.i18n import translation, using
 from spheria.i18n.width import display_width, fill
 from spheria.kernel.game import State
-from spheria.kernel.registry import load_game
+from spheria.kernel.registry import game_class, game_classes, load_game
 
-HELP_GAMES: tuple[str, ...] = tuple(HOWTO)
+#: The games whose kit offers a how-to, by name.
+HELP_GAMES: tuple[str, ...] = tuple(cls.name for cls in game_classes() if cls.kit().howto)
 
 BlockKind = Literal["heading", "paragraph", "item", "pre", "position"]
 
@@ -64,20 +75,24 @@ _PRE_INDENT = "    "
 
 
 def help_key(game_name: str) -> str:
-    """``Special Cake``, ``special_cake`` and ``special-cake`` alike -> ``special-cake``."""
+    """A game's title, or its name with ``_`` or ``-``, as its name.
+
+    >>> help_key(" Tic Tac Toe"), help_key("tic_tac_toe"), help_key("tic-tac-toe")
+    ('tic-tac-toe', 'tic-tac-toe', 'tic-tac-toe')
+    """
     return "-".join(game_name.strip().lower().replace("_", " ").split())
 
 
 def _key(game_name: str) -> str:
     key = help_key(game_name)
-    if key not in HOWTO:
+    if key not in HELP_GAMES:
         raise ValueError(f"no how-to for {game_name!r}; games: {', '.join(HELP_GAMES)}")
     return key
 
 
 def howto_source(game_name: str, lang: str = "en") -> str:
     """The how-to markup of ``game_name`` in ``lang``, section by section from the catalogue."""
-    sections = HOWTO[_key(game_name)]
+    sections = game_class(_key(game_name)).kit().howto
     gettext = translation(lang).gettext
     return "\n\n".join(gettext(section).strip("\n") for section in sections) + "\n"
 

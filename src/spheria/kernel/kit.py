@@ -77,6 +77,22 @@ class Levels:
 
 
 @dataclass(frozen=True)
+class Analyser:
+    """A game's own analysis (:mod:`spheria.analysis` asks it before its generic estimate).
+
+    ``analyse(target, budget)``: ``target`` is a live state whose every detail may be used (a
+    game of perfect information, or a recorded game whose secrets are known), or one seat's
+    view (``state.view(seat)``) of a game that hides information; ``budget`` is a
+    :class:`spheria.analysis.budget.Budget`. It answers a :class:`spheria.analysis.Analysis`,
+    or ``None`` to leave the position to the generic estimate (a view left so is refused).
+    ``methods`` names each ``method`` code its answers carry (``N_``-marked words, for people).
+    """
+
+    analyse: Callable[[Any, Any], Any]
+    methods: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class GameKit:
     """Everything a game offers beyond its rules; every field may be left empty.
 
@@ -87,11 +103,14 @@ class GameKit:
     * ``search``: the game's own alpha-beta (``alphabeta:engine=game``), a factory of a search;
     * ``codec``: a factory of the game's action and observation codec (OpenSpiel, PettingZoo),
       a :class:`~spheria.kernel.codec.Codec` of the loaded game;
-    * ``howto``: the how-to text blocks (``help rules``, the pages' how-to);
-    * ``analyse``: the game's own analysis (exact values, hidden information), tried before the
-      generic estimate;
-    * ``commands``: a function that adds the game's own command-line commands to a parser's
-      sub-commands;
+    * ``howto``: the how-to text (``help rules``, the pages' how-to), section by section, each an
+      ``N_``-marked section of the markup :mod:`spheria.help` reads;
+    * ``analyse``: the game's own analysis (exact values, hidden information), an
+      :class:`Analyser`, tried before the generic estimate;
+    * ``commands``: ``commands(subparsers)`` adds the game's own ``spheria`` commands to the
+      sub-commands of the command line's parser (argparse's ``add_subparsers()``), each parser
+      with ``handler(args, term) -> int`` as a default (``term`` a
+      :class:`spheria.cli.terminal.Terminal`) and the ``--color`` options;
     * ``sample_origin``: for a game of hidden information, a sampler of a first position
       consistent with one seat's view (:data:`SampleOrigin`; OpenSpiel's resampling).
     """
@@ -101,8 +120,8 @@ class GameKit:
     agents: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     search: Callable[[], Any] | None = None
     codec: Callable[[Game], Codec] | None = None
-    howto: Sequence[Any] = ()
-    analyse: Callable[..., Any] | None = None
+    howto: Sequence[str] = ()
+    analyse: Analyser | None = None
     commands: Callable[[Any], None] | None = None
     sample_origin: SampleOrigin | None = None
 

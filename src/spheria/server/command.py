@@ -33,9 +33,7 @@ HELP: dict[str, str] = {
     "--idle-game-hours": N_("abort games idle this long (default %(default)s; 0: never)"),
     "--max-connections": N_("open connections at most (default %(default)s)"),
     "--header-timeout": N_("seconds to send request headers (default %(default)s)"),
-    "--http-per-address": N_(
-        "requests still sending their headers, per address (default %(default)s)"
-    ),
+    "--http-per-address": N_("requests still sending their headers, per address (default %(default)s)"),
     "--public-url": N_("the URL people open, e.g. https://spheria.example.org"),
     "--allowed-host": N_("another host name to serve (repeatable)"),
     "--certfile": N_("TLS certificate (PEM); serve https with --keyfile"),

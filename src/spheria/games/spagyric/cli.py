@@ -1,7 +1,8 @@
 """``spheria spagyric-solve`` (or ``python -m spheria.games.spagyric.cli``): small Spagyric games solved exactly.
 
 Prints the value of the game for a supply, then how much each named agent (one with a
-``policy()``) can be exploited by a best responder.
+``policy()``) can be exploited by a best responder. The command line gets it through the kit
+(``KIT.commands``).
 """
 
 from __future__ import annotations
@@ -12,22 +13,24 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from spheria.agents.registry import make_agent
-from spheria.cli import analysis_messages as say
+from spheria.cli import analysis_messages as analysis_say
 from spheria.cli import messages as msg
 from spheria.cli.common import PROG, CliError, add_color_option
 from spheria.cli.terminal import Terminal
-from spheria.games.spagyric.solver import SpagyricSolver, exploitability, initial_position
+from spheria.games.spagyric import cli_messages as say
 from spheria.i18n import INTEGER
 from spheria.i18n import gettext as _
 
 
-def add_parser(commands: Any) -> None:
+def add_commands(commands: Any) -> None:
+    """The kit's ``commands``: add ``spagyric-solve`` to the command line's sub-commands."""
     parser = commands.add_parser(
         "spagyric-solve",
         help=_(say.HELP_SPAGYRIC_SOLVE),
         description=_(say.HELP_SPAGYRIC_DESCRIPTION),
-        epilog=_(say.HELP_EXAMPLE).format(example="spheria spagyric-solve --supply 2 --agent spagyric:iterations=200"),
+        epilog=_(analysis_say.HELP_EXAMPLE).format(
+            example="spheria spagyric-solve --supply 2 --agent spagyric:iterations=200"
+        ),
     )
     _add_arguments(parser)
     add_color_option(parser)
@@ -41,6 +44,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_spagyric_solve(args: argparse.Namespace, term: Terminal) -> int:
+    from spheria.agents.registry import make_agent
+    from spheria.games.spagyric.solver import SpagyricSolver, exploitability, initial_position
+
     if args.supply < 1:
         raise CliError(_(say.SUPPLY_AT_LEAST).format(supply=args.supply))
     agents = []

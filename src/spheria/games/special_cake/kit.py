@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+from spheria.games.special_cake import cli_messages
+from spheria.games.special_cake.analysis import analyse
+from spheria.games.special_cake.cli import add_commands
 from spheria.games.special_cake.codec import SpecialCakeCodec
+from spheria.games.special_cake.howto import HOWTO
 from spheria.games.special_cake.knowledge import KNOWLEDGE
 from spheria.games.special_cake.levels import LEVELS
 from spheria.games.special_cake.planner import PlannerAgent
 from spheria.games.special_cake.solver_agent import SolverAgent
-from spheria.kernel.kit import GameKit
+from spheria.kernel.kit import Analyser, GameKit
 
 KIT = GameKit(
     knowledge=KNOWLEDGE,
     levels=LEVELS,
     agents={"solver": SolverAgent, "planner": PlannerAgent},
     codec=SpecialCakeCodec,
+    howto=HOWTO,
+    analyse=Analyser(analyse, cli_messages.METHODS),
+    commands=add_commands,
 )

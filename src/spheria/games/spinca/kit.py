@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from spheria.games.spinca.codec import SpincaCodec
+from spheria.games.spinca.howto import HOWTO
 from spheria.games.spinca.knowledge import KNOWLEDGE
 from spheria.games.spinca.levels import LEVELS
 from spheria.kernel.kit import GameKit
@@ -11,4 +12,5 @@ KIT = GameKit(
     knowledge=KNOWLEDGE,
     levels=LEVELS,
     codec=SpincaCodec,
+    howto=HOWTO,
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from spheria.games.spline.codec import SplineCodec
+from spheria.games.spline.howto import HOWTO
 from spheria.games.spline.knowledge import KNOWLEDGE
 from spheria.games.spline.levels import LEVELS
 from spheria.games.spline.search import SplineSearch
@@ -13,4 +14,5 @@ KIT = GameKit(
     levels=LEVELS,
     search=SplineSearch,
     codec=SplineCodec,
+    howto=HOWTO,
 )

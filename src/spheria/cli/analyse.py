@@ -1,4 +1,8 @@
-"""``spheria solve`` and ``spheria analyse``: the exact solver on a position or a whole game."""
+"""``spheria analyse``: any game's position or recorded game, by :mod:`spheria.analysis`.
+
+Its live progress line (:class:`ProgressLine`) and its table of a position's moves
+(:func:`show_position`) serve the games' own commands too.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +11,20 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from spheria.cli import analysis_messages as say
 from spheria.cli import messages as msg
 from spheria.cli.common import PROG, CliError, add_color_option, add_game_options, make_game, printable
 from spheria.cli.terminal import Terminal
-from spheria.games.spagyric import cli as spagyric
-from spheria.games.special_cake.rules import PLACE, CakeState
-from spheria.games.special_cake.solver import SolveProgress
 from spheria.i18n import FLOAT, INTEGER
 from spheria.i18n import gettext as _
 from spheria.i18n.width import pad
+from spheria.kernel.game import State
 from spheria.kernel.record import Record, RecordError
+
+if TYPE_CHECKING:
+    from spheria.analysis import Analysis, Progress
 
 
 class ProgressLine:
@@ -36,36 +41,20 @@ class ProgressLine:
         self._last = -interval
         self._shown = False
 
-    def update(self, progress: SolveProgress) -> None:
+    def show(self, text: str) -> None:
+        """Redraw the line as ``prefix`` and ``text``, unless off a terminal or drawn too recently."""
         now = time.monotonic()
         if not self.active or now - self._last < self.interval:
             return
         self._last = now
-        text = _(say.SOLVE_PROGRESS).format(
-            positions=progress.positions,
-            seconds=progress.seconds,
-            move=progress.move,
-            index=progress.index + 1,
-            moves=progress.moves,
-        )
         self.stream.write("\r\x1b[K" + self.prefix + text)
         self.stream.flush()
         self._shown = True
 
-    def analysis_update(self, progress: Any) -> None:
-        """The same line for :func:`spheria.analysis.analyse`'s reports."""
-        now = time.monotonic()
-        if not self.active or now - self._last < self.interval:
-            return
-        self._last = now
+    def analysis_update(self, progress: Progress) -> None:
+        """The line for :func:`spheria.analysis.analyse`'s reports."""
         count = progress.positions if progress.iterations is None else progress.iterations
-        self.stream.write(
-            "\r\x1b[K"
-            + self.prefix
-            + _(say.PROGRESS).format(method=progress.method, count=count or 0, seconds=progress.seconds)
-        )
-        self.stream.flush()
-        self._shown = True
+        self.show(_(say.PROGRESS).format(method=progress.method, count=count or 0, seconds=progress.seconds))
 
     def clear(self) -> None:
         """Erase the line (before the results are printed)."""
@@ -83,27 +72,8 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-def add_parsers(commands: Any) -> None:
-    solve = commands.add_parser(
-        "solve",
-        help=_(say.HELP_SOLVE),
-        description=_(say.HELP_SOLVE_DESCRIPTION),
-        epilog=_(say.HELP_EXAMPLE).format(
-            example='spheria solve "wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat" --variant mint'
-        ),
-    )
-    solve.add_argument(
-        "spn", metavar="SPN", help=_(say.HELP_SPN).format(example="'w.b............./........./..../. 1 eat'")
-    )
-    add_game_options(solve)
-    solve.add_argument("--time-limit", metavar="S", type=FLOAT, help=_(say.HELP_TIME_LIMIT))
-    solve.add_argument("--first", action="store_true", help=_(say.HELP_FIRST))
-    solve.add_argument("--all", action="store_true", help=_(say.HELP_ALL))
-    solve.add_argument("--json", action="store_true", help=_(say.HELP_JSON_RESULT))
-    solve.add_argument("--verbose", action="store_true", help=_(say.HELP_VERBOSE))
-    add_color_option(solve)
-    solve.set_defaults(handler=cmd_solve)
-
+def add_parser(commands: Any) -> None:
+    """Add ``spheria analyse`` (and its spelling ``analyze``) to the command line's sub-commands."""
     analyse = commands.add_parser(
         "analyse",
         aliases=["analyze"],
@@ -132,88 +102,11 @@ def add_parsers(commands: Any) -> None:
     add_color_option(analyse)
     analyse.set_defaults(handler=cmd_analyse)
 
-    spagyric.add_parser(commands)
-
-
-def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
-    from spheria.games.special_cake.solver import backend, solve
-
-    game = make_game("special-cake", args.variant, args.option or [])
-    try:
-        state = game.state_from_spn(args.spn)
-    except ValueError as error:
-        raise CliError(_(say.SPN_ERROR).format(error=error)) from None
-    if not isinstance(state, CakeState):
-        raise CliError(_(say.ONLY_CAKE))
-    if args.all:
-        return _solve_all(args, term, state)
-    line = ProgressLine()
-    try:
-        result = solve(state, time_limit=args.time_limit, stop_at_first=args.first, progress=line.update)
-    except TimeoutError:
-        raise CliError(_(say.NO_RESULT).format(time=args.time_limit)) from None
-    except ValueError as error:
-        raise CliError(str(error)) from None
-    finally:
-        line.clear()
-    mover = _(game.player_names()[state.player])
-    moves = [str(m) for m in result.best_moves]
-    if args.json:
-        data = {
-            "spn": state.to_spn(),
-            "options": game.options,
-            "value": result.value,
-            "player_to_move": state.player + 1,
-            "best_moves": moves,
-            "positions": result.positions,
-            "seconds": round(result.seconds, 4),
-            "backend": backend(),
-        }
-        print(json.dumps(data, indent=2))
-        return 0
-    if args.verbose:
-        term.say(term.dim(_(say.BACKEND).format(backend=backend(), about=_(say.BACKEND_ABOUT[backend()]))))
-    term.say(str(state))
-    if state.is_terminal():
-        term.say(_(say.GAME_IS_OVER).format(status=state.status_lines()[0]))
-        return 0
-    won = result.value > 0
-    if state.phase == PLACE:
-        verdict = say.SOLVE_WON_PLACE if won else say.SOLVE_LOST_PLACE
-    else:
-        verdict = say.SOLVE_WON_EAT if won else say.SOLVE_LOST_EAT
-    term.say(_(verdict).format(name=mover))
-    label = (say.A_WINNING_MOVE if args.first else say.WINNING_MOVES) if won else say.EVERY_MOVE_LOSES
-    term.say(_(label).format(n=len(moves), moves=" ".join(moves)))
-    searched = say.LOOKED_UP if state.phase == PLACE else say.SEARCHED
-    term.say(term.dim(_(searched).format(positions=result.positions, seconds=result.seconds)))
-    return 0
-
 
 def _say_error(text: str) -> int:
     """A bad argument: one line on stderr, exit status 2 (as argparse does), nothing on stdout."""
     print(_(msg.ERROR).format(prog=PROG, message=printable(text)), file=sys.stderr)
     return 2
-
-
-def _solve_all(args: argparse.Namespace, term: Terminal, state: CakeState) -> int:
-    """``spheria solve --all``: the value of every legal move, by :func:`spheria.analysis.analyse`."""
-    from spheria.analysis import UNSOLVED, analyse
-
-    line = ProgressLine()
-    try:
-        result = analyse(state, time=args.time_limit, progress=line.analysis_update)
-    except ValueError as error:
-        raise CliError(str(error)) from None
-    finally:
-        line.clear()
-    if result.status == UNSOLVED:
-        raise CliError(_(say.NO_RESULT).format(time=args.time_limit))
-    if args.json:
-        print(json.dumps(result.to_json(), indent=2))
-        return 0
-    _show_position(term, state, result)
-    return 0
 
 
 def cmd_analyse(args: argparse.Namespace, term: Terminal) -> int:
@@ -267,20 +160,31 @@ def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
         return 0
-    _show_position(term, state, result)
+    show_position(term, state, result)
     return 0
+
+
+def method_words(state: State[Any], method: str) -> str:
+    """The words naming an analysis ``method``: the generic ones, or those the game's analysis gives."""
+    words = say.METHOD.get(method)
+    if words is None:
+        own = state.game.kit().analyse
+        words = None if own is None else own.methods.get(method)
+    return method if words is None else _(words)
 
 
 def _cell(value: float | None, form: str) -> str:
     return "-" if value is None else format(value, form)
 
 
-def _show_position(term: Terminal, state: Any, result: Any) -> None:
+def show_position(term: Terminal, state: State[Any], result: Analysis) -> None:
+    """The analysis ``result`` of ``state`` for people: the position, the method, the verdict or
+    value, a table of the moves, the best ones and what was searched."""
     from spheria.analysis import EXACT, OVER
 
     names = [_(name) for name in state.game.player_names()]
     term.say(str(state))
-    term.say(term.dim(_(say.STATUS[result.status]).format(method=_(say.METHOD[result.method]))))
+    term.say(term.dim(_(say.STATUS[result.status]).format(method=method_words(state, result.method))))
     if result.status == OVER:
         for seat, value in enumerate(result.values or []):
             term.say(_(say.RESULT_LINE).format(name=names[seat], value=value))

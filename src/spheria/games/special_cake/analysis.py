@@ -1,0 +1,229 @@
+"""Special Cake's own analysis, offered through its kit (``KIT.analyse``, see
+:mod:`spheria.analysis`): exact values wherever the solvers reach.
+
+* The eating phase: the exact solver (:mod:`spheria.games.special_cake.solver`): the verdict for
+  the player to move and win/loss for every legal move (``status`` ``exact``, ``method``
+  ``solver``); answers are cached per position.
+* A mint set-up with mixed lines: the shipped set-up table, as exactly.
+* Another set-up: the planner's exact search (every way the set-up can finish, each cake solved)
+  once few enough placements are left (:data:`spheria.games.special_cake.planner.DEFAULT_EXACT`)
+  and the solves fit the time (``method`` ``planner``); otherwise nothing, and the generic
+  estimate answers.
+
+>>> import spheria
+>>> from spheria.analysis import analyse
+>>> game = spheria.load_game("special-cake", variant="mint")
+>>> result = analyse(game.state_from_spn("w.b............./........./..../. 1 eat"))
+>>> result.status, result.verdict, [(m.move, m.value) for m in result.moves]
+('exact', 1, [('0a1', 1.0), ('0c1', 1.0)])
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import replace
+from typing import Any
+
+from spheria.analysis.budget import Budget
+from spheria.analysis.cache import on_clear
+from spheria.analysis.result import EXACT, UNSOLVED, Analysis, MoveValue, Progress, base, two
+from spheria.games.special_cake.rules import EAT, CakeState
+from spheria.kernel.game import PlayerView, State
+
+#: ``method``: the eating-phase solver (or the shipped set-up table).
+SOLVER = "solver"
+#: ``method``: the planner's exact search over the last placements.
+PLANNER = "planner"
+#: The share of the time the exact set-up search may take before the estimate takes over.
+EXACT_SHARE = 2 / 3
+#: The most positions whose exact eating-phase analysis is kept.
+CACHE_SIZE = 4096
+
+_cache: OrderedDict[tuple[str, str], Analysis] = OrderedDict()
+#: Guards the cache (the server analyses from several threads).
+_lock = threading.RLock()
+
+
+@on_clear
+def clear_cache() -> None:
+    """Forget the cached exact analyses."""
+    with _lock:
+        _cache.clear()
+
+
+def analyse(target: State[Any] | PlayerView, budget: Budget) -> Analysis | None:
+    """The kit's ``analyse``: the exact answer for a Special Cake ``target``; ``None`` for an
+    early set-up (or one whose exact search overran its share of the time)."""
+    if not isinstance(target, CakeState):
+        return None
+    if target.phase == EAT:
+        return _eating(target, budget)
+    return _set_up(target, budget)
+
+
+def _eating(state: CakeState, budget: Budget) -> Analysis:
+    """The solver's exact answer: the eating phase by search, a mint set-up from the shipped table.
+
+    With a ``progress`` callback an eating position is solved in two steps: the verdict first
+    (the search stops at the first winning move, or proves every move lost), reported at once as
+    ``partial``; then every other move. If the time runs out between the two, the verdict stands
+    and the moves not yet proved have no value.
+    """
+    from spheria.games.special_cake.solver import SolveProgress, solve
+
+    key = (repr(state.game), state.to_spn())
+    with _lock:
+        cached = _cache.get(key)
+        if cached is not None:
+            _cache.move_to_end(key)
+            return replace(cached, seconds=budget.elapsed())
+    seat = state.player
+    positions = 0
+
+    def forward(report: SolveProgress) -> None:
+        budget.report(Progress(SOLVER, budget.elapsed(), positions=positions + report.positions))
+
+    callback = forward if budget.progress else None
+    verdict_first: Analysis | None = None
+    try:
+        if budget.progress is not None and state.phase == EAT:
+            known = _full_cake_value(state)
+            if known is not None:
+                verdict_first = _verdict_only(state, known, budget)
+            else:
+                first = solve(state, time_limit=budget.left(), progress=callback, stop_at_first=True)
+                positions = first.positions
+                verdict_first = _solved(state, first, positions, budget, complete=first.value < 0)
+            if verdict_first.verdict is not None and verdict_first.verdict < 0:  # every move is lost
+                return _remember(key, verdict_first)
+            budget.report(Progress(SOLVER, budget.elapsed(), positions=positions, partial=verdict_first))
+        result = solve(state, time_limit=budget.left(), progress=callback)
+    except TimeoutError:
+        if verdict_first is not None:
+            return replace(verdict_first, seconds=budget.elapsed())
+        moves = [MoveValue(state.notation(m)) for m in state.legal_moves()]
+        return replace(base(state, seat, SOLVER, UNSOLVED), moves=moves, seconds=budget.elapsed())
+    return _remember(key, _solved(state, result, positions + result.positions, budget, complete=True))
+
+
+def _full_cake_value(state: CakeState) -> int | None:
+    """The value of a full mint cake (mixed lines) read from the shipped set-up table, whose last
+    level holds every full cake: eating is impartial, so "Mint, eating first, wins" is "the player
+    to move wins". ``None`` for any other position."""
+    from spheria.games.special_cake.solver import solves_set_up
+    from spheria.games.special_cake.solver.setup_table import shipped_table
+
+    white, black, red = state.masks()
+    full = (white | black | red).bit_count() == state.game.placements
+    if not (full and solves_set_up(state.game) and white.bit_count() == black.bit_count()):
+        return None
+    return 1 if shipped_table().mint_wins(white, black) else -1
+
+
+def _verdict_only(state: CakeState, value: int, budget: Budget) -> Analysis:
+    """An exact verdict before any move is proved; when it is a loss every move is lost."""
+    seat = state.player
+    lost = -1.0 if value < 0 else None
+    return replace(
+        base(state, seat, SOLVER, EXACT),
+        verdict=value,
+        value=float(value),
+        values=two(float(value), seat),
+        moves=[MoveValue(state.notation(m), lost) for m in state.legal_moves()],
+        seconds=budget.elapsed(),
+    )
+
+
+def _solved(state: CakeState, result: Any, positions: int, budget: Budget, complete: bool) -> Analysis:
+    """The analysis of a solve: every move valued (``complete``), or only the winning ones found."""
+    seat = state.player
+    winning = {str(m) for m in result.best_moves} if result.value > 0 else set()
+    lost = -1.0 if complete else None  # a move not (yet) proved has no value
+    moves = [MoveValue(state.notation(m), 1.0 if str(m) in winning else lost) for m in state.legal_moves()]
+    return replace(
+        base(state, seat, SOLVER, EXACT),
+        verdict=result.value,
+        value=float(result.value),
+        values=two(float(result.value), seat),
+        moves=moves,
+        best_moves=[state.notation(m) for m in result.best_moves],
+        positions=positions,
+        seconds=budget.elapsed(),
+    )
+
+
+def _remember(key: tuple[str, str], analysis: Analysis) -> Analysis:
+    """Cache a complete exact answer (every move valued) and return it."""
+    if all(m.value is not None for m in analysis.moves):
+        with _lock:
+            _cache[key] = analysis
+            if len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
+    return analysis
+
+
+def _set_up(state: CakeState, budget: Budget) -> Analysis | None:
+    from spheria.games.special_cake.planner import DEFAULT_EXACT, placed
+    from spheria.games.special_cake.solver import solves_set_up
+
+    if solves_set_up(state.game):  # mint with mixed lines: the shipped set-up table is exact
+        return _eating(state, budget)
+    variant = state.game.variant
+    left = state.game.placements - placed(state.masks())
+    if variant in DEFAULT_EXACT and left <= DEFAULT_EXACT[variant]:
+        # The exact search may take EXACT_SHARE of the time; if it does not finish, the
+        # estimate has the rest.
+        share = None if budget.time is None else budget.time * EXACT_SHARE
+        return _set_up_exact(state, replace(budget, time=share))
+    return None
+
+
+def _set_up_exact(state: CakeState, budget: Budget) -> Analysis | None:
+    """Minimax over every way the set-up can finish, each complete cake solved exactly (the
+    planner's exact search, without its tie-break); ``None`` if the solves overrun the time."""
+    from spheria.games.special_cake.planner import complete_cakes, finished, placed, set_up_children
+    from spheria.games.special_cake.solver import position_value
+
+    game = state.game
+    variant, line_rule, placements = game.variant, game.line_rule, game.placements
+    cakes = complete_cakes(state.masks(), state.player, placements, variant)
+    solved: dict[Any, int] = {}
+    for number, cake in enumerate(cakes):
+        try:
+            solved[cake] = position_value(cake, variant, line_rule, time_limit=budget.left())
+        except TimeoutError:
+            return None
+        budget.report(Progress(PLANNER, budget.elapsed(), positions=number + 1))
+    memo: dict[Any, int] = {}
+
+    def first_eater(masks: Any, mover: int) -> int:
+        """+1 if Mint (seat 0, the first eater) wins with perfect play from this set-up."""
+        if masks in memo:
+            return memo[masks]
+        if placed(masks) == placements:
+            value = solved[finished(masks, variant)]
+        else:
+            values = [first_eater(child, 1 - mover) for child in set_up_children(masks, mover)]
+            value = max(values) if mover == 0 else min(values)
+        memo[masks] = value
+        return value
+
+    seat = state.player
+    sign = 1 if seat == 0 else -1
+    children = list(set_up_children(state.masks(), seat))
+    moves = [
+        MoveValue(state.notation(move), float(sign * first_eater(child, 1 - seat)))
+        for move, child in zip(state.legal_moves(), children, strict=True)
+    ]
+    verdict = max(int(m.value or 0) for m in moves)
+    return replace(
+        base(state, seat, PLANNER, EXACT),
+        verdict=verdict,
+        value=float(verdict),
+        values=two(float(verdict), seat),
+        moves=moves,
+        best_moves=[m.move for m in moves if m.value == verdict],
+        positions=len(cakes),
+        seconds=budget.elapsed(),
+    )
