@@ -61,10 +61,10 @@ class PileState(State[int]):
         self.game: Pile = game
         self.stones = stones
         self.seed = None
-        self.history: list[int] = []
+        self._history: list[int] = []
 
     def current_player(self) -> int:
-        return TERMINAL if self.stones == 0 else len(self.history) % self.game.num_players
+        return TERMINAL if self.stones == 0 else len(self._history) % self.game.num_players
 
     def legal_moves(self, player: int | None = None) -> list[int]:
         if self.stones == 0 or player not in (None, self.current_player()):
@@ -75,10 +75,10 @@ class PileState(State[int]):
         if move not in self.legal_moves():
             raise IllegalMoveError(f"cannot take {move!r} now")
         self.stones -= move
-        self.history.append(move)
+        self._history.append(move)
 
     def undo(self) -> int:
-        move = self.history.pop()
+        move = self._history.pop()
         self.stones += move
         return move
 
@@ -88,12 +88,12 @@ class PileState(State[int]):
     def returns(self) -> list[float]:
         if self.stones:
             return [0.0] * self.game.num_players
-        last = (len(self.history) - 1) % self.game.num_players
+        last = (len(self._history) - 1) % self.game.num_players
         return [1.0 if seat == last else -1.0 for seat in range(self.game.num_players)]
 
     def clone(self) -> PileState:
         state = PileState(self.game, self.stones)
-        state.history = list(self.history)
+        state._history = list(self._history)
         return state
 
     def to_spn(self) -> str:

@@ -43,7 +43,7 @@ from spheria.help import howto_blocks, render_block
 from spheria.i18n import INTEGER, LANGUAGES, argparse_speaking, current_language, language_from_env, ngettext, using
 from spheria.i18n import gettext as _
 from spheria.i18n.width import fill, wrap
-from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, PlayerView, State
+from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, MoveError, PlayerView, State
 from spheria.kernel.registry import describe_games, load_game
 from spheria.match import Turn, apply_turn, choose_moves
 from spheria.records.record import Record, RecordError
@@ -289,7 +289,7 @@ class PlaySession:
                 return self.agent_failed(failure)
             try:
                 turn = apply_turn(self.state, player, moves, self.seats)
-            except IllegalMoveError as error:  # humans' moves are checked as typed: an agent erred
+            except MoveError as error:  # humans' moves are checked as typed: an agent erred
                 return self.agent_failed(AgentFailure(player, error))
             self.announce(turn)
             if not self.humans and not self.state.is_terminal():

@@ -229,7 +229,7 @@ def facts(game: Game) -> dict[str, Any]:
     return {
         "game": game.name,
         "title": game.title,
-        "options": game.options,
+        "options": dict(game.options),
         "players": [{"seat": i, "name": name} for i, name in enumerate(game.player_names())],
         "seats": described["seats"],
         "sides": described["sides"],
@@ -297,7 +297,7 @@ async def api_record(request: Request) -> Response:
         {
             "id": session.id,
             "game": record.name,
-            "options": session.game.options,
+            "options": dict(session.game.options),
             "spn": start,
             "moves": list(record.moves),
             "result": session.info()["status"],

@@ -100,7 +100,7 @@ from spheria.games.spagyric.solver import (
     stabilizer,
     transform_move,
 )
-from spheria.kernel.game import IllegalMoveError, PlayerView
+from spheria.kernel.game import InvalidMoveError, PlayerView
 
 #: The largest table the agent's solver may hold before it is emptied (reveals and placements).
 SOLVER_TABLE_LIMIT = 400_000
@@ -553,7 +553,7 @@ class FixedColorAgent(Agent):
     plays = Plays(games=(Spagyric,), seats=(2,))
 
     def __init__(self, color: str = "w", seed: int | None = None) -> None:
-        with contextlib.suppress(IllegalMoveError):
+        with contextlib.suppress(InvalidMoveError):
             color = COLOR_CHARS[parse_color(str(color))]  # white, black and red are read too
         values = self.checked_options(color=color, seed=seed)
         self.color = parse_color(values["color"])
