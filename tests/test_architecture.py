@@ -140,6 +140,13 @@ def test_a_registered_game_is_listed_loaded_and_described(pile_registered: type[
     while not state.is_terminal():
         state.apply(state.parse_move(str(state.legal_moves()[-1])))
     assert state.winners() == [(len(state.history) - 1) % 3]
+    # A plugin's options and history are as safe as a shipped game's: the base classes see to it.
+    with pytest.raises(TypeError):
+        game.options["players"] = 2  # type: ignore[index]
+    assert game.num_players == 3 and dict(game.options) == {"players": 3, "stones": 7}
+    assert isinstance(state.history, tuple) and state.history == tuple(state._history)
+    with pytest.raises(AttributeError):
+        state.history = ()  # type: ignore[misc]
 
 
 def test_a_registered_game_appears_in_spheria_games(
