@@ -254,6 +254,7 @@ def bad_input_cases() -> list[tuple[Any, str, str]]:
         ('{"type": "move"}', "bad_frame", "'move' is required"),
         ('{"type": "move", "move": 7}', "bad_frame", "must be a str"),
         ('{"type": "move", "move": "0a1", "seat": 1}', "bad_frame", "unexpected field 'seat'"),
+        ('{"type": "preview", "move": "0a1", "complete": true}', "bad_frame", "unexpected field 'complete'"),
         ('{"type": "move", "move": "0a1", "version": true}', "bad_frame", "must be a int"),
         (json.dumps({"type": "move", "move": "0a1" + " " * MAX_FRAME}), "bad_frame", "frame too large"),
         (b"\x00\x01binary", "bad_frame", "JSON text frames"),
