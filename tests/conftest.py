@@ -25,7 +25,16 @@ import pytest
 os.environ["SPHERIA_TABLEBASE"] = tempfile.mkdtemp(prefix="spheria-tablebase-")
 
 from spheria.engine.board import SITE_NAMES, Board, iter_sites, parse_diagram
-from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, Observation, PlayerView, State
+from spheria.kernel.game import (
+    SIMULTANEOUS,
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    MoveError,
+    Observation,
+    PlayerView,
+    State,
+)
 from spheria.kernel.options import Option
 
 #: The fixture that launches Chromium (tests/e2e/test_browser.py): every test that uses it, directly
@@ -92,24 +101,31 @@ def child_of(state: S, move: Any) -> S:
 
 
 def refusal(state: State[Any], text: str) -> str:
-    """The message of the error ``parse_move(text)`` raises; checks that the state did not change."""
-    before = (state.to_spn(), list(state.history), [str(m) for m in state.legal_moves()])
-    with pytest.raises(IllegalMoveError) as info:
+    """The message of the :class:`MoveError` ``parse_move(text)`` raises; checks that the state did not change."""
+    before = (state.to_spn(), state.history, [str(m) for m in state.legal_moves()])
+    with pytest.raises(MoveError) as info:
         state.parse_move(text)
-    assert (state.to_spn(), list(state.history), [str(m) for m in state.legal_moves()]) == before
+    assert (state.to_spn(), state.history, [str(m) for m in state.legal_moves()]) == before
     return str(info.value)
 
 
-def assert_rejected(state: State[Any], text: str, match: str, parse: Callable[[str], Any] | None = None) -> None:
-    """``text`` is refused with a message matching ``match`` — by ``parse_move`` and, given the
-    game's move ``parse``, by ``apply`` of the parsed move object — and the state does not change."""
-    before = (state.to_spn(), list(state.history), [str(m) for m in state.legal_moves()])
-    with pytest.raises(IllegalMoveError, match=match):
+def assert_rejected(
+    state: State[Any],
+    text: str,
+    match: str,
+    parse: Callable[[str], Any] | None = None,
+    error: type[MoveError] = IllegalMoveError,
+) -> None:
+    """``text`` is refused with an ``error`` (by default :class:`IllegalMoveError`: a move, but not
+    allowed here) whose message matches ``match`` — by ``parse_move`` and, given the game's move
+    ``parse``, by ``apply`` of the parsed move object — and the state does not change."""
+    before = (state.to_spn(), state.history, [str(m) for m in state.legal_moves()])
+    with pytest.raises(error, match=match):
         state.parse_move(text)
     if parse is not None:
-        with pytest.raises(IllegalMoveError, match=match):
+        with pytest.raises(error, match=match):
             state.apply(parse(text))
-    assert (state.to_spn(), list(state.history), [str(m) for m in state.legal_moves()]) == before
+    assert (state.to_spn(), state.history, [str(m) for m in state.legal_moves()]) == before
 
 
 # -- a test game: simultaneous, hidden information, no pyramid ------------------------------------
@@ -170,13 +186,13 @@ class SecretState(State[Any]):
         self.game: SecretNumbers = game
         self.seed = seed
         self.cards = cards
-        self.history: list[Any] = []  # tuples (joint picks) and strings (seat 0's call)
+        self._history: list[Any] = []  # tuples (joint picks) and strings (seat 0's call)
 
     def _round_and_phase(self) -> tuple[int, str]:
-        return len(self.history) // 2, ("pick", "call")[len(self.history) % 2]
+        return len(self._history) // 2, ("pick", "call")[len(self._history) % 2]
 
     def is_terminal(self) -> bool:
-        return len(self.history) >= 2 * int(self.game.options["rounds"])
+        return len(self._history) >= 2 * int(self.game.options["rounds"])
 
     def current_player(self) -> int:
         if self.is_terminal():
@@ -194,7 +210,7 @@ class SecretState(State[Any]):
     def totals(self) -> list[int]:
         totals = list(self.cards)
         factor = 1
-        for entry in reversed(self.history):
+        for entry in reversed(self._history):
             if isinstance(entry, str):
                 factor = 2 if entry == "double" else 1
             else:
@@ -211,25 +227,25 @@ class SecretState(State[Any]):
     def apply(self, move: Any) -> None:
         if self.current_player() != 0 or move not in CALLS:
             raise IllegalMoveError(f"{move!r} is not a call here")
-        self.history.append(move)
+        self._history.append(move)
 
     def apply_joint(self, moves: Sequence[Any]) -> None:
         if self.current_player() != SIMULTANEOUS:
             raise IllegalMoveError("no one picks secretly now")
         if len(moves) != 2 or any(m not in PICKS for m in moves):
             raise IllegalMoveError(f"a joint move is two picks from 1, 2, 3; got {list(moves)!r}")
-        self.history.append(tuple(moves))
+        self._history.append(tuple(moves))
 
     def undo(self) -> Any:
-        return self.history.pop()
+        return self._history.pop()
 
     def clone(self) -> SecretState:
         state = SecretState(self.game, self.seed, self.cards)
-        state.history = list(self.history)
+        state._history = list(self._history)
         return state
 
     def to_spn(self) -> str:
-        return f"{self.cards[0]}{self.cards[1]} {len(self.history)}"
+        return f"{self.cards[0]}{self.cards[1]} {len(self._history)}"
 
     def parse_move(self, text: str, player: int | None = None) -> Any:
         text = text.strip().lower()
@@ -244,7 +260,7 @@ class SecretState(State[Any]):
         return move if isinstance(move, str) else "/".join(move)
 
     def history_notation(self) -> list[str]:
-        return [self.notation(m) for m in self.history]
+        return [self.notation(m) for m in self._history]
 
     def apply_notation(self, text: str) -> None:
         if self.current_player() == SIMULTANEOUS:

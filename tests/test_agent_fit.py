@@ -62,7 +62,7 @@ def test_an_agent_plays_a_whole_game_or_is_refused_before_it_starts(
     else:
         with pytest.raises(ValueError, match=rf"^{agent} does not play .*Agents for .*: ") as refused:
             play(state, agents)
-        assert state.history == []  # refused before the first move
+        assert state.history == ()  # refused before the first move
         for fitting in agents_for(game):
             assert fitting in str(refused.value)
         assert "View" not in str(refused.value) and "(or human)" not in str(refused.value)

@@ -68,7 +68,7 @@ class TakeawayState(State[int]):
         self.pile = pile
         self.player = player
         self.winner = -1
-        self.history: list[int] = []
+        self._history: list[int] = []
         self._undo: list[tuple[int, int, int]] = []
 
     def current_player(self) -> int:
@@ -83,7 +83,7 @@ class TakeawayState(State[int]):
         if move not in self.legal_moves():
             raise IllegalMoveError(f"cannot take {move!r}")
         self._undo.append((self.pile, self.player, self.winner))
-        self.history.append(move)
+        self._history.append(move)
         self.pile -= move
         again = int(self.game.options["again"])
         if self.pile == 0:
@@ -93,7 +93,7 @@ class TakeawayState(State[int]):
 
     def undo(self) -> int:
         self.pile, self.player, self.winner = self._undo.pop()
-        return self.history.pop()
+        return self._history.pop()
 
     def is_terminal(self) -> bool:
         return self.pile == 0
@@ -105,7 +105,7 @@ class TakeawayState(State[int]):
 
     def clone(self) -> TakeawayState:
         state = TakeawayState(self.game, self.pile, self.player)
-        state.winner, state.history, state._undo = self.winner, list(self.history), list(self._undo)
+        state.winner, state._history, state._undo = self.winner, list(self._history), list(self._undo)
         return state
 
     def to_spn(self) -> str:

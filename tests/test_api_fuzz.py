@@ -2,10 +2,10 @@
 
 Random junk goes into every public call of the game API — move text, move objects with sites
 off the pyramid or named twice, seats that do not exist or are not on turn, values of the wrong
-type, broken position notation, bad options. Each call either works or raises
-``IllegalMoveError``, ``ValueError`` or ``TypeError`` with a message (never ``IndexError``,
-``AssertionError``, ``AttributeError``, ``KeyError``), and a refused call leaves the state as it
-was: same SPN, same history, same legal moves.
+type, broken position notation, bad options. Each call either works or raises ``ValueError``
+or ``TypeError`` with a message (never ``IndexError``, ``AssertionError``, ``AttributeError``,
+``KeyError``) — a refused move always a ``MoveError`` — and a refused call leaves the state as
+it was: same SPN, same history, same legal moves.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from spheria.games.spagyric.rules import Choice, Place, Reveal
 from spheria.games.special_cake.rules import CakeMove
 from spheria.games.spinca.rules import SpincaMove
 from spheria.games.spline.rules import SplineMove
-from spheria.kernel.game import SIMULTANEOUS, IllegalMoveError, InvalidMoveError, State
+from spheria.kernel.game import SIMULTANEOUS, IllegalMoveError, InvalidMoveError, MoveError, State
 from tests.conftest import EVERY_GAME
 
-ALLOWED = (IllegalMoveError, ValueError, TypeError)
+ALLOWED = (ValueError, TypeError)
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 #: Values of every kind a careless caller might pass.
@@ -105,6 +105,13 @@ def refused_cleanly(call: Callable[[], object]) -> Exception | None:
     return None
 
 
+def move_refused_cleanly(call: Callable[[], object]) -> MoveError | None:
+    """Run a call that plays or reads a move; the :class:`MoveError` it raised (with a message), or ``None``."""
+    error = refused_cleanly(call)
+    assert error is None or isinstance(error, MoveError), f"{type(error).__name__} is not a MoveError: {error}"
+    return error
+
+
 @st.composite
 def any_position(draw: st.DrawFn) -> State[Any]:
     name, options = draw(st.sampled_from(EVERY_GAME))
@@ -119,7 +126,7 @@ def test_parse_move_refuses_junk_text_and_seats_without_change(
     legal = [str(m) for m in state.legal_moves()] or ["0a1"]
     text = data.draw(st.one_of(move_texts, st.sampled_from(legal)), label="text")
     before = snapshot(state)
-    error = refused_cleanly(lambda: state.parse_move(text, seat))
+    error = move_refused_cleanly(lambda: state.parse_move(text, seat))
     if error is None:  # it parsed: then the move is legal for that seat here
         move = state.parse_move(text, seat)
         assert str(move) in {str(m) for m in state.legal_moves(seat)} or state.current_player() == SIMULTANEOUS
@@ -134,10 +141,12 @@ def test_apply_and_child_refuse_bad_move_objects_without_change(state: State[Any
     if refused_cleanly(lambda: moves.append(build())) is not None:
         return  # the move object itself could not be built, with a clear error
     (move,) = moves
-    if refused_cleanly(lambda: state.child(move)) is None:
+    if move_refused_cleanly(lambda: state.child(move)) is None:
         assert snapshot(state) == before  # child never touches its parent
     assert snapshot(state) == before
-    if refused_cleanly(lambda: state.apply(move)) is None:
+    written = move_refused_cleanly(lambda: state.notation(move))  # never an IndexError off the pyramid
+    assert written is None or (isinstance(written, InvalidMoveError) and repr(move) in str(written))
+    if move_refused_cleanly(lambda: state.apply(move)) is None:
         assert len(state.history) == len(before[1]) + 1
         state.undo()
     assert snapshot(state) == before
@@ -159,15 +168,14 @@ def test_the_other_calls_refuse_junk_without_change(
         lambda: state.status_lines(seat),
         lambda: state.move_hint(seat),
         lambda: state.placing_color(seat),
-        lambda: state.completions(text, seat),
     ]
     for call in calls:
         refused_cleanly(call)
         assert snapshot(state) == before
-    if refused_cleanly(lambda: state.apply_notation(text)) is None:
+    if move_refused_cleanly(lambda: state.apply_notation(text)) is None:
         state.undo()
     assert snapshot(state) == before
-    if refused_cleanly(lambda: state.apply_joint(joint)) is None:
+    if move_refused_cleanly(lambda: state.apply_joint(joint)) is None:
         state.undo()
     assert snapshot(state) == before
 
@@ -259,13 +267,37 @@ def test_known_bad_calls_are_refused_by_name(
 
 def test_syntax_errors_are_invalid_moves_and_illegal_moves_are_not() -> None:
     state = spheria.load_game("spline").new_initial_state()
-    with pytest.raises(InvalidMoveError):
+    with pytest.raises(InvalidMoveError) as syntax:
         state.parse_move("9z9")
+    assert not isinstance(syntax.value, IllegalMoveError)  # catching "illegal" does not catch bad syntax
     state.apply(state.parse_move("0a1"))
     with pytest.raises(IllegalMoveError) as taken:
         state.parse_move("0a1")
     assert not isinstance(taken.value, InvalidMoveError) and "taken" in str(taken.value)
-    assert issubclass(InvalidMoveError, IllegalMoveError) and issubclass(IllegalMoveError, ValueError)
+    # Siblings under one MoveError, a ValueError (as python-chess's are under ValueError).
+    assert InvalidMoveError.__bases__ == IllegalMoveError.__bases__ == (MoveError,)
+    assert issubclass(MoveError, ValueError) and spheria.MoveError is MoveError
+    assert {"MoveError", "IllegalMoveError", "InvalidMoveError"} <= set(spheria.__all__)
+
+
+@pytest.mark.parametrize(
+    ("name", "move"),
+    [
+        ("special-cake", CakeMove((99,))),
+        ("special-cake", CakeMove("0a1")),  # type: ignore[arg-type]
+        ("spinca", SpincaMove(0, 99, 1)),
+        ("spagyric", Place(99)),
+        ("spagyric", Choice(7)),
+        ("spagyric", Reveal(5, 9)),
+    ],
+)
+def test_the_notation_of_a_move_off_the_pyramid_is_refused_by_name(name: str, move: object) -> None:
+    state = spheria.load_game(name).new_initial_state(seed=1)
+    before = snapshot(state)
+    with pytest.raises(InvalidMoveError) as refused:
+        state.notation(move)
+    assert repr(move) in str(refused.value) and "cannot be written" in str(refused.value)
+    assert snapshot(state) == before
 
 
 @pytest.mark.parametrize("name", spheria.game_names())

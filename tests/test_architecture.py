@@ -61,10 +61,10 @@ class PileState(State[int]):
         self.game: Pile = game
         self.stones = stones
         self.seed = None
-        self.history: list[int] = []
+        self._history: list[int] = []
 
     def current_player(self) -> int:
-        return TERMINAL if self.stones == 0 else len(self.history) % self.game.num_players
+        return TERMINAL if self.stones == 0 else len(self._history) % self.game.num_players
 
     def legal_moves(self, player: int | None = None) -> list[int]:
         if self.stones == 0 or player not in (None, self.current_player()):
@@ -75,10 +75,10 @@ class PileState(State[int]):
         if move not in self.legal_moves():
             raise IllegalMoveError(f"cannot take {move!r} now")
         self.stones -= move
-        self.history.append(move)
+        self._history.append(move)
 
     def undo(self) -> int:
-        move = self.history.pop()
+        move = self._history.pop()
         self.stones += move
         return move
 
@@ -88,12 +88,12 @@ class PileState(State[int]):
     def returns(self) -> list[float]:
         if self.stones:
             return [0.0] * self.game.num_players
-        last = (len(self.history) - 1) % self.game.num_players
+        last = (len(self._history) - 1) % self.game.num_players
         return [1.0 if seat == last else -1.0 for seat in range(self.game.num_players)]
 
     def clone(self) -> PileState:
         state = PileState(self.game, self.stones)
-        state.history = list(self.history)
+        state._history = list(self._history)
         return state
 
     def to_spn(self) -> str:
@@ -140,6 +140,13 @@ def test_a_registered_game_is_listed_loaded_and_described(pile_registered: type[
     while not state.is_terminal():
         state.apply(state.parse_move(str(state.legal_moves()[-1])))
     assert state.winners() == [(len(state.history) - 1) % 3]
+    # A plugin's options and history are as safe as a shipped game's: the base classes see to it.
+    with pytest.raises(TypeError):
+        game.options["players"] = 2  # type: ignore[index]
+    assert game.num_players == 3 and dict(game.options) == {"players": 3, "stones": 7}
+    assert isinstance(state.history, tuple) and state.history == tuple(state._history)
+    with pytest.raises(AttributeError):
+        state.history = ()  # type: ignore[misc]
 
 
 def test_a_registered_game_appears_in_spheria_games(

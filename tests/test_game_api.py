@@ -35,6 +35,32 @@ def test_unknown_games_and_options_are_named() -> None:
         spheria.load_game("spagyric", memory="perhaps")
 
 
+def test_a_games_options_are_fixed_once_it_is_loaded() -> None:
+    game = spheria.load_game("spinca", players=2)
+    state = game.new_initial_state()
+    with pytest.raises(TypeError):
+        game.options["players"] = 4  # type: ignore[index]
+    with pytest.raises(TypeError):
+        del game.options["players"]  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        game.options = {"players": 4}  # type: ignore[misc]
+    info = game.info()
+    info.values["players"] = 4  # type: ignore[index]  # a copy: the game is not changed through it
+    assert dict(game.options) == {"players": 2} and game.num_players == 2
+    assert len(game.info().seats) == 2 and repr(game) == "load_game('spinca', players=2)"
+    assert state.game.num_players == 2 and len(game.new_initial_state().returns()) == 2
+    # Other options make another game.
+    assert spheria.load_game("spinca", players=4).num_players == 4 and game.num_players == 2
+
+
+def test_options_resolved_from_others_are_read_only_too() -> None:
+    sugar = spheria.load_game("special-cake", variant="sugar")
+    assert sugar.options["line_rule"] == "any"  # filled in from the variant when the game was loaded
+    with pytest.raises(TypeError):
+        sugar.options["line_rule"] = "same"  # type: ignore[index]
+    assert sugar.info().values["line_rule"] == "any" and sugar.new_initial_state().game.options["line_rule"] == "any"
+
+
 def test_options_given_as_text_mean_the_same() -> None:
     assert spheria.load_game("spinca", players="3").options == spheria.load_game("spinca", players=3).options
     assert spheria.load_game("spagyric", memory="off").options["memory"] is False
@@ -57,7 +83,7 @@ def test_a_whole_game_through_the_shared_calls(name: str, options: dict[str, Any
     assert again.history_notation() == state.history_notation()
     while state.history:
         state.undo()
-    assert state.to_spn() == start_spn
+    assert state.to_spn() == start_spn and state.history == ()
     # Every observation is JSON, and a spectator's names no seat.
     for seat in range(game.num_players):
         json.dumps(state.observation(seat))
@@ -84,9 +110,37 @@ def test_garbage_moves_are_refused_without_change(name: str, options: dict[str, 
     before = state.to_spn()
     seat = 0 if state.current_player() == spheria.SIMULTANEOUS else None
     for text in ("", "zz9", "0e1", "4a1", "0a1+", "0a1-", "%%%"):
-        with pytest.raises(spheria.IllegalMoveError):
+        with pytest.raises(spheria.InvalidMoveError):  # not written as a move: not "illegal" here
             state.parse_move(text, seat)
-        assert state.to_spn() == before
+        assert state.to_spn() == before and state.history == ()
+
+
+@pytest.mark.parametrize(("name", "options"), EVERY_GAME)
+def test_the_history_is_read_only_and_moves_alone_change_it(name: str, options: dict[str, Any]) -> None:
+    state = spheria.load_game(name, **options).new_initial_state(seed=6)
+    for _ in range(3):
+        if state.current_player() == spheria.SIMULTANEOUS:
+            state.apply_joint([state.legal_moves(seat)[0] for seat in range(state.game.num_players)])
+        else:
+            state.apply(state.legal_moves()[0])
+    history = state.history
+    played = list(history)
+    assert isinstance(history, tuple) and len(played) == 3
+    assert [state.notation(m) for m in history] == state.history_notation()
+    with pytest.raises(AttributeError):
+        state.history = ()  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        state.history.clear()  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        del state.history[0]  # type: ignore[attr-defined]
+    spn = state.to_spn()
+    assert state.history == history and state.to_spn() == spn
+    # What was handed out is a snapshot: playing on and taking back do not change it.
+    last = state.undo()
+    assert state.history == history[:-1] and list(history) == played and played[-1] == last
+    clone = state.clone()
+    clone.apply_notation(state.notation(last))
+    assert clone.history == history and state.history == history[:-1]
 
 
 def test_every_game_describes_itself_from_its_own_class() -> None:
@@ -171,22 +225,6 @@ def test_every_observation_carries_the_board_in_the_same_field(name: str, option
         assert (observation["board"], observation["game"], observation["player"]) == (board, name, seat)
     public = state.public_observation()
     assert (public["board"], public["player"]) == (board, None)
-
-
-def test_completions_extend_a_partial_move_in_each_games_syntax() -> None:
-    spinca = spheria.load_game("spinca").new_initial_state()
-    for text in ("0a1", "0d4", "0b1"):
-        spinca.apply(spinca.parse_move(text))
-    completed = spinca.completions("0a1-0a2", 1)
-    assert {c.text for c in completed} == {f"0a1-0a2 {c.site}" for c in completed}
-    assert all(spinca.parse_move(c.text, 1) == c.move for c in completed)
-    assert "0a1" in {c.site for c in completed} and "0b1" not in {c.site for c in completed}  # 0b1 is taken
-    assert spinca.completions("0a1-0a2", 0) == []  # not White's turn
-    cake = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=1)
-    line = next(m for m in cake.legal_moves() if len(m.sites) == 2)
-    first, second = str(line).split("+")
-    assert any(c.site == second and c.text == f"{first}+{second}" for c in cake.completions(first))
-    assert spheria.load_game("spline").new_initial_state().completions("0a1") == []
 
 
 def test_the_colour_a_seat_places_follows_the_position() -> None:

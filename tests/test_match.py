@@ -18,7 +18,7 @@ import pytest
 import spheria
 from spheria.agents.random_agent import RandomAgent
 from spheria.kernel.agent import Agent, Plays
-from spheria.kernel.game import SIMULTANEOUS, IllegalMoveError, PlayerView, State
+from spheria.kernel.game import SIMULTANEOUS, IllegalMoveError, InvalidMoveError, PlayerView, State
 from spheria.match import Turn, choose_moves, play, step
 from tests.conftest import PICKS, SecretNumbers
 
@@ -99,19 +99,30 @@ def test_an_agent_that_cannot_play_the_game_is_refused_before_the_first_move() -
     spy = TwoSeatSpy(["0a1"])
     with pytest.raises(ValueError, match=r"two-seat-spy does not play Spinca \(3 seats\): it plays perfect-info"):
         play(spinca, [RandomAgent(seed=1), spy, RandomAgent(seed=2)])
-    assert spinca.history == [] and spy.seen == []
+    assert spinca.history == () and spy.seen == []
     hidden = spheria.load_game("spagyric").new_initial_state()
     with pytest.raises(ValueError, match="Agents for Spagyric: fixed, random, spagyric"):
         play(hidden, [TwoSeatSpy([]), RandomAgent()])
-    assert hidden.history == []
+    assert hidden.history == ()
 
 
 def test_an_illegal_agent_move_names_the_seat_and_changes_nothing() -> None:
     state = spheria.load_game("special-cake").new_initial_state()
     bad = SpyAgent(["not a move"])
-    with pytest.raises(IllegalMoveError, match=r"seat 0 \(spy\) chose not a move"):
+    with pytest.raises(InvalidMoveError, match=r"seat 0 \(spy\) chose not a move"):  # the same kind of refusal
         play(state, [bad, RandomAgent()])
-    assert state.history == []
+    assert state.history == ()
+    taken = spheria.load_game("spline").new_initial_state()
+    first = taken.parse_move("0a1")
+    taken.apply(first)
+
+    class Again(SpyAgent):  # plays the move object already played: a move, but not legal now
+        def choose(self, view: PlayerView, player: int) -> Any:
+            return first
+
+    with pytest.raises(IllegalMoveError, match=r"seat 1 \(spy\) chose 0a1: 0a1 is taken") as refused:
+        step(taken, [RandomAgent(), Again([])])
+    assert not isinstance(refused.value, InvalidMoveError) and len(taken.history) == 1
 
 
 def test_choose_moves_refuses_a_finished_game() -> None:
@@ -159,14 +170,14 @@ def test_simultaneous_nodes_ask_every_seat_from_its_own_view() -> None:
 def test_joint_moves_are_applied_in_seat_order() -> None:
     state = SecretNumbers(rounds=1).new_initial_state(seed=1)
     play(state, [SpyAgent(["3", "next"]), SpyAgent(["1"])])
-    assert state.history == [("3", "1"), "next"]
+    assert state.history == (("3", "1"), "next")
 
 
 def test_an_illegal_joint_move_names_every_seat() -> None:
     state = SecretNumbers().new_initial_state(seed=1)
     with pytest.raises(IllegalMoveError, match=r"seat 0 \(spy\) chose 9, seat 1 \(spy\) chose 1"):
         step(state, [SpyAgent(["9"]), SpyAgent(["1"])])
-    assert state.history == []
+    assert state.history == ()
 
 
 def test_random_agents_play_a_simultaneous_game_to_the_end() -> None:

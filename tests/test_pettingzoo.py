@@ -140,7 +140,7 @@ def test_spagyric_reveals_are_two_steps_and_the_second_chooser_sees_no_first_cho
         before = environment.observe("player_1")["observation"].copy()
         environment.step(first)
         assert environment.agent_selection == "player_1"
-        assert environment.spheria_state.history == []  # nothing is played until both have chosen
+        assert environment.spheria_state.history == ()  # nothing is played until both have chosen
         assert not environment.observe("player_0")["action_mask"].any()
         after = environment.observe("player_1")
         assert np.array_equal(after["observation"], before)

@@ -254,6 +254,7 @@ def bad_input_cases() -> list[tuple[Any, str, str]]:
         ('{"type": "move"}', "bad_frame", "'move' is required"),
         ('{"type": "move", "move": 7}', "bad_frame", "must be a str"),
         ('{"type": "move", "move": "0a1", "seat": 1}', "bad_frame", "unexpected field 'seat'"),
+        ('{"type": "preview", "move": "0a1", "complete": true}', "bad_frame", "unexpected field 'complete'"),
         ('{"type": "move", "move": "0a1", "version": true}', "bad_frame", "must be a int"),
         (json.dumps({"type": "move", "move": "0a1" + " " * MAX_FRAME}), "bad_frame", "frame too large"),
         (b"\x00\x01binary", "bad_frame", "JSON text frames"),
@@ -335,7 +336,10 @@ def test_preview_shows_the_drops_of_a_candidate_eating_move(client: TestClient) 
         assert state_at(ws, 1)["version"] == 1
 
 
-def test_preview_lists_the_placements_that_complete_a_spinca_relocation(client: TestClient) -> None:
+def test_the_clicks_after_a_spinca_relocation_are_the_placements_that_complete_it(client: TestClient) -> None:
+    """The page builds a move from the seat's click tree alone: after a marble and where it goes,
+    the clicks offered are exactly the placements that make a legal move; a preview of the
+    relocation alone is refused, naming why, and is never a move."""
     created = create(client, "spinca", [HUMAN, HUMAN])
     with (
         client.websocket_connect(f"/ws/{created['id']}") as white,
@@ -347,10 +351,9 @@ def test_preview_lists_the_placements_that_complete_a_spinca_relocation(client: 
             ws.send_json({"type": "move", "move": move})
             state_at(white, version + 1)
         state = state_at(black, 3)
-        black.send_json({"type": "preview", "move": "0a1-0a2", "complete": True})
-        preview = receive(black, lambda f: f["type"] == "preview")
-        assert not preview["ok"]
-        sites = {c["site"] for c in preview["completions"]}
+        relocation = state["clicks"]["next"]["0a1"]["next"]["0a2"]
+        assert "move" not in relocation and relocation["board"].startswith(".w")  # 0a1's marble is on 0a2
+        sites = set(relocation["next"])
         position = spheria.load_game("spinca").new_initial_state()
         for move in ("0a1", "0d4", "0b1"):
             position.apply(position.parse_move(move))
@@ -358,10 +361,15 @@ def test_preview_lists_the_placements_that_complete_a_spinca_relocation(client: 
         for site in SITE_NAMES:
             try:
                 position.parse_move(f"0a1-0a2 {site}")
-            except spheria.IllegalMoveError:
+            except spheria.MoveError:
                 continue
             expected.add(site)
-        assert sites == expected and "0a1" in sites
+        assert sites == expected and "0a1" in sites and "0b1" not in sites  # 0b1 is taken
+        for site in sites:
+            assert state["legal_moves"][relocation["next"][site]["move"]] == f"0a1-0a2 {site}"
+        black.send_json({"type": "preview", "move": "0a1-0a2"})
+        preview = receive(black, lambda f: f["type"] == "preview")
+        assert not preview["ok"] and "places none" in preview["error"] and "board" not in preview
         assert state["observation"]["locked"] == ["0b1"]
 
 

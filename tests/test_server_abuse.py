@@ -693,7 +693,7 @@ def test_a_stalled_reader_is_closed_and_other_games_go_on(serve: Callable[..., s
     closed = False
     for _ in range(20_000):  # previews it never reads, until the server closes it
         try:
-            stalled.sendall(frame({"type": "preview", "move": "0a1", "complete": True}))
+            stalled.sendall(frame({"type": "preview", "move": "0a1"}))
         except OSError:
             closed = True
             break

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import spheria
-from spheria import SIMULTANEOUS, TERMINAL, IllegalMoveError
+from spheria import SIMULTANEOUS, TERMINAL, IllegalMoveError, InvalidMoveError
 from spheria.engine.board import ALL_SITES, NUM_SITES, TOUCHING, Board, parse_site
 from spheria.games.spagyric.rules import (
     PLACE,
@@ -451,7 +451,7 @@ def test_moves_are_written_and_read_back() -> None:
     assert [str(m) for m in state.legal_moves(0)] == ["w", "b", "r"]
     assert state.parse_move(" White ", 1) == Choice(0)
     assert state.parse_move("r:b") == Reveal(2, 1)
-    with pytest.raises(IllegalMoveError, match="not a colour"):
+    with pytest.raises(InvalidMoveError, match="not a colour"):
         state.parse_move("g", 0)
     with pytest.raises(IllegalMoveError, match="both players' colours"):
         state.parse_move("w")
@@ -459,7 +459,7 @@ def test_moves_are_written_and_read_back() -> None:
         state.parse_move("w:b", 0)
     with pytest.raises(IllegalMoveError, match="both players' choices"):
         state.apply(Choice(0))  # one seat's half of a reveal is never held by the state
-    with pytest.raises(IllegalMoveError, match="exactly two choices"):
+    with pytest.raises(InvalidMoveError, match="exactly two choices"):
         state.apply_joint([Choice(0)])
     assert state.move_hint(0) == "a colour you hold: w (white), b (black), r (red)"
     assert state.move_hint(None) == "both colours, Player 1's first, such as w:b"
@@ -467,7 +467,7 @@ def test_moves_are_written_and_read_back() -> None:
     assert state.parse_move("0c3", 0) == Place(parse_site("0c3"))
     with pytest.raises(IllegalMoveError, match="must place the black ball first"):
         state.parse_move("w", 0)
-    with pytest.raises(IllegalMoveError, match="not a site"):
+    with pytest.raises(InvalidMoveError, match="not a site"):
         state.parse_move("0e1", 0)
 
 
@@ -488,11 +488,11 @@ def test_undo_restores_every_field() -> None:
         assert str(state.undo()) == text
         seen.pop()
         assert state.to_spn() == seen[-1]
-    assert state.history == []
+    assert state.history == ()
     at_start = state.to_spn()
     with pytest.raises(IllegalMoveError, match="no move to take back"):
         state.undo()
-    assert (state.to_spn(), state.history) == (at_start, [])
+    assert (state.to_spn(), state.history) == (at_start, ())
 
 
 def test_clone_and_child_leave_the_original_alone() -> None:

@@ -12,7 +12,7 @@ import random
 import pytest
 
 import spheria
-from spheria import IllegalMoveError
+from spheria import IllegalMoveError, InvalidMoveError
 from spheria.engine.board import NUM_SITES, SITE_NAMES, TOP, BaseBoard, Board, parse_site, unstable_sites
 from spheria.games.special_cake.rules import CakeMove, CakeState
 from spheria.kernel.game import TERMINAL
@@ -126,7 +126,7 @@ def test_two_ways_to_the_same_position_are_one_move():
         child = state.clone()
         child.apply(CakeMove.parse(text))  # any way of writing it is playable ...
         assert child.board == target
-        assert child.history == [same[0]]  # ... and is recorded as the listed move
+        assert child.history == (same[0],)  # ... and is recorded as the listed move
     # Eating 2a1 (w) instead lets the top's b into 2a1: a different position.
     play(state, "2a1")
     assert state.board != target
@@ -672,13 +672,6 @@ def test_bad_spn_names_the_problem(variant: str, spn: str, problem: str):
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ("", "empty move"),
-        ("   ", "empty move"),
-        ("+", "empty move"),
-        ("0e1", "not a site name"),
-        ("eat 0a1", "not a site name"),
-        ("0a1+0a1", "names a site twice"),
-        ("0a1 0a1", "names a site twice"),
         ("0d1", "no candy on 0d1"),
         ("0a1+0d1", "no candy on 0d1"),
         ("0a1+0c1", "not a line"),  # a gap
@@ -695,6 +688,22 @@ def test_illegal_move_text_is_rejected_and_changes_nothing(text: str, problem: s
     assert_rejected(cake(STEPPED), text, problem, CakeMove.parse)
 
 
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "empty move"),
+        ("   ", "empty move"),
+        ("+", "empty move"),
+        ("0e1", "not a site name"),
+        ("eat 0a1", "not a site name"),
+        ("0a1+0a1", "names a site twice"),
+        ("0a1 0a1", "names a site twice"),
+    ],
+)
+def test_text_not_written_as_a_move_is_invalid_and_changes_nothing(text: str, problem: str):
+    assert_rejected(cake(STEPPED), text, problem, CakeMove.parse, error=InvalidMoveError)
+
+
 def test_move_text_forms():
     state = cake(STEPPED)
     move = state.parse_move("0a1+1a1")
@@ -707,7 +716,7 @@ def test_move_text_forms():
 def test_a_move_that_is_not_a_cake_move_is_rejected():
     state = cake(STEPPED)
     before = state.to_spn()
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(InvalidMoveError, match="'0a1' is not a Special Cake move"):
         state.apply("0a1")  # type: ignore[arg-type]
     assert state.to_spn() == before
 
@@ -745,12 +754,12 @@ def test_undo_restores_exactly():
         assert state.undo() == played.pop()
         spns.pop()
         assert state.to_spn() == spns[-1]
-        assert state.history == played
+        assert state.history == tuple(played)
     assert state.legal_moves() == start_moves
     at_start = state.to_spn()
     with pytest.raises(IllegalMoveError, match="no move to take back"):
         state.undo()
-    assert (state.to_spn(), state.history) == (at_start, [])
+    assert (state.to_spn(), state.history) == (at_start, ())
 
 
 def test_child_leaves_the_parent_alone():
@@ -759,8 +768,8 @@ def test_child_leaves_the_parent_alone():
     move = state.parse_move("0a1")
     child = state.child(move)
     assert state.to_spn() == before
-    assert state.history == []
-    assert child.history == [move]
+    assert state.history == ()
+    assert child.history == (move,)
     assert child.to_spn() != before
 
 

@@ -361,7 +361,7 @@ def test_undo_restores_board_locks_and_player() -> None:
     at_start = state.to_spn()
     with pytest.raises(IllegalMoveError, match="no move to take back"):
         state.undo()
-    assert (state.to_spn(), state.history) == (at_start, [])
+    assert (state.to_spn(), state.history) == (at_start, ())
 
 
 # -- position notation ------------------------------------------------------------------------

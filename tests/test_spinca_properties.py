@@ -190,7 +190,7 @@ def test_undo_child_clone_spn_and_notation_agree_with_apply(players: int, seed: 
     for spn in reversed(spns[:-1]):
         state.undo()
         assert state.to_spn() == spn
-    assert state.history == []
+    assert state.history == ()
 
 
 @settings(max_examples=300, deadline=None)

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spheria
-from spheria import IllegalMoveError
+from spheria import IllegalMoveError, InvalidMoveError
 from spheria.engine.board import NUM_SITES, SITE_NAMES, SPAN_LINES, TOP, iter_sites, parse_diagram, placeable
 from spheria.games.spline.rules import MOVES, Spline, SplineMove, SplineState
 from spheria.kernel.game import TERMINAL
@@ -351,9 +351,9 @@ def test_illegal_placements_are_refused_and_change_nothing() -> None:
     assert_rejected(state, "0b2", "0b2 is taken", SplineMove.parse)
     assert_rejected(state, "1b1", r"1b1 cannot take a ball yet: .* 0c1 0c2 are empty", SplineMove.parse)
     assert_rejected(state, "2a1", r"2a1 cannot take a ball yet", SplineMove.parse)
-    with pytest.raises(IllegalMoveError, match="not a site name"):
+    with pytest.raises(InvalidMoveError, match="not a site name"):
         state.parse_move("0e1")
-    with pytest.raises(IllegalMoveError, match="not a Spline move"):
+    with pytest.raises(InvalidMoveError, match="not a Spline move"):
         state.apply("1a1")  # type: ignore[arg-type]
     with pytest.raises(IllegalMoveError, match="White's turn, not Black's"):
         state.parse_move("1a1", player=1)
@@ -391,7 +391,7 @@ def test_undo_takes_back_moves_and_wins() -> None:
     at_start = state.to_spn()
     with pytest.raises(IllegalMoveError, match="no move to take back"):
         state.undo()
-    assert (state.to_spn(), state.history) == (at_start, [])
+    assert (state.to_spn(), state.history) == (at_start, ())
 
 
 def test_a_clone_is_independent() -> None:
@@ -400,7 +400,7 @@ def test_a_clone_is_independent() -> None:
     copy = state.clone()
     play(copy, "0b1")
     assert state.to_spn() == "w.............../........./..../. 2"
-    assert copy.history == [MOVES[0], MOVES[1]] and state.history == [MOVES[0]]
+    assert copy.history == (MOVES[0], MOVES[1]) and state.history == (MOVES[0],)
 
 
 # -- position notation -----------------------------------------------------------------------

@@ -8,7 +8,17 @@
 """
 
 from spheria.engine.board import Board, BoardView
-from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, GameInfo, IllegalMoveError, InvalidMoveError, Seat, State
+from spheria.kernel.game import (
+    SIMULTANEOUS,
+    TERMINAL,
+    Game,
+    GameInfo,
+    IllegalMoveError,
+    InvalidMoveError,
+    MoveError,
+    Seat,
+    State,
+)
 from spheria.kernel.options import Option
 from spheria.kernel.registry import describe_games, game_classes, game_names, load_game, register
 
@@ -23,6 +33,7 @@ __all__ = [
     "GameInfo",
     "IllegalMoveError",
     "InvalidMoveError",
+    "MoveError",
     "Option",
     "Seat",
     "State",

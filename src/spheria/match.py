@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spheria.kernel.agent import Agent
-from spheria.kernel.game import SIMULTANEOUS, IllegalMoveError, State
+from spheria.kernel.game import SIMULTANEOUS, MoveError, State
 
 
 @dataclass(frozen=True)
@@ -72,13 +72,13 @@ def apply_turn(state: State[Any], player: int, moves: Sequence[Any], agents: Seq
             state.apply_joint(list(moves))
         else:
             state.apply(moves[0])
-    except IllegalMoveError as error:
+    except MoveError as error:  # not a move (InvalidMoveError) or not legal here: the same kind, naming the agent
         if player == SIMULTANEOUS:
             who = ", ".join(f"seat {p} ({a}) chose {m}" for p, (a, m) in enumerate(zip(agents, moves, strict=False)))
         else:
             agent = agents[player] if player < len(agents) else "an agent"
             who = f"seat {player} ({agent}) chose {moves[0]}"
-        raise IllegalMoveError(f"illegal move: {who or 'no agents'}: {error}") from None
+        raise type(error)(f"illegal move: {who or 'no agents'}: {error}") from None
     entries = state.history_notation()
     return Turn(len(entries), player, tuple(moves), entries[-1] if entries else "")
 

@@ -140,13 +140,13 @@ class MCTSAgent(Agent):
         self.rng = random.Random(self.seed)
         self.last_stats: SearchStats | None = None
         self._root: _Node | None = None
-        self._root_history: list[Any] = []
+        self._root_history: tuple[Any, ...] = ()
         self._root_spn = ""
         self._root_game = ""
 
     def reset(self) -> None:
         self._root = None
-        self._root_history = []
+        self._root_history = ()
         self._root_spn = ""
         self._root_game = ""
 
@@ -164,7 +164,7 @@ class MCTSAgent(Agent):
         done = self._search(root, state, self.iterations, deadline, playout)
         self.last_stats = SearchStats(done, reused, root.visits, time.perf_counter() - start)
         self._root = root
-        self._root_history = list(state.history)
+        self._root_history = state.history
         self._root_spn = state.to_spn()
         self._root_game = repr(state.game)
         if not root.children:  # no iteration ran (a tiny time budget): any legal move

@@ -7,7 +7,7 @@ import functools
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +73,7 @@ def cmd_arena(args: argparse.Namespace, term: Terminal) -> int:
     try:
         report = run_arena(
             game.name,
-            game.options,
+            dict(game.options),
             agents,
             args.games,
             seed=args.seed,
@@ -94,7 +94,7 @@ def cmd_arena(args: argparse.Namespace, term: Terminal) -> int:
     return 130 if report.interrupted else 0
 
 
-def _options_text(options: dict[str, Any]) -> str:
+def _options_text(options: Mapping[str, Any]) -> str:
     return "(" + ", ".join(f"{k}={v}" for k, v in options.items()) + ")" if options else ""
 
 

@@ -42,7 +42,7 @@ from spheria.i18n import INTEGER, LANGUAGES, argparse_speaking, current_language
 from spheria.i18n import gettext as _
 from spheria.i18n.width import fill, wrap
 from spheria.kernel.agent import Agent
-from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, PlayerView, State
+from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, MoveError, PlayerView, State
 from spheria.kernel.record import Record, RecordError
 from spheria.kernel.registry import describe_games, game_classes, load_game
 from spheria.match import Turn, apply_turn, choose_moves
@@ -288,7 +288,7 @@ class PlaySession:
                 return self.agent_failed(failure)
             try:
                 turn = apply_turn(self.state, player, moves, self.seats)
-            except IllegalMoveError as error:  # humans' moves are checked as typed: an agent erred
+            except MoveError as error:  # humans' moves are checked as typed: an agent erred
                 return self.agent_failed(AgentFailure(player, error))
             self.announce(turn)
             if not self.humans and not self.state.is_terminal():

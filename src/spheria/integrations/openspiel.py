@@ -45,7 +45,7 @@ import numpy as np
 import pyspiel
 
 from spheria.kernel.codec import Codec, Layout, Private, codec_for, layout_size, offers_codec, require_codec
-from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, State
+from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, IllegalMoveError, InvalidMoveError, State
 from spheria.kernel.options import Option
 from spheria.kernel.record import replay, set_up
 from spheria.kernel.registry import game_class, game_names, load_game
@@ -513,7 +513,7 @@ class SpheriaState(pyspiel.State):  # type: ignore[misc]
             parts = text.split(":")
             choices = _joint_choices(state, self.codec, self.num_players())
             if len(parts) != len(choices):
-                raise IllegalMoveError(f"{text!r}: a joint action names one choice per seat, joined with ':'")
+                raise InvalidMoveError(f"{text!r}: a joint action names one choice per seat, joined with ':'")
             flat, scale = 0, 1
             for seat, (part, legal) in enumerate(zip(parts, choices, strict=True)):
                 flat += legal.index(self.string_to_action(seat, part)) * scale

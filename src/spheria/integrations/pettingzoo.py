@@ -54,7 +54,7 @@ from pettingzoo.utils import wrappers
 
 from spheria.integrations.render import board_of, pyramid_image
 from spheria.kernel.codec import Codec, codec_for, relative_permutation
-from spheria.kernel.game import SIMULTANEOUS, Game, IllegalMoveError, State
+from spheria.kernel.game import SIMULTANEOUS, Game, MoveError, State
 from spheria.kernel.record import set_up
 from spheria.kernel.registry import load_game
 
@@ -191,7 +191,7 @@ class SpheriaEnv(_Spaces, AECEnv):  # type: ignore[misc]
         seat = self.possible_agents.index(agent)
         try:
             move = self.codec.legal_move(state, seat, int(action))
-        except IllegalMoveError as error:
+        except MoveError as error:
             raise ValueError(f"{agent}: {error}") from None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -273,7 +273,7 @@ class SpheriaParallelEnv(_Spaces, ParallelEnv):  # type: ignore[misc]
                 raise ValueError(f"{agent} has a decision to make and sent no action")
             try:
                 moves.append(self.codec.legal_move(state, seat, int(actions[agent])))
-            except IllegalMoveError as error:
+            except MoveError as error:
                 raise ValueError(f"{agent}: {error}") from None
         if state.current_player() == SIMULTANEOUS:
             state.apply_joint(moves)

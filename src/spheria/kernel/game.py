@@ -20,9 +20,10 @@ import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypedDict, TypeVar
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, Protocol, TypedDict, TypeVar
 
-from spheria.engine.board import NUM_SITES, SITE_NAMES
+from spheria.engine.board import NUM_SITES
 from spheria.i18n import gettext as _
 from spheria.kernel import messages
 from spheria.kernel.kit import EMPTY_KIT, GameKit
@@ -34,11 +35,18 @@ TERMINAL = -4
 SIMULTANEOUS = -2
 
 
-class IllegalMoveError(ValueError):
-    """A move that is not legal in the position it was offered to (or not a move at all)."""
+class MoveError(ValueError):
+    """A move refused: either :class:`InvalidMoveError` (not a move of the game at all) or
+    :class:`IllegalMoveError` (a move, but not one allowed here). Catch this for both; the
+    state is unchanged after either."""
 
 
-class InvalidMoveError(IllegalMoveError):
+class IllegalMoveError(MoveError):
+    """A move of the game that is not legal in the position it was offered to (a taken site,
+    the wrong seat's turn, a finished game, no move to take back)."""
+
+
+class InvalidMoveError(MoveError):
     """Move text (or a move object) that is not written as a move of the game: bad syntax,
     an unknown site, a site named twice, a seat that does not exist."""
 
@@ -153,14 +161,31 @@ class Game(ABC):
             known = ", ".join(specs) or _(messages.OPTION_NONE)
             named = ", ".join(map(repr, unknown))
             raise ValueError(_(messages.OPTION_UNKNOWN).format(game=self.name, option=named, options=known))
-        self.options: dict[str, Any] = {
+        self._options: dict[str, Any] = {
             name: spec.parse(options[name]) if name in options and options[name] is not None else spec.default
             for name, spec in specs.items()
         }
         self._resolve_options()
 
     def _resolve_options(self) -> None:  # noqa: B027  (optional hook)
-        """Fill option defaults that depend on other options, and check combinations."""
+        """Fill option defaults that depend on other options (in ``self._options``), and check
+        combinations. The only place after ``__init__``'s parsing that writes an option."""
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """The option values, fixed when the game was loaded: a read-only view (assigning to it
+        raises ``TypeError``). Other options make another game: ``load_game(name, **options)``.
+
+        >>> import spheria
+        >>> game = spheria.load_game("spinca", players=2)
+        >>> game.options["players"] = 4
+        Traceback (most recent call last):
+        ...
+        TypeError: 'mappingproxy' object does not support item assignment
+        >>> game.num_players, spheria.load_game("spinca", players=4).num_players
+        (2, 4)
+        """
+        return MappingProxyType(self._options)
 
     @property
     def num_players(self) -> int:
@@ -248,17 +273,6 @@ class Game(ABC):
 
 M = TypeVar("M")
 
-#: Partial moves longer than this are not completed (no move of any game is as long).
-_LONGEST_MOVE_TEXT = 40
-
-
-class Completion(NamedTuple, Generic[M]):
-    """A site that completes a partial move: the site, the whole move's text and the move."""
-
-    site: str
-    text: str
-    move: M
-
 
 class Observation(TypedDict):
     """The fields every game's observation holds (each game's own type adds to them).
@@ -305,7 +319,7 @@ def _refusing_empty_history(undo: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
     @functools.wraps(undo)
     def checked(self: State[Any]) -> Any:
-        if not self.history:
+        if not self._history:
             raise IllegalMoveError(NO_MOVE_TO_UNDO)
         return undo(self)
 
@@ -313,16 +327,29 @@ def _refusing_empty_history(undo: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 class State(ABC, Generic[M]):
-    """One position of a game, with the moves that led to it."""
+    """One position of a game, with the moves that led to it.
+
+    Only :meth:`apply`, :meth:`apply_joint` and :meth:`undo` change a state; every refusal is a
+    :class:`MoveError` and leaves the state as it was. The moves played are :attr:`history`, a
+    tuple: a game keeps them in its private ``_history`` list, which nothing else touches.
+    """
 
     game: Game
     seed: int | None
-    history: list[M]
+    _history: list[M]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "undo" in cls.__dict__:
             cls.undo = _refusing_empty_history(cls.__dict__["undo"])  # type: ignore[method-assign,assignment]
+
+    @property
+    def history(self) -> tuple[M, ...]:
+        """The moves played from the first position, oldest first.
+
+        A tuple made when asked: playing on (or taking back) does not change one already handed out.
+        """
+        return tuple(self._history)
 
     @abstractmethod
     def current_player(self) -> int:
@@ -334,7 +361,9 @@ class State(ABC, Generic[M]):
 
     @abstractmethod
     def apply(self, move: M) -> None:
-        """Play a move in place; raises :class:`IllegalMoveError` and changes nothing if illegal."""
+        """Play a move in place; raises :class:`MoveError` naming the problem and changes nothing
+        if ``move`` is not a move of the game (:class:`InvalidMoveError`) or not legal here
+        (:class:`IllegalMoveError`)."""
 
     @abstractmethod
     def undo(self) -> M:
@@ -358,7 +387,8 @@ class State(ABC, Generic[M]):
     def parse_move(self, text: str, player: int | None = None) -> M:
         """The legal move written as ``text`` (for seat ``player`` at a simultaneous node).
 
-        Raises :class:`IllegalMoveError` naming the problem; the state is left unchanged.
+        Raises :class:`InvalidMoveError` if ``text`` is not written as a move of the game,
+        :class:`IllegalMoveError` if that move is not legal here; the state is left unchanged.
         """
 
     def check_seat(self, player: object) -> int:
@@ -420,32 +450,6 @@ class State(ABC, Generic[M]):
         ``"r"``), or ``None`` when it places none now. Default: the seat's own colour."""
         return self.game.seat_colors()[self.check_seat(player)]
 
-    def extend_move_text(self, text: str, site: str) -> str | None:
-        """The text of the partial move ``text`` with one more site named, in this game's
-        syntax; ``None`` when no move of the game names more than one site."""
-        return None
-
-    def completions(self, text: str, player: int | None = None) -> list[Completion[M]]:
-        """The legal moves that the partial move ``text`` becomes by naming one more site.
-
-        For interfaces that build a move a site at a time (e.g. a Spinca relocation, then the
-        placements it allows). Empty when ``text`` is not a partial move of this game.
-        """
-        stem = move_text(text).strip()
-        if not stem or len(stem) > _LONGEST_MOVE_TEXT:
-            return []
-        result = []
-        for site in SITE_NAMES:
-            candidate = self.extend_move_text(stem, site)
-            if candidate is None:
-                return []
-            try:
-                move = self.parse_move(candidate, player)
-            except IllegalMoveError:
-                continue
-            result.append(Completion(site, candidate, move))
-        return result
-
     def move_hint(self, player: int | None = None) -> str:
         """How to write a move here, for interfaces that ask a person for one."""
         moves = self.legal_moves(player)
@@ -454,15 +458,21 @@ class State(ABC, Generic[M]):
     # -- records: every state can be replayed from text entries ---------------------------
 
     def notation(self, move: M) -> str:
-        """The record entry of ``move`` (its notation)."""
-        return str(move)
+        """The record entry of ``move`` (its notation); :class:`InvalidMoveError` naming ``move``
+        when it names no real site, colour or seat (a move object built by hand that no
+        position of any game allows)."""
+        try:
+            return str(move)
+        except (LookupError, TypeError):
+            raise InvalidMoveError(f"{move!r} is not a move of {self.game.title}: it cannot be written") from None
 
     def apply_notation(self, text: str) -> None:
-        """Play one record entry; raises :class:`IllegalMoveError` if it is not legal here."""
+        """Play one record entry; raises :class:`MoveError` if it is not a legal move here."""
         self.apply(self.parse_move(text))
 
     def history_notation(self) -> list[str]:
-        return [str(m) for m in self.history]
+        """The record entries of the moves played, oldest first."""
+        return [str(m) for m in self._history]
 
     def observation(self, player: int) -> Observation:
         """What ``player`` may see, as JSON-ready data. Perfect-information games show all

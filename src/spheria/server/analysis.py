@@ -230,7 +230,7 @@ def facts(game: Game) -> dict[str, Any]:
     return {
         "game": game.name,
         "title": game.title,
-        "options": game.options,
+        "options": dict(game.options),
         "players": [{"seat": i, "name": name} for i, name in enumerate(game.player_names())],
         "seats": described["seats"],
         "sides": described["sides"],
@@ -298,7 +298,7 @@ async def api_record(request: Request) -> Response:
         {
             "id": session.id,
             "game": record.game,
-            "options": session.game.options,
+            "options": dict(session.game.options),
             "spn": start,
             "moves": list(record.moves),
             "result": session.info()["status"],

@@ -175,7 +175,7 @@ class GameSocket:
             if kind == "move":
                 await session.submit(client.seat, frame["move"], frame.get("version"))
             elif kind == "preview":
-                client.push(await session.preview(client.seat, frame["move"], frame.get("complete", False)))
+                client.push(await session.preview(client.seat, frame["move"]))
             elif kind == "hint":
                 self.tasks.append(asyncio.create_task(self.hint(client)))
         except GameError:

@@ -62,7 +62,7 @@ def _request_game(data: Any, kind: str) -> Game:
 
 def _with_facts(game: Game, answer: dict[str, Any]) -> dict[str, Any]:
     answer["game"] = game.name
-    answer["options"] = game.options
+    answer["options"] = dict(game.options)
     answer["players"] = game.player_names()
     answer["start"] = game.new_initial_state(0).to_spn()
     answer["choices"] = field_choices(game)

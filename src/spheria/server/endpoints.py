@@ -271,7 +271,7 @@ async def api_check(request: Request) -> Response:
         {
             "game": game.name,
             "title": game.title,
-            "options": game.options,
+            "options": dict(game.options),
             "players": game.player_names(),
             "seats": game.describe()["seats"],
             "agents": fitting_agents(game),

@@ -7,7 +7,6 @@ Client → server (JSON text frames, at most :data:`MAX_FRAME` bytes)::
     {"type": "join", "credential": "<cred>"}  take the seat this browser claimed
     {"type": "move", "move": "0a1+0b1", "version": 12}    play (version: optional guard)
     {"type": "preview", "move": "0a1+0b1"}    the board a candidate move would leave
-    {"type": "preview", "move": "0a1-0b2", "complete": true}   ... or the sites that complete it
     {"type": "hint"}                          the engine's best move (games created with hints)
     {"type": "ping"}
 
@@ -18,7 +17,7 @@ Server → client::
     {"type": "state", "version": n, "seat": ..., "board": "...", "observation": {...},
      "legal_moves": [...], "status": [...], "to_move": ..., "waiting_for": [...],
      "your_choice": ..., "last_move": ..., "result": ..., "players": [...]}
-    {"type": "preview", "move": ..., "ok": true, "board": ...}  or  {"ok": false, "error": ..., "completions": [...]}
+    {"type": "preview", "move": ..., "ok": true, "board": ...}  or  {"ok": false, "error": ...}
     {"type": "presence", "players": [...], "spectators": n}   who is connected (once per burst)
     {"type": "error", "code": "illegal_move", "message": "..."}
     {"type": "thinking", "thinking": [{"seat": 1, "elapsed": 0.0}]}   agent seats thinking now
@@ -50,7 +49,7 @@ MAX_TEXT = 400
 _SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
     "join": {"token": (str, False), "credential": (str, False)},
     "move": {"move": (str, True), "version": (int, False)},
-    "preview": {"move": (str, True), "complete": (bool, False)},
+    "preview": {"move": (str, True)},
     "ping": {},
     "hint": {},
 }

@@ -251,7 +251,7 @@ class GameSession:
             "id": self.id,
             "game": self.game.name,
             "title": self.game.title,
-            "options": self.game.options,
+            "options": dict(self.game.options),
             "players": self.players(),
             "seats": facts["seats"],
             "sides": facts["sides"],
@@ -542,9 +542,8 @@ class GameSession:
             if need and all(s in self.pending for s in need):
                 await self._resolve_joint(dict(self.pending))
 
-    async def preview(self, seat: int, text: str, complete: bool = False) -> dict[str, Any]:
-        """The board a candidate move of ``seat`` would leave, or why it is not a move (and, if
-        ``complete``, the sites that would complete it, with the boards they leave).
+    async def preview(self, seat: int, text: str) -> dict[str, Any]:
+        """The board a candidate move of ``seat`` would leave, or why it is not a move.
 
         Only for the seat to move at an ordinary node; the answer goes to that seat's client alone.
         """
@@ -556,19 +555,11 @@ class GameSession:
             try:
                 move = state.parse_move(text, seat)
             except (IllegalMoveError, ValueError) as error:
-                completions = self._completions(text, seat) if complete else []
-                frame.update(ok=False, error=str(error), completions=completions)
+                frame.update(ok=False, error=str(error))
                 return frame
             child = state.child(move)
             frame.update(ok=True, canonical=str(move), board=board_of(child.observation(seat)))
             return frame
-
-    def _completions(self, text: str, seat: int) -> list[dict[str, str]]:
-        """The sites that, added to a partial move, make a legal move (with the resulting boards)."""
-        return [
-            {"site": c.site, "move": c.text, "board": board_of(self.state.child(c.move).observation(seat))}
-            for c in self.state.completions(text, seat)
-        ]
 
     # -- agents ----------------------------------------------------------------------------
 

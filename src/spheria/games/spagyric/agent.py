@@ -100,7 +100,7 @@ from spheria.games.spagyric.solver import (
     transform_move,
 )
 from spheria.kernel.agent import Agent, Plays
-from spheria.kernel.game import IllegalMoveError, PlayerView
+from spheria.kernel.game import InvalidMoveError, PlayerView
 from spheria.kernel.options import Option
 
 #: The largest table the agent's solver may hold before it is emptied (reveals and placements).
@@ -557,7 +557,7 @@ class FixedColorAgent(Agent):
 
     def __init__(self, color: str | None = None, seed: int | None = None) -> None:
         if color is not None:
-            with contextlib.suppress(IllegalMoveError):
+            with contextlib.suppress(InvalidMoveError):
                 color = COLOR_CHARS[parse_color(str(color))]  # white, black and red are read too
         values = self.checked_options(color=color, seed=seed)
         self.color = parse_color(values["color"])

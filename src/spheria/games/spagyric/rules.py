@@ -139,7 +139,7 @@ def stronger(first: int, second: int) -> int | None:
 
 
 def parse_color(text: str) -> int:
-    """A colour written ``w``/``b``/``r`` or ``white``/``black``/``red``; raises :class:`IllegalMoveError`."""
+    """A colour written ``w``/``b``/``r`` or ``white``/``black``/``red``; raises :class:`InvalidMoveError`."""
     color = _COLOR_WORDS.get(move_text(text).strip().lower())
     if color is None:
         raise InvalidMoveError(_(M.SPAGYRIC_NOT_A_COLOR).format(text=repr(text.strip())))
@@ -306,11 +306,11 @@ class Spagyric(Game):
 
     @property
     def supply(self) -> int:
-        return int(self.options["supply"])
+        return int(self._options["supply"])
 
     @property
     def memory(self) -> bool:
-        return bool(self.options["memory"])
+        return bool(self._options["memory"])
 
     def player_names(self) -> list[str]:
         return [N_("Player 1"), N_("Player 2")]
@@ -450,7 +450,7 @@ class SpagyricState(State[SpagyricMove]):
         self.placing = placing
         self.winner = winner
         self.seed = seed
-        self.history: list[SpagyricMove] = []
+        self._history: list[SpagyricMove] = []
         self._undo: list[_Snapshot] = []
 
     # -- queries -----------------------------------------------------------------------
@@ -579,7 +579,7 @@ class SpagyricState(State[SpagyricMove]):
                 self.winner,
             )
         )
-        self.history.append(move)
+        self._history.append(move)
 
     def _reveal(self, move: Reveal) -> None:
         first, second = move.colors
@@ -635,7 +635,7 @@ class SpagyricState(State[SpagyricMove]):
         self.stunned = list(snap.stunned)
         self.bag = [list(snap.bag[0]), list(snap.bag[1])]
         self.phase, self.placer, self.placing, self.winner = snap.phase, snap.placer, snap.placing, snap.winner
-        return self.history.pop()
+        return self._history.pop()
 
     def parse_move(self, text: str, player: int | None = None) -> SpagyricMove:
         """The legal move written as ``text``.
@@ -686,7 +686,7 @@ class SpagyricState(State[SpagyricMove]):
             winner=self.winner,
             seed=self.seed,
         )
-        state.history = list(self.history)
+        state._history = list(self._history)
         state._undo = list(self._undo)
         return state
 
@@ -819,7 +819,7 @@ class SpagyricState(State[SpagyricMove]):
             lines.append(_(M.SPAGYRIC_BOTH_HOLD).format(first=names[0], n=first, second=names[1], m=second))
         lines.append(_(M.SPAGYRIC_ON_PYRAMID).format(n=self._board.count()))
         if not self.game.memory:
-            reveals = [str(m) for m in self.history if isinstance(m, Reveal)]
+            reveals = [str(m) for m in self._history if isinstance(m, Reveal)]
             if reveals:
                 lines.append(_(M.SPAGYRIC_REVEALS_SO_FAR).format(reveals=" ".join(reveals)))
         return lines
@@ -829,7 +829,7 @@ class SpagyricState(State[SpagyricMove]):
         if self.phase != OVER or self.winner is None:
             return 0
         deciding = deciding_groups(self.board)
-        if not deciding or (self.history and isinstance(self.history[-1], Reveal)):
+        if not deciding or (self._history and isinstance(self._history[-1], Reveal)):
             return 0
         return deciding[0][1]
 
@@ -838,7 +838,7 @@ class SpagyricState(State[SpagyricMove]):
         if self.winner is None:
             return _(M.SPAGYRIC_DRAW)
         deciding = deciding_groups(self._board)
-        won_by_reveal = bool(self.history) and isinstance(self.history[-1], Reveal)
+        won_by_reveal = bool(self._history) and isinstance(self._history[-1], Reveal)
         if won_by_reveal or not deciding:  # only a sudden-death reveal wins outright
             return _(M.SPAGYRIC_SUDDEN_WIN).format(name=names[self.winner])
         color, group = deciding[0]

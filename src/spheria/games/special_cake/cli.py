@@ -93,7 +93,7 @@ def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
     if args.json:
         data = {
             "spn": state.to_spn(),
-            "options": game.options,
+            "options": dict(game.options),
             "value": result.value,
             "player_to_move": state.player + 1,
             "best_moves": moves,

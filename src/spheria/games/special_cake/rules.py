@@ -389,16 +389,16 @@ class SpecialCake(Game):
         return KIT
 
     def _resolve_options(self) -> None:
-        if self.options["line_rule"] is None:
-            self.options["line_rule"] = ANY if self.options["variant"] == SUGAR else MIXED
+        if self._options["line_rule"] is None:
+            self._options["line_rule"] = ANY if self._options["variant"] == SUGAR else MIXED
 
     @property
     def variant(self) -> str:
-        return str(self.options["variant"])
+        return str(self._options["variant"])
 
     @property
     def line_rule(self) -> str:
-        return str(self.options["line_rule"])
+        return str(self._options["line_rule"])
 
     def player_names(self) -> list[str]:
         return [N_("Player 1"), N_("Player 2")] if self.variant == SUGAR else [N_("Mint"), N_("Liquorice")]
@@ -478,7 +478,7 @@ class CakeState(State[CakeMove]):
         self.player = player
         self.phase = phase
         self.seed = seed
-        self.history: list[CakeMove] = []
+        self._history: list[CakeMove] = []
         # What undo restores: the position, and its legal moves so search need not redo them.
         self._undo: list[tuple[Masks, int, str, dict[CakeMove, Masks] | None]] = []
         self._outcomes: dict[CakeMove, Masks] | None = None
@@ -535,7 +535,7 @@ class CakeState(State[CakeMove]):
     def history_notation(self) -> list[str]:
         # Every move is one of the shared eating orders, written once at import (a record is
         # written after every turn, so this runs often).
-        return [_MOVE_TEXT[move.sites] for move in self.history]
+        return [_MOVE_TEXT[move.sites] for move in self._history]
 
     # -- playing -----------------------------------------------------------------------
 
@@ -549,7 +549,7 @@ class CakeState(State[CakeMove]):
             move = self._equivalent(self._validate(move))
             result = self._outcomes[move]  # type: ignore[index]
         self._undo.append((self.masks(), self.player, self.phase, self._outcomes))
-        self.history.append(move)
+        self._history.append(move)
         self._set(result)
 
     def _set(self, masks: Masks) -> None:
@@ -611,7 +611,7 @@ class CakeState(State[CakeMove]):
         masks, self.player, self.phase, outcomes = self._undo.pop()
         self._board.masks[:] = masks
         self._outcomes = outcomes
-        return self.history.pop()
+        return self._history.pop()
 
     def parse_move(self, text: str, player: int | None = None) -> CakeMove:
         """The legal move written as ``text``: a site, or a line's sites in an eating order.
@@ -634,7 +634,7 @@ class CakeState(State[CakeMove]):
 
     def clone(self) -> CakeState:
         state = CakeState(self.game, self._board.copy(), self.player, self.phase, self.seed)
-        state.history = list(self.history)
+        state._history = list(self._history)
         state._undo = list(self._undo)
         state._outcomes = self._outcomes  # never mutated, only replaced: safe to share
         return state
@@ -678,9 +678,6 @@ class CakeState(State[CakeMove]):
         """Candies are placed only in the set-up (not in sugar), in the seat's colour."""
         color = self.game.seat_colors()[self.check_seat(player)]
         return color if self.phase == PLACE else None
-
-    def extend_move_text(self, text: str, site: str) -> str:
-        return f"{text}+{site}"
 
     def move_hint(self, player: int | None = None) -> str:
         if player is not None:

@@ -465,7 +465,7 @@ class Spinca(Game):
 
     @property
     def num_players(self) -> int:
-        return int(self.options["players"])
+        return int(self._options["players"])
 
     def player_names(self) -> list[str]:
         return list(SEAT_NAMES[self.num_players])
@@ -567,7 +567,7 @@ class SpincaState(State[SpincaMove]):
         self._board = board
         self.locked = locked
         self.seed = seed
-        self.history: list[SpincaMove] = []
+        self._history: list[SpincaMove] = []
         self._undo: list[tuple[Masks, int]] = []
         self._placed = board.count()
         self._outcomes: dict[int, SpincaMove] | None = None
@@ -684,7 +684,7 @@ class SpincaState(State[SpincaMove]):
             raise IllegalMoveError(_(unsupported).format(site=name, relocation=after))
 
     def _result(self, move: SpincaMove) -> tuple[Masks, int]:
-        """The board and locks after ``move``; raises :class:`IllegalMoveError` naming the faulty step."""
+        """The board and locks after ``move``; raises :class:`MoveError` naming the faulty step."""
         if not isinstance(move, SpincaMove):
             raise InvalidMoveError(f"{move!r} is not a Spinca move")
         move.check()
@@ -707,7 +707,7 @@ class SpincaState(State[SpincaMove]):
     def apply(self, move: SpincaMove) -> None:
         masks, locks = self._result(move)
         self._undo.append((self.masks(), self.locked))
-        self.history.append(move)
+        self._history.append(move)
         self._board.masks[:] = masks
         self.locked = locks
         self._placed += 1
@@ -718,7 +718,7 @@ class SpincaState(State[SpincaMove]):
         self._board.masks[:] = masks
         self._placed -= 1
         self._outcomes = None
-        return self.history.pop()
+        return self._history.pop()
 
     def parse_move(self, text: str, player: int | None = None) -> SpincaMove:
         """The legal move written as ``text``; a turn with the same outcome as a listed move gives that move."""
@@ -733,7 +733,7 @@ class SpincaState(State[SpincaMove]):
 
     def clone(self) -> SpincaState:
         state = SpincaState(self.game, self._board.copy(), self.locked, self.seed)
-        state.history = list(self.history)
+        state._history = list(self._history)
         state._undo = list(self._undo)
         return state
 
@@ -774,10 +774,6 @@ class SpincaState(State[SpincaMove]):
             )
             lines.append(f"  {pad(name, 10)} {text}")
         return lines
-
-    def extend_move_text(self, text: str, site: str) -> str:
-        """After a relocation ``from-to`` comes the placement; after one site, the relocation's target."""
-        return f"{text} {site}" if "-" in text else f"{text}-{site}"
 
     def move_hint(self, player: int | None = None) -> str:
         if player is not None:

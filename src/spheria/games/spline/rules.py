@@ -50,6 +50,7 @@ from spheria.kernel.game import (
     Game,
     IllegalMoveError,
     InvalidMoveError,
+    MoveError,
     PerfectObservation,
     State,
     checked_site,
@@ -221,7 +222,7 @@ class SplineState(State[SplineMove]):
         self._occupied = white | black
         self._placeable = placeable(self._occupied)
         self._winner = -1
-        self.history: list[SplineMove] = []
+        self._history: list[SplineMove] = []
         self._undo: list[int] = []
 
     # -- queries -----------------------------------------------------------------------
@@ -280,7 +281,7 @@ class SplineState(State[SplineMove]):
         occupied = self._occupied | bit
         self._occupied = occupied
         self._undo.append(free)
-        self.history.append(move)
+        self._history.append(move)
         self.player = 1 - player
         for line in LINES_AT[site]:
             if mine & line == line:
@@ -294,7 +295,7 @@ class SplineState(State[SplineMove]):
         self._placeable = free
 
     def undo(self) -> SplineMove:
-        move = self.history.pop()
+        move = self._history.pop()
         bit = BB_SITES[move.site]
         player = 1 - self.player
         self.player = player
@@ -304,7 +305,7 @@ class SplineState(State[SplineMove]):
         self._winner = -1
         return move
 
-    def _illegal(self, move: object) -> IllegalMoveError:
+    def _illegal(self, move: object) -> MoveError:
         if not isinstance(move, SplineMove):
             return InvalidMoveError(f"{move!r} is not a Spline move")
         if not self._placeable:
@@ -336,7 +337,7 @@ class SplineState(State[SplineMove]):
         state._occupied = self._occupied
         state._placeable = self._placeable
         state._winner = self._winner
-        state.history = self.history[:]
+        state._history = self._history[:]
         state._undo = self._undo[:]
         return state
 
