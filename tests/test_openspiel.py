@@ -154,7 +154,7 @@ def test_every_registered_type_loads_with_every_seat_count_of_its_range() -> Non
     its least to its most: a type's range never spans a count of another type (Spinca: 2, 3 and 4 are
     three types, since three seats are general-sum)."""
     openspiel.register_all()
-    names = sorted(openspiel.REGISTRATIONS)
+    names = openspiel.registered_types()
     for name in names:
         game_type = pyspiel.load_game(name).get_type()
         counts = range(game_type.min_num_players, game_type.max_num_players + 1)

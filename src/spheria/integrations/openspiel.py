@@ -24,8 +24,8 @@ utility).
 Every action of every registration reads back from its own notation:
 
 >>> import pyspiel
->>> from spheria.integrations.openspiel import REGISTRATIONS
->>> for short_name in sorted(REGISTRATIONS):
+>>> from spheria.integrations.openspiel import registered_types
+>>> for short_name in registered_types():
 ...     state = pyspiel.load_game(short_name).new_initial_state()
 ...     if state.is_chance_node():
 ...         state.apply_action(0)
@@ -768,6 +768,13 @@ def register_all() -> list[str]:
 register_all()
 
 
+def registered_types() -> list[str]:
+    """The OpenSpiel names of the types of every Spheria game registered now, sorted (a game taken
+    out of Spheria's registry keeps its OpenSpiel registration, which cannot be undone, but is not listed)."""
+    games = set(game_names())
+    return sorted(name for name, registration in REGISTRATIONS.items() if registration.spheria_name in games)
+
+
 def load(name: str, **params: Any) -> Any:
     """``pyspiel.load_game`` by Spheria name: ``load(name, **params)`` loads the registration
     whose fixed options ``params`` name (``spheria_<game>_<value>``), else the default one."""
@@ -794,6 +801,7 @@ __all__ = [
     "SpheriaState",
     "load",
     "register_all",
+    "registered_types",
     "resampler",
     "spn_parameter",
 ]
