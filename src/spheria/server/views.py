@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from spheria.engine.board import COLOR_CHARS, SITE_NAMES, iter_sites
+from spheria.engine.board import SITE_NAMES, iter_sites
 from spheria.kernel.game import PICK_RELOCATE, PICK_SET, SIMULTANEOUS, TERMINAL, IllegalMoveError, State
 
 #: One click of a move's text: a site (``0a1``) or a word (a colour such as ``w``).
@@ -121,10 +121,10 @@ def click_tree(state: State[Any], seat: int, moves: list[str]) -> dict[str, Any]
     that lead on. Every path ends in a move, so a page that offers only ``next`` never reaches
     a dead end.
 
-    Ordered games: each move's clicks in written order. Any-order games (Special Cake's
-    lines): every order of a listed move's sites leads to a move — an order that is legal
+    Ordered games: each move's clicks in written order. Any-order games (a line of
+    sites): every order of a listed move's sites leads to a move — an order that is legal
     plays itself (``order``; ``move`` is the listed move with the same outcome), any other
-    order plays the first listed move of that set of sites — so the player clicks the candies
+    order plays the first listed move of that set of sites — so the player clicks the sites
     in any order and the page shows the order used.
     """
     tree: dict[str, Any] = {}
@@ -184,49 +184,39 @@ def last_reveal(state: State[Any]) -> dict[str, Any] | None:
 
     A reveal is public once resolved: every seat saw both balls.
     """
-    history = getattr(state, "history", None)
-    if not history:
+    reveal = state.last_reveal()
+    if reveal is None:
         return None
-    colors = getattr(history[-1], "colors", None)
-    if not isinstance(colors, tuple) or not all(isinstance(c, int) for c in colors):
-        return None
-    shown = [COLOR_CHARS[c] for c in colors]
-    winner: int | None = None
-    if len(set(shown)) > 1:
-        placer = getattr(state, "placer", None)
-        winners = state.winners() if state.is_terminal() else []
-        winner = placer if isinstance(placer, int) else (winners[0] if len(winners) == 1 else None)
-    return {"colors": shown, "winner": winner, "stunned": len(set(shown)) == 1}
+    return {"colors": list(reveal.colors), "winner": reveal.winner, "stunned": reveal.stunned}
 
 
 def result_sites(state: State[Any]) -> list[str]:
-    """The sites a finished game's result points at: Spline's winning line, Spagyric's deciding group."""
+    """The sites a finished game's result points at (the game's :meth:`State.result_mask`)."""
     if not state.is_terminal():
         return []
-    mask = 0
-    line = getattr(state, "winning_line", None)
-    group = getattr(state, "deciding_group", None)
-    if callable(line):
-        mask = int(line())
-    elif callable(group):
-        mask = int(group())
-    return [SITE_NAMES[s] for s in iter_sites(mask)]
+    return [SITE_NAMES[s] for s in iter_sites(state.result_mask())]
+
+
+def placing_colors(state: State[Any]) -> list[str | None]:
+    """The colour of the ball each seat would place now (``None``: it places none now), by seat."""
+    return [state.placing_color(seat) for seat in range(state.game.num_players)]
 
 
 def status_code(state: State[Any], seat: int | None, pending: dict[int, str]) -> dict[str, Any]:
     """The state of play as a code with parameters; the page words it (no prose to parse).
 
     ``over`` (``winners``), ``choose`` (``waiting``: seats still to choose in secret, ``chosen``:
-    whether this seat has), ``turn`` (``seat`` to move, ``phase`` the game's phase name or None).
+    whether this seat has), ``turn`` (``seat`` to move); ``choose`` and ``turn`` also carry
+    ``phase``, the game's phase name or None (:meth:`State.phase_name`).
     """
     to_move = state.current_player()
     if to_move == TERMINAL:
         return {"code": "over", "winners": state.winners()}
+    phase = state.phase_name()
     if to_move == SIMULTANEOUS:
         waiting = [s for s in choosers(state) if s not in pending]
-        return {"code": "choose", "waiting": waiting, "chosen": seat is not None and seat in pending}
-    phase = getattr(state, "phase", None)
-    return {"code": "turn", "seat": to_move, "phase": phase if isinstance(phase, str) else None}
+        return {"code": "choose", "waiting": waiting, "chosen": seat is not None and seat in pending, "phase": phase}
+    return {"code": "turn", "seat": to_move, "phase": phase}
 
 
 def result_of(state: State[Any]) -> dict[str, Any] | None:
@@ -254,6 +244,8 @@ def _common(state: State[Any], pending: dict[int, str], version: int, seat: int 
         "result": result_of(state),
         "code": status_code(state, seat, pending),
         "reveal": last_reveal(state),
+        # The colour each seat would place now, by seat: the page draws the ball under a target.
+        "placing": placing_colors(state),
     }
 
 

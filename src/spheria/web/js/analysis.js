@@ -245,11 +245,9 @@ function nameOf(seat) {
   return player ? seatName(player.name) : "?";
 }
 
+/** The colour of the ball the seat to move would place now, as the server sends it (null: none). */
 function ghostColor(frame) {
-  const obs = frame.observation || {};
-  if (obs.phase === "place" && obs.placing) return obs.placing;
-  const seat = frame.to_move;
-  return seat >= 0 ? seatColors(facts, facts.players.length)[seat] : null;
+  return (frame.placing || [])[frame.to_move] || null;
 }
 
 function renderTurn(frame) {

@@ -356,11 +356,10 @@ function colors() {
   return seatColors(info, frame.players.length);
 }
 
+/** The colour of the ball this seat would place now, as the server sends it (null: none). */
 function ghostColor() {
-  if (!frame || !info || seat === null) return null;
-  const obs = frame.observation || {};
-  if (obs.phase === "place" && obs.placer === seat && obs.placing) return obs.placing;
-  return colors()[seat];
+  if (!frame || seat === null) return null;
+  return (frame.placing || [])[seat] || null;
 }
 
 function render() {
