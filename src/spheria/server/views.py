@@ -11,19 +11,36 @@ Everything the server sends about a game goes through :func:`seat_frame` or
   by construction (the board, whose turn it is and the resolved moves), never a seat's
   observation.
 
-The browser knows no rules: what it may click, what a reveal showed and who won it, and the
-state of the game as a code with parameters all come from here as data.
+The browser knows no rules: what it may click, what a reveal showed and who won it, the colour
+each seat places now, and the state of the game as a code with parameters all come from here as
+data. The names the server sends in English (game titles, seat and side names, option help) and
+the words for colours and levels come translated from :func:`words`, in the page's language.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Mapping
 from typing import Any
 
+from spheria.agents.levels import LEVEL_NUMBERS, level_words
 from spheria.engine.board import SITE_NAMES, iter_sites
-from spheria.kernel.game import PICK_RELOCATE, PICK_SET, SIMULTANEOUS, TERMINAL, IllegalMoveError, State
+from spheria.i18n import current_language, using
+from spheria.i18n import gettext as _
+from spheria.kernel import messages as K
+from spheria.kernel.game import (
+    PICK_RELOCATE,
+    PICK_SET,
+    SEAT_COLOR_CODES,
+    SIMULTANEOUS,
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    State,
+)
+from spheria.kernel.registry import game_class, game_names, load_game
 
 #: One click of a move's text: a site (``0a1``) or a word (a colour such as ``w``).
 TOKEN_RE = re.compile(r"[0-3][a-d][1-4]|[A-Za-z]+")
@@ -290,3 +307,55 @@ def public_frame(state: State[Any], pending: dict[int, str], version: int) -> di
         last_move=last_move(history) if isinstance(history, list) else None,
     )
     return frame
+
+
+# -- the server's words for the pages ----------------------------------------------------------
+
+
+def _every_variant(name: str) -> list[Game]:
+    """The game ``name`` with each combination of its options' choices (those it accepts)."""
+    specs = [spec for spec in game_class(name).option_specs if spec.choices]
+    games = []
+    for values in itertools.product(*(spec.choices for spec in specs)):
+        try:
+            games.append(load_game(name, **{spec.name: value for spec, value in zip(specs, values, strict=True)}))
+        except ValueError:
+            continue  # a combination the game refuses
+    return games
+
+
+def words() -> dict[str, Any]:
+    """The words of the server's catalogue that the pages show, in the current language.
+
+    The server sends names in English (``Game.describe()`` does not change with the language);
+    a page words them from here: ``games`` (title by game id), ``names`` (each seat's and side's
+    name and each option's help, by its English text, for every game with every choice of its
+    options), ``colors`` (the colour words by code) and ``levels`` (the level words by number).
+    Each of these sentences lives in the server's catalogue only.
+    """
+    return _words(current_language())
+
+
+@functools.cache
+def _words(lang: str) -> dict[str, Any]:
+    with using(lang):
+        return _words_now()
+
+
+def _words_now() -> dict[str, Any]:
+    games: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for name in game_names():
+        cls = game_class(name)
+        games[name] = _(cls.title)
+        names.update((spec.help, _(spec.help)) for spec in cls.option_specs)
+        for game in _every_variant(name):
+            info = game.info()
+            names.update((text, _(text)) for text in (*(seat.name for seat in info.seats), *info.sides))
+    return {
+        "lang": current_language(),
+        "games": games,
+        "names": names,
+        "colors": {code: _(word) for code, word in zip(SEAT_COLOR_CODES, K.COLOR, strict=True)},
+        "levels": {str(level): level_words(level) for level in LEVEL_NUMBERS},
+    }
