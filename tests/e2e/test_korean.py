@@ -80,15 +80,35 @@ ENGLISH = english_patterns()
 
 def english_on(page: Page) -> list[tuple[str, str]]:
     """The catalogue's English texts the page shows: in its visible text, and in the titles,
-    labels and placeholders of what it shows."""
-    shown = page.evaluate(
-        """() => [document.body.innerText, document.title,
-             ...[...document.querySelectorAll('[title], [aria-label], [placeholder]')]
-               .filter(n => !n.closest('[hidden]'))
-               .flatMap(n => ['title', 'aria-label', 'placeholder'].map(a => n.getAttribute(a) || ''))]
-           .join('\\n')"""
+    labels and placeholders of what it shows. An option's help (the title of its form row, the
+    server's words) names the option's values as they are typed, so those are not counted there."""
+    shown, helps = page.evaluate(
+        """() => {
+          const attributes = (nodes) => nodes.filter(n => !n.closest('[hidden]'))
+            .flatMap(n => ['title', 'aria-label', 'placeholder'].map(a => n.getAttribute(a) || ''));
+          const all = [...document.querySelectorAll('[title], [aria-label], [placeholder]')];
+          const help = (n) => n.matches('.form-row[title]');
+          return [[document.body.innerText, document.title, ...attributes(all.filter(n => !help(n)))].join('\\n'),
+                  attributes(all.filter(help)).join('\\n')];
+        }"""
     )
-    return [(key, match.group(0)) for key, pattern in ENGLISH for match in [pattern.search(shown)] if match]
+    typed = option_values_as_typed()
+    found = [(key, match.group(0)) for key, pattern in ENGLISH for match in [pattern.search(shown)] if match]
+    found += [
+        (key, match.group(0))
+        for key, pattern in ENGLISH
+        if key not in typed
+        for match in [pattern.search(helps)]
+        if match and (key, match.group(0)) not in found
+    ]
+    return found
+
+
+def option_values_as_typed() -> set[str]:
+    """The keys of the option values whose English word is the value itself (``value.variant.mint``:
+    "mint"): the server's help of an option names its values as they are typed, in every language."""
+    english = json.loads((CATALOGUES / "en.json").read_text(encoding="utf-8"))
+    return {key for key, text in english.items() if key.startswith("value.") and key.split(".")[-1] == text}
 
 
 def assert_korean(page: Page, names: tuple[str, ...] = ()) -> None:
