@@ -176,3 +176,19 @@ def test_an_illegal_move_is_refused_in_the_players_language(client: TestClient) 
         ws.send_json({"type": "move", "move": "3a1"})
         refused = first_error(ws)
     assert refused["code"] == "illegal_move" and HANGUL.search(refused["message"]), refused
+
+
+def test_not_your_turn_comes_whole_in_the_players_language_with_the_seats_name(client: TestClient) -> None:
+    """The page has no text of its own for ``not_your_turn``: the server's sentence is the one shown,
+    naming the seat to move in the player's language."""
+    messages = {}
+    for lang in ("ko", "en"):
+        created = client.post("/api/games", json={"game": "special-cake", "seats": [HUMAN, HUMAN], "seed": 3}).json()
+        token = created["seats"][1]["invite"].split("#", 1)[1]
+        with client.websocket_connect(f"/ws/{created['id']}?lang={lang}") as ws:
+            ws.send_json({"type": "join", "token": token})  # Liquorice, while Mint is to move
+            ws.send_json({"type": "move", "move": "0a1"})
+            refused = first_error(ws)
+        assert refused["code"] == "not_your_turn"
+        messages[lang] = refused["message"]
+    assert messages == {"en": "it is Mint's turn, not yours", "ko": "민트의 차례입니다. 당신의 차례가 아닙니다"}

@@ -7,7 +7,9 @@ these properties are what a player meets on the page:
 * every legal move is reached by clicking its sites — in its written order, and for games whose
   sites may be picked in any order (Special Cake's lines) in *every* order;
 * a click order that is itself a legal eating order plays exactly that order's outcome;
-* Spinca: the marbles offered as a first click are the free ones (locks and pins included).
+* Spinca: the marbles offered as a first click are the free ones (locks and pins included);
+* every frame says which colour each seat places now and the game's phase, so the page draws
+  the ball under a target without knowing the rules.
 """
 
 from __future__ import annotations
@@ -22,7 +24,15 @@ from hypothesis import strategies as st
 
 import spheria
 from spheria.kernel.game import SIMULTANEOUS, State
-from spheria.server.views import ANY_ORDER, click_tree, clicks_of, picking_kind, picking_order, seat_frame
+from spheria.server.views import (
+    ANY_ORDER,
+    click_tree,
+    clicks_of,
+    picking_kind,
+    picking_order,
+    public_frame,
+    seat_frame,
+)
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("special-cake", {"variant": "mint"}),
@@ -178,13 +188,15 @@ def test_spagyric_choices_are_words_then_the_winner_places() -> None:
     state = game.new_initial_state(3)
     frame = seat_frame(state, 0, {}, 0)
     assert frame["picking"] == "choose" and set(frame["clicks"]["next"]) == {"w", "b", "r"}
-    assert frame["code"] == {"code": "choose", "waiting": [0, 1], "chosen": False}
+    assert frame["code"] == {"code": "choose", "waiting": [0, 1], "chosen": False, "phase": "reveal"}
+    assert frame["placing"] == [None, None]  # nobody places at a reveal
     state.apply_joint([state.parse_move("w", 0), state.parse_move("b", 1)])  # white beats black
     placer = seat_frame(state, 0, {}, 1)
     other = seat_frame(state, 1, {}, 1)
     assert placer["reveal"] == {"colors": ["w", "b"], "winner": 0, "stunned": False} == other["reveal"]
     assert placer["picking"] == "place" and other["picking"] == "none"
     assert placer["code"] == {"code": "turn", "seat": 0, "phase": "place"}
+    assert placer["placing"] == ["w", None] == other["placing"]  # the winner places the ball that won
     state.apply(state.legal_moves(0)[0])
     state.apply_joint([state.parse_move("r", 0), state.parse_move("r", 1)])
     assert seat_frame(state, 1, {}, 3)["reveal"] == {"colors": ["r", "r"], "winner": None, "stunned": True}
@@ -209,3 +221,25 @@ def test_the_result_names_the_sites_that_decided_it() -> None:
         line.apply(line.parse_move(site))
     assert seat_frame(line, 0, {}, 7)["result"]["sites"] == ["0a1", "0b1", "0c1", "0d1"]
     assert seat_frame(spline.new_initial_state(), 0, {}, 0)["result"] is None
+
+
+def test_every_frame_says_the_colour_each_seat_places_now_and_the_phase() -> None:
+    """The page draws the ball a placement would put down from ``placing``, not from rules."""
+    spinca = spheria.load_game("spinca", players=3).new_initial_state(0)
+    for seat in range(3):
+        frame = seat_frame(spinca, seat, {}, 0)
+        assert frame["placing"] == ["w", "b", "r"] and frame["code"] == {"code": "turn", "seat": 0, "phase": None}
+    assert public_frame(spinca, {}, 0)["placing"] == ["w", "b", "r"]
+    cake = spheria.load_game("special-cake", variant="mint").new_initial_state(0)
+    frame = seat_frame(cake, 0, {}, 0)
+    assert frame["placing"] == ["w", "b"] and frame["code"]["phase"] == "place"
+    while cake.phase_name() == "place":
+        cake.apply(cake.legal_moves()[0])
+    frame = seat_frame(cake, cake.current_player(), {}, len(cake.history))
+    assert frame["placing"] == [None, None] and frame["code"]["phase"] == "eat"  # eating places nothing
+    while not cake.is_terminal():
+        cake.apply(cake.legal_moves()[0])
+    assert public_frame(cake, {}, len(cake.history))["placing"] == [None, None]
+    spline = spheria.load_game("spline").new_initial_state()
+    spline.apply(spline.parse_move("0a1"))
+    assert seat_frame(spline, 0, {}, 1)["placing"] == ["w", "b"]

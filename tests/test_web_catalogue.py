@@ -2,12 +2,15 @@
 
 Every key the JavaScript and HTML use is in en.json, every en.json key is in every other
 catalogue (the test names a missing one), no catalogue has a key nothing uses, the placeholders
-of a text are the same in every language, and the names the server sends by id (games, seats,
-options and their values, agents, error codes) each have their text.
+of a text are the same in every language, the names the page words by id (options and their
+values, agents, error codes) each have their text, and no English sentence is both the server's
+(its gettext catalogue: refusals, game titles, seat names, option help, colour and level words,
+sent translated from ``/api/words`` and in its refusals) and the page's.
 """
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
 import re
@@ -143,12 +146,7 @@ def test_the_static_text_of_the_html_is_the_english_catalogue() -> None:
                 assert key and value and value.group(1) == english[key.group(1)], f"{path.name}: {tag}"
 
 
-# -- what the server names by id: every one has its text ----------------------------------
-
-
-def slug(name: str) -> str:
-    """The key of a name the server sends (messages.js ``seatName``): "White-A" -> "white_a"."""
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+# -- what the server words: each sentence in one catalogue ---------------------------------
 
 
 def every_option_set(name: str) -> list[dict[str, Any]]:
@@ -163,12 +161,8 @@ def family(prefix: str) -> set[str]:
     return {key[len(prefix) :] for key in catalogue("en") if key.startswith(prefix)}
 
 
-def test_every_game_has_a_title() -> None:
-    assert family("game.") == set(game_names())
-    assert all(catalogue("en")[f"game.{name}"] == game_class(name).title for name in game_names())
-
-
-def test_every_seat_and_side_of_every_game_has_a_name() -> None:
+def names_sent() -> set[str]:
+    """Every seat and side name the server sends in English, for every game with every choice of its options."""
     names = set()
     for game in game_names():
         for options in every_option_set(game):
@@ -177,14 +171,93 @@ def test_every_seat_and_side_of_every_game_has_a_name() -> None:
             except ValueError:
                 continue  # a combination the game refuses
             names |= {seat["name"] for seat in facts["seats"]} | set(facts["sides"])
-    assert family("seat.") == {slug(name) for name in names}
-    assert all(catalogue("en")[f"seat.{slug(name)}"] == name for name in names)
+    return names
 
 
-def test_every_option_has_a_label_a_help_and_words_for_its_choices() -> None:
+#: The modules whose sentences the server words for a person (beside what the games mark in their classes).
+SERVER_MESSAGE_MODULES = (
+    "spheria.server.messages",
+    "spheria.kernel.messages",
+    "spheria.agents.messages",
+    "spheria.analysis.messages",
+    *(f"spheria.games.{name.replace('-', '_')}.messages" for name in game_names()),
+)
+#: Entries of en.json whose English happens to be spelt as a server sentence in another sense.
+HOMONYMS = {
+    "value.variant.mint": "the option value mint (the variant) is not the seat named Mint",
+}
+
+
+def normal(text: str) -> str:
+    """A sentence with case, punctuation and the names of its placeholders left out."""
+    text = re.sub(r"\{[^{}]*\}|%\(\w+\)s", "{}", text.lower())
+    return " ".join(re.findall(r"[^\W_]+|\{\}", text))
+
+
+def server_sentences() -> dict[str, str]:
+    """Every English sentence the server words (its message modules, the games' titles, seat
+    names and option help), by its normal form."""
+    texts: list[str] = []
+    for module in SERVER_MESSAGE_MODULES:
+        for name, value in vars(importlib.import_module(module)).items():
+            if not name.isupper():
+                continue
+            entries = value.values() if isinstance(value, dict) else value if isinstance(value, tuple) else (value,)
+            texts += [entry for entry in entries if isinstance(entry, str)]
+    for name in game_names():
+        cls = game_class(name)
+        texts += [cls.title, *(spec.help for spec in cls.option_specs)]
+    texts += sorted(names_sent())
+    # A text of placeholders only ("{n} {color}") is a pattern, not a sentence.
+    return {normal(text): text for text in texts if re.search(r"[^\W\d_]", normal(text).replace("{}", ""))}
+
+
+def test_no_english_sentence_is_both_the_servers_and_the_pages() -> None:
+    """A sentence lives in one catalogue: what the server words (refusals, names, colour and level
+    words) is the gettext catalogue's, sent translated; en.json holds only the page's own words."""
+    sentences = server_sentences()
+    assert len(sentences) > 200 and normal("It is {name}'s turn, not yours.") in sentences
+    twice = {
+        key: (form, sentences[normal(form)])
+        for key, text in catalogue("en").items()
+        for form in forms(text)
+        if normal(form) in sentences and key not in HOMONYMS
+    }
+    assert twice == {}, "sentences in both the server's catalogue and en.json"
+    assert all(normal(catalogue("en")[key]) in sentences for key in HOMONYMS), "a homonym no longer collides"
+
+
+def test_the_duplicate_finder_catches_a_sentence_written_differently() -> None:
+    """Case, final punctuation and placeholder names do not hide a duplicate."""
+    sentences = server_sentences()
+    for page_text in ("The game is over.", "Special Cake", "mint", "This seat was already taken by another browser!"):
+        assert normal(page_text) in sentences, page_text
+    assert normal("{who} holds {count} balls") in sentences  # Spagyric's "{name} holds {n} balls."
+    assert normal("Your balls in hand") not in sentences
+
+
+def test_the_server_words_every_title_seat_name_option_help_colour_and_level(client: TestClient) -> None:
+    english = client.get("/api/words?lang=en").json()
+    korean = client.get("/api/words?lang=ko").json()
+    assert english["lang"] == "en" and korean["lang"] == "ko"
+    assert english["games"] == {name: game_class(name).title for name in game_names()}
+    helps = {spec.help for name in game_names() for spec in game_class(name).option_specs}
+    assert set(english["names"]) == names_sent() | helps == set(korean["names"])
+    assert all(english["names"][text] == text for text in english["names"])
+    assert english["colors"] == {"w": "white", "b": "black", "r": "red"}
+    assert set(english["levels"]) == set(korean["levels"]) == {"1", "2", "3", "4", "5"}
+    for words in (korean["games"], korean["names"], korean["colors"], korean["levels"]):
+        assert all(HANGUL.search(text) for text in words.values()), words
+    assert korean["names"]["Mint"] == "민트" and korean["games"]["special-cake"] == "스페셜 케이크"
+    by_header = client.get("/api/words", headers={"Accept-Language": "ko-KR,ko;q=0.9"})
+    assert by_header.json() == korean and by_header.headers["vary"] == "Accept-Language"
+    refused = client.get("/api/words?lang=fr")
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_lang"
+
+
+def test_every_option_has_a_label_and_words_for_its_choices() -> None:
     specs = [spec for name in game_names() for spec in game_class(name).option_specs]
-    assert family("option.") == {spec.name for spec in specs} | {f"{spec.name}.help" for spec in specs}
-    assert all(catalogue("en")[f"option.{spec.name}.help"] == spec.help for spec in specs)
+    assert family("option.") == {spec.name for spec in specs}
     worded = {f"{spec.name}.{choice}" for spec in specs for choice in spec.choices if isinstance(choice, str)}
     bools = {str(value).lower() for spec in specs if spec.kind is bool for value in (True, False)}
     assert family("value.") == worded | bools
@@ -194,7 +267,25 @@ def test_every_agent_has_a_name() -> None:
     assert family("agent.") == set(agent_names()) | {"level"}
 
 
+#: Codes whose refusal the server words whole in the page's language: the page shows its message.
+SERVER_WORDED_CODES = {
+    "not_finished",
+    "rate_limited",
+    "seat_taken",
+    "bad_credential",
+    "stale",
+    "game_over",
+    "already_chosen",
+    "spectator",
+    "spectators_full",
+    "server_error",
+    "server_busy",
+    "not_your_turn",
+}
+
+
 def test_every_error_code_the_server_sends_has_a_text() -> None:
+    """The page words a code (then shows the server's detail), or shows the server's translated message."""
     code = re.compile(
         r"(?:GameError|JobFailed|error_frame|error_response|_refuse)\(\s*(?:\d+,\s*)?\"([a-z_]+)\""
         r"|return \d+, \"([a-z_]+)\""
@@ -204,7 +295,14 @@ def test_every_error_code_the_server_sends_has_a_text() -> None:
         codes |= {a or b for a, b in code.findall(path.read_text(encoding="utf-8"))}
     codes |= set(re.findall(r"^\s+code = \"([a-z_]+)\"", (SERVER / "protocol.py").read_text(encoding="utf-8"), re.M))
     assert len(codes) > 20, codes
-    assert family("error.") == codes
+    assert codes >= SERVER_WORDED_CODES and not family("error.") & SERVER_WORDED_CODES
+    assert family("error.") | SERVER_WORDED_CODES == codes
+    # Each of those is raised with a translated sentence of the server's message table.
+    for path in SERVER.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for found in re.finditer(r"(?:GameError|error_frame)\(\s*\"([a-z_]+)\",\s*([^)]*)\)", text):
+            if found.group(1) in SERVER_WORDED_CODES:
+                assert found.group(2).startswith(("_(M.", "_(MESSAGES[")), (path.name, found.group(0))
 
 
 # -- what the server serves: the catalogues, and How to play in the asked language ----------

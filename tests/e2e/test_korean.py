@@ -14,10 +14,13 @@ import re
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
 
+from spheria.i18n import using
+from spheria.server.views import words
 from tests.e2e.test_analysis import finished_game, known_position
 from tests.e2e.test_browser import (
     SIZES,
@@ -43,9 +46,21 @@ HANGUL = re.compile(r"[\uac00-\ud7a3]")
 SAME_IN_EVERY_LANGUAGE = {"page.game", "list.comma"}
 
 
+def server_words(lang: str) -> dict[str, Any]:
+    """The server's words for the pages in ``lang`` (``GET /api/words``): titles, names, colours, levels."""
+    with using(lang):
+        return words()
+
+
 def english_patterns() -> list[tuple[str, re.Pattern[str]]]:
-    """Each English text of the catalogue (a word or more of letters) as a pattern, placeholders as wildcards."""
-    english = json.loads((CATALOGUES / "en.json").read_text(encoding="utf-8"))
+    """Each English text of the catalogue and of the server's words (a word or more of letters)
+    as a pattern, placeholders as wildcards."""
+    english: dict[str, Any] = json.loads((CATALOGUES / "en.json").read_text(encoding="utf-8"))
+    sent = server_words("en")
+    english.update((f"server.games.{key}", text) for key, text in sent["games"].items())
+    english.update((f"server.names.{text}", text) for text in sent["names"])
+    for group in ("colors", "levels"):
+        english.update((f"server.{group}.{key}", text) for key, text in sent[group].items())
     patterns = []
     for key, entry in english.items():
         if key in SAME_IN_EVERY_LANGUAGE:
@@ -65,15 +80,35 @@ ENGLISH = english_patterns()
 
 def english_on(page: Page) -> list[tuple[str, str]]:
     """The catalogue's English texts the page shows: in its visible text, and in the titles,
-    labels and placeholders of what it shows."""
-    shown = page.evaluate(
-        """() => [document.body.innerText, document.title,
-             ...[...document.querySelectorAll('[title], [aria-label], [placeholder]')]
-               .filter(n => !n.closest('[hidden]'))
-               .flatMap(n => ['title', 'aria-label', 'placeholder'].map(a => n.getAttribute(a) || ''))]
-           .join('\\n')"""
+    labels and placeholders of what it shows. An option's help (the title of its form row, the
+    server's words) names the option's values as they are typed, so those are not counted there."""
+    shown, helps = page.evaluate(
+        """() => {
+          const attributes = (nodes) => nodes.filter(n => !n.closest('[hidden]'))
+            .flatMap(n => ['title', 'aria-label', 'placeholder'].map(a => n.getAttribute(a) || ''));
+          const all = [...document.querySelectorAll('[title], [aria-label], [placeholder]')];
+          const help = (n) => n.matches('.form-row[title]');
+          return [[document.body.innerText, document.title, ...attributes(all.filter(n => !help(n)))].join('\\n'),
+                  attributes(all.filter(help)).join('\\n')];
+        }"""
     )
-    return [(key, match.group(0)) for key, pattern in ENGLISH for match in [pattern.search(shown)] if match]
+    typed = option_values_as_typed()
+    found = [(key, match.group(0)) for key, pattern in ENGLISH for match in [pattern.search(shown)] if match]
+    found += [
+        (key, match.group(0))
+        for key, pattern in ENGLISH
+        if key not in typed
+        for match in [pattern.search(helps)]
+        if match and (key, match.group(0)) not in found
+    ]
+    return found
+
+
+def option_values_as_typed() -> set[str]:
+    """The keys of the option values whose English word is the value itself (``value.variant.mint``:
+    "mint"): the server's help of an option names its values as they are typed, in every language."""
+    english = json.loads((CATALOGUES / "en.json").read_text(encoding="utf-8"))
+    return {key for key, text in english.items() if key.startswith("value.") and key.split(".")[-1] == text}
 
 
 def assert_korean(page: Page, names: tuple[str, ...] = ()) -> None:
@@ -288,7 +323,7 @@ def test_the_analysis_board_gives_the_engines_verdict_in_korean(browser: Browser
     page.wait_for_function("() => document.body.dataset.engine === 'done'")
     assert page.get_attribute("#engine-verdict", "data-verdict") == "1"
     name = state.game.player_names()[state.current_player()]  # "Player 2" in sugar
-    side = korean()[f"seat.{re.sub(r'[^a-z0-9]+', '_', name.lower())}"]
+    side = server_words("ko")["names"][name]
     assert page.inner_text("#engine-verdict .verdict-line") == f"둘 차례인 {side}: 완벽한 플레이로 승리합니다"
     assert page.inner_text("#engine-verdict .method").startswith("정확한 값: ")
     assert set(page.eval_on_selector_all("#engine-moves .em-value", "cells => cells.map(c => c.textContent)")) == {

@@ -300,6 +300,20 @@ class HiddenPublicObservation(Observation):
     history: list[str]
 
 
+@dataclass(frozen=True)
+class Revealed:
+    """What a reveal just showed: each seat's ball (``"w"``, ``"b"``, ``"r"``, seat order) and
+    the seat that won it (``None`` when nobody did). Public once resolved."""
+
+    colors: tuple[str, ...]
+    winner: int | None
+
+    @property
+    def stunned(self) -> bool:
+        """Every seat showed the same colour: the balls are stunned and nobody won."""
+        return len(set(self.colors)) == 1
+
+
 class PlayerView(Protocol):
     """The calls an agent may make on what it is shown."""
 
@@ -447,8 +461,25 @@ class State(ABC, Generic[M]):
 
     def placing_color(self, player: int) -> str | None:
         """The colour code of the ball seat ``player`` would place now (``"w"``, ``"b"``,
-        ``"r"``), or ``None`` when it places none now. Default: the seat's own colour."""
-        return self.game.seat_colors()[self.check_seat(player)]
+        ``"r"``), or ``None`` when it places none now. Default: the seat's own colour until
+        the game is over."""
+        color = self.game.seat_colors()[self.check_seat(player)]
+        return None if self.is_terminal() else color
+
+    def phase_name(self) -> str | None:
+        """The name of the game's phase now (such as ``"place"``), for an interface to word the
+        state of play; ``None`` in a game without phases."""
+        return None
+
+    def last_reveal(self) -> Revealed | None:
+        """What the move just played revealed of the seats' secret choices, or ``None`` when it
+        revealed nothing. Default: no move reveals anything."""
+        return None
+
+    def result_mask(self) -> int:
+        """The sites a finished game's result points at (a winning line, a deciding group), as
+        a mask of sites; ``0`` when it points at none. Default: none."""
+        return 0
 
     def move_hint(self, player: int | None = None) -> str:
         """How to write a move here, for interfaces that ask a person for one."""

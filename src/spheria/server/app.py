@@ -11,6 +11,8 @@ HTTP::
     GET  /api/catalog            games, their options and the agents (per game: those that fit)
     GET  /api/howto/{game}       {"game", "lang", "text", "blocks"}: how to play it, for the page's panel
                                  (``?lang=ko``; without it, in the language of Accept-Language)
+    GET  /api/words              the names the server sends in English (titles, seats, option help) and
+                                 the colour and level words, in the page's language (``?lang=ko``)
     POST /api/check              {"game", "options"} -> the seats' names, or a clear error
     GET  /api/games              games (public facts only)
     POST /api/games              create: {"game", "options", "seats": [{"kind": "human"},
@@ -41,18 +43,20 @@ from dataclasses import replace
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from spheria.i18n import ngettext
-from spheria.server import analysis, editor, endpoints
+from spheria.i18n import ngettext, using
+from spheria.server import analysis, editor, endpoints, views
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
 from spheria.server.guards import SECURITY_HEADERS, Guard
 from spheria.server.limits import Limits, TokenBucket
 from spheria.server.messages import RESUMED
-from spheria.server.session import SessionManager
+from spheria.server.session import GameError, SessionManager
 from spheria.server.storage import SQLiteStorage, Storage
 
 __all__ = ["SECURITY_HEADERS", "WEB_DIR", "catalog", "create_app", "record_of"]
@@ -61,6 +65,19 @@ log = logging.getLogger("spheria.server")
 
 #: Frames a connection may send per second by default (a burst of twice as many is allowed).
 FRAME_RATE = Limits.frame_rate
+
+
+async def api_words(request: Request) -> Response:
+    """``GET /api/words?lang=ko``: the server's names and words for the pages (:func:`views.words`)."""
+    try:
+        lang = endpoints.language_of(request)
+    except GameError as error:
+        return endpoints.refused(error)
+    with using(lang):
+        response = endpoints.json_response(views.words())
+    response.headers["Vary"] = "Accept-Language"
+    return response
+
 
 ROUTES = [
     *analysis.ROUTES,  # /ws/analysis before /ws/{game_id}
@@ -74,6 +91,7 @@ ROUTES = [
     Route("/api/catalog", endpoints.api_catalog, methods=["GET"]),
     Route("/api/check", endpoints.api_check, methods=["POST"]),
     Route("/api/howto/{game}", endpoints.api_howto, methods=["GET"]),
+    Route("/api/words", api_words, methods=["GET"]),
     Route("/api/games", endpoints.api_games, methods=["GET"]),
     Route("/api/games", endpoints.api_create, methods=["POST"]),
     Route("/api/games/{game_id}", endpoints.api_game, methods=["GET"]),

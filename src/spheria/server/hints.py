@@ -6,11 +6,11 @@ The human seat asks with ``{"type": "hint"}``; the server checks, in this order,
 connection holds a seat (spectators: ``spectator``), that the game has hints (``hints_off``),
 that it is not over (``game_over``), that the seat has a move to make (``not_your_turn``) and
 that it is not already waiting for one (``hint_busy``). The hint is the game's top level agent
-(``level:5``: in Special Cake the exact solver where its search reaches) run in the agent pool
+(``level:5``: a game's exact solver where its search reaches) run in the agent pool
 with a deadline (``Limits.hint_time``), like an agent seat's move: the event loop and the other
-games never wait for it. The agent is handed ``state.view(seat)``, so in Spagyric a hint is worked
-out from the requesting seat's view only, and with a seed fixed by the game and the ply, so twin
-positions that differ only in what the seat may not see get the same hint.
+games never wait for it. The agent is handed ``state.view(seat)``, so in a game of hidden
+information a hint is worked out from the requesting seat's view only, and with a seed fixed by
+the game and the ply, so twin positions that differ only in what the seat may not see get the same hint.
 
 Each hint given is stored (``hints`` table) and counted per seat in the frames, the replay and
 the record (docs/records.md, ``hints``).
@@ -100,7 +100,7 @@ async def give_hint(
 
     ``on_start(seconds)`` is called once the job is queued, with its deadline (for progress), and
     ``on_progress(positions)`` while the engine searches, with the positions searched so far (in a
-    game with perfect information, by an engine that counts them: Special Cake's solver)."""
+    game with perfect information, by an engine that counts them: an exact solver)."""
     check_hint_request(session, seat)
     record = session.record
     manager = session.manager

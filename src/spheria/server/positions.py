@@ -5,16 +5,16 @@ The browser knows no rules; every fact about a position here comes from the game
 * :func:`check_position` reads SPN with the game's own ``state_from_spn``, whose ``ValueError``
   names what makes the position impossible (a floating ball, wrong counts, the cherry …), and
   answers the normalized SPN (``state.to_spn()``) with the board to draw;
-* :func:`random_position` plays random legal moves from the game's start (a random full cake is
-  the position with the most balls on a random playout, where the eating begins);
+* :func:`random_position` plays random legal moves from the game's start (a random full one is
+  the position with the most balls on a random playout);
 * :func:`transform_position` applies one of the pyramid's 8 symmetries (``SYMMETRIES``) to the
-  board and to every field after it that lists sites (Spinca's locked marbles);
+  board and to every field after it that lists sites (locked marbles);
 * :func:`field_choices` lists, for each SPN field after the board, the values seen in the game's
   own positions (its start and a few seeded random games): the editor's choices for the side to
   move and the phase. A field with many values (counts, locked sites) is typed instead.
 
 Every position must be a live one to start a game from (:func:`start_state`). Every game's SPN is
-its whole state (Spagyric's carries both supplies, the stunned balls and the bags), so nothing
+its whole state (a hidden-information game's carries every seat's hidden balls), so nothing
 hidden is left unset; but in a game with hidden information whoever sets the position up knows
 every seat's secret, so such a start is only for a game with one person and agents.
 """
@@ -32,7 +32,7 @@ from spheria.kernel.game import SIMULTANEOUS, Game, State
 from spheria.server import messages as M
 from spheria.server.views import board_of, status_code
 
-#: The longest SPN accepted (the longest real one, Spagyric's, is under 80 characters).
+#: The longest SPN accepted (the longest real one is under 80 characters).
 MAX_SPN = 200
 #: Most plies of a random playout: a bound on the work, far above the length of a real game.
 MAX_PLAYOUT = 400
@@ -155,7 +155,7 @@ def _balls(state: State[Any]) -> int:
 
 def random_position(game: Game, seed: int | None, full: bool) -> State[Any]:
     """A position reached by random legal play, not over: one at random, or (``full``) the first
-    with the most balls (for Special Cake the cake at the start of the eating)."""
+    with the most balls."""
     rng = random.Random(seed)
     live = [s for s in _playout(game, rng) if not s.is_terminal()]
     if full:

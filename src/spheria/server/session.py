@@ -7,7 +7,7 @@ the session's lock; after each change every seat's client is sent its own frame 
 latest position within the server's spectator rate (one text shared by all), and agent seats
 that must act are started in the agent pool.
 
-Simultaneous nodes (Spagyric's reveals): each seat's secret choice is checked with
+Simultaneous nodes (secret choices revealed together): each seat's secret choice is checked with
 ``parse_move(text, seat)`` and kept server-side in ``pending`` (and in storage, so a committed
 choice survives a restart). Nobody else is told what it is, only that the seat has chosen.
 When every seat that must choose has chosen, the choices are resolved with ``apply_joint``;
@@ -287,7 +287,7 @@ class GameSession:
 
     def thinking_now(self) -> list[dict[str, Any]]:
         """The agent seats thinking now, for how many seconds so far and, for an agent that counts
-        them (the Special Cake solver), the positions it has searched (progress for the page)."""
+        them (an exact solver), the positions it has searched (progress for the page)."""
         now = time.monotonic()
         entries: list[dict[str, Any]] = []
         for seat, since in sorted(self.thinking.items()):

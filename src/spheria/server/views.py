@@ -11,19 +11,36 @@ Everything the server sends about a game goes through :func:`seat_frame` or
   by construction (the board, whose turn it is and the resolved moves), never a seat's
   observation.
 
-The browser knows no rules: what it may click, what a reveal showed and who won it, and the
-state of the game as a code with parameters all come from here as data.
+The browser knows no rules: what it may click, what a reveal showed and who won it, the colour
+each seat places now, and the state of the game as a code with parameters all come from here as
+data. The names the server sends in English (game titles, seat and side names, option help) and
+the words for colours and levels come translated from :func:`words`, in the page's language.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from spheria.engine.board import COLOR_CHARS, SITE_NAMES, iter_sites
-from spheria.kernel.game import PICK_RELOCATE, PICK_SET, SIMULTANEOUS, TERMINAL, IllegalMoveError, State
+from spheria.agents.levels import LEVEL_NUMBERS, level_words
+from spheria.engine.board import SITE_NAMES, iter_sites
+from spheria.i18n import current_language, using
+from spheria.i18n import gettext as _
+from spheria.kernel import messages as K
+from spheria.kernel.game import (
+    PICK_RELOCATE,
+    PICK_SET,
+    SEAT_COLOR_CODES,
+    SIMULTANEOUS,
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    State,
+)
+from spheria.kernel.registry import game_class, game_names, load_game
 
 #: One click of a move's text: a site (``0a1``) or a word (a colour such as ``w``).
 TOKEN_RE = re.compile(r"[0-3][a-d][1-4]|[A-Za-z]+")
@@ -121,10 +138,10 @@ def click_tree(state: State[Any], seat: int, moves: list[str]) -> dict[str, Any]
     that lead on. Every path ends in a move, so a page that offers only ``next`` never reaches
     a dead end.
 
-    Ordered games: each move's clicks in written order. Any-order games (Special Cake's
-    lines): every order of a listed move's sites leads to a move — an order that is legal
+    Ordered games: each move's clicks in written order. Any-order games (a line of
+    sites): every order of a listed move's sites leads to a move — an order that is legal
     plays itself (``order``; ``move`` is the listed move with the same outcome), any other
-    order plays the first listed move of that set of sites — so the player clicks the candies
+    order plays the first listed move of that set of sites — so the player clicks the sites
     in any order and the page shows the order used.
     """
     tree: dict[str, Any] = {}
@@ -184,49 +201,39 @@ def last_reveal(state: State[Any]) -> dict[str, Any] | None:
 
     A reveal is public once resolved: every seat saw both balls.
     """
-    history = getattr(state, "history", None)
-    if not history:
+    reveal = state.last_reveal()
+    if reveal is None:
         return None
-    colors = getattr(history[-1], "colors", None)
-    if not isinstance(colors, tuple) or not all(isinstance(c, int) for c in colors):
-        return None
-    shown = [COLOR_CHARS[c] for c in colors]
-    winner: int | None = None
-    if len(set(shown)) > 1:
-        placer = getattr(state, "placer", None)
-        winners = state.winners() if state.is_terminal() else []
-        winner = placer if isinstance(placer, int) else (winners[0] if len(winners) == 1 else None)
-    return {"colors": shown, "winner": winner, "stunned": len(set(shown)) == 1}
+    return {"colors": list(reveal.colors), "winner": reveal.winner, "stunned": reveal.stunned}
 
 
 def result_sites(state: State[Any]) -> list[str]:
-    """The sites a finished game's result points at: Spline's winning line, Spagyric's deciding group."""
+    """The sites a finished game's result points at (the game's :meth:`State.result_mask`)."""
     if not state.is_terminal():
         return []
-    mask = 0
-    line = getattr(state, "winning_line", None)
-    group = getattr(state, "deciding_group", None)
-    if callable(line):
-        mask = int(line())
-    elif callable(group):
-        mask = int(group())
-    return [SITE_NAMES[s] for s in iter_sites(mask)]
+    return [SITE_NAMES[s] for s in iter_sites(state.result_mask())]
+
+
+def placing_colors(state: State[Any]) -> list[str | None]:
+    """The colour of the ball each seat would place now (``None``: it places none now), by seat."""
+    return [state.placing_color(seat) for seat in range(state.game.num_players)]
 
 
 def status_code(state: State[Any], seat: int | None, pending: dict[int, str]) -> dict[str, Any]:
     """The state of play as a code with parameters; the page words it (no prose to parse).
 
     ``over`` (``winners``), ``choose`` (``waiting``: seats still to choose in secret, ``chosen``:
-    whether this seat has), ``turn`` (``seat`` to move, ``phase`` the game's phase name or None).
+    whether this seat has), ``turn`` (``seat`` to move); ``choose`` and ``turn`` also carry
+    ``phase``, the game's phase name or None (:meth:`State.phase_name`).
     """
     to_move = state.current_player()
     if to_move == TERMINAL:
         return {"code": "over", "winners": state.winners()}
+    phase = state.phase_name()
     if to_move == SIMULTANEOUS:
         waiting = [s for s in choosers(state) if s not in pending]
-        return {"code": "choose", "waiting": waiting, "chosen": seat is not None and seat in pending}
-    phase = getattr(state, "phase", None)
-    return {"code": "turn", "seat": to_move, "phase": phase if isinstance(phase, str) else None}
+        return {"code": "choose", "waiting": waiting, "chosen": seat is not None and seat in pending, "phase": phase}
+    return {"code": "turn", "seat": to_move, "phase": phase}
 
 
 def result_of(state: State[Any]) -> dict[str, Any] | None:
@@ -254,6 +261,8 @@ def _common(state: State[Any], pending: dict[int, str], version: int, seat: int 
         "result": result_of(state),
         "code": status_code(state, seat, pending),
         "reveal": last_reveal(state),
+        # The colour each seat would place now, by seat: the page draws the ball under a target.
+        "placing": placing_colors(state),
     }
 
 
@@ -298,3 +307,55 @@ def public_frame(state: State[Any], pending: dict[int, str], version: int) -> di
         last_move=last_move(history) if isinstance(history, list) else None,
     )
     return frame
+
+
+# -- the server's words for the pages ----------------------------------------------------------
+
+
+def _every_variant(name: str) -> list[Game]:
+    """The game ``name`` with each combination of its options' choices (those it accepts)."""
+    specs = [spec for spec in game_class(name).option_specs if spec.choices]
+    games = []
+    for values in itertools.product(*(spec.choices for spec in specs)):
+        try:
+            games.append(load_game(name, **{spec.name: value for spec, value in zip(specs, values, strict=True)}))
+        except ValueError:
+            continue  # a combination the game refuses
+    return games
+
+
+def words() -> dict[str, Any]:
+    """The words of the server's catalogue that the pages show, in the current language.
+
+    The server sends names in English (``Game.describe()`` does not change with the language);
+    a page words them from here: ``games`` (title by game id), ``names`` (each seat's and side's
+    name and each option's help, by its English text, for every game with every choice of its
+    options), ``colors`` (the colour words by code) and ``levels`` (the level words by number).
+    Each of these sentences lives in the server's catalogue only.
+    """
+    return _words(current_language())
+
+
+@functools.cache
+def _words(lang: str) -> dict[str, Any]:
+    with using(lang):
+        return _words_now()
+
+
+def _words_now() -> dict[str, Any]:
+    games: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for name in game_names():
+        cls = game_class(name)
+        games[name] = _(cls.title)
+        names.update((spec.help, _(spec.help)) for spec in cls.option_specs)
+        for game in _every_variant(name):
+            info = game.info()
+            names.update((text, _(text)) for text in (*(seat.name for seat in info.seats), *info.sides))
+    return {
+        "lang": current_language(),
+        "games": games,
+        "names": names,
+        "colors": {code: _(word) for code, word in zip(SEAT_COLOR_CODES, K.COLOR, strict=True)},
+        "levels": {str(level): level_words(level) for level in LEVEL_NUMBERS},
+    }

@@ -103,6 +103,7 @@ from spheria.kernel.game import (
     IllegalMoveError,
     InvalidMoveError,
     Observation,
+    Revealed,
     State,
     checked_site,
     move_text,
@@ -698,6 +699,19 @@ class SpagyricState(State[SpagyricMove]):
         if self.phase != PLACE or self.placer != player or self.placing is None:
             return None
         return COLOR_CHARS[self.placing]
+
+    def phase_name(self) -> str:
+        return self.phase
+
+    def last_reveal(self) -> Revealed | None:
+        """The reveal just resolved: both balls, and the seat whose ball beat the other's."""
+        last = self.history[-1] if self.history else None
+        if not isinstance(last, Reveal):
+            return None
+        return Revealed(tuple(COLOR_CHARS[c] for c in last.colors), stronger(*last.colors))
+
+    def result_mask(self) -> int:
+        return self.deciding_group()
 
     def to_decide(self) -> list[int]:
         """The seats whose decision is pending: both at a reveal, the placer at a placement."""

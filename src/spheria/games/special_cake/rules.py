@@ -674,6 +674,9 @@ class CakeState(State[CakeMove]):
         """Eating a line: its candies in any order (the server checks the order); else one site."""
         return PICK_SET if self.phase == EAT else PICK_PREFIX
 
+    def phase_name(self) -> str:
+        return self.phase
+
     def placing_color(self, player: int) -> str | None:
         """Candies are placed only in the set-up (not in sugar), in the seat's colour."""
         color = self.game.seat_colors()[self.check_seat(player)]

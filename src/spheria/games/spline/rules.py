@@ -356,6 +356,9 @@ class SplineState(State[SplineMove]):
         lines = lines_of(self._masks[self._winner])
         return lines[0] if lines else 0
 
+    def result_mask(self) -> int:
+        return self.winning_line()
+
     def status_lines(self, player: int | None = None) -> list[str]:
         if player is not None:
             self.check_seat(player)

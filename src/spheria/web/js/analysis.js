@@ -6,7 +6,7 @@
 import { PyramidView } from "./board.js";
 import { listenForTaps, wordUnder, keyboardClick } from "./taps.js";
 import { Picker, isSite, moveSites } from "./moves.js";
-import { t, has, translatePage, onLanguageChange, gameTitle, seatName, errorText } from "./messages.js";
+import { t, has, translatePage, onLanguageChange, gameTitle, seatName, errorText, colorWord } from "./messages.js";
 import { h, clear, api, describeOptions, seatColors, ballSwatch, copyButton, resultText, serverDetail, socketUrl } from "./ui.js";
 import { Node, nodes, leaves, promote, remove, mainLine, encode, decode } from "./variations.js";
 import { evaluationChart } from "./chart.js";
@@ -57,7 +57,7 @@ function showProblem(error) {
   $("analysis-main").hidden = true;
   const box = $("problem");
   box.hidden = false;
-  clear(box).append(h("h1", {}, t("analysis.bad_link")), h("div", { id: "problem-text" }, text, error.detail ? serverDetail(error.detail) : null), h("a", { href: "/analysis", class: "button" }, t("analysis.fresh")), " ", h("a", { href: "/", class: "button primary" }, t("links.lobby")));
+  clear(box).append(h("h1", {}, t("analysis.bad_link")), h("div", { id: "problem-text" }, text, error.detail && has(`error.${error.code}`) ? serverDetail(error.detail) : null), h("a", { href: "/analysis", class: "button" }, t("analysis.fresh")), " ", h("a", { href: "/", class: "button primary" }, t("links.lobby")));
 }
 
 async function start() {
@@ -245,11 +245,9 @@ function nameOf(seat) {
   return player ? seatName(player.name) : "?";
 }
 
+/** The colour of the ball the seat to move would place now, as the server sends it (null: none). */
 function ghostColor(frame) {
-  const obs = frame.observation || {};
-  if (obs.phase === "place" && obs.placing) return obs.placing;
-  const seat = frame.to_move;
-  return seat >= 0 ? seatColors(facts, facts.players.length)[seat] : null;
+  return (frame.placing || [])[frame.to_move] || null;
 }
 
 function renderTurn(frame) {
@@ -274,8 +272,8 @@ function renderPicker(options, frame) {
   if (!playable || !picker) return;
   const choosers = frame.choosers || [];
   for (const word of [...options.words].sort()) {
-    const key = `color.${word}`;
-    const label = has(key) ? [ballSwatch(word, 20), h("span", {}, t(key))] : [h("span", {}, word)];
+    const shown = colorWord(word);
+    const label = shown !== word ? [ballSwatch(word, 20), h("span", {}, shown)] : [h("span", {}, word)];
     words.appendChild(h("button", { class: `choice choice-${word}`, type: "button", "data-word": word, onclick: (e) => keyboardClick(e) && onWord(word) }, h("span", { class: "chip" }, ...label)));
   }
   let text = picker.empty ? t(options.words.size && !options.sites.size ? "picker.choose" : "picker.prompt") : t("picker.picked", { clicks: picker.selection.join(" · ") });

@@ -286,7 +286,7 @@ function showRefusal(error) {
   box.className = "verdict invalid";
   box.appendChild(h("div", { class: "verdict-title" }, t("editor.refused")));
   box.appendChild(h("div", { class: "reason" }, message));
-  if (error.detail) box.appendChild(serverDetail(error.detail));
+  if (error.detail && has(`error.${error.code}`)) box.appendChild(serverDetail(error.detail)); // else it is the message
 }
 
 /** The /analysis link: the game, its options as k=v,k=v and the SPN (this format is fixed). */

@@ -5,7 +5,7 @@
 import { PyramidView } from "./board.js";
 import { listenForTaps, wordUnder, keyboardClick } from "./taps.js";
 import { Picker, isSite, moveSites } from "./moves.js";
-import { t, translatePage, joinNames, onLanguageChange, seatName, gameTitle, agentName, errorText } from "./messages.js";
+import { t, translatePage, joinNames, onLanguageChange, seatName, gameTitle, agentName, errorText, colorWord } from "./messages.js";
 import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo, scoreTable, keepEndInSight, resultText, socketUrl } from "./ui.js";
 
 translatePage(); // static labels from the message table
@@ -216,7 +216,7 @@ function hintsOffered() {
 /** The hint in words: the move ringed on the board, or the colour to choose (its button ringed). */
 function hintText(given, count) {
   const word = given.clicks.find((click) => !isSite(click));
-  if (word !== undefined && given.clicks.length === 1) return t("hints.shown_choice", { color: t(`color.${word}`), count });
+  if (word !== undefined && given.clicks.length === 1) return t("hints.shown_choice", { color: colorWord(word), count });
   return t("hints.shown", { move: given.move, count });
 }
 
@@ -356,11 +356,10 @@ function colors() {
   return seatColors(info, frame.players.length);
 }
 
+/** The colour of the ball this seat would place now, as the server sends it (null: none). */
 function ghostColor() {
-  if (!frame || !info || seat === null) return null;
-  const obs = frame.observation || {};
-  if (obs.phase === "place" && obs.placer === seat && obs.placing) return obs.placing;
-  return colors()[seat];
+  if (!frame || seat === null) return null;
+  return (frame.placing || [])[seat] || null;
 }
 
 function render() {
@@ -471,7 +470,7 @@ function ballCounts(board) {
   return ["w", "b", "r"]
     .map((c) => [c, chars.split(c).length - 1])
     .filter(([, n]) => n > 0)
-    .map(([c, n]) => t("status.count", { count: n, color: t(`color.${c}`) }))
+    .map(([c, n]) => t("status.count", { count: n, color: colorWord(c) }))
     .join(t("list.comma"));
 }
 
@@ -529,8 +528,8 @@ function showWords(list, suggested) {
 
 function choiceChip(word) {
   const span = h("span", { class: "chip" });
-  const key = `color.${word}`;
-  if (t(key) !== key) span.append(ballSwatch(word, 20), h("span", {}, t(key)));
+  const shown = colorWord(word);
+  if (shown !== word) span.append(ballSwatch(word, 20), h("span", {}, shown));
   else span.append(h("span", {}, word));
   return span;
 }

@@ -1,6 +1,6 @@
 // The lobby: the new game form, games in play and finished games.
 
-import { t, translatePage, onLanguageChange, currentLanguage, gameTitle, seatName, agentName } from "./messages.js";
+import { t, translatePage, onLanguageChange, currentLanguage, gameTitle, seatName, agentName, levelWords } from "./messages.js";
 import { h, clear, api, renderOptionInputs, optionValues, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch, resultText, refusalText } from "./ui.js";
 
 translatePage(); // static labels from the message table
@@ -94,7 +94,7 @@ function renderSeats(result) {
     kind.appendChild(h("option", { value: "human" }, t("lobby.human")));
     if (levels.length) {
       const group = h("optgroup", { label: t("lobby.levels") });
-      for (const level of levels) group.appendChild(h("option", { value: level.spec }, t("lobby.level", { ...level, words: t(`level.words.${level.level}`) })));
+      for (const level of levels) group.appendChild(h("option", { value: level.spec }, t("lobby.level", { ...level, words: levelWords(level.level) })));
       kind.appendChild(group);
     }
     if (agents.length) {

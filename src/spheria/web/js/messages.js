@@ -4,21 +4,33 @@
 // ("one", "other", ...) chosen by the parameter ``count``. English is the fallback for any key
 // a catalogue lacks. The language follows the switch in the header (remembered in
 // localStorage), else navigator.languages; switching re-words the page without a reload.
+// What the server names in English (game titles, seat and side names, option help) and the
+// colour and level words are the server's sentences: it sends them translated (/api/words), and
+// no page catalogue repeats them.
 
 export const LANGUAGES = ["en", "ko"];
 /** How each language names itself on the switch. */
 const LANGUAGE_NAMES = { en: "EN", ko: "한국어" };
 const STORED = "spheria.lang";
 const catalogues = {};
+// The server's words in each language: {games, names, colors, levels} (see spheria.server.views.words).
+const serverWords = {};
 const listeners = [];
 
+async function fetchJson(path, what) {
+  const response = await fetch(path);
+  if (!response.ok) throw new Error(`no ${what}: ${response.status}`);
+  return response.json();
+}
+
 async function load(lang) {
-  if (!catalogues[lang]) {
-    const response = await fetch(`/static/i18n/${lang}.json`);
-    if (!response.ok) throw new Error(`no catalogue for ${lang}: ${response.status}`);
-    catalogues[lang] = await response.json();
-  }
-  return catalogues[lang];
+  const [catalogue, words] = await Promise.all([
+    catalogues[lang] || fetchJson(`/static/i18n/${lang}.json`, `catalogue for ${lang}`),
+    serverWords[lang] || fetchJson(`/api/words?lang=${lang}`, `server words for ${lang}`),
+  ]);
+  catalogues[lang] = catalogue;
+  serverWords[lang] = words;
+  return catalogue;
 }
 
 /** The language to speak: the stored choice, else the first of ``preferred`` (BCP 47 tags) we speak. */
@@ -115,25 +127,40 @@ export function tOr(key, fallback, params = {}) {
   return has(key) ? t(key, params) : fallback;
 }
 
-/** The key of a name the server sends as an English word ("White-A" -> "white_a"). */
-function slug(name) {
-  return String(name).toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
+/** The server's word for ``key`` in ``group`` (games, names, colors, levels), in the reader's language. */
+function serverWord(group, key) {
+  return serverWords[language]?.[group]?.[key] ?? serverWords.en?.[group]?.[key];
 }
 
 /** A seat's or side's name in the reader's language ("Mint" -> "민트"), the name itself if unknown. */
 export function seatName(name) {
-  return name === null || name === undefined ? "?" : tOr(`seat.${slug(name)}`, String(name));
+  return name === null || name === undefined ? "?" : (serverWord("names", name) ?? String(name));
 }
 
-/** A game's title by its id ("special-cake"), the server's title if the catalogue lacks it. */
+/** A game's title by its id ("special-cake"), the server's English title if it sent no word for it. */
 export function gameTitle(game, fallback = game) {
-  return tOr(`game.${game}`, fallback);
+  return serverWord("games", game) ?? fallback;
+}
+
+/** An option's help (sent in English with the game's options) in the reader's language. */
+export function optionHelp(help) {
+  return serverWord("names", help) ?? help;
+}
+
+/** A ball colour's word by its code ("w" -> "white"), the code itself if unknown. */
+export function colorWord(code) {
+  return serverWord("colors", code) ?? code;
+}
+
+/** The words people choose a level by ("easy"), by its number. */
+export function levelWords(level) {
+  return serverWord("levels", String(level)) ?? "";
 }
 
 /** An agent spec as people read it: "random", "level:3", "mcts:time=1" (its options stay as typed). */
 export function agentName(spec) {
   const [name, ...rest] = String(spec).split(":");
-  if (name === "level" && rest.length === 1 && /^\d+$/.test(rest[0])) return t("agent.level", { level: rest[0], words: tOr(`level.words.${rest[0]}`, "") });
+  if (name === "level" && rest.length === 1 && /^\d+$/.test(rest[0])) return t("agent.level", { level: rest[0], words: levelWords(rest[0]) });
   const shown = tOr(`agent.${name}`, name);
   return rest.length ? `${shown}:${rest.join(":")}` : shown;
 }
@@ -148,15 +175,22 @@ export function optionValue(name, value) {
   return tOr(`value.${name}.${value}`, tOr(`value.${value}`, String(value)));
 }
 
-/** What the server refused, in the reader's words: by its stable code, else the server's own message. */
+/** What the server refused, in the reader's words: the page's text for its stable code when the
+ * page words that code, else the server's own message (worded in the page's language). */
 export function errorText(code, message) {
-  return tOr(`error.${code}`, message || code || "");
+  return tOr(`error.${code}`, sentence(message || code || ""));
+}
+
+/** ``text`` begun with a capital, as a sentence shown on its own (the server's details begin in lower case). */
+function sentence(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** Word every element of the page marked ``data-t="key"`` from the catalogue, and its marked
  * attributes (``data-t-title``, ``data-t-aria-label``, ``data-t-placeholder``); add the switch. */
 export function translatePage(root = document) {
   for (const node of root.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const node of root.querySelectorAll("[data-color-word]")) node.textContent = colorWord(node.dataset.colorWord);
   for (const [attribute, data] of [["title", "tTitle"], ["aria-label", "tAriaLabel"], ["placeholder", "tPlaceholder"]]) {
     for (const node of root.querySelectorAll(`[data-t-${attribute}]`)) node.setAttribute(attribute, t(node.dataset[data]));
   }

@@ -1,7 +1,7 @@
 // Small helpers shared by the pages.
 
 import { PyramidView } from "./board.js";
-import { t, tOr, currentLanguage, errorText, optionLabel, optionValue, joinNames, seatName } from "./messages.js";
+import { t, has, currentLanguage, errorText, optionLabel, optionValue, optionHelp, joinNames, seatName } from "./messages.js";
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -112,9 +112,10 @@ export function serverDetail(text, attrs = {}) {
 }
 
 /** What the server refused (an Error from ``api``) in one line: the page's words for its code, then
- * the server's own detail (which option, which seat, which rule), both in the page's language. */
+ * the server's own detail (which option, which seat, which rule), both in the page's language; or,
+ * for a code the page does not word, the server's message alone. */
 export function refusalText(error) {
-  return error.detail && error.detail !== error.message ? `${error.message} ${error.detail}` : error.message;
+  return error.detail && has(`error.${error.code}`) ? `${error.message} ${error.detail}` : error.message;
 }
 
 /** The URL of a websocket at ``path`` on this server, in the page's language (the server words
@@ -246,7 +247,7 @@ export function renderOptionInputs(rows, game, given, onChange) {
       input = h("input", { type: "text", id, "data-option": option.name, value: value ?? "" });
     }
     input.addEventListener("change", onChange);
-    const help = tOr(`option.${option.name}.help`, option.help);
+    const help = optionHelp(option.help);
     rows.appendChild(h("div", { class: "form-row", title: help }, h("label", { for: id }, optionLabel(option.name)), input));
   }
 }
