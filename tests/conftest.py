@@ -42,6 +42,9 @@ from spheria.kernel.options import Option
 #: ``pytest -m "not browser"`` runs the quick loop without a browser (tests/test_markers.py checks it).
 BROWSER_FIXTURE = "browser"
 
+#: Game packages that tests drop into spheria.games (tests/test_architecture.py); never collected themselves.
+collect_ignore = ["plugin_games"]
+
 
 def pytest_itemcollected(item: pytest.Item) -> None:
     if BROWSER_FIXTURE in getattr(item, "fixturenames", ()):

@@ -1,123 +1,51 @@
-"""A new game is one class with ``@register``: it appears everywhere without editing another file.
+"""A new game is one package: dropped into :mod:`spheria.games`, it appears everywhere without
+editing another file — the registry, ``spheria games`` and play, the levels, the arena, the
+lobby and the analysis board, OpenSpiel and PettingZoo.
 
-The game here is thrown away after each test: a pile of stones, each turn takes one or two,
-whoever takes the last stone wins (docs/architecture.md, "Adding a game").
+The game is tests/plugin_games/pile (a pile of stones; each turn takes one or two; whoever takes
+the last stone wins), a package laid out as docs/architecture.md's "Adding a game" says, with a
+kit of levels, knowledge, a codec and a how-to. It is taken out again after each test.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import spheria
+import spheria.games
 from spheria.cli.main import main
 from spheria.kernel import registry as base
-from spheria.kernel.game import TERMINAL, Game, IllegalMoveError, InvalidMoveError, State
+from spheria.kernel.game import Game
 from spheria.kernel.options import Option
 from spheria.kernel.registry import register
 
-
-class Pile(Game):
-    name = "test-pile"
-    title = "Pile"
-    min_players = 2
-    max_players = 3
-    option_specs = (
-        Option("stones", 5, "stones in the pile at the start", kind=int, minimum=1, maximum=50),
-        Option("players", 2, "seats around the pile", kind=int, minimum=2, maximum=3),
-    )
-
-    @property
-    def num_players(self) -> int:
-        return int(self.options["players"])
-
-    def player_names(self) -> list[str]:
-        return [f"Taker {seat + 1}" for seat in range(self.num_players)]
-
-    def seat_colors(self) -> list[str | None]:
-        return [None] * self.num_players
-
-    def new_initial_state(self, seed: int | None = None) -> PileState:
-        return PileState(self, int(self.options["stones"]))
-
-    @property
-    def zero_sum(self) -> bool:
-        return self.num_players == 2  # three takers: one +1 and two -1
-
-    def action_texts(self) -> list[str]:
-        """Every move this game can ever write: what OpenSpiel and PettingZoo number as actions."""
-        return ["1", "2"]
-
-    def state_from_spn(self, text: str) -> PileState:
-        raise ValueError("no position notation for this test game")
-
-
-class PileState(State[int]):
-    def __init__(self, game: Pile, stones: int) -> None:
-        self.game: Pile = game
-        self.stones = stones
-        self.seed = None
-        self._history: list[int] = []
-
-    def current_player(self) -> int:
-        return TERMINAL if self.stones == 0 else len(self._history) % self.game.num_players
-
-    def legal_moves(self, player: int | None = None) -> list[int]:
-        if self.stones == 0 or player not in (None, self.current_player()):
-            return []
-        return [take for take in (1, 2) if take <= self.stones]
-
-    def apply(self, move: int) -> None:
-        if move not in self.legal_moves():
-            raise IllegalMoveError(f"cannot take {move!r} now")
-        self.stones -= move
-        self._history.append(move)
-
-    def undo(self) -> int:
-        move = self._history.pop()
-        self.stones += move
-        return move
-
-    def is_terminal(self) -> bool:
-        return self.stones == 0
-
-    def returns(self) -> list[float]:
-        if self.stones:
-            return [0.0] * self.game.num_players
-        last = (len(self._history) - 1) % self.game.num_players
-        return [1.0 if seat == last else -1.0 for seat in range(self.game.num_players)]
-
-    def clone(self) -> PileState:
-        state = PileState(self.game, self.stones)
-        state._history = list(self._history)
-        return state
-
-    def to_spn(self) -> str:
-        return f"{self.stones} {self.current_player()}"
-
-    def parse_move(self, text: str, player: int | None = None) -> int:
-        if text.strip() not in ("1", "2"):
-            raise InvalidMoveError(f"{text!r} is not 1 or 2")
-        move = int(text)
-        if move not in self.legal_moves(player):
-            raise IllegalMoveError(f"cannot take {move} now")
-        return move
+PLUGINS = Path(__file__).parent / "plugin_games"  # the packages a game's author would drop in
 
 
 @pytest.fixture
 def pile_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[Game]]:
-    """Register the throwaway game for one test; the registry is restored afterwards."""
+    """Put the Pile package (tests/plugin_games/pile) where the registry finds games (the folder named
+    by ``SPHERIA_GAME_PATH``), as a game's author would; afterwards the registry, the namespace and the
+    modules are as before."""
     monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
-    yield register(Pile)
+    monkeypatch.setattr(spheria.games, "__path__", list(spheria.games.__path__))  # restored afterwards
+    monkeypatch.setenv(base.GAME_PATH, str(PLUGINS))  # worker processes find it too
+    monkeypatch.setattr(base, "_BUILTINS_LOADED", False)
+    yield base.game_class("test-pile")
+    for name in [m for m in sys.modules if m == "spheria.games.pile" or m.startswith("spheria.games.pile.")]:
+        del sys.modules[name]
 
 
 def test_a_registered_game_is_listed_loaded_and_described(pile_registered: type[Game]) -> None:
     assert "test-pile" in spheria.game_names()
-    assert Pile in spheria.game_classes()
+    assert pile_registered in spheria.game_classes() and pile_registered.__module__ == "spheria.games.pile.rules"
     game = spheria.load_game("test-pile", stones="7", players=3)
     info = game.info()
     assert (info.title, info.min_players, info.max_players, info.num_players) == ("Pile", 2, 3, 3)
@@ -156,23 +84,16 @@ def test_a_registered_game_appears_in_spheria_games(
     out = capsys.readouterr().out
     assert "test-pile  Pile, 2 to 3 players (by default 2: Taker 1, Taker 2); sequential, perfect information" in out
     assert "--option stones=N (1 to 50); default 5" in out
-    assert "e.g. spheria play test-pile --players human,random" in out
+    assert "e.g. spheria play test-pile --players human,level:3" in out  # it has levels
     pile_block = out[out.index("test-pile  ") :].split("\n\n")[0]
-    assert "level:" not in pile_block  # no levels are measured for a plugin's game
+    assert "level:1" in pile_block and "level:5" in pile_block  # from its kit's level table
 
 
 def test_the_registry_refuses_a_game_without_its_facts(pile_registered: type[Game]) -> None:
-    class Nameless(Pile):
-        name = ""
-
-    class Crowded(Pile):
-        name = "test-crowded"
-        min_players, max_players = 3, 2
-
-    class Impostor(Pile):
-        name = "spinca"
-
-    for cls, problem in ((Nameless, "must declare its name"), (Crowded, "seat range 3..2"), (Impostor, "taken")):
+    nameless = type("Nameless", (pile_registered,), {"name": ""})
+    crowded = type("Crowded", (pile_registered,), {"name": "test-crowded", "min_players": 3, "max_players": 2})
+    impostor = type("Impostor", (pile_registered,), {"name": "spinca"})
+    for cls, problem in ((nameless, "must declare its name"), (crowded, "seat range 3..2"), (impostor, "taken")):
         with pytest.raises(ValueError, match=problem):
             register(cls)
     assert spheria.load_game("spinca").title == "Spinca"
@@ -221,3 +142,71 @@ def test_a_registered_game_loads_in_openspiel(pile_registered: type[Game]) -> No
     while not state.is_terminal():
         state.apply_action(state.string_to_action(state.action_to_string(state.legal_actions()[-1])))
     assert state.returns() == [1.0 if seat == 0 else -1.0 for seat in range(3)]  # 2, 2, 2, 1: seat 1 took the last
+
+
+def test_a_game_package_plays_from_the_command_line_against_its_levels(
+    pile_registered: type[Game], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", "test-pile", "--players", "level:1,level:5", "--seed", "3", "--no-save"]) == 0
+    out = capsys.readouterr().out
+    assert "took the last stone and wins." in out  # the game's own words, through status_lines
+
+
+def test_a_game_package_has_levels_knowledge_and_how_to(pile_registered: type[Game]) -> None:
+    from spheria.agents.heuristics import evaluation
+    from spheria.agents.levels import levels_for
+    from spheria.agents.registry import make_agent
+    from spheria.help import howto_blocks
+
+    game = spheria.load_game("test-pile", stones=7)
+    assert [entry.spec for entry in levels_for(game)][-1] == "alphabeta:depth=8"
+    state = game.new_initial_state()
+    assert make_agent("level:5").choose(state, 0) == 1  # 7 stones: take 1, leave a multiple of three
+    assert evaluation(game)(state, 0) == 1.0 and evaluation(game)(state.child(2), 0) == -1.0
+    assert "whoever takes the last stone wins" in " ".join(str(block) for block in howto_blocks("test-pile"))
+
+
+def test_a_game_package_plays_in_the_arena(pile_registered: type[Game]) -> None:
+    from spheria.arena import run_arena
+
+    report = run_arena("test-pile", {"stones": 9}, ["random", "level:5"], games=6, seed=2)
+    assert report.agents["level:5"].wins == 6  # perfect play wins every game of 9 stones from either seat
+
+
+def test_a_game_package_is_in_the_lobby_and_on_the_analysis_board(pile_registered: type[Game], tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from spheria.server.app import create_app
+    from spheria.server.limits import Limits
+
+    app = create_app(
+        str(tmp_path / "g.sqlite3"), agent_delay=0, agent_pool="thread", limits=Limits(allowed_hosts=("testserver",))
+    )
+    with TestClient(app) as client:
+        listed = {g["name"]: g for g in client.get("/api/catalog").json()["games"]}["test-pile"]
+        assert listed["title"] == "Pile" and listed["players"] == ["Taker 1", "Taker 2"]
+        seats = [{"kind": "agent", "agent": "level:5"}, {"kind": "agent", "agent": "level:1"}]
+        created = client.post("/api/games", json={"game": "test-pile", "options": {"stones": 6}, "seats": seats})
+        assert created.status_code == 201, created.text
+        position = client.get(
+            "/api/analysis/position", params={"game": "test-pile", "spn": "4 1 1", "options": "stones=5"}
+        )
+        assert position.status_code == 200, position.text
+        assert sorted(position.json()["moves"]) == ["1", "2"] or position.json()["spn"] == "4 1 1"
+        with client.websocket_connect("/ws/analysis") as ws:
+            ws.send_json(
+                {"type": "analyse", "id": 1, "game": "test-pile", "options": "stones=5", "spn": "4 1 1", "time": 0.3}
+            )
+            while (frame := ws.receive_json())["type"] == "progress":
+                pass
+        assert frame["type"] == "analysis", frame
+        assert {m["move"] for m in frame["analysis"]["moves"]} == {"1", "2"}
+
+
+def test_a_game_package_is_a_pettingzoo_environment(pile_registered: type[Game]) -> None:
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from spheria.integrations.pettingzoo import env
+
+    api_test(env("test-pile", stones=7), num_cycles=50)

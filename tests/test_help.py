@@ -11,7 +11,7 @@ import pytest
 import spheria
 from spheria.engine.board import SITE_NAMES, Board, parse_diagram, parse_site
 from spheria.games.spinca.rules import FACE_NAMES
-from spheria.help import HELP_GAMES, HelpBlock, howto, howto_blocks
+from spheria.help import HelpBlock, help_games, howto, howto_blocks
 from spheria.kernel.registry import game_class, game_classes, game_names
 
 
@@ -37,12 +37,12 @@ def state_of(game: str, spn: str) -> spheria.State[Any]:
 
 
 def test_every_game_has_a_text() -> None:
-    assert sorted(HELP_GAMES) == sorted(game_names())
-    for game in HELP_GAMES:
+    assert sorted(help_games()) == sorted(game_names())
+    for game in help_games():
         assert positions(game), f"{game} has no drawn example"
 
 
-@pytest.mark.parametrize("game", HELP_GAMES)
+@pytest.mark.parametrize("game", help_games())
 def test_every_drawn_example_is_a_legal_position_and_a_legal_move(game: str) -> None:
     for block in positions(game):
         assert block.spn is not None
@@ -61,7 +61,7 @@ def test_every_drawn_example_is_a_legal_position_and_a_legal_move(game: str) -> 
         assert after.spn() == state.to_spn().split()[0]
 
 
-@pytest.mark.parametrize("game", HELP_GAMES)
+@pytest.mark.parametrize("game", help_games())
 def test_no_directive_is_left_as_prose(game: str) -> None:
     for block in howto_blocks(game):
         if block.kind != "position":
@@ -149,7 +149,7 @@ def test_names_are_read_as_the_cli_reads_them() -> None:
         howto("chess")
 
 
-@pytest.mark.parametrize("game", HELP_GAMES)
+@pytest.mark.parametrize("game", help_games())
 def test_prose_is_wrapped_and_pictures_are_not(game: str) -> None:
     text = howto(game, width=60)
     pictures = [b.text for b in howto_blocks(game) if b.kind in ("position", "pre")]
@@ -161,8 +161,8 @@ def test_prose_is_wrapped_and_pictures_are_not(game: str) -> None:
 
 
 def test_texts_are_data_in_each_games_kit() -> None:
-    assert {cls.name for cls in game_classes() if cls.kit().howto} == set(HELP_GAMES)
-    for sections in (game_class(game).kit().howto for game in HELP_GAMES):
+    assert {cls.name for cls in game_classes() if cls.kit().howto} == set(help_games())
+    for sections in (game_class(game).kit().howto for game in help_games()):
         assert all(section.startswith("# ") for section in sections)  # one catalogue entry per section
         text = "\n".join(sections)
         words = set(re.findall(r"[a-z]+", text.lower()))

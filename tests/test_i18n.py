@@ -15,7 +15,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from spheria.help import HELP_GAMES, howto, howto_blocks, howto_source
+from spheria.help import help_games, howto, howto_blocks, howto_source
 from spheria.i18n import (
     LANGUAGES,
     LOCALE_DIR,
@@ -196,7 +196,7 @@ def forms(text: object) -> tuple[str, ...]:
 NOTATION = re.compile(r"\[\[[^\]]*\]\]")
 
 
-@pytest.mark.parametrize("game", HELP_GAMES)
+@pytest.mark.parametrize("game", help_games())
 def test_a_translated_how_to_keeps_every_position_and_move(game: str) -> None:
     english, korean = howto_source(game), howto_source(game, "ko")
     assert NOTATION.findall(korean) == NOTATION.findall(english)
@@ -206,7 +206,7 @@ def test_a_translated_how_to_keeps_every_position_and_move(game: str) -> None:
     assert korean.count("\n# ") == english.count("\n# ")
 
 
-@pytest.mark.parametrize("game", HELP_GAMES)
+@pytest.mark.parametrize("game", help_games())
 def test_the_korean_how_to_is_korean(game: str) -> None:
     text = howto(game, lang="ko")
     assert "0층" in text and "level 0" not in text  # the drawn boards' headings too
@@ -219,7 +219,7 @@ def test_the_korean_how_to_is_korean(game: str) -> None:
 def test_the_korean_how_to_wraps_by_terminal_columns() -> None:
     from spheria.i18n.width import display_width
 
-    for game in HELP_GAMES:
+    for game in help_games():
         pictures = {
             line for b in howto_blocks(game, "ko") if b.kind in ("position", "pre") for line in b.text.splitlines()
         }

@@ -499,7 +499,9 @@ def test_an_option_changed_while_typing_agent_options_keeps_typing(browser: Brow
 def test_an_unknown_game_says_so_and_does_not_reconnect(page: Page, server: str) -> None:
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
-    page.goto(server + "/game/no-such-game")
+    EXPECTED_ERRORS[id(page)] = ("status of 404",)  # the browser logs the page's own 404
+    response = page.goto(server + "/game/no-such-game")
+    assert response is not None and response.status == 404
     page.wait_for_selector("#missing:not([hidden]) a[href='/']")
     page.wait_for_timeout(3000)
     assert len(sockets) == 1

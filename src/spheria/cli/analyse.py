@@ -22,6 +22,7 @@ from spheria.i18n import gettext as _
 from spheria.i18n.width import pad
 from spheria.kernel.game import State
 from spheria.kernel.record import Record, RecordError
+from spheria.kernel.registry import default_game_name, load_game
 
 if TYPE_CHECKING:
     from spheria.analysis import Analysis, Progress
@@ -72,6 +73,12 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
+def _example() -> str:
+    """``spheria analyse`` of the featured game's first position, as the help shows it."""
+    game = load_game(default_game_name())
+    return f"spheria analyse --game {game.name} --position '{game.new_initial_state(seed=1).to_spn()}' --json"
+
+
 def add_parser(commands: Any) -> None:
     """Add ``spheria analyse`` (and its spelling ``analyze``) to the command line's sub-commands."""
     analyse = commands.add_parser(
@@ -79,9 +86,7 @@ def add_parser(commands: Any) -> None:
         aliases=["analyze"],
         help=_(say.HELP_ANALYSE),
         description=_(say.HELP_ANALYSE_DESCRIPTION),
-        epilog=_(say.HELP_EXAMPLE).format(
-            example="spheria analyse --game spline --position 'www.bbb........./........./..../. 1' --json"
-        ),
+        epilog=_(say.HELP_EXAMPLE).format(example=_example()),
     )
     analyse.add_argument("file", metavar="RECORD", nargs="?", help=_(say.HELP_RECORD))
     analyse.add_argument("--game", metavar="GAME", help=_(say.HELP_POSITION_GAME))

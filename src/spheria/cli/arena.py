@@ -17,6 +17,7 @@ from spheria.cli.common import CliError, add_color_option, add_game_options, mak
 from spheria.cli.terminal import Terminal
 from spheria.i18n import INTEGER
 from spheria.i18n import gettext as _
+from spheria.kernel.registry import default_game_name
 
 
 def add_parser(commands: Any) -> None:
@@ -25,10 +26,10 @@ def add_parser(commands: Any) -> None:
         help=_(msg.HELP_ARENA),
         description=_(msg.HELP_ARENA_DESCRIPTION),
         epilog=_(msg.HELP_ARENA_EXAMPLE).format(
-            example="spheria arena special-cake --variant sugar --agents mcts:time=0.2,random --games 100"
+            example=f"spheria arena {default_game_name()} --agents mcts:time=0.2,random --games 100"
         ),
     )
-    arena.add_argument("game", metavar="GAME", help=_(msg.HELP_GAME))
+    arena.add_argument("game", metavar="GAME", help=_(msg.HELP_GAME).format(example=default_game_name()))
     add_game_options(arena)
     arena.add_argument("--agents", metavar="A,B", required=True, help=_(msg.HELP_AGENTS))
     arena.add_argument("--games", metavar="N", type=INTEGER, default=100, help=_(msg.HELP_GAME_COUNT))

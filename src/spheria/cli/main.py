@@ -44,7 +44,7 @@ from spheria.i18n.width import fill, wrap
 from spheria.kernel.agent import Agent
 from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, MoveError, PlayerView, State
 from spheria.kernel.record import Record, RecordError
-from spheria.kernel.registry import describe_games, game_classes, load_game
+from spheria.kernel.registry import default_game_name, describe_games, game_classes, load_game
 from spheria.match import Turn, apply_turn, choose_moves
 from spheria.server import command as serve_command
 
@@ -702,7 +702,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = commands.add_parser("play", help=_(msg.HELP_PLAY), description=_(msg.HELP_PLAY_DESCRIPTION))
-    play.add_argument("game", metavar="GAME", nargs="?", help=_(msg.HELP_GAME))
+    play.add_argument("game", metavar="GAME", nargs="?", help=_(msg.HELP_GAME).format(example=default_game_name()))
     add_game_options(play)
     play.add_argument("--players", metavar="P1,P2", help=_(msg.HELP_PLAYERS).format(human=HUMAN))
     play.add_argument("--seed", metavar="N", type=INTEGER, help=_(msg.HELP_SEED))

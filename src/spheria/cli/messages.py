@@ -166,7 +166,7 @@ HELP_PLAY_DESCRIPTION = N_(
     "Play a game in the terminal. Exit status: 0 when the game ends (also by a resignation), "
     "1 when it is left unfinished (quit, end of input), 130 on Ctrl-C."
 )
-HELP_GAME = N_("the game, e.g. special-cake (see 'spheria games')")
+HELP_GAME = N_("the game, e.g. {example} (see 'spheria games')")
 HELP_PLAYERS = N_(
     "who plays each seat, in seat order: {human}, a level (level:1 beginner ... level:5 strongest) "
     "or an agent spec (default: {human}, then random for every other seat)"

@@ -2,8 +2,8 @@
 
 The API (stable; the terminal's ``help rules`` and the browser's "How to play" panel use it):
 
-``HELP_GAMES``
-    The names of the games that have a text, as ``spheria games`` lists them, sorted.
+``help_games()``
+    The names of the games whose kit has a how-to, as ``spheria games`` lists them.
 ``howto(game_name, width=78, lang="en") -> str``
     The whole text as plain text: headings underlined, paragraphs wrapped to ``width``,
     pictures of positions drawn as ``spheria play`` draws the board. ``game_name`` may be
@@ -52,8 +52,12 @@ from spheria.i18n.width import display_width, fill
 from spheria.kernel.game import State
 from spheria.kernel.registry import game_class, game_classes, load_game
 
+
 #: The games whose kit offers a how-to, by name.
-HELP_GAMES: tuple[str, ...] = tuple(cls.name for cls in game_classes() if cls.kit().howto)
+def help_games() -> tuple[str, ...]:
+    """The names of the games whose kit has a how-to, in the registry's order."""
+    return tuple(cls.name for cls in game_classes() if cls.kit().howto)
+
 
 BlockKind = Literal["heading", "paragraph", "item", "pre", "position"]
 
@@ -85,8 +89,8 @@ def help_key(game_name: str) -> str:
 
 def _key(game_name: str) -> str:
     key = help_key(game_name)
-    if key not in HELP_GAMES:
-        raise ValueError(f"no how-to for {game_name!r}; games: {', '.join(HELP_GAMES)}")
+    if key not in help_games():
+        raise ValueError(f"no how-to for {game_name!r}; games: {', '.join(help_games())}")
     return key
 
 
@@ -179,4 +183,4 @@ def render_block(block: HelpBlock, width: int = 78) -> str:
     return block.text
 
 
-__all__ = ["HELP_GAMES", "HelpBlock", "help_key", "howto", "howto_blocks", "howto_source", "render_block"]
+__all__ = ["HelpBlock", "help_games", "help_key", "howto", "howto_blocks", "howto_source", "render_block"]

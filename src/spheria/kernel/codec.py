@@ -4,8 +4,8 @@ The OpenSpiel and PettingZoo adapters both speak in whole-number actions and fla
 vectors; a :class:`Codec` defines them once per game, in plain Python (no third-party import),
 so the two adapters agree and a policy trained through one can be used through the other.
 A game offers its codec through its kit (``GameKit.codec``, a factory taking the loaded game);
-:func:`codec_for` asks for it. A game without one that lists every move it can ever write in
-``action_texts()`` gets a :class:`NotationCodec`; any other game has no codec.
+:func:`codec_for` asks for it, and a game whose kit has none has no codec. A game with a few
+fixed moves may subclass :class:`NotationCodec`, which numbers the moves of a list.
 
 Actions
 -------
@@ -270,25 +270,29 @@ def to_relative(codec: Codec, values: Sequence[float], seat: int) -> list[float]
     return [values[i] for i in relative_permutation(codec, seat)]
 
 
-# -- a game without a codec of its own: its own list of move notations --------------------------
+# -- a codec from a list of every move's notation ---------------------------------------------
 
 
 class NotationCodec(Codec):
-    """The codec of a game whose kit has none, from the game's own list of every move it can
-    ever write, ``game.action_texts()`` (its options fixed): action ``i`` is the move written
-    ``action_texts()[i]``. Its features are the seat to move and the observing seat; a game
-    may bound its length with ``game.max_game_length()``."""
+    """A codec for a game whose moves are few and fixed: a subclass lists every move the game can
+    ever write (its options fixed) in :meth:`action_texts`, and action ``i`` is the move written
+    ``action_texts()[i]``. Its features are the seat to move and the observing seat; a subclass
+    may bound the game's length with :meth:`max_game_length`."""
 
     #: The length bound of a game that gives none.
     DEFAULT_MAX_LENGTH = 1000
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self.texts: list[str] = [str(text) for text in game.action_texts()]  # type: ignore[attr-defined]
+        self.texts: list[str] = [str(text) for text in self.action_texts()]
         self.index = {text: i for i, text in enumerate(self.texts)}
         if len(self.index) != len(self.texts):
             raise ValueError(f"{game.name}: action_texts() names a move twice")
         self.num_actions = len(self.texts)
+
+    @abstractmethod
+    def action_texts(self) -> Sequence[str]:
+        """Every move the game (``self.game``) can ever write, each once: action ``i`` is the ``i``-th."""
 
     def action_of(self, state: State[Any], move: Any) -> int:
         return self.index[str(move)]
@@ -311,31 +315,27 @@ class NotationCodec(Codec):
         return [*one_hot(seat_to_move(state), seats), *one_hot(player, seats)]
 
     def max_game_length(self, start: State[Any] | None = None) -> int:
-        bound = getattr(self.game, "max_game_length", None)
-        return int(bound()) if callable(bound) else self.DEFAULT_MAX_LENGTH
+        return self.DEFAULT_MAX_LENGTH
 
 
 def offers_codec(game: Game | type[Game]) -> bool:
-    """Whether ``game`` (a game or its class) numbers its moves: its kit has a codec, or it
-    lists every move it can ever write in ``action_texts()``."""
-    return game.kit().codec is not None or callable(getattr(game, "action_texts", None))
+    """Whether ``game`` (a game or its class) numbers its moves: its kit has a codec."""
+    return game.kit().codec is not None
 
 
 def require_codec(game: Game | type[Game]) -> None:
     """Raise ``ValueError`` naming ``game`` (a game or its class) if it offers no codec."""
     if not offers_codec(game):
-        raise ValueError(
-            f"{game.name!r} offers no codec: its kit has none and it lists no action_texts() "
-            "(every move's notation), so its moves have no action numbers"
-        )
+        raise ValueError(f"{game.name!r} offers no codec: its kit has none, so its moves have no action numbers")
 
 
 def codec_for(game: Game) -> Codec:
-    """The codec of ``game`` (a loaded Spheria game): its kit's, else a :class:`NotationCodec`
-    of its ``action_texts()``; raises ``ValueError`` naming a game that offers neither."""
+    """The codec of ``game`` (a loaded Spheria game), from its kit; raises ``ValueError`` naming a
+    game that offers none."""
     require_codec(game)
     factory = game.kit().codec
-    return NotationCodec(game) if factory is None else factory(game)
+    assert factory is not None
+    return factory(game)
 
 
 __all__ = [

@@ -153,6 +153,8 @@ class Game(ABC):
     perfect_information: ClassVar[bool] = True
     #: Every picking mode a state of this game may report (:meth:`State.picking_mode`).
     picking_modes: ClassVar[tuple[str, ...]] = (PICK_PREFIX,)
+    #: Whether Spheria offers this game first (the pages' default game, the examples of the help).
+    featured: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         specs = {spec.name: spec for spec in self.option_specs}

@@ -6,6 +6,7 @@ Generic code finds games here, by name or as a list; it never imports a game's p
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 from typing import Any
 
@@ -15,6 +16,8 @@ from spheria.kernel.game import Game
 
 #: The package whose sub-packages are the built-in games.
 GAMES_PACKAGE = "spheria.games"
+#: The environment variable naming folders of more game packages (``os.pathsep`` between them).
+GAME_PATH = "SPHERIA_GAME_PATH"
 
 _REGISTRY: dict[str, type[Game]] = {}
 
@@ -35,6 +38,16 @@ def register(game_class: type[Game]) -> type[Game]:
         raise ValueError(f"game name {game_class.name!r} is taken by {taken.__qualname__}")
     _REGISTRY[game_class.name] = game_class
     return game_class
+
+
+def default_game_name() -> str:
+    """The game Spheria offers first: the featured one (``Game.featured``), else the first by name.
+
+    >>> load_game(default_game_name()).featured
+    True
+    """
+    classes = game_classes()
+    return next((cls.name for cls in classes if cls.featured), classes[0].name)
 
 
 def game_names() -> list[str]:
@@ -70,21 +83,27 @@ def load_game(name: str, **options: Any) -> Game:
     'mixed'
     """
     if not isinstance(name, str):
-        raise TypeError(f"a game name is text such as 'spinca', not {name!r}")
+        raise TypeError(f"a game name is text such as {default_game_name()!r}, not {name!r}")
     return game_class(name)(**options)
 
 
 def _load_builtin_games() -> None:
     """Import every package of :data:`GAMES_PACKAGE` once: each registers its game.
 
-    A new game is one package there with a ``@register`` class; nothing else lists it. The
-    packages are found by name, so the kernel never imports a game (the layers forbid it).
+    A new game is one package there with a ``@register`` class; nothing else lists it. Folders
+    named in the environment variable :data:`GAME_PATH` (separated like ``PATH``) hold more game
+    packages, found as if they sat beside the built-in ones (and so by every worker process the
+    server starts). The packages are found by name, so the kernel never imports a game (the
+    layers forbid it).
     """
     global _BUILTINS_LOADED
     if _BUILTINS_LOADED:
         return
     _BUILTINS_LOADED = True
     namespace = importlib.import_module(GAMES_PACKAGE)
+    for folder in os.environ.get(GAME_PATH, "").split(os.pathsep):
+        if folder and folder not in namespace.__path__:
+            namespace.__path__.append(folder)
     for module in pkgutil.iter_modules(namespace.__path__):
         if module.ispkg and not module.name.startswith("_"):
             importlib.import_module(f"{GAMES_PACKAGE}.{module.name}")

@@ -21,7 +21,7 @@ from spheria.i18n import LANGUAGES, negotiate, using
 from spheria.i18n import gettext as _
 from spheria.kernel.game import Game
 from spheria.kernel.record import replay_steps, set_up, timestamp
-from spheria.kernel.registry import game_class, game_names, load_game
+from spheria.kernel.registry import default_game_name, game_class, game_names, load_game
 from spheria.server import messages as M
 from spheria.server.hints import check_hints_setting
 from spheria.server.jsontext import BadJson, parse_json
@@ -131,6 +131,8 @@ def fitting_levels(game: Game) -> list[dict[str, Any]]:
 
 
 def catalog() -> dict[str, Any]:
+    """Every game the pages offer, with its options, seats, agents and levels; ``default``, the game
+    they offer first."""
     games = []
     for name in game_names():
         cls = game_class(name)
@@ -159,7 +161,7 @@ def catalog() -> dict[str, Any]:
                 "agents": fitting_agents(default),
             }
         )
-    return {"games": games, "agents": agent_names()}
+    return {"games": games, "agents": agent_names(), "default": default_game_name()}
 
 
 def howto(name: str, lang: str = "en") -> dict[str, Any]:

@@ -368,6 +368,7 @@ def random_cake(rng: random.Random) -> Board:
 class SpecialCake(Game):
     name = "special-cake"
     title = N_("Special Cake")
+    featured = True
     picking_modes = (PICK_PREFIX, PICK_SET)
     option_specs = (
         Option("variant", MINT, N_("mint, sugar or poisoned (the cherry variant)"), (MINT, SUGAR, POISONED)),

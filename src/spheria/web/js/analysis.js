@@ -71,7 +71,7 @@ async function start() {
       for (const move of game.moves) node = node.child(move);
     }
   }
-  if (!setup.game) setup.game = "special-cake";
+  if (!setup.game) setup.game = (await api("/api/catalog")).default; // the game Spheria offers first
   if (params.has("tree")) root = decode(params.get("tree"));
   const first = await api(positionUrl([]));
   facts = first;
@@ -481,7 +481,7 @@ function renderEngine() {
   const moves = analysis.status === "exact" ? [...analysis.moves].sort((a, b) => (b.value ?? 0) - (a.value ?? 0)) : analysis.moves;
   for (const m of moves) {
     const cells = [h("span", { class: "em-move" }, m.move)];
-    if (m.value !== null) cells.push(h("span", { class: "em-value" }, analysis.status === "exact" && analysis.method !== "spagyric-solver" ? t(m.value > 0 ? "analysis.win" : "analysis.loss") : valueText(m.value)));
+    if (m.value !== null) cells.push(h("span", { class: "em-value" }, analysis.status === "exact" && Math.abs(m.value) === 1 ? t(m.value > 0 ? "analysis.win" : "analysis.loss") : valueText(m.value)));
     if (m.win_rate !== null && analysis.status !== "exact") cells.push(h("span", { class: "em-rate" }, `${Math.round(m.win_rate * 100)}%`));
     if (m.visits !== null) cells.push(h("span", { class: "em-visits muted" }, t("analysis.visits", { count: m.visits })));
     if (m.probability !== null) cells.push(h("span", { class: "em-prob" }, t("analysis.probability", { p: Math.round(m.probability * 1000) / 10 })));

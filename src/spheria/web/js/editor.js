@@ -46,7 +46,7 @@ async function start() {
   for (const game of catalog.games) select.appendChild(h("option", { value: game.name }, gameTitle(game.name, game.title)));
   const query = new URLSearchParams(location.search);
   const wanted = query.get("game");
-  if (wanted && catalog.games.some((g) => g.name === wanted)) select.value = wanted;
+  select.value = wanted && catalog.games.some((g) => g.name === wanted) ? wanted : catalog.default;
   renderOptions(parseOptionText(query.get("options") || ""));
   select.addEventListener("change", () => {
     renderOptions({});

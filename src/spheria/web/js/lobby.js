@@ -16,7 +16,8 @@ async function start() {
   const select = $("game");
   for (const game of catalog.games) select.appendChild(h("option", { value: game.name }, gameTitle(game.name, game.title)));
   const wanted = new URLSearchParams(location.search).get("game");
-  if (wanted && catalog.games.some((g) => g.name === wanted)) select.value = wanted;
+  select.value = wanted && catalog.games.some((g) => g.name === wanted) ? wanted : catalog.default;
+  showTitles();
   select.addEventListener("change", () => {
     renderOptions();
     check();
@@ -28,6 +29,11 @@ async function start() {
   setInterval(refreshGames, 5000);
 }
 
+/** Every game's title in a line under the heading, in the page's language, as the server lists them. */
+function showTitles() {
+  $("titles").textContent = catalog.games.map((g) => gameTitle(g.name, g.title)).join(" · ");
+}
+
 function currentGame() {
   return catalog.games.find((g) => g.name === $("game").value);
 }
@@ -36,6 +42,7 @@ function currentGame() {
 onLanguageChange(() => {
   if (!catalog) return;
   for (const option of $("game").options) option.textContent = gameTitle(option.value);
+  showTitles();
   renderOptions(options());
   check();
   if (created) showCreated(created);
