@@ -37,12 +37,12 @@ from spheria.kernel.game import (
 )
 from spheria.kernel.options import Option
 
-#: The fixture that launches Chromium (tests/e2e/test_browser.py): every test that uses it, directly
+#: The fixture that launches Chromium (tests/web/e2e/test_browser.py): every test that uses it, directly
 #: or through another fixture (``page``), is marked ``browser`` as it is collected, so
 #: ``pytest -m "not browser"`` runs the quick loop without a browser (tests/test_markers.py checks it).
 BROWSER_FIXTURE = "browser"
 
-#: Game packages that tests drop into spheria.games (tests/test_architecture.py); never collected themselves.
+#: Game packages that tests drop into spheria.games (tests/kernel/test_architecture.py); never collected themselves.
 collect_ignore = ["plugin_games"]
 
 

@@ -20,6 +20,8 @@ import pytest
 from tests.conftest import BROWSER_FIXTURE
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The folder of the tests that drive Chromium.
+BROWSER_TESTS = "tests/web/e2e"
 #: Where the plugin writes its report (set only in the collection this test starts).
 REPORT = "SPHERIA_MARKER_REPORT"
 #: The calls that start Playwright, and so a browser.
@@ -55,7 +57,18 @@ def test_the_quick_loop_selects_no_test_that_uses_the_browser(tmp_path: Path) ->
     report = tmp_path / "report.json"
     plugin = ["-p", "no:cacheprovider", "-p", "tests.test_markers"]
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", *plugin, "-m", "not browser", "tests/e2e", __file__],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            *plugin,
+            "-m",
+            "not browser",
+            "tests/web/e2e",
+            __file__,
+        ],
         cwd=ROOT,
         env={**os.environ, REPORT: str(report)},
         capture_output=True,
@@ -95,4 +108,4 @@ def playwright_starts(path: Path) -> list[tuple[str, str]]:
 def test_only_the_browser_fixture_starts_a_browser() -> None:
     """So marking the users of that fixture marks every browser test."""
     starts = [start for path in sorted((ROOT / "tests").rglob("*.py")) for start in playwright_starts(path)]
-    assert starts == [("tests/e2e/test_browser.py", BROWSER_FIXTURE)]
+    assert starts == [("tests/web/e2e/test_browser.py", BROWSER_FIXTURE)]

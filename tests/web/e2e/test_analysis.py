@@ -1,0 +1,286 @@
+"""End-to-end: the analysis board (/analysis, docs/analysis.md "In the browser") in Chromium, on a
+desktop and on a 390×844 touch phone.
+
+The solver's verdict and winning moves for a Special Cake position are checked against
+:mod:`spheria.games.special_cake.solver` run here; a variation is branched, left and returned to; the link carries
+the tree into a second browser; the engine can be off; a bad link is refused with its reason; a
+finished game opened from its replay marks the moves that threw a win away. Screenshots go to
+``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+import spheria
+from spheria.analysis import analyse_game
+from spheria.games.special_cake.rules import CakeState
+from spheria.games.special_cake.solver import solve
+from spheria.kernel.record import Record
+from tests.web.e2e.test_browser import TIMEOUT, assert_fits, browser, screenshot, server  # noqa: F401  (fixtures)
+
+#: The sites of the level maps ringed as a winning move's (or the result's).
+RINGED = "svg.levels .strip-site:has(.ring-marked)"
+SIZES: dict[str, dict[str, Any]] = {
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    "desktop": {"viewport": {"width": 1280, "height": 820}},
+}
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:  # noqa: F811
+    opened: list[BrowserContext] = []
+    yield opened
+    for context in opened:
+        context.close()
+
+
+def open_page(browser: Browser, opened: list[BrowserContext], url: str, size: str) -> tuple[Page, list[str]]:  # noqa: F811
+    context = browser.new_context(**SIZES[size])
+    context.set_default_timeout(TIMEOUT)
+    opened.append(context)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    return page, errors
+
+
+def analysis_url(server: str, **query: str) -> str:  # noqa: F811
+    return f"{server}/analysis?{urllib.parse.urlencode(query)}"
+
+
+def press(page: Page, selector: str) -> None:
+    """Tap on a touch screen, click elsewhere."""
+    item = page.locator(selector).first
+    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
+        item.tap()
+    else:
+        item.click()
+
+
+def site(page: Page, name: str) -> None:
+    press(page, f"#board svg.levels .strip-site[data-site='{name}']")
+
+
+def at_node(page: Page, index: int) -> None:
+    """Wait until the analysis board shows node ``index`` (also across a navigation, when for a
+    moment the new document has no body yet)."""
+    page.wait_for_function(
+        "(n) => document.body !== null && document.body.dataset.ready === '1'"
+        " && document.body.dataset.node === String(n)",
+        arg=index,
+    )
+
+
+def tree_of(page: Page) -> str:
+    return urllib.parse.parse_qs(urllib.parse.urlsplit(page.url).query).get("tree", [""])[0]
+
+
+def known_position() -> CakeState:
+    """A sugar eating position with some winning and some losing moves (found by seed, solved here)."""
+    game = spheria.load_game("special-cake", variant="sugar")
+    for seed in range(100):
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and sum(c not in "./" for c in state.to_spn().split()[0]) > 12:
+            state.apply(rng.choice(state.legal_moves()))
+        assert isinstance(state, CakeState)
+        if state.is_terminal():
+            continue
+        result = solve(state)
+        if result.value > 0 and len(result.best_moves) < len(state.legal_moves()):
+            return state
+    raise AssertionError("no position with winning and losing moves")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_solvers_verdict_and_every_winning_move_are_shown(
+    browser: Browser,  # noqa: F811
+    server: str,  # noqa: F811
+    contexts: list[BrowserContext],
+    size: str,
+) -> None:
+    state = known_position()
+    expected = solve(state)
+    winning = {state.notation(m) for m in expected.best_moves}
+    url = analysis_url(server, game="special-cake", options="variant=sugar", spn=state.to_spn())
+    page, errors = open_page(browser, contexts, url, size)
+    page.wait_for_function("() => document.body.dataset.engine === 'done'")
+    assert page.get_attribute("#engine-verdict", "data-verdict") == str(expected.value)
+    assert "wins with perfect play" in page.inner_text("#engine-verdict")
+    listed = page.eval_on_selector_all("#engine-moves li", "items => items.map(i => [i.dataset.move, i.dataset.value])")
+    assert sorted(m for m, _ in listed) == sorted(state.notation(m) for m in state.legal_moves())
+    assert {m for m, v in listed if float(v) > 0} == winning
+    # Every site of a winning move is ringed on the board.
+    marked = set(page.eval_on_selector_all(RINGED, "s => s.map(e => e.dataset.site)"))
+    assert marked == {s for move in winning for s in move.split("+")}
+    screenshot(page, f"analysis-solver-{size}", full_page=True)
+    # A winning move played from the list leaves the other player lost: nothing to ring.
+    first = page.locator("#engine-moves li.win").first
+    played = str(first.get_attribute("data-move"))
+    press(page, "#engine-moves li.win")
+    at_node(page, 1)
+    page.mouse.move(0, 0)  # off the list: a move pointed at there is ringed instead
+    page.wait_for_function("() => document.body.dataset.engine === 'done'")
+    child = state.child(state.parse_move(played))
+    assert isinstance(child, CakeState) and solve(child).value == -1
+    assert page.get_attribute("#engine-verdict", "data-verdict") == "-1"
+    assert page.locator(RINGED).count() == 0
+    values = page.eval_on_selector_all("#engine-moves li[data-move]", "items => items.map(i => i.dataset.value)")
+    assert values and set(values) == {"-1"}
+    assert errors == []
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_variation_is_branched_returned_to_and_shared_by_its_link(
+    browser: Browser,  # noqa: F811
+    server: str,  # noqa: F811
+    contexts: list[BrowserContext],
+    size: str,
+) -> None:
+    page, errors = open_page(browser, contexts, analysis_url(server, game="spline", engine="off"), size)
+    at_node(page, 0)
+    site(page, "0a1")
+    at_node(page, 1)
+    site(page, "0b1")
+    at_node(page, 2)
+    if size == "desktop":
+        page.keyboard.press("ArrowLeft")  # back a move with the keyboard
+    else:
+        press(page, "#prev")
+    at_node(page, 1)
+    site(page, "0c1")  # another move from here: a variation
+    at_node(page, 3)
+    assert tree_of(page) == "0a1,0b1,(0c1)"
+    assert page.locator("#tree .variation .tnode").inner_text().endswith("0c1")
+    assert page.locator("#board .strip-site[data-site='0c1'] .strip-ball").count() == 1
+    press(page, "#tree .tnode[data-node='2']")  # back to the main line
+    at_node(page, 2)
+    assert page.locator("#board .strip-site[data-site='0b1'] .strip-ball").count() == 1
+    assert page.locator("#board .strip-site[data-site='0c1'] .strip-ball").count() == 0
+    press(page, "#tree .tnode[data-node='3']")
+    at_node(page, 3)
+    press(page, "#btn-promote")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('tree') === '0a1,0c1,(0b1)'")
+    shared = page.url
+    screenshot(page, f"analysis-variation-{size}", full_page=True)
+    if size == "phone":  # no sideways scroll, and the tree's moves are finger-sized like every control
+        assert_fits(page)
+    # The link alone, in another browser, gives the same tree at the same move.
+    other, other_errors = open_page(browser, contexts, shared, size)
+    at_node(other, int(page.evaluate("document.body.dataset.node")))
+    assert tree_of(other) == "0a1,0c1,(0b1)"
+    texts = "() => [...document.querySelectorAll('#tree .tnode')].map(b => b.textContent)"
+    assert other.evaluate(texts) == page.evaluate(texts)
+    assert other.locator("#tree .tnode.current").inner_text() == page.locator("#tree .tnode.current").inner_text()
+    press(other, "#tree .tnode[data-node='3']")  # the variation 0b1
+    at_node(other, 3)
+    press(other, "#btn-delete")
+    other.wait_for_function("() => new URLSearchParams(location.search).get('tree') === '0a1,0c1'")
+    assert errors == [] and other_errors == []
+
+
+def test_with_the_engine_off_nothing_is_asked_until_it_is_switched_on(
+    browser: Browser,  # noqa: F811
+    server: str,  # noqa: F811
+    contexts: list[BrowserContext],
+) -> None:
+    spn = "wbw............./........./..../. 1 eat"
+    url = analysis_url(server, game="special-cake", options="variant=mint", spn=spn, engine="off")
+    page, errors = open_page(browser, contexts, url, "desktop")
+    at_node(page, 0)
+    assert page.evaluate("document.body.dataset.engine") == "off"
+    assert page.locator("#engine-moves li").count() == 0
+    assert "off" in page.inner_text("#engine-verdict")
+    site(page, "0a1")  # a move played with the engine off stays unanalysed (a line may go on: Play ends it)
+    press(page, "#btn-play")
+    at_node(page, 1)
+    assert page.evaluate("document.body.dataset.engine") == "off"
+    page.locator("#engine-toggle").check()
+    page.wait_for_function("() => document.body.dataset.engine === 'done'")
+    assert page.locator("#engine-moves li").count() > 0
+    assert "engine=off" not in page.url
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ({"game": "special-cake", "spn": "garbage"}, "bad SPN for special-cake"),
+        ({"game": "chess"}, "no game called 'chess'"),
+        ({"game": "spline", "tree": "0a1,0a1"}, "move 2 (0a1)"),
+        ({"game": "spline", "options": "size=9"}, "size"),
+    ],
+)
+def test_a_bad_link_gets_a_clear_message(
+    browser: Browser,  # noqa: F811
+    server: str,  # noqa: F811
+    contexts: list[BrowserContext],
+    query: dict[str, str],
+    words: str,
+) -> None:
+    page, errors = open_page(browser, contexts, analysis_url(server, **query), "phone")
+    page.wait_for_selector("#problem:not([hidden])")
+    assert words in page.inner_text("#problem-text")
+    assert page.locator("#analysis-main").is_hidden()
+    if query.get("spn") == "garbage":
+        screenshot(page, "analysis-bad-link-phone")
+    assert errors == []
+
+
+def finished_game(server: str) -> str:  # noqa: F811
+    seats = [{"kind": "agent", "agent": "random"}, {"kind": "agent", "agent": "random"}]
+    body = json.dumps({"game": "special-cake", "options": {"variant": "sugar"}, "seats": seats, "seed": 11}).encode()
+    request = urllib.request.Request(server + "/api/games", body, {"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=20) as response:
+        game_id = str(json.load(response)["id"])
+    for _ in range(400):
+        with urllib.request.urlopen(f"{server}/api/games/{game_id}", timeout=20) as response:
+            if json.load(response)["status"] == "finished":
+                return game_id
+        time.sleep(0.05)
+    raise AssertionError("the agents did not finish")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_finished_game_opened_from_its_replay_marks_the_wins_thrown_away(
+    browser: Browser,  # noqa: F811
+    server: str,  # noqa: F811
+    contexts: list[BrowserContext],
+    size: str,
+) -> None:
+    game_id = finished_game(server)
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}/record", timeout=20) as response:
+        record = Record.from_json(json.load(response))
+    expected = analyse_game(record, time=None)
+    page, errors = open_page(browser, contexts, f"{server}/replay/{game_id}", size)
+    page.wait_for_selector("#history li")
+    press(page, "#next")
+    press(page, "#next")
+    page.wait_for_function("() => document.getElementById('analyse').href.endsWith('at=2')")
+    press(page, "#analyse")
+    at_node(page, 2)
+    page.wait_for_selector("#chart svg.eval-chart")
+    marked = page.eval_on_selector_all("#tree .tnode.mark-mistake", "b => b.map(e => Number(e.dataset.node))")
+    assert marked == expected.threw_away_win  # a main line only: a node's number is its move's
+    assert page.locator("#chart .eval-mistake").count() == len(expected.threw_away_win)
+    assert page.locator("#mistakes-list .mistake-mistake").count() == len(expected.threw_away_win)
+    site_count = page.locator("#tree .tnode").count()
+    assert site_count == len(record.moves)
+    screenshot(page, f"analysis-finished-{size}", full_page=True)
+    # The finished game's own page links here too.
+    page.goto(f"{server}/game/{game_id}")
+    link = page.locator("#result a[href^='/analysis']")
+    link.wait_for()
+    assert link.get_attribute("href") == f"/analysis?record={game_id}"
+    assert errors == []

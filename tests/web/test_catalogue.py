@@ -1,0 +1,340 @@
+"""The browser's catalogues (src/spheria/web/i18n/<lang>.json) against the pages that use them.
+
+Every key the JavaScript and HTML use is in en.json, every en.json key is in every other
+catalogue (the test names a missing one), no catalogue has a key nothing uses, the placeholders
+of a text are the same in every language, the names the page words by id (options and their
+values, agents, error codes) each have their text, and no English sentence is both the server's
+(its gettext catalogue: refusals, game titles, seat names, option help, colour and level words,
+sent translated from ``/api/words`` and in its refusals) and the page's.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import re
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from spheria.agents.registry import agent_names
+from spheria.kernel.registry import game_class, game_names, load_game
+from spheria.server.app import create_app
+from spheria.server.limits import Limits
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "spheria" / "web"
+SERVER = WEB.parent / "server"
+LANGUAGES = ("en", "ko")
+#: The Intl.PluralRules categories a plural text may have ("other" always).
+PLURAL_CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
+#: Texts that are the same in every language by design (a separator, a title pattern).
+SAME_IN_EVERY_LANGUAGE = {"page.game", "list.comma"}
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+@cache
+def catalogue(lang: str) -> dict[str, Any]:
+    data = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def forms(text: Any) -> list[str]:
+    """The texts of one entry: itself, or each plural form."""
+    return list(text.values()) if isinstance(text, dict) else [text]
+
+
+def sources() -> dict[str, str]:
+    files = sorted((WEB / "js").glob("*.js")) + sorted(WEB.glob("*.html"))
+    return {path.name: path.read_text(encoding="utf-8") for path in files}
+
+
+def prefixes() -> set[str]:
+    return {key.split(".")[0] for key in catalogue("en")}
+
+
+def literal_keys() -> dict[str, str]:
+    """Keys written out in the pages (string literals with a catalogue prefix, data-t* attributes), by file."""
+    found: dict[str, str] = {}
+    known = prefixes()
+    for name, text in sources().items():
+        for literal in re.findall(r"\"([A-Za-z_-]+\.[A-Za-z0-9_.-]+)\"", text):
+            if literal.split(".")[0] in known and not literal.endswith(".js") and not literal.endswith(".json"):
+                found.setdefault(literal, name)
+        if name.endswith(".html"):
+            for literal in re.findall(r"data-t(?:-[a-z-]+)?=\"([^\"]+)\"", text):
+                found.setdefault(literal, name)
+    return found
+
+
+def dynamic_patterns() -> list[re.Pattern[str]]:
+    """The families of keys the pages build (template literals with a catalogue prefix), as patterns."""
+    patterns = []
+    known = prefixes()
+    for text in sources().values():
+        for template in re.findall(r"`([a-z_-]+\.[^`]*\$\{[^`]*)`", text):
+            if template.split(".")[0] not in known:
+                continue
+            parts = re.split(r"\$\{(?:[^{}]|\{[^{}]*\})*\}", template)
+            patterns.append(re.compile(".+".join(re.escape(part) for part in parts)))
+    return patterns
+
+
+def test_every_key_the_pages_use_is_in_the_english_catalogue() -> None:
+    missing = {key: where for key, where in literal_keys().items() if key not in catalogue("en")}
+    assert not missing, f"keys used but not in en.json: {missing}"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_every_english_key_is_in_the_other_catalogues_and_nothing_else(lang: str) -> None:
+    english, other = catalogue("en"), catalogue(lang)
+    assert sorted(set(english) - set(other)) == [], f"keys missing from {lang}.json"
+    assert sorted(set(other) - set(english)) == [], f"keys in {lang}.json that en.json lacks"
+
+
+def test_no_catalogue_has_a_key_nothing_uses() -> None:
+    used = set(literal_keys())
+    patterns = dynamic_patterns()
+    assert len(patterns) >= 10, "the pages' key families were not found"
+    unused = [key for key in catalogue("en") if key not in used and not any(p.fullmatch(key) for p in patterns)]
+    assert unused == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_texts_are_strings_or_plural_forms_with_the_same_placeholders_as_english(lang: str) -> None:
+    for key, text in catalogue(lang).items():
+        if isinstance(text, dict):
+            assert text and set(text) <= PLURAL_CATEGORIES and "other" in text, key
+        assert all(isinstance(form, str) and form for form in forms(text)), key
+        english = {name for form in forms(catalogue("en")[key]) for name in PLACEHOLDER.findall(form)}
+        for form in forms(text):
+            assert set(PLACEHOLDER.findall(form)) == english, f"{lang}.json {key!r}: {form!r}"
+        if isinstance(text, dict):  # a plural text counts something
+            assert "count" in english, key
+
+
+def test_korean_is_written_in_korean() -> None:
+    english, korean = catalogue("en"), catalogue("ko")
+    copied = [key for key in korean if key not in SAME_IN_EVERY_LANGUAGE and korean[key] == english[key]]
+    assert copied == [], "Korean texts left in English"
+    without_hangul = [
+        key
+        for key, text in korean.items()
+        if key not in SAME_IN_EVERY_LANGUAGE and not any(HANGUL.search(f) for f in forms(text))
+    ]
+    assert without_hangul == []
+
+
+def test_the_static_text_of_the_html_is_the_english_catalogue() -> None:
+    """What a page shows before its script runs is the English text of its key."""
+    english = catalogue("en")
+    for path in sorted(WEB.glob("*.html")):
+        html = path.read_text(encoding="utf-8")
+        for key, shown in re.findall(r"data-t=\"([^\"]+)\"[^>]*>([^<]*)<", html):
+            assert shown == english[key], f"{path.name}: {key}"
+        for attribute in ("title", "aria-label"):
+            for tag in re.findall(rf"<[^>]*data-t-{attribute}=\"[^\"]+\"[^>]*>", html):
+                key = re.search(rf"data-t-{attribute}=\"([^\"]+)\"", tag)
+                value = re.search(rf"\s{attribute}=\"([^\"]+)\"", tag)
+                assert key and value and value.group(1) == english[key.group(1)], f"{path.name}: {tag}"
+
+
+# -- what the server words: each sentence in one catalogue ---------------------------------
+
+
+def every_option_set(name: str) -> list[dict[str, Any]]:
+    specs = [spec for spec in game_class(name).option_specs if spec.choices]
+    sets = []
+    for values in itertools.product(*(spec.choices for spec in specs)):
+        sets.append({spec.name: value for spec, value in zip(specs, values, strict=True)})
+    return sets
+
+
+def family(prefix: str) -> set[str]:
+    return {key[len(prefix) :] for key in catalogue("en") if key.startswith(prefix)}
+
+
+def names_sent() -> set[str]:
+    """Every seat and side name the server sends in English, for every game with every choice of its options."""
+    names = set()
+    for game in game_names():
+        for options in every_option_set(game):
+            try:
+                facts = load_game(game, **options).describe()
+            except ValueError:
+                continue  # a combination the game refuses
+            names |= {seat["name"] for seat in facts["seats"]} | set(facts["sides"])
+    return names
+
+
+#: The modules whose sentences the server words for a person (beside what the games mark in their classes).
+SERVER_MESSAGE_MODULES = (
+    "spheria.server.messages",
+    "spheria.kernel.messages",
+    "spheria.agents.messages",
+    "spheria.analysis.messages",
+    *(f"spheria.games.{name.replace('-', '_')}.messages" for name in game_names()),
+)
+#: Entries of en.json whose English happens to be spelt as a server sentence in another sense.
+HOMONYMS = {
+    "value.variant.mint": "the option value mint (the variant) is not the seat named Mint",
+}
+
+
+def normal(text: str) -> str:
+    """A sentence with case, punctuation and the names of its placeholders left out."""
+    text = re.sub(r"\{[^{}]*\}|%\(\w+\)s", "{}", text.lower())
+    return " ".join(re.findall(r"[^\W_]+|\{\}", text))
+
+
+def server_sentences() -> dict[str, str]:
+    """Every English sentence the server words (its message modules, the games' titles, seat
+    names and option help), by its normal form."""
+    texts: list[str] = []
+    for module in SERVER_MESSAGE_MODULES:
+        for name, value in vars(importlib.import_module(module)).items():
+            if not name.isupper():
+                continue
+            entries = value.values() if isinstance(value, dict) else value if isinstance(value, tuple) else (value,)
+            texts += [entry for entry in entries if isinstance(entry, str)]
+    for name in game_names():
+        cls = game_class(name)
+        texts += [cls.title, *(spec.help for spec in cls.option_specs)]
+    texts += sorted(names_sent())
+    # A text of placeholders only ("{n} {color}") is a pattern, not a sentence.
+    return {normal(text): text for text in texts if re.search(r"[^\W\d_]", normal(text).replace("{}", ""))}
+
+
+def test_no_english_sentence_is_both_the_servers_and_the_pages() -> None:
+    """A sentence lives in one catalogue: what the server words (refusals, names, colour and level
+    words) is the gettext catalogue's, sent translated; en.json holds only the page's own words."""
+    sentences = server_sentences()
+    assert len(sentences) > 200 and normal("It is {name}'s turn, not yours.") in sentences
+    twice = {
+        key: (form, sentences[normal(form)])
+        for key, text in catalogue("en").items()
+        for form in forms(text)
+        if normal(form) in sentences and key not in HOMONYMS
+    }
+    assert twice == {}, "sentences in both the server's catalogue and en.json"
+    assert all(normal(catalogue("en")[key]) in sentences for key in HOMONYMS), "a homonym no longer collides"
+
+
+def test_the_duplicate_finder_catches_a_sentence_written_differently() -> None:
+    """Case, final punctuation and placeholder names do not hide a duplicate."""
+    sentences = server_sentences()
+    for page_text in ("The game is over.", "Special Cake", "mint", "This seat was already taken by another browser!"):
+        assert normal(page_text) in sentences, page_text
+    assert normal("{who} holds {count} balls") in sentences  # Spagyric's "{name} holds {n} balls."
+    assert normal("Your balls in hand") not in sentences
+
+
+def test_the_server_words_every_title_seat_name_option_help_colour_and_level(client: TestClient) -> None:
+    english = client.get("/api/words?lang=en").json()
+    korean = client.get("/api/words?lang=ko").json()
+    assert english["lang"] == "en" and korean["lang"] == "ko"
+    assert english["games"] == {name: game_class(name).title for name in game_names()}
+    helps = {spec.help for name in game_names() for spec in game_class(name).option_specs}
+    assert set(english["names"]) == names_sent() | helps == set(korean["names"])
+    assert all(english["names"][text] == text for text in english["names"])
+    assert english["colors"] == {"w": "white", "b": "black", "r": "red"}
+    assert set(english["levels"]) == set(korean["levels"]) == {"1", "2", "3", "4", "5"}
+    for words in (korean["games"], korean["names"], korean["colors"], korean["levels"]):
+        assert all(HANGUL.search(text) for text in words.values()), words
+    assert korean["names"]["Mint"] == "민트" and korean["games"]["special-cake"] == "스페셜 케이크"
+    by_header = client.get("/api/words", headers={"Accept-Language": "ko-KR,ko;q=0.9"})
+    assert by_header.json() == korean and by_header.headers["vary"] == "Accept-Language"
+    refused = client.get("/api/words?lang=fr")
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_lang"
+
+
+def test_every_option_has_a_label_and_words_for_its_choices() -> None:
+    specs = [spec for name in game_names() for spec in game_class(name).option_specs]
+    assert family("option.") == {spec.name for spec in specs}
+    worded = {f"{spec.name}.{choice}" for spec in specs for choice in spec.choices if isinstance(choice, str)}
+    bools = {str(value).lower() for spec in specs if spec.kind is bool for value in (True, False)}
+    assert family("value.") == worded | bools
+
+
+def test_every_agent_has_a_name() -> None:
+    assert family("agent.") == set(agent_names()) | {"level"}
+
+
+#: Codes whose refusal the server words whole in the page's language: the page shows its message.
+SERVER_WORDED_CODES = {
+    "not_finished",
+    "rate_limited",
+    "seat_taken",
+    "bad_credential",
+    "stale",
+    "game_over",
+    "already_chosen",
+    "spectator",
+    "spectators_full",
+    "server_error",
+    "server_busy",
+    "not_your_turn",
+}
+
+
+def test_every_error_code_the_server_sends_has_a_text() -> None:
+    """The page words a code (then shows the server's detail), or shows the server's translated message."""
+    code = re.compile(
+        r"(?:GameError|JobFailed|error_frame|error_response|_refuse)\(\s*(?:\d+,\s*)?\"([a-z_]+)\""
+        r"|return \d+, \"([a-z_]+)\""
+    )
+    codes = set()
+    for path in SERVER.glob("*.py"):
+        codes |= {a or b for a, b in code.findall(path.read_text(encoding="utf-8"))}
+    codes |= set(re.findall(r"^\s+code = \"([a-z_]+)\"", (SERVER / "protocol.py").read_text(encoding="utf-8"), re.M))
+    assert len(codes) > 20, codes
+    assert codes >= SERVER_WORDED_CODES and not family("error.") & SERVER_WORDED_CODES
+    assert family("error.") | SERVER_WORDED_CODES == codes
+    # Each of those is raised with a translated sentence of the server's message table.
+    for path in SERVER.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for found in re.finditer(r"(?:GameError|error_frame)\(\s*\"([a-z_]+)\",\s*([^)]*)\)", text):
+            if found.group(1) in SERVER_WORDED_CODES:
+                assert found.group(2).startswith(("_(M.", "_(MESSAGES[")), (path.name, found.group(0))
+
+
+# -- what the server serves: the catalogues, and How to play in the asked language ----------
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    limits = Limits(allowed_hosts=("testserver",))  # Starlette's test client calls the server "testserver"
+    app = create_app(str(tmp_path / "games.sqlite3"), executor=ThreadPoolExecutor(1), agent_delay=0, limits=limits)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_server_serves_each_catalogue(client: TestClient, lang: str) -> None:
+    response = client.get(f"/static/i18n/{lang}.json")
+    assert response.status_code == 200 and response.json() == catalogue(lang)
+
+
+def test_how_to_play_comes_in_the_language_asked_for_else_of_accept_language(client: TestClient) -> None:
+    korean = client.get("/api/howto/special-cake?lang=ko").json()
+    english = client.get("/api/howto/special-cake?lang=en").json()
+    assert korean["lang"] == "ko" and english["lang"] == "en"
+    prose = [b["text"] for b in korean["blocks"] if b["kind"] == "paragraph"]
+    assert prose and all(HANGUL.search(text) for text in prose)
+    assert not any(HANGUL.search(b["text"]) for b in english["blocks"] if b["kind"] == "paragraph")
+    # The positions are the same in every language (boards and moves are not words).
+    assert [(b.get("board"), b.get("move")) for b in korean["blocks"] if b["kind"] == "position"] == [
+        (b.get("board"), b.get("move")) for b in english["blocks"] if b["kind"] == "position"
+    ]
+    by_header = client.get("/api/howto/special-cake", headers={"Accept-Language": "ko-KR,ko;q=0.9,en;q=0.8"})
+    assert by_header.json() == korean and by_header.headers["vary"] == "Accept-Language"
+    assert client.get("/api/howto/special-cake", headers={"Accept-Language": "fr"}).json() == english
+    refused = client.get("/api/howto/special-cake?lang=fr")
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_lang"
