@@ -18,6 +18,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -877,3 +878,52 @@ def test_agent_workers_think_below_the_servers_priority() -> None:
         assert pool.submit(os.nice, 0).result(timeout=120) == min(19, os.nice(0) + 5)
     finally:
         pool.shutdown()
+
+
+class SlowFinishStorage:
+    """SQLite storage whose write of a game's last move (the one with the result) waits for ``go``."""
+
+    def __init__(self, path: str) -> None:
+        self.inner = SQLiteStorage(path)
+        self.writing, self.go = threading.Event(), threading.Event()
+
+    def append_moves(self, game_id: str, first_ply: int, entries: list[str], result: Any = None) -> None:
+        if result is not None:
+            self.writing.set()
+            self.go.wait(30)
+        self.inner.append_moves(game_id, first_ply, entries, result)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def test_a_game_read_while_its_last_move_is_written_is_one_consistent_game(make_app: MakeApp, tmp_path: Path) -> None:
+    """The last move is played (the game is over) while its write is under way: whoever reads the
+    game then gets a record whose moves reach that end, never a finished record one move short."""
+    storage = SlowFinishStorage(str(tmp_path / "slow.sqlite3"))
+    client = make_app(storage=storage)
+    created = create(client, "spline", [HUMAN, HUMAN])
+    with (
+        client.websocket_connect(f"/ws/{created['id']}") as white,
+        client.websocket_connect(f"/ws/{created['id']}") as black,
+    ):
+        seats = [white, black]
+        states = [join(ws, token_of(created, seat))[1] for seat, ws in enumerate(seats)]
+        plan = ["0a1", "0a2", "0b1", "0b2", "0c1", "0c2", "0d1"]  # White's row on rank 1
+        for ply, move in enumerate(plan[:-1]):
+            seats[ply % 2].send_json({"type": "move", "move": move, "version": ply})
+            states[0] = state_at(white, ply + 1)
+        white.send_json({"type": "move", "move": plan[-1], "version": len(plan) - 1})
+        assert storage.writing.wait(30)  # the winning move is played; its write waits
+        try:
+            info = client.get(f"/api/games/{created['id']}").json()
+            record = client.get(f"/api/games/{created['id']}/record")
+            if info["status"] == "finished":
+                assert record.status_code == 200
+                data = record.json()
+                assert data["moves"] == plan and data["result"] == [1.0, -1.0]
+        finally:
+            storage.go.set()
+        assert state_at(white, len(plan))["terminal"]
+    data = client.get(f"/api/games/{created['id']}/record").json()
+    assert data["moves"] == plan and data["result"] == [1.0, -1.0]

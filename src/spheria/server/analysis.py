@@ -300,7 +300,7 @@ async def api_record(request: Request) -> Response:
             "game": record.game,
             "options": dict(session.game.options),
             "spn": start,
-            "moves": list(record.moves),
+            "moves": session.state.history_notation(),  # consistent with the status, as the record's
             "result": session.info()["status"],
         }
     )

@@ -194,7 +194,7 @@ def record_of(session: GameSession) -> dict[str, Any]:
     state = session.state
     record = replace(
         session.record,
-        moves=list(session.record.moves),
+        moves=state.history_notation(),  # the state's, as its result: a move being written is in both
         result=[float(r) for r in state.returns()] if state.is_terminal() else None,
         created=timestamp(),
         hints=session.hint_counts() if session.stored.hints else None,
