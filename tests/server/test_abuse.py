@@ -927,3 +927,33 @@ def test_a_game_read_while_its_last_move_is_written_is_one_consistent_game(make_
         assert state_at(white, len(plan))["terminal"]
     data = client.get(f"/api/games/{created['id']}/record").json()
     assert data["moves"] == plan and data["result"] == [1.0, -1.0]
+
+
+def test_players_agents_think_ahead_of_the_analysis_board() -> None:
+    """Agents in people's games come first: the analysis board's workers run below their priority,
+    so a busy board never makes an agent in someone's game run out of time."""
+    from spheria.server.agents import make_executor
+    from spheria.server.analysis import AnalysisLimits
+    from spheria.server.analysis_pool import AnalysisPool
+
+    agents = make_executor("process", 1, niceness=Limits().agent_niceness)
+    try:
+        agent_niceness = agents.submit(os.nice, 0).result(timeout=120)
+    finally:
+        agents.shutdown()
+
+    async def analysis_niceness() -> int:
+        pool = AnalysisPool(1, niceness=AnalysisLimits().niceness)
+        worker = pool._spawn()
+        stat = Path(f"/proc/{worker.process.pid}/stat")
+        try:
+            for _ in range(600):  # the worker lowers its own priority as it starts
+                niceness = int(stat.read_text().rsplit(")", 1)[1].split()[16])
+                if niceness > os.nice(0):
+                    return niceness
+                await asyncio.sleep(0.1)
+            return niceness
+        finally:
+            pool.shutdown()
+
+    assert asyncio.run(analysis_niceness()) > agent_niceness > os.nice(0)

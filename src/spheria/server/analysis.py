@@ -52,7 +52,7 @@ from spheria.kernel.options import options_from_pairs
 from spheria.kernel.record import set_up
 from spheria.kernel.registry import game_names, load_game
 from spheria.server import messages as M
-from spheria.server.analysis_pool import AnalysisPool, GameJob, JobFailed, PositionJob
+from spheria.server.analysis_pool import WORKER_NICENESS, AnalysisPool, GameJob, JobFailed, PositionJob
 from spheria.server.endpoints import find_game, json_response, page, refused
 from spheria.server.jsontext import BadJson, parse_json
 from spheria.server.limits import TokenBucket
@@ -76,6 +76,8 @@ class AnalysisLimits:
 
     #: Worker processes for the engine (its own pool; not the agents').
     workers: int = 2
+    #: Steps below normal CPU priority for those workers: below the agents' (players' agents first).
+    niceness: int = WORKER_NICENESS
     #: Longest time cap of one position's analysis, in seconds (a request's ``time`` is capped to it).
     max_time: float = 30.0
     #: Time cap when the page asks for none (a full mint cake's verdict takes about 5 s on a quiet core).
@@ -101,7 +103,7 @@ class AnalysisService:
 
     def __init__(self, limits: AnalysisLimits) -> None:
         self.limits = limits
-        self.pool = AnalysisPool(limits.workers, limits.grace)
+        self.pool = AnalysisPool(limits.workers, limits.grace, limits.niceness)
         self.cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.connections: dict[str, int] = {}
         self.frames = TokenBucket(limits.frame_rate, 2 * limits.frame_rate)

@@ -29,8 +29,9 @@ from typing import Any
 
 #: Seconds between two progress reports of one job.
 PROGRESS_EVERY = 0.25
-#: How much lower the workers' priority is than the server's (game agents come first).
-WORKER_NICENESS = 5
+#: How much lower the workers' priority is than the server's: below the agents' workers
+#: (``Limits.agent_niceness``, 10), so that players' agents come first and the board waits.
+WORKER_NICENESS = 15
 
 
 @dataclass(frozen=True)
@@ -153,11 +154,11 @@ def game_summary(report: dict[str, Any]) -> dict[str, Any]:
     return {**report, "moves": moves}
 
 
-def _worker(conn: Connection) -> None:
+def _worker(conn: Connection, niceness: int) -> None:
     """A worker's loop: one job at a time, answered as ``(id, "done" | "error" | "cancelled", data)``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
     while True:
         try:
             message = conn.recv()
@@ -204,9 +205,10 @@ class AnalysisPool:
     one to stop. ``grace``: seconds past a job's time cap before its worker is killed.
     """
 
-    def __init__(self, size: int, grace: float = 10.0) -> None:
+    def __init__(self, size: int, grace: float = 10.0, niceness: int = WORKER_NICENESS) -> None:
         self.size = max(1, size)
         self.grace = grace
+        self.niceness = niceness
         self.workers: list[_Worker] = []
         self.waiting: deque[_Task] = deque()
         self.killed = 0
@@ -270,7 +272,9 @@ class AnalysisPool:
 
     def _spawn(self) -> _Worker:
         ours, theirs = self._context.Pipe()
-        process = self._context.Process(target=_worker, args=(theirs,), daemon=True, name="spheria-analysis")
+        process = self._context.Process(
+            target=_worker, args=(theirs, self.niceness), daemon=True, name="spheria-analysis"
+        )
         process.start()
         theirs.close()
         worker = _Worker(process, ours)
