@@ -8,6 +8,7 @@ they do not belong. In Spagyric a hint is worked out from the asking seat's view
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -131,6 +132,23 @@ def test_a_game_created_without_hints_refuses_them(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/{created['id']}") as ws:
         join(ws, token_of(created, 0))
         assert ask(ws)["code"] == "hints_off"
+
+
+def test_hint_frames_leave_nothing_behind_on_the_connection(client: TestClient) -> None:
+    """An attacker sends hint frames over and over (here in a game without hints): each is answered,
+    and the connection keeps no task of an answered hint (they once piled up, one a frame)."""
+    from spheria.server.connection import GameSocket
+
+    created = create(client, "spline", [HUMAN, RANDOM], hints=False)
+    with client.websocket_connect(f"/ws/{created['id']}") as ws:
+        join(ws, token_of(created, 0))
+        answers = [ask(ws)["code"] for _ in range(200)]
+        assert set(answers) <= {"hints_off", "rate_limited"} and answers.count("hints_off") >= 50
+        sockets = [
+            o for o in gc.get_objects() if isinstance(o, GameSocket) and o.session and o.session.id == created["id"]
+        ]
+        assert len(sockets) == 1
+        assert len(sockets[0].tasks) <= 2 and len(sockets[0].hints) <= 1  # the pumps; at most the last hint
 
 
 def test_spectators_wrong_tokens_and_unjoined_connections_get_no_hint(client: TestClient) -> None:

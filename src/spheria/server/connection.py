@@ -47,7 +47,8 @@ class GameSocket:
         self.burst = max(2 * self.limits.frame_rate, 10.0)
         self.allowance = self.burst
         self.last = clock()
-        self.tasks: list[asyncio.Task[None]] = []
+        self.tasks: list[asyncio.Task[None]] = []  # the pumps, for the connection's life
+        self.hints: set[asyncio.Task[None]] = set()  # hints being worked out; each leaves when done
 
     def __await__(self) -> Any:
         return self.run().__await__()
@@ -79,7 +80,7 @@ class GameSocket:
 
     def _too_slow(self) -> None:
         """Close a client too far behind (from a ``push``): the browser reconnects and catches up."""
-        for task in self.tasks:
+        for task in [*self.tasks, *self.hints]:
             task.cancel()
         asyncio.get_running_loop().create_task(self._close(CLOSE_TOO_SLOW, "too_slow"))
 
@@ -177,7 +178,9 @@ class GameSocket:
             elif kind == "preview":
                 client.push(await session.preview(client.seat, frame["move"]))
             elif kind == "hint":
-                self.tasks.append(asyncio.create_task(self.hint(client)))
+                task = asyncio.create_task(self.hint(client))
+                self.hints.add(task)
+                task.add_done_callback(self.hints.discard)
         except GameError:
             raise
         except Exception:  # a fault in the rules or the store must not take the connection down
@@ -207,6 +210,6 @@ class GameSocket:
             self.session.detach(self.client)
             self.client.queue.put_nowait(None)
         self.direct.queue.put_nowait(None)
-        for task in self.tasks:
+        for task in [*self.tasks, *self.hints]:
             if not task.done():
                 task.cancel()
