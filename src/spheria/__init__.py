@@ -1,10 +1,12 @@
 """Spheria: the games of the Shibumi system — rules engine, opponents, records and play.
 
 >>> import spheria
->>> game = spheria.load_game("special-cake", variant="mint")
->>> state = game.new_initial_state()
->>> state.current_player(), len(state.legal_moves())
-(0, 16)
+>>> spheria.game_names() == sorted(spheria.game_names()) and spheria.default_game_name() in spheria.game_names()
+True
+>>> game = spheria.load_game(spheria.default_game_name())
+>>> state = game.new_initial_state(seed=1)
+>>> state.current_player(), state.legal_moves() != []
+(0, True)
 """
 
 from spheria.engine.board import Board, BoardView
@@ -20,7 +22,7 @@ from spheria.kernel.game import (
     State,
 )
 from spheria.kernel.options import Option
-from spheria.kernel.registry import describe_games, game_classes, game_names, load_game, register
+from spheria.kernel.registry import default_game_name, describe_games, game_classes, game_names, load_game, register
 
 __version__ = "0.1.0"
 
@@ -37,6 +39,7 @@ __all__ = [
     "Option",
     "Seat",
     "State",
+    "default_game_name",
     "describe_games",
     "game_classes",
     "game_names",

@@ -5,7 +5,8 @@ any worker can play by itself, so games run in parallel processes (or on a clust
 same seed always gives the same games. Seats rotate so that after any number of games each
 agent has sat in each seat equally often, to within one game (see :func:`seating`).
 
->>> report = run_arena("special-cake", {"variant": "sugar"}, ["random", "greedy"], games=4, seed=1)
+>>> from spheria.kernel.registry import default_game_name
+>>> report = run_arena(default_game_name(), {}, ["random", "greedy"], games=4, seed=1)
 >>> sorted(report.agents)
 ['greedy', 'random']
 >>> sum(row.games for row in report.agents.values())

@@ -7,7 +7,7 @@ never handed the full state of a game with hidden information.
 
 >>> import spheria
 >>> from spheria.agents.random_agent import RandomAgent
->>> state = spheria.load_game("special-cake", variant="mint").new_initial_state()
+>>> state = spheria.load_game(spheria.default_game_name()).new_initial_state(seed=1)
 >>> returns = play(state, [RandomAgent(seed=1), RandomAgent(seed=2)])
 >>> state.is_terminal(), sorted(returns)
 (True, [-1.0, 1.0])

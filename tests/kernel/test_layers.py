@@ -1,10 +1,9 @@
 """Generic code never names a game: what a game is lives in its package, and generic code asks it.
 
 The import contracts in pyproject.toml (run by ``lint-imports`` in scripts/test) keep generic
-modules from importing a game's package; this test keeps them from naming one in their code —
-a game's name in a string, a game's class by name, in Python and in the pages' scripts. The
-documentation of generic code (docstrings, comments, doctest examples) may name games as
-examples: it decides nothing.
+modules from importing a game's package; this test keeps them from naming one at all — a game's
+name or title anywhere in a generic module or page (code, strings, docstrings, comments:
+examples with a particular game live with that game), and a game's class by name in code.
 """
 
 from __future__ import annotations
@@ -72,9 +71,8 @@ def python_mentions(text: str, words: set[str], classes: set[str]) -> list[tuple
     pattern, docs = naming(words), docstring_lines(text)
     found = []
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        names_game = (
-            token.type == tokenize.STRING and token.start[0] not in docs and pattern.search(token.string.lower())
-        )
+        in_code = token.type == tokenize.STRING and token.start[0] not in docs
+        names_game = bool(words) and in_code and pattern.search(token.string.lower())
         if names_game or (token.type == tokenize.NAME and token.string in classes):
             found.append((token.start[0], token.string))
     return found
@@ -97,24 +95,38 @@ def generic_files() -> list[Path]:
     return sorted(
         path
         for path in SOURCE.rglob("*")
-        if path.suffix in (".py", ".js", ".html") and GAMES not in path.parents and "locale" not in path.parts
+        if path.suffix in (".py", ".js", ".html", ".css")
+        and GAMES not in path.parents
+        and "locale" not in path.parts
+        and "i18n" not in path.relative_to(SOURCE).parts[1:]  # the pages' catalogues: data, not code
     )
 
 
-def test_the_checks_find_a_game_in_code_and_pass_documentation() -> None:
+def mentions(text: str, words: set[str]) -> list[tuple[int, str]]:
+    """``(line, text)`` for each line naming a game, anywhere in it."""
+    pattern = naming(words)
+    return [(number, line.strip()) for number, line in enumerate(text.splitlines(), 1) if pattern.search(line.lower())]
+
+
+def test_the_checks_find_a_game_in_code_and_in_its_documentation() -> None:
     words, classes = {"spline", "special-cake", "special cake"}, {"CakeState"}
-    code = '"""Spline\'s lines."""\n# spline\nif name == "spline":\n    x = CakeState\ny = "a special cake"\n'
+    code = '"""Spline\'s lines."""\n# spline\nif name == "spline":\n    x = CakeState\n'
+    code += 'y = "a special cake"\nz = "splines"\n'
     assert [line for line, _ in python_mentions(code, words, classes)] == [3, 4, 5]
+    assert [line for line, _ in mentions(code, words)] == [1, 2, 3, 5]
     script = '// spline\nconst a = "special-cake";\n/* spline */ const b = 1;\n<p>Special Cake</p>\n'
     assert [line for line, _ in script_mentions(script, words)] == [2, 4]
+    assert [line for line, _ in mentions(script, words)] == [1, 2, 3, 4]
 
 
-def test_no_generic_module_names_a_game_in_its_code() -> None:
+def test_no_generic_module_names_a_game() -> None:
     words, classes = game_words(), game_class_names()
     assert {"spline", "special-cake", "spagyric", "spinca"} <= words and "CakeState" in classes
     offenders = []
     for path in generic_files():
         text = path.read_text(encoding="utf-8")
-        found = python_mentions(text, words, classes) if path.suffix == ".py" else script_mentions(text, words)
+        found = mentions(text, words)
+        if path.suffix == ".py":
+            found += [(line, name) for line, name in python_mentions(text, set(), classes)]
         offenders += [f"{path.relative_to(SOURCE)}:{line}: {what}" for line, what in found]
     assert offenders == []

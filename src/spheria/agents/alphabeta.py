@@ -5,8 +5,8 @@ scores higher, a loss later scores higher); at the horizon the game's evaluation
 knowledge, see :mod:`spheria.agents.heuristics`) stands in, scaled far below any win. The search deepens one
 ply at a time until the budget runs out, the maximum depth is reached, or a depth is searched
 without reaching the horizon anywhere (the answer is then exact). Each depth tries first the
-best move the transposition table remembers. A player who moves twice in a row (the end of
-the set-up in poisoned Special Cake) is handled: the sign flips only when the turn passes.
+best move the transposition table remembers. A player who moves twice in a row (some games
+end a phase so) is handled: the sign flips only when the turn passes.
 
 Options (spec ``alphabeta:depth=6,seed=3``):
 
@@ -15,18 +15,17 @@ Options (spec ``alphabeta:depth=6,seed=3``):
   ``time=1``. ``depth`` alone is deterministic, but stops at ``max_time`` (default 600 s) too.
 * ``seed`` — shuffles the root moves, so equal moves are chosen at random but reproducibly.
 * ``engine`` — ``generic`` (default) searches through the game's public state; ``game`` uses
-  the game's own search where it has one (its kit's ``search``, a :class:`GameSearch`: Spline's
-  works on bare masks with threat pruning, a table kept between moves and killer/history
-  ordering), else the generic one. With ``engine=game`` the ``seed`` does not shuffle (the
-  game's search orders).
+  the game's own search where it has one (its kit's ``search``, a :class:`GameSearch`, which
+  may work on the game's bare masks with pruning and tables of its own), else the generic one.
+  With ``engine=game`` the ``seed`` does not shuffle (the game's search orders).
 * ``swindle`` — with ``engine=game``, in a position proven lost: ``share`` plays the move that
   leaves the opponent the fewest winning replies, ``mcts`` weighs the replies by a short Monte
   Carlo search's visits (the game's search decides how).
 
 >>> import spheria
->>> state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
->>> str(AlphaBetaAgent(depth=2, seed=1).choose(state, 0))
-'0d1'
+>>> state = spheria.load_game(spheria.default_game_name()).new_initial_state(seed=1)
+>>> AlphaBetaAgent(depth=2, seed=1).choose(state, 0) in state.legal_moves()
+True
 """
 
 from __future__ import annotations

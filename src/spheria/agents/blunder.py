@@ -2,8 +2,8 @@
 
 The registry handles the option for every agent in one place (:func:`spheria.agents.registry.make_agent`):
 ``greedy:blunder=0.3`` is greedy wrapped in a :class:`BlunderAgent`. On each move a coin with
-probability ``p`` decides: heads, the move is drawn uniformly from the legal moves (for Spagyric,
-a random colour at a reveal or a random site at a placement), exactly as ``random`` draws it;
+probability ``p`` decides: heads, the move is drawn uniformly from the legal moves (at a node
+where every seat chooses at once, the seat's own choices), exactly as ``random`` draws it;
 tails, the wrapped agent chooses. The coin and the random moves have generators of their own,
 both seeded from the agent's ``seed``, so a seeded blunderer is reproducible, and at ``p = 1`` it
 plays move for move as ``random`` with the same seed. ``p = 0`` is the agent itself (no wrapper).
@@ -11,7 +11,7 @@ Strength falls as ``p`` rises, which places levels between agents of fixed stren
 
 >>> import spheria
 >>> from spheria.agents.registry import make_agent
->>> state = spheria.load_game("spline").new_initial_state()
+>>> state = spheria.load_game(spheria.default_game_name()).new_initial_state(seed=1)
 >>> make_agent("greedy:seed=4,blunder=1").choose(state, 0) == make_agent("random:seed=4").choose(state, 0)
 True
 >>> make_agent("alphabeta:depth=2,blunder=0.25").name

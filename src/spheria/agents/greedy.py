@@ -6,14 +6,14 @@ For each legal move it judges the position the move leaves, in this order:
 2. the game goes on and the next player cannot win with their next move (or the move ends
    the game in a draw) — rank by the game's evaluation (its kit's knowledge, see :mod:`spheria.agents.heuristics`);
 3. the next player could then win at once — only if nothing better exists;
-4. the move loses at once (e.g. eating the last candy) — last resort.
+4. the move loses at once — last resort.
 
 Ties are broken at random with the agent's own generator, so the same seed gives the same game.
 
 >>> import spheria
->>> state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
->>> str(GreedyAgent(seed=1).choose(state, 0))
-'0d1'
+>>> state = spheria.load_game(spheria.default_game_name()).new_initial_state(seed=1)
+>>> GreedyAgent(seed=1).choose(state, 0) in state.legal_moves()
+True
 """
 
 from __future__ import annotations

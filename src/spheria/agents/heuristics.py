@@ -17,12 +17,12 @@ perfect-information game, only less well.
   seat models its opponents as players who pursue their own score, not at random); ``None``
   where the game has none (``mcts:rollout=guided`` then falls back to ``playout``).
 
-A game whose kit gives playouts only (Spinca's) is judged by the fallbacks:
+A game whose kit gives no evaluation is judged by the fallback:
 
->>> import spheria
->>> state = spheria.load_game("spinca").new_initial_state()
->>> evaluation(state.game)(state, 0), position_key(state.game)(state) == state.to_spn()
-(0.0, True)
+>>> from spheria.kernel.registry import game_classes
+>>> game = next(cls for cls in game_classes() if cls.kit().knowledge.evaluate is None)()
+>>> evaluation(game) is zero_evaluation
+True
 """
 
 from __future__ import annotations

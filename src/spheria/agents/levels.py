@@ -2,7 +2,7 @@
 
 A level is a spec that stands for a concrete agent chosen per game in the game's own ladders: its
 kit's ``levels`` (:class:`spheria.kernel.kit.Levels`, declared in the game package's ``levels.py``),
-one ladder per game or per value of an option (Special Cake's variant, Spinca's seat count).
+one ladder per game or per value of an option (a variant, a seat count).
 People meet the levels as words (:func:`level_words`: beginner, easy, medium, hard, strongest — in
 :mod:`spheria.agents.messages`); the ladder says which agent each level is and the longest it
 thinks about a move. ``level:N`` itself is :class:`spheria.agents.registry.LevelAgent`.
@@ -14,8 +14,8 @@ cheaper one of its kind) playing a random move in a share of its turns (``blunde
 spread evenly in Elo between random and the top. Each game's ladder module says what it measured.
 
 >>> import spheria
->>> levels_for(spheria.load_game("special-cake", variant="poisoned"))[4].spec
-'solver:setup=planner,time=5'
+>>> [entry.level for entry in levels_for(spheria.load_game(spheria.default_game_name()))]
+[1, 2, 3, 4, 5]
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def level_words(level: int) -> str:
 
 
 def level_key(game: Game) -> str:
-    """The ladder's key of ``game`` with its options: ``special-cake/mint``, ``spinca/3``, ``spline``.
+    """The ladder's key of ``game`` with its options, as its kit names it (``<game>/<variant>``, say).
 
     ``ValueError`` for a game without levels.
     """

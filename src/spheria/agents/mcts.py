@@ -15,10 +15,10 @@ Options (spec ``mcts:iterations=2000,c=1.4,seed=3``):
 * ``c`` — the exploration constant (0 to 10, default 1.4).
 * ``reuse`` — keep the matching subtree between moves (default 1; 0 to search afresh).
 * ``rollout`` — ``game`` (default) rolls out with the game's own fast playout where its kit's
-  knowledge has one (Spinca: cheap random turns on the bare masks), else uniformly random
+  knowledge has one (say, cheap random turns on the game's bare masks), else uniformly random
   legal moves; ``random`` always uses the latter;
-  ``guided`` the game's guided playout, whose players pursue their own score (Spinca: they
-  grow connected face groups), where there is one, else ``game``.
+  ``guided`` the game's guided playout, whose players pursue their own score, where there is
+  one, else ``game``.
 * ``seed`` — the random generator's seed: with ``iterations`` the same seed gives the same game.
 
 The tree of the previous search is kept: asked again in a position that descends from its
@@ -27,9 +27,9 @@ carries its visits over. Perfect-information games only: the agent plays on copi
 state it is given, and refuses hidden-information views and simultaneous moves.
 
 >>> import spheria
->>> state = spheria.load_game("spline").state_from_spn("www.bbb........./........./..../. 1")
->>> str(MCTSAgent(iterations=300, seed=1).choose(state, 0))
-'0d1'
+>>> state = spheria.load_game(spheria.default_game_name()).new_initial_state(seed=1)
+>>> MCTSAgent(iterations=300, seed=1).choose(state, 0) in state.legal_moves()
+True
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ agents a caller registers (:func:`register_agent`), every registered game's own 
 >>> make_agent("nobody")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown agent 'nobody' (agents: alphabeta, fixed, greedy, ..., spagyric; or a level: level:1 to level:5)
+ValueError: unknown agent 'nobody' (agents: alphabeta, ...; or a level: level:1 to level:5)
 >>> make_agent("level:3").name
 'level:3'
 >>> make_agent("mcts:time=60", max_time=10)
@@ -226,7 +226,7 @@ def check_fit(game: Game, agents: Sequence[Agent | None]) -> None:
 
 
 def game_words(game: Game) -> str:
-    """``Special Cake (sugar)``, ``Spinca (3 seats)``: the game as a fit message names it."""
+    """The game as a fit message names it: its title, with the variant or the seats that matter."""
     details = [str(game.options["variant"])] if "variant" in game.options else []
     if "players" in game.options:
         details.append(message("seat_count", seats=game.num_players))
@@ -252,8 +252,9 @@ class LevelAgent(Agent):
 
     >>> import spheria
     >>> agent = LevelAgent(4)
-    >>> agent.fits(spheria.load_game("spline")), agent.name, agent.resolved_spec
-    (True, 'level:4', 'alphabeta:time=0.2,blunder=0.2')
+    >>> game = spheria.load_game(spheria.default_game_name())
+    >>> agent.fits(game), agent.name, agent.resolved_spec == levels_for(game)[3].spec
+    (True, 'level:4', True)
     """
 
     spec_name = LEVEL_SPEC
@@ -335,7 +336,7 @@ class LevelAgent(Agent):
             agent = self.resolve(game)
         elif self._agent is not None:
             agent = self._agent
-        else:  # a view that hides the state (Spagyric's) still names its game
+        else:  # a view that hides the state still names its game
             agent = self.resolve(load_game(str(view.observation(player)["game"])))
         return agent.choose(view, player)
 

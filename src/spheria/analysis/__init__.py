@@ -12,10 +12,10 @@ Values are for the seat analysed (``seat``: the player to move, or the view's se
 certain loss) to +1 (a certain win); ``win_rate`` is the same on a 0 to 1 scale.
 
 >>> import spheria
->>> game = spheria.load_game("spline")
->>> result = analyse(game.state_from_spn("www.bbb........./........./..../. 1"), time=60, iterations=600, seed=1)
->>> result.status, result.method, result.best_moves, result.move("0d1").win_rate
-('estimate', 'mcts', ['0d1'], 1.0)
+>>> state = spheria.load_game(spheria.default_game_name()).new_initial_state(seed=1)
+>>> result = analyse(state, time=60, iterations=200, seed=1)
+>>> result.status in ("exact", "estimate"), result.move(result.best_moves[0]).value is not None
+(True, True)
 
 :func:`analyse_game` runs it over a finished game: the verdict before and after every move,
 the moves that threw an exact win away, the moves where the engine's win rate fell most, and

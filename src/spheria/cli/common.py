@@ -34,8 +34,8 @@ def printable(text: object) -> str:
 
     >>> print(printable("random:seed=\x1b]0;pwned\x07\r"))
     random:seed=\x1b]0;pwned\x07\r
-    >>> printable("Mint (you) é")
-    'Mint (you) é'
+    >>> printable("White (you) é")
+    'White (you) é'
     """
     return "".join(_escape_char(char) for char in str(text))
 
@@ -50,7 +50,7 @@ def _escape_char(char: str) -> str:
 
 
 def game_key(name: str) -> str:
-    """Accept ``Special Cake``, ``special_cake`` and ``special-cake`` alike."""
+    """Accept a game's title and its name written with ``_`` or ``-`` alike (``Some Game``, ``some-game``)."""
     return "-".join(name.strip().lower().replace("_", " ").split())
 
 

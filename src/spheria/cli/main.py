@@ -3,8 +3,8 @@
 Every subcommand works for every game through the game API alone::
 
     spheria games
-    spheria play special-cake --variant mint --players human,random
-    spheria replay special-cake-20250131-120000.spheria.json --step
+    spheria play GAME --players human,random
+    spheria replay GAME-20250131-120000.spheria.json --step
 
 Errors print one line on stderr and give a non-zero exit status; ``main`` returns it.
 """
@@ -126,7 +126,7 @@ def _seats(count: int) -> str:
 
 
 def default_record_path(game: Game, directory: Path | None = None) -> Path:
-    """``special-cake-YYYYmmdd-HHMMSS.spheria.json`` in ``directory``, never an existing file."""
+    """``<game>-YYYYmmdd-HHMMSS.spheria.json`` in ``directory``, never an existing file."""
     folder = directory or Path()
     stem = f"{game.name}-{datetime.now():%Y%m%d-%H%M%S}"
     path = folder / f"{stem}.spheria.json"
@@ -399,7 +399,7 @@ class PlaySession:
     def list_moves(self, seat: int) -> None:
         moves = [printable(m) for m in self.state.legal_moves(seat)]
         text = ngettext(msg.LEGAL_MOVES, len(moves)).format(n=len(moves), moves=", ".join(moves))
-        # Break only after a comma, so a move written with a space (a Spinca turn) stays whole.
+        # Break only after a comma, so a move written with a space (a relocation, then a place) stays whole.
         lines, line = [], ""
         for part in text.split(", "):
             piece = part if not line else ", " + part

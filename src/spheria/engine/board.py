@@ -129,7 +129,7 @@ _KING = (*_ORTHOGONAL, (-1, -1), (-1, 1), (1, -1), (1, 1))
 
 #: Same-level orthogonal neighbours.
 NEIGHBOURS: tuple[int, ...] = tuple(_same_level(s, _ORTHOGONAL) for s in range(NUM_SITES))
-#: Same-level orthogonal and diagonal neighbours (Spinca relocation).
+#: Same-level orthogonal and diagonal neighbours (a move of one site to the next).
 ADJACENT: tuple[int, ...] = tuple(_same_level(s, _KING) for s in range(NUM_SITES))
 #: Balls that touch: same-level orthogonal neighbours, the balls below and the balls above.
 TOUCHING: tuple[int, ...] = tuple(NEIGHBOURS[s] | BELOW[s] | ABOVE[s] for s in range(NUM_SITES))
@@ -193,7 +193,7 @@ _RISING_CHAINS = _rising_chains()
 #: ``RISING_CHAINS[(s, t)]``: the sites s, t, ... up the diagonal through t resting on s (drops, solvers).
 RISING_CHAINS = _RISING_CHAINS
 
-#: The straight rows, columns and diagonals spanning each level (Spline's winning lines).
+#: The straight rows, columns and diagonals spanning each level.
 SPAN_LINES: tuple[tuple[int, ...], ...] = tuple(
     tuple(site_index(level, *rc) for rc in cells)
     for level in range(LEVELS - 1)

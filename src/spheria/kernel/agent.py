@@ -13,7 +13,7 @@ Each agent class declares, in one place:
   information), so a misfit is refused before a game starts;
 * ``max_seconds_per_move()`` — the longest its budget lets it think about one move.
 
-An agent that counts the positions it searches (the Special Cake solver) reports them while it
+An agent that counts the positions it searches (an exact solver) reports them while it
 thinks to the callback given to :meth:`Agent.watch` (a server's progress line shows them).
 """
 
@@ -41,7 +41,7 @@ class Plays:
     information (and simultaneous moves), or needs the whole position.
 
     >>> import spheria
-    >>> Plays(seats=(2,), hidden_information=False).fits(spheria.load_game("spinca", players=3))
+    >>> Plays(seats=(3,)).fits(spheria.load_game(spheria.default_game_name()))  # a game of two seats
     False
     """
 
@@ -60,7 +60,7 @@ class Plays:
         return self.hidden_information or game.perfect_information
 
     def describe(self) -> str:
-        """What it plays, in words: ``Special Cake (mint, poisoned)``."""
+        """What it plays, in words: the titles of its games, with the variants it plays."""
         if self.games:
             titles = gettext(messages.AND).join(gettext(game.title) for game in self.games)
             return titles + (f" ({', '.join(self.variants)})" if self.variants else "")

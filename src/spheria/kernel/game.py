@@ -5,7 +5,7 @@ one position with its history. Every game offers the same calls, so agents, reco
 command line and the integrations never need to know which game they drive::
 
     >>> import spheria
-    >>> game = spheria.load_game("special-cake", variant="sugar")
+    >>> game = spheria.load_game(spheria.default_game_name())
     >>> state = game.new_initial_state(seed=7)
     >>> state.current_player()
     0
@@ -31,7 +31,7 @@ from spheria.kernel.options import Option
 
 #: ``current_player()`` of a finished game.
 TERMINAL = -4
-#: ``current_player()`` of a node where all players choose at once (Spagyric's reveals).
+#: ``current_player()`` of a node where all players choose at once (a secret reveal, say).
 SIMULTANEOUS = -2
 
 
@@ -79,8 +79,8 @@ class Seat:
     """One seat of a game with its options fixed.
 
     ``color`` is the code of the balls the seat plays (``"w"``, ``"b"``, ``"r"``), or ``None``
-    when the seat has no colour of its own (Special Cake sugar, Spagyric); ``side`` is the
-    scored side the seat plays for (the team with four Spinca seats; else the seat itself).
+    when the seat has no colour of its own; ``side`` is the scored side the seat plays for (its
+    team, in a game of teams; else the seat itself).
     """
 
     name: str
@@ -179,13 +179,11 @@ class Game(ABC):
         raises ``TypeError``). Other options make another game: ``load_game(name, **options)``.
 
         >>> import spheria
-        >>> game = spheria.load_game("spinca", players=2)
-        >>> game.options["players"] = 4
+        >>> game = spheria.load_game(spheria.default_game_name())
+        >>> game.options["seats"] = 4
         Traceback (most recent call last):
         ...
         TypeError: 'mappingproxy' object does not support item assignment
-        >>> game.num_players, spheria.load_game("spinca", players=4).num_players
-        (2, 4)
         """
         return MappingProxyType(self._options)
 

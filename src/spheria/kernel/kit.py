@@ -68,7 +68,7 @@ class LevelEntry:
 class Levels:
     """A game's level tables: levels 1-5 per ladder, and which ladder a game's options pick.
 
-    ``tables`` maps a ladder's key (``"special-cake/mint"``, ``"spline"``) to its five levels;
+    ``tables`` maps a ladder's key (the game's name, or ``<game>/<variant>``) to its five levels;
     ``key(game)`` names the ladder of a game with its options.
     """
 
@@ -98,7 +98,7 @@ class GameKit:
 
     * ``knowledge``: heuristics and playouts for the generic searches;
     * ``levels``: the level tables (``level:1`` .. ``level:5``);
-    * ``agents``: the game's own agents by spec name (``"spagyric"``, ``"solver"``), factories
+    * ``agents``: the game's own agents by spec name (``"solver"``, say), factories
       taking the spec's options as keywords;
     * ``search``: the game's own alpha-beta (``alphabeta:engine=game``), a factory of a search;
     * ``codec``: a factory of the game's action and observation codec (OpenSpiel, PettingZoo),

@@ -15,15 +15,16 @@ legal. A game started from a position set up by hand (``from_position``) is rebu
 ``docs/records.md``.
 
 >>> import spheria
->>> state = spheria.load_game("special-cake", variant="mint").new_initial_state()
->>> state.apply(state.parse_move("0a1"))
+>>> state = spheria.load_game(spheria.default_game_name()).new_initial_state(seed=1)
+>>> state.apply(state.legal_moves()[0])
 >>> record = Record.from_state(state, ["human", "random"])
->>> record.moves
-['0a1']
+>>> record.moves == state.history_notation()
+True
 >>> Record.loads(record.dumps()).replay().to_spn() == state.to_spn()
 True
->>> replay("spline", {}, start="w.b...w........./........./..../. 2", entries=["0d1"]).to_spn()
-'w.bb..w........./........./..../. 1'
+>>> again = replay(record.game, record.options, start=record.start, seed=record.seed, entries=record.moves)
+>>> again.to_spn() == state.to_spn()
+True
 """
 
 from __future__ import annotations

@@ -24,9 +24,9 @@ The engine runs in :class:`~spheria.server.analysis_pool.AnalysisPool`'s worker 
 job with a time cap (:class:`AnalysisLimits`); a connection may hold ``per_connection`` jobs and
 the server ``total`` (running and waiting). Exact answers are kept in a bounded cache per
 position. Only finished games are analysed from their record (with every secret: the game is
-over); a position given by SPN is the asker's own, and a Spagyric position is analysed from the
-asked seat's public view only (:func:`spheria.analysis.analyse`), so no answer carries the other
-seat's secrets.
+over); a position given by SPN is the asker's own, and a position of a game that hides
+information is analysed from the asked seat's public view only (:func:`spheria.analysis.analyse`),
+so no answer carries the other seat's secrets.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class AnalysisLimits:
     niceness: int = WORKER_NICENESS
     #: Longest time cap of one position's analysis, in seconds (a request's ``time`` is capped to it).
     max_time: float = 30.0
-    #: Time cap when the page asks for none (a full mint cake's verdict takes about 5 s on a quiet core).
+    #: Time cap when the page asks for none (the slowest exact verdict of the games takes about 5 s on a quiet core).
     default_time: float = 15.0
     #: Seconds for each position of a finished game's analysis, and at most in all.
     game_position_time: float = 0.5
@@ -141,7 +141,7 @@ class Position:
 
 
 def parse_options(text: str | None) -> dict[str, str]:
-    """``variant=mint,line_rule=mixed`` (the CLI's ``--option`` pairs joined by commas) as a dict."""
+    """``variant=a,depth=3`` (the CLI's ``--option`` pairs joined by commas) as a dict."""
     if not text:
         return {}
     if len(text) > MAX_OPTIONS:

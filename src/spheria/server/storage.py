@@ -24,9 +24,10 @@ browser to open the link holds the seat. A move, the end of the game and the cle
 pending choices are one transaction (:meth:`SQLiteStorage.append_moves`), so the reveal that
 completes a simultaneous node is stored whole or not at all.
 
+>>> from spheria.kernel.registry import default_game_name
 >>> store = SQLiteStorage(":memory:")
 >>> seats = [SeatRecord(0, "agent", "random"), SeatRecord(1, "human")]
->>> store.create_game(StoredGame("g1", Record("special-cake", {"variant": "mint"}, 7, None, [], []), seats))
+>>> store.create_game(StoredGame("g1", Record(default_game_name(), {}, 7, None, [], []), seats))
 >>> store.append_moves("g1", 0, ["0a1", "0b1"])
 >>> stored = store.load_game("g1")
 >>> stored.record.moves, stored.record.players

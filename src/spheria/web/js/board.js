@@ -129,7 +129,7 @@ export class PyramidView {
    * @param {Set<string>} [o.targets] sites that a click may pick now
    * @param {string[]} [o.selected] sites picked so far, in order
    * @param {string[]} [o.lastMove] sites of the last move
-   * @param {Set<string>} [o.locked] locked sites (Spinca)
+   * @param {Set<string>} [o.locked] locked sites (balls that may not move now)
    * @param {string|null} [o.preview] board after the candidate move (drawn in the main view)
    * @param {string} [o.ghostColor] colour of the ball a placement would put down
    * @param {Set<string>} [o.marked] sites to outline (e.g. a winning line)

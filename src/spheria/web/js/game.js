@@ -536,7 +536,7 @@ function choiceChip(word) {
 
 function renderHistory(obs) {
   const list = clear($("history"));
-  // Spagyric's memory rule: people are shown no list of earlier reveals.
+  // A game without memory (its observation holds no history) shows no list of earlier moves.
   document.querySelector(".history-box").hidden = !Array.isArray(obs.history);
   const history = Array.isArray(obs.history) ? obs.history : [];
   history.forEach((entry, i) => list.appendChild(h("li", {}, h("span", { class: "ply" }, `${i + 1}.`), " ", entry)));

@@ -137,7 +137,7 @@ export function seatName(name) {
   return name === null || name === undefined ? "?" : (serverWord("names", name) ?? String(name));
 }
 
-/** A game's title by its id ("special-cake"), the server's English title if it sent no word for it. */
+/** A game's title by its id (its registry name), the server's English title if it sent no word for it. */
 export function gameTitle(game, fallback = game) {
   return serverWord("games", game) ?? fallback;
 }

@@ -2,7 +2,7 @@
 // moves as text and a tree of clicks (frame.clicks): a node {move, next} says which move the
 // clicks so far make (an index into frame.legal_moves) and which clicks lead on. The page
 // offers only the clicks of the current node, so a selection always completes to a legal
-// move; for games whose sites may be clicked in any order (Special Cake's lines) the tree
+// move; for games whose sites may be clicked in any order (the sites of a line, say) the tree
 // holds every order, each leading to the move the server worked out for it.
 
 import { SITE_BY_NAME } from "./board.js";

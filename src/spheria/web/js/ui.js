@@ -178,7 +178,7 @@ export function saveInvites(gameId, seats, owner) {
   localStorage.setItem(INVITES, JSON.stringify(all));
 }
 
-/** The score table of a game's sides (a Spinca team is one side): its name, colour and face scores. */
+/** The score table of a game's sides (a team is one side): its name, colour and face scores. */
 export function scoreTable(game, scores) {
   const sides = (game && game.sides) || [];
   const sideColors = sides.map((_, i) => (((game && game.seats) || []).find((s) => s.side === i) || {}).color || null);
