@@ -409,6 +409,19 @@ def test_a_live_spagyric_game_needs_a_seat() -> None:
         analyse(state, seat=2)
 
 
+def test_the_seat_that_does_not_place_is_analysed_too_on_the_estimate_path() -> None:
+    """At a placement of a default game (past the exact solver's reach) the seat that does not
+    place has no move to weigh: it gets an estimate with no moves, as the exact path gives it a
+    value with none, never a refusal."""
+    state = spheria.load_game("spagyric").new_initial_state(seed=1)
+    state.apply_joint([state.parse_move("w", 0), state.parse_move("b", 1)])  # white beats black: seat 0 places
+    assert state.current_player() == 0 and not state.legal_moves(1)
+    idle = analyse(state, seat=1, iterations=20, seed=1)
+    assert (idle.status, idle.method, idle.moves, idle.best_moves) == ("estimate", "spagyric-agent", [], [])
+    placer = analyse(state, seat=0, iterations=20, seed=1)
+    assert placer.moves and {m.move for m in placer.moves} <= {str(m) for m in state.legal_moves(0)}
+
+
 # -- JSON and notation ---------------------------------------------------------------------------
 
 

@@ -164,6 +164,8 @@ def _against(solution: Any, seat: int, index: int) -> float:
 def _estimate(start: Analysis, view: Any, seat: int, budget: Budget) -> Analysis:
     from spheria.games.spagyric.agent import SpagyricAgent
 
+    if not view.legal_moves(seat):  # the other seat places: this seat has nothing to weigh
+        return replace(start, method=SPAGYRIC_AGENT, status=ESTIMATE, moves=[], best_moves=[], seconds=budget.elapsed())
     cap = budget.estimate_time()
     if budget.iterations is None:
         agent = SpagyricAgent(time=cap, seed=budget.seed, max_time=cap)

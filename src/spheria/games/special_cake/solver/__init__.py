@@ -359,9 +359,13 @@ def solve_spn(game: Game | str, spn: str, *, time_limit: float | None = None) ->
     Traceback (most recent call last):
     ...
     ValueError: the poisoned cake has exactly one cherry ('r') while it is eaten
+    >>> solve_spn(None, "w.............../........./..../. 1 eat")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: the solver solves Special Cake: give a variant's name or a loaded Special Cake, not None
     """
     if isinstance(game, str):
         game = _SpecialCake(variant=game)
     if not isinstance(game, _SpecialCake):
-        raise ValueError(f"the solver solves Special Cake, not {game.name}")
+        raise TypeError(f"the solver solves Special Cake: give a variant's name or a loaded Special Cake, not {game!r}")
     return solve(game.state_from_spn(spn), time_limit=time_limit)
