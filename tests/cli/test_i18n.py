@@ -315,7 +315,10 @@ def test_a_bad_position_of_each_game_is_refused_in_korean(game: str, position: s
         (["arena", "spline", "--agents", "random,greedy", "--games", "many"], "인수 --games"),
         (["games", "--frobnicate"], "알 수 없는 인수: --frobnicate"),
         (["arena", "spline", "--agents", "random,greedy", "--games", "many"], "올바른 정수 값이 아닙니다: 'many'"),
-        (["analyse", "--game", "spline", "--position", "x", "--time", "soon"], "올바른 숫자 값이 아닙니다: 'soon'"),
+        (
+            ["analyse", "--game", "spline", "--position", "x", "--time", "soon"],
+            "올바른 초(0보다 크고 일주일 이하) 값이 아닙니다: 'soon'",
+        ),
         (["serve", "--port", "eighty"], "인수 --port: 올바른 정수 값이 아닙니다: 'eighty'"),
     ],
 )

@@ -17,7 +17,7 @@ from spheria.cli import analysis_messages as say
 from spheria.cli import messages as msg
 from spheria.cli.common import PROG, CliError, add_color_option, add_game_options, make_game, printable
 from spheria.cli.terminal import Terminal
-from spheria.i18n import FLOAT, INTEGER
+from spheria.i18n import INTEGER, SECONDS
 from spheria.i18n import gettext as _
 from spheria.i18n.width import pad
 from spheria.kernel.game import State
@@ -98,7 +98,7 @@ def add_parser(commands: Any) -> None:
         "--time-limit",
         dest="time",
         metavar="S",
-        type=FLOAT,
+        type=SECONDS,
         help=_(say.HELP_TIME),
     )
     analyse.add_argument("--iterations", metavar="N", type=INTEGER, help=_(say.HELP_ITERATIONS))

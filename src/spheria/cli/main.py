@@ -65,6 +65,10 @@ class _HelpFormatter(argparse.HelpFormatter):
         return "\n".join(indent + line for line in wrap(" ".join(text.split()), width - len(indent)))
 
 
+#: The most characters of a usage error (argparse's own echo of a refused value included).
+MOST_ECHOED = 300
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose headings, ``-h`` help and errors are in the chosen language."""
 
@@ -77,6 +81,8 @@ class _Parser(argparse.ArgumentParser):
         self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS, help=_(msg.HELP_HELP))
 
     def error(self, message: str) -> NoReturn:
+        if len(message) > MOST_ECHOED:  # argparse quotes a refused value whole: a line, not a flood
+            message = message[: MOST_ECHOED - 1] + "…"
         self.exit(2, _(msg.USAGE_ERROR).format(prog=self.prog, message=message) + "\n")
 
 

@@ -246,9 +246,23 @@ class ArgumentType(Generic[_T]):
         return self.name.message
 
 
+#: The longest time limit a command takes (a week): a larger one, like ``nan`` or ``inf``, is no limit.
+MOST_SECONDS = 7 * 24 * 3600.0
+
+
+def _seconds(text: str) -> float:
+    """A time limit: a finite number of seconds above 0 and at most :data:`MOST_SECONDS`."""
+    value = float(text)
+    if not 0 < value <= MOST_SECONDS:  # also refuses nan
+        raise ValueError(f"{text!r} is not a number of seconds above 0 and at most {MOST_SECONDS:g}")
+    return value
+
+
 #: ``type=`` of an option taking a whole number, and a number (argparse's ``int`` and ``float``).
 INTEGER = ArgumentType(int, N_context("the type of an option's value", "int"))
 FLOAT = ArgumentType(float, N_context("the type of an option's value", "float"))
+#: ``type=`` of a time limit: seconds above 0 and at most a week (argparse refuses ``nan``, ``-1``, ``1e308``).
+SECONDS = ArgumentType(_seconds, N_context("the type of an option's value", "seconds (above 0, at most a week)"))
 
 
 def _argparse_ngettext(singular: str, plural: str, n: int) -> str:

@@ -40,6 +40,9 @@ UNSUPPORTED_VERSION = N_("record version {version} is not supported (this Spheri
 MISSING_FIELDS = N_("record has no {fields} field")
 NOT_JSON = N_("not valid JSON: {error} at line {line}, column {column}")
 NOT_TEXT = N_("not a text file (a record is UTF-8 JSON)")
+TOO_DEEP = N_("not a record: its JSON nests deeper than {most} levels")
+TOO_LARGE = N_("not a record: it is larger than {most} MB")
+PLAYER_TOO_LONG = N_("'players' entry {number} is {length} characters long; a player is at most {most}")
 RECORD_SEAT_COUNT = N_("{game} has {seats} seats but the record names {players}")
 RECORD_MOVE = N_("move {number} ({entry}): {error}")
 

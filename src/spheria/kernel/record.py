@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -43,6 +44,10 @@ from spheria.kernel.game import Game, State
 from spheria.kernel.registry import load_game
 
 FORMAT = "spheria-record"
+#: The largest record file read (a long game's record is a few kilobytes).
+MAX_RECORD_BYTES = 16_000_000
+#: The longest player (an agent spec or ``human``) a record may name.
+MAX_PLAYER_LENGTH = 200
 VERSION = 1
 
 #: The fields every version-1 record holds; readers ignore any others.
@@ -117,11 +122,11 @@ def set_up(
         try:
             return loaded.state_from_spn(start)
         except ValueError as error:
-            raise RecordError(f"'start' {start!r} is not a position of {loaded.name}: {error}") from None
+            raise RecordError(f"'start' {_echo(start)} is not a position of {loaded.name}: {error}") from None
     try:
         return loaded.new_initial_state(seed)
     except ValueError as error:
-        raise RecordError(f"cannot start {loaded.name} with seed {seed!r}: {error}") from None
+        raise RecordError(f"cannot start {loaded.name} with seed {_echo(seed)}: {error}") from None
 
 
 def replay_steps(state: State[Any], entries: Iterable[str], first: int = 1) -> Iterator[ReplayStep]:
@@ -262,42 +267,47 @@ class Record:
             raise RecordError(_(M.MISSING_FIELDS).format(fields=", ".join(map(repr, missing))))
         game = data["game"]
         if not isinstance(game, str) or not game:
-            raise RecordError(f"'game' must be a game name, not {game!r}")
+            raise RecordError(f"'game' must be a game name, not {_echo(game)}")
         options = data["options"]
         if not isinstance(options, dict):
-            raise RecordError(f"'options' must be an object of option values, not {options!r}")
+            raise RecordError(f"'options' must be an object of option values, not {_echo(options)}")
         seed = data["seed"]
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise RecordError(f"'seed' must be a whole number or null, not {seed!r}")
+            raise RecordError(f"'seed' must be a whole number or null, not {_echo(seed)}")
         start = data["start"]
         if not isinstance(start, str):
-            raise RecordError(f"'start' must be a position in SPN, not {start!r}")
+            raise RecordError(f"'start' must be a position in SPN, not {_echo(start)}")
         players = data["players"]
         if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-            raise RecordError(f"'players' must be a list of agent specs or 'human', not {players!r}")
+            raise RecordError(f"'players' must be a list of agent specs or 'human', not {_echo(players)}")
+        for number, player in enumerate(players, 1):
+            if len(player) > MAX_PLAYER_LENGTH:
+                raise RecordError(
+                    _(M.PLAYER_TOO_LONG).format(number=number, length=len(player), most=MAX_PLAYER_LENGTH)
+                )
         moves = data["moves"]
         if not isinstance(moves, list):
-            raise RecordError(f"'moves' must be a list of move entries, not {moves!r}")
+            raise RecordError(f"'moves' must be a list of move entries, not {_echo(moves)}")
         for number, entry in enumerate(moves, 1):
             if not isinstance(entry, str):
-                raise RecordError(f"move {number}: an entry is text, not {entry!r}", number)
+                raise RecordError(f"move {number}: an entry is text, not {_echo(entry)}", number)
         result = data["result"]
         if result is not None and not (
             isinstance(result, list)
             and all(isinstance(r, int | float) and not isinstance(r, bool) and math.isfinite(r) for r in result)
         ):
-            raise RecordError(f"'result' must be a list of numbers (one per seat) or null, not {result!r}")
+            raise RecordError(f"'result' must be a list of numbers (one per seat) or null, not {_echo(result)}")
         created = data["created"]
         if not isinstance(created, str):
-            raise RecordError(f"'created' must be a timestamp such as '2025-01-31T12:00:00Z', not {created!r}")
+            raise RecordError(f"'created' must be a timestamp such as '2025-01-31T12:00:00Z', not {_echo(created)}")
         resigned = data.get("resigned")
         if resigned is not None and (not isinstance(resigned, int) or isinstance(resigned, bool) or resigned < 0):
-            raise RecordError(f"'resigned' must be the seat (0-based) that resigned, or null, not {resigned!r}")
+            raise RecordError(f"'resigned' must be the seat (0-based) that resigned, or null, not {_echo(resigned)}")
         if resigned is not None and result is not None:
             raise RecordError("a resigned game has no 'result' (null): the rules did not finish it")
         from_position = data.get("from_position", False)
         if not isinstance(from_position, bool):
-            raise RecordError(f"'from_position' must be true or false, not {from_position!r}")
+            raise RecordError(f"'from_position' must be true or false, not {_echo(from_position)}")
         hints = data.get("hints")
         if hints is not None:
             hints = _checked_hints(hints, len(players))
@@ -320,6 +330,8 @@ class Record:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise RecordError(_(M.NOT_JSON).format(error=error.msg, line=error.lineno, column=error.colno)) from None
+        except RecursionError:
+            raise RecordError(_(M.TOO_DEEP).format(most=sys.getrecursionlimit())) from None
         return cls.from_json(data)
 
     def save(self, path: str | Path) -> Path:
@@ -331,8 +343,12 @@ class Record:
     @classmethod
     def load(cls, path: str | Path) -> Record:
         """Read a record; raises :class:`RecordError` for a malformed file, ``OSError`` if unreadable."""
+        with Path(path).open("rb") as file:
+            data = file.read(MAX_RECORD_BYTES + 1)  # never more: a device such as /dev/zero never ends
+        if len(data) > MAX_RECORD_BYTES:
+            raise RecordError(_(M.TOO_LARGE).format(most=MAX_RECORD_BYTES // 1_000_000))
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
             raise RecordError(_(M.NOT_TEXT)) from None
         return cls.loads(text)
@@ -359,7 +375,7 @@ class Record:
             )
         state = set_up(game, start=self.start, seed=self.seed)
         if self.start is not None and state.to_spn() != self.start:
-            raise RecordError(f"'start' is {self.start!r} but {game.name} writes that position {state.to_spn()!r}")
+            raise RecordError(f"'start' is {_echo(self.start)} but {game.name} writes that position {state.to_spn()!r}")
         return state
 
     def steps(self, state: State[Any] | None = None) -> Iterator[ReplayStep]:
@@ -404,8 +420,15 @@ def _start_of(game: str, options: dict[str, Any], seed: int | None, start: str, 
         return start
     own = set_up(game, options, seed=seed).to_spn()
     if start != own:
-        raise RecordError(f"'start' is {start!r} but {game} with these options and seed {seed!r} starts at {own!r}")
+        seeded = f"{game} with these options and seed {_echo(seed)}"
+        raise RecordError(f"'start' is {_echo(start)} but {seeded} starts at {own!r}")
     return None
+
+
+def _echo(value: object) -> str:
+    """``repr(value)``, cut to 80 characters: an error names what it refuses without echoing a whole file."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def _checked_hints(hints: Any, seats: int) -> list[int]:
@@ -415,7 +438,8 @@ def _checked_hints(hints: Any, seats: int) -> list[int]:
         and len(hints) == seats
         and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in hints)
     ):
-        raise RecordError(f"'hints' must be the number of hints each of the {seats} seats was given, not {hints!r}")
+        wanted = f"the number of hints each of the {seats} seats was given"
+        raise RecordError(f"'hints' must be {wanted}, not {_echo(hints)}")
     return list(hints)
 
 

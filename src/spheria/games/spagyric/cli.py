@@ -43,12 +43,16 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--symmetric", action="store_true", help=_(say.HELP_SYMMETRIC))
 
 
+#: The largest supply solved exactly (a supply of 3 already takes minutes; the search grows fast).
+MOST_SUPPLY = 3
+
+
 def cmd_spagyric_solve(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.agents.registry import make_agent
     from spheria.games.spagyric.solver import SpagyricSolver, exploitability, initial_position
 
-    if args.supply < 1:
-        raise CliError(_(say.SUPPLY_AT_LEAST).format(supply=args.supply))
+    if not 1 <= args.supply <= MOST_SUPPLY:
+        raise CliError(_(say.SUPPLY_RANGE).format(most=MOST_SUPPLY, supply=args.supply))
     agents = []
     for spec in args.agent:
         try:

@@ -14,7 +14,7 @@ from spheria.cli.terminal import Terminal
 from spheria.games.special_cake import cli_messages as say
 from spheria.games.special_cake.rules import PLACE, CakeState, SpecialCake
 from spheria.games.special_cake.tablebase import cli as tablebase
-from spheria.i18n import FLOAT
+from spheria.i18n import SECONDS
 from spheria.i18n import gettext as _
 
 if TYPE_CHECKING:  # the solver loads when a command solves
@@ -40,7 +40,7 @@ def add_parser(commands: Any) -> None:
         "spn", metavar="SPN", help=_(say.HELP_SPN).format(example="'w.b............./........./..../. 1 eat'")
     )
     add_game_options(solve)
-    solve.add_argument("--time-limit", metavar="S", type=FLOAT, help=_(say.HELP_TIME_LIMIT))
+    solve.add_argument("--time-limit", metavar="S", type=SECONDS, help=_(say.HELP_TIME_LIMIT))
     solve.add_argument("--first", action="store_true", help=_(say.HELP_FIRST))
     solve.add_argument("--all", action="store_true", help=_(say.HELP_ALL))
     solve.add_argument("--json", action="store_true", help=_(say.HELP_JSON_RESULT))
