@@ -17,6 +17,7 @@ command line and the integrations never need to know which game they drive::
 from __future__ import annotations
 
 import functools
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -132,6 +133,27 @@ class GameInfo:
         }
 
 
+#: The kit of each game class, once loaded.
+_KITS: dict[type[Game], GameKit] = {}
+
+
+def _load_kit(module: str) -> GameKit:
+    """``KIT`` of the ``kit`` module beside ``module``; the empty kit where there is none."""
+    package = module.rpartition(".")[0]
+    if not package:
+        return EMPTY_KIT
+    try:
+        found = importlib.import_module(f"{package}.kit")
+    except ModuleNotFoundError as error:
+        if error.name != f"{package}.kit":
+            raise  # the kit is there but imports something missing: say so
+        return EMPTY_KIT
+    kit = getattr(found, "KIT", EMPTY_KIT)
+    if not isinstance(kit, GameKit):
+        raise TypeError(f"{package}.kit.KIT must be a GameKit, not {kit!r}")
+    return kit
+
+
 class Game(ABC):
     """The rules of one game with its options fixed.
 
@@ -243,10 +265,15 @@ class Game(ABC):
     def kit(cls) -> GameKit:
         """What this game offers beyond its rules (:class:`~spheria.kernel.kit.GameKit`).
 
-        A game's package declares it in its ``kit.py``; the class loads it on first use, so that
-        the rules load without the game's agents, solvers and commands. Default: nothing.
+        A game's package declares it as ``KIT`` in its ``kit`` module, beside the module of the
+        game class (``spheria.games.<game>.kit``). It is loaded on first use, so the rules load
+        without the game's agents, solvers and commands, and the rules never import it. A game
+        whose package has no ``kit`` module offers nothing (:data:`~spheria.kernel.kit.EMPTY_KIT`).
         """
-        return EMPTY_KIT
+        kit = _KITS.get(cls)
+        if kit is None:
+            kit = _KITS[cls] = _load_kit(cls.__module__)
+        return kit
 
     def describe(self) -> dict[str, Any]:
         """:meth:`info` as JSON-ready data."""

@@ -6,8 +6,9 @@ each part through it and never name a game or import a game's package. Every par
 a game that offers no solver, no codec or no levels leaves the field empty, and the generic
 layers say so cleanly ("this game has no levels").
 
-A game's package declares its kit in ``kit.py`` and its game class returns it lazily, so that
-loading a game for its rules does not load its solver, its agents or its commands.
+A game's package declares its kit as ``KIT`` in its ``kit`` module; ``Game.kit()`` finds it there
+by name on first use, so that loading a game for its rules does not load its solver, its agents
+or its commands, and the rules never import the kit.
 """
 
 from __future__ import annotations

@@ -14,7 +14,6 @@ from typing import ClassVar
 
 from spheria.i18n import gettext as _
 from spheria.kernel.game import TERMINAL, Game, IllegalMoveError, InvalidMoveError, State, move_text
-from spheria.kernel.kit import GameKit
 from spheria.kernel.options import Option
 from spheria.kernel.registry import register
 
@@ -33,12 +32,6 @@ class Pile(Game):
         Option("stones", 5, "stones in the pile at the start", kind=int, minimum=1, maximum=50),
         Option("players", 2, "seats around the pile", kind=int, minimum=2, maximum=3),
     )
-
-    @classmethod
-    def kit(cls) -> GameKit:
-        from .kit import KIT  # loaded on first use, as every game's
-
-        return KIT
 
     @property
     def num_players(self) -> int:

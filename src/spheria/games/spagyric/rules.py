@@ -108,7 +108,6 @@ from spheria.kernel.game import (
     checked_site,
     move_text,
 )
-from spheria.kernel.kit import GameKit
 from spheria.kernel.options import Option
 from spheria.kernel.registry import register
 
@@ -298,12 +297,6 @@ class Spagyric(Game):
             kind=bool,
         ),
     )
-
-    @classmethod
-    def kit(cls) -> GameKit:
-        from spheria.games.spagyric.kit import KIT  # loaded on first use: the rules need none of it
-
-        return KIT
 
     @property
     def supply(self) -> int:

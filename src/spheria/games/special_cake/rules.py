@@ -73,7 +73,6 @@ from spheria.kernel.game import (
     checked_site,
     move_text,
 )
-from spheria.kernel.kit import GameKit
 from spheria.kernel.options import Option
 from spheria.kernel.registry import register
 
@@ -382,12 +381,6 @@ class SpecialCake(Game):
             (MIXED, ANY, SAME),
         ),
     )
-
-    @classmethod
-    def kit(cls) -> GameKit:
-        from spheria.games.special_cake.kit import KIT  # loaded on first use: the rules need none of it
-
-        return KIT
 
     def _resolve_options(self) -> None:
         if self._options["line_rule"] is None:

@@ -113,7 +113,6 @@ from spheria.kernel.game import (
     checked_site,
     move_text,
 )
-from spheria.kernel.kit import GameKit
 from spheria.kernel.options import Option
 from spheria.kernel.registry import register
 
@@ -456,12 +455,6 @@ class Spinca(Game):
             kind=int,
         ),
     )
-
-    @classmethod
-    def kit(cls) -> GameKit:
-        from spheria.games.spinca.kit import KIT  # loaded on first use: the rules need none of it
-
-        return KIT
 
     @property
     def num_players(self) -> int:

@@ -56,7 +56,6 @@ from spheria.kernel.game import (
     checked_site,
     move_text,
 )
-from spheria.kernel.kit import GameKit
 from spheria.kernel.registry import register
 
 WHITE_SEAT, BLACK_SEAT = 0, 1
@@ -135,12 +134,6 @@ def _line_names(line: int) -> str:
 class Spline(Game):
     name = "spline"
     title = N_("Spline")
-
-    @classmethod
-    def kit(cls) -> GameKit:
-        from spheria.games.spline.kit import KIT  # loaded on first use: the rules need none of it
-
-        return KIT
 
     def player_names(self) -> list[str]:
         return list(COLOR_WORDS)
