@@ -225,6 +225,53 @@ def test_analyses_at_once_are_bounded_per_connection_and_in_total(make_client: M
         other.send_json({"type": "cancel", "id": 1})
 
 
+def addressed(app: Any) -> Any:
+    """``app`` seeing each request come from the address in its ``x-test-address`` header (a test's
+    stand-in for requests from several machines)."""
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        for name, value in scope.get("headers", []):
+            if name == b"x-test-address":
+                scope = {**scope, "client": (value.decode(), 1)}
+        await app(scope, receive, send)
+
+    return wrapped
+
+
+def test_one_address_holds_only_its_share_of_the_pool_and_never_starves_another(tmp_path: Path) -> None:
+    """An attacker opens many analysis sockets from one address and asks for long analyses on each:
+    its address holds ``per_address`` jobs and no more, and another address is still served."""
+    settings = AnalysisLimits(workers=1, per_connection=2, total=8, per_address=3, connections_per_address=20)
+    app = create_app(str(tmp_path / "g.sqlite3"), agent_delay=0, limits=TEST_LIMITS, analysis_limits=settings)
+    long = {"type": "analyse", "game": "spinca", "time": 8}  # an estimate: it takes its whole time
+    with TestClient(addressed(app)) as client:
+        attacker = {"x-test-address": "10.0.0.66"}
+        sockets = [client.websocket_connect("/ws/analysis", headers=attacker) for _ in range(5)]
+        opened = [ws.__enter__() for ws in sockets]
+        try:
+            codes = []
+            for ws in opened:
+                for job in (1, 2):
+                    ws.send_json({**long, "id": job})
+            for ws in opened:
+                for job in (1, 2):
+                    ws.send_json({"type": "ping", "id": 100 + job})
+            for ws in opened:
+                seen: list[Frame] = []
+                while len([f for f in seen if f.get("type") == "pong"]) < 2:
+                    seen.append(ws.receive_json())
+                codes += [f.get("code") for f in seen if f.get("type") == "error"]
+            assert len(codes) == 10 - 3 and set(codes) == {"busy"}, seen  # 3 jobs taken, 7 refused
+            with client.websocket_connect("/ws/analysis", headers={"x-test-address": "10.0.0.7"}) as honest:
+                honest.send_json({"type": "analyse", "id": 1, "game": "spline", "time": 0.3})
+                started = time.monotonic()
+                assert answer(honest, 1)["type"] == "analysis"  # served while the attacker holds its share
+                assert time.monotonic() - started < 15  # next in turn, not behind all the attacker's 8 s jobs
+        finally:
+            for ws in sockets:
+                ws.__exit__(None, None, None)
+
+
 def test_a_cancelled_analysis_frees_its_worker_for_the_next(client: TestClient) -> None:
     with client.websocket_connect("/ws/analysis") as ws:
         ws.send_json({"type": "analyse", "id": 1, "game": "spline", "time": 10})

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import threading
 from typing import Any
 
 from spheria.i18n import gettext as _
@@ -96,17 +97,26 @@ def _load_builtin_games() -> None:
     server starts). The packages are found by name, so the kernel never imports a game (the
     layers forbid it).
     """
-    global _BUILTINS_LOADED
+    global _BUILTINS_LOADED, _LOADING
     if _BUILTINS_LOADED:
         return
-    _BUILTINS_LOADED = True
-    namespace = importlib.import_module(GAMES_PACKAGE)
-    for folder in os.environ.get(GAME_PATH, "").split(os.pathsep):
-        if folder and folder not in namespace.__path__:
-            namespace.__path__.append(folder)
-    for module in pkgutil.iter_modules(namespace.__path__):
-        if module.ispkg and not module.name.startswith("_"):
-            importlib.import_module(f"{GAMES_PACKAGE}.{module.name}")
+    with _LOAD_LOCK:  # another thread asking meanwhile waits for every game, never sees a part of them
+        if _BUILTINS_LOADED or _LOADING:
+            return  # loaded meanwhile, or a game's package asking while it is imported
+        _LOADING = True
+        try:
+            namespace = importlib.import_module(GAMES_PACKAGE)
+            for folder in os.environ.get(GAME_PATH, "").split(os.pathsep):
+                if folder and folder not in namespace.__path__:
+                    namespace.__path__.append(folder)
+            for module in pkgutil.iter_modules(namespace.__path__):
+                if module.ispkg and not module.name.startswith("_"):
+                    importlib.import_module(f"{GAMES_PACKAGE}.{module.name}")
+        finally:
+            _LOADING = False
+        _BUILTINS_LOADED = True
 
 
 _BUILTINS_LOADED = False
+_LOADING = False
+_LOAD_LOCK = threading.RLock()

@@ -88,6 +88,9 @@ class AnalysisLimits:
     #: Jobs (running or waiting) one connection may hold, and the whole server.
     per_connection: int = 2
     total: int = 16
+    #: Jobs (running or waiting) all the connections of one address may hold together: a fair
+    #: share of ``total``, so that one address never takes the whole pool from everyone else.
+    per_address: int = 4
     #: Analysis websockets open at once from one address.
     connections_per_address: int = 20
     #: Exact answers kept (positions).
@@ -106,6 +109,7 @@ class AnalysisService:
         self.pool = AnalysisPool(limits.workers, limits.grace, limits.niceness)
         self.cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.connections: dict[str, int] = {}
+        self.jobs_from: dict[str, int] = {}  # jobs running or waiting, per address
         self.frames = TokenBucket(limits.frame_rate, 2 * limits.frame_rate)
 
     def cached(self, key: str) -> dict[str, Any] | None:
@@ -420,23 +424,52 @@ class AnalysisSocket:
             raise GameError("bad_frame", f"request {job_id} is already running")
         if len(self.jobs) >= self.limits.per_connection:
             raise GameError("busy", _(M.ANALYSIS_BUSY).format(most=self.limits.per_connection))
+        if self.service.jobs_from.get(self.address, 0) >= self.limits.per_address:
+            raise GameError("busy", _(M.ANALYSIS_BUSY_ADDRESS).format(most=self.limits.per_address))
         if self.service.pool.busy >= self.limits.total:
             raise GameError("server_busy", _(M.SERVER_BUSY))
-        if kind == "analyse":
-            job, key = await self.position_job(frame)
-            cached = self.service.cached(key)
-            if cached is not None:
-                self.reply({"type": "analysis", "id": job_id, "analysis": cached, "cached": True})
-                return
-            self.start(job_id, self.run_position(job_id, job, key))
+        self.reserve()  # counted before the awaits below, so that no other connection slips past the cap
+        started = False
+        try:
+            if kind == "analyse":
+                job, key = await self.position_job(frame)
+                cached = self.service.cached(key)
+                if cached is not None:
+                    self.reply({"type": "analysis", "id": job_id, "analysis": cached, "cached": True})
+                    return
+                self.start(job_id, self.run_position(job_id, job, key))
+            else:
+                game_job = await self.game_job(frame)
+                self.start(job_id, self.run_game(job_id, game_job))
+            started = True
+        finally:
+            if not started:
+                self.release()
+
+    def reserve(self) -> None:
+        """Count one more job of this connection's address (:meth:`release` uncounts it)."""
+        counts = self.service.jobs_from
+        counts[self.address] = counts.get(self.address, 0) + 1
+
+    def release(self) -> None:
+        counts = self.service.jobs_from
+        left = counts[self.address] - 1
+        if left:
+            counts[self.address] = left
         else:
-            game_job = await self.game_job(frame)
-            self.start(job_id, self.run_game(job_id, game_job))
+            del counts[self.address]
 
     def start(self, job_id: int, work: Any) -> None:
+        """Run ``work`` as job ``job_id``, which holds the address's count reserved for it until it ends."""
         task = asyncio.create_task(work)
         self.jobs[job_id] = task
-        task.add_done_callback(lambda _: self.jobs.pop(job_id, None) if self.jobs.get(job_id) is task else None)
+
+        def done(_: asyncio.Task[None]) -> None:
+            if self.jobs.get(job_id) is task:
+                del self.jobs[job_id]
+            self.release()
+
+        task.add_done_callback(done)
 
     def budget(self, asked: object) -> float:
         if asked is None:
@@ -492,7 +525,7 @@ class AnalysisSocket:
             self.reply({"type": "progress", "id": job_id, **data})
 
         try:
-            result = await self.service.pool.run(job, progress, job.time)
+            result = await self.service.pool.run(job, progress, job.time, self.address)
         except JobFailed as failure:
             self.error(job_id, failure.code, failure.message)
             return
@@ -505,7 +538,7 @@ class AnalysisSocket:
 
         budget = job.time * (len(job.moves) + 1) * 2
         try:
-            report = await self.service.pool.run(job, progress, budget)
+            report = await self.service.pool.run(job, progress, budget, self.address)
         except JobFailed as failure:
             self.error(job_id, failure.code, failure.message)
             return

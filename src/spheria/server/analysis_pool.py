@@ -187,6 +187,7 @@ class _Task:
     on_progress: Callable[[dict[str, Any]], object]
     future: asyncio.Future[dict[str, Any]]
     deadline: float
+    owner: str = ""  # who asked (an address): the queue serves owners in turn
 
 
 @dataclass
@@ -213,6 +214,8 @@ class AnalysisPool:
         self.waiting: deque[_Task] = deque()
         self.killed = 0
         self._ids = itertools.count(1)
+        self._turns = itertools.count()
+        self._served: dict[str, int] = {}  # owner: the turn it was last served
         self._context = get_context("spawn")
 
     @property
@@ -220,10 +223,15 @@ class AnalysisPool:
         """Jobs running or waiting."""
         return len(self.waiting) + sum(1 for w in self.workers if w.task is not None)
 
-    async def run(self, job: Job, on_progress: Callable[[dict[str, Any]], object], budget: float) -> dict[str, Any]:
-        """The job's answer; raises :class:`JobFailed` or ``asyncio.CancelledError`` (cancelled)."""
+    async def run(
+        self, job: Job, on_progress: Callable[[dict[str, Any]], object], budget: float, owner: str = ""
+    ) -> dict[str, Any]:
+        """The job's answer; raises :class:`JobFailed` or ``asyncio.CancelledError`` (cancelled).
+
+        Waiting jobs are served fairly: a freed worker takes the oldest job of the owner with
+        the fewest jobs running, so one owner's queue never holds back another's."""
         loop = asyncio.get_running_loop()
-        task = _Task(next(self._ids), job, on_progress, loop.create_future(), budget + self.grace)
+        task = _Task(next(self._ids), job, on_progress, loop.create_future(), budget + self.grace, owner)
         # The answer of a job given up (its asker cancelled or gone) is read here, never left unread.
         task.future.add_done_callback(lambda done: done.cancelled() or done.exception())
         self.waiting.append(task)
@@ -258,7 +266,7 @@ class AnalysisPool:
                 if len(self.workers) >= self.size:
                     return
                 worker = self._spawn()
-            task = self.waiting.popleft()
+            task = self._next_fair()
             if task.future.done():
                 continue
             try:
@@ -269,6 +277,20 @@ class AnalysisPool:
                 continue
             worker.task = task
             worker.timer = asyncio.get_running_loop().call_later(task.deadline, self._overrun, worker)
+
+    def _next_fair(self) -> _Task:
+        """Take the oldest waiting job of the owner with the fewest jobs running now, and of those
+        the owner served longest ago (never first): owners take turns, whoever queued more."""
+        running: dict[str, int] = {}
+        for worker in self.workers:
+            if worker.task is not None:
+                running[worker.task.owner] = running.get(worker.task.owner, 0) + 1
+        task = min(self.waiting, key=lambda t: (running.get(t.owner, 0), self._served.get(t.owner, -1)))
+        self.waiting.remove(task)  # min keeps the oldest of equals
+        self._served[task.owner] = next(self._turns)
+        if len(self._served) > 10_000:
+            self._served.clear()
+        return task
 
     def _spawn(self) -> _Worker:
         ours, theirs = self._context.Pipe()
