@@ -144,9 +144,7 @@ def test_hint_frames_leave_nothing_behind_on_the_connection(client: TestClient) 
         join(ws, token_of(created, 0))
         answers = [ask(ws)["code"] for _ in range(200)]
         assert set(answers) <= {"hints_off", "rate_limited"} and answers.count("hints_off") >= 50
-        sockets = [
-            o for o in gc.get_objects() if isinstance(o, GameSocket) and o.session and o.session.id == created["id"]
-        ]
+        sockets = [o for o in gc.get_objects() if type(o) is GameSocket and o.session and o.session.id == created["id"]]
         assert len(sockets) == 1
         assert len(sockets[0].tasks) <= 2 and len(sockets[0].hints) <= 1  # the pumps; at most the last hint
 
