@@ -174,10 +174,9 @@ def _seat_runs(name: str, settings: list[dict[str, Any]]) -> list[tuple[range, l
     counted = sorted(((load_game(name, **options).num_players, options) for options in settings), key=lambda x: x[0])
     runs: list[tuple[range, list[dict[str, Any]]]] = []
     for seats, options in counted:
-        if runs and seats - runs[-1][0].stop <= 0:
-            runs[-1][1].append(options)
-        elif runs and seats == runs[-1][0].stop:
-            runs[-1] = (range(runs[-1][0].start, seats + 1), [*runs[-1][1], options])
+        if runs and seats <= runs[-1][0].stop:  # a count already in the run, or the next one
+            seat_range, grouped = runs[-1]
+            runs[-1] = (range(seat_range.start, max(seat_range.stop, seats + 1)), [*grouped, options])
         else:
             runs.append((range(seats, seats + 1), [options]))
     return runs
