@@ -87,7 +87,11 @@ def test_every_game_numbers_its_moves_with_its_kit_s_codec() -> None:
         assert factory is not None, name
         codec = codec_for(game)
         assert type(codec) is factory and codec.game is game
-        assert openspiel.load(name).num_distinct_actions() == codec.num_actions
+        loaded = openspiel.load(name)
+        if game.info().simultaneous:  # one more: the no-op of a seat with nothing to decide
+            assert loaded.num_distinct_actions() == codec.num_actions + 1 == loaded.wait_action + 1
+        else:
+            assert loaded.num_distinct_actions() == codec.num_actions and loaded.wait_action is None
     # Views of hidden information are a capability: a game of perfect information offers none.
     with pytest.raises(NotImplementedError, match="spline's codec offers no views"):
         codec_for(spheria.load_game("spline")).view_layout(Private.SEAT, 0)
@@ -183,7 +187,7 @@ def test_the_action_tables_are_fixed() -> None:
     assert pyspiel.load_game("spheria_spinca").num_distinct_actions() == 137 * 29
     assert SPINCA_RELOCATIONS[0] == (parse_site("0a1"), parse_site("0b1"))
     assert pyspiel.load_game("spheria_spline").num_distinct_actions() == 30
-    assert pyspiel.load_game("spheria_spagyric").num_distinct_actions() == 33
+    assert pyspiel.load_game("spheria_spagyric").num_distinct_actions() == 33 + 1  # and the no-op
 
     state = cake.new_initial_state()
     # Spheria's notation: the site a candy is placed on or eaten from, a line's sites in order.
@@ -194,7 +198,7 @@ def test_the_action_tables_are_fixed() -> None:
     assert spinca.action_to_string(0, 28) == "2b2"  # no relocation, place on the last temple site
     assert spinca.action_to_string(0, 29 + parse_site("1b2")) == "0a1-0b1 1b2"
     spagyric = pyspiel.load_game("spheria_spagyric").new_initial_state()
-    assert [spagyric.action_to_string(0, a) for a in (0, 1, 2, 3, 32)] == ["w", "b", "r", "0a1", "3a1"]
+    assert [spagyric.action_to_string(0, a) for a in (0, 1, 2, 3, 32, 33)] == ["w", "b", "r", "0a1", "3a1", "wait"]
 
 
 def test_every_cake_action_decodes_to_its_own_number() -> None:
@@ -231,10 +235,17 @@ def test_legal_actions_are_spheria_legal_moves(name: str, params: dict[str, Any]
                 step_randomly(state, rng)
                 continue
             mirror = state.spheria
+            # A game of simultaneous moves is simultaneous at every decision, also where one seat places.
+            assert state.is_simultaneous_node() == (game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS)
             seats = range(game.num_players()) if state.is_simultaneous_node() else [state.current_player()]
             for seat in seats:
                 actions = state.legal_actions(seat)
                 moves = mirror.legal_moves(seat)
+                if not moves:  # a seat with nothing to decide at a simultaneous node: the one no-op
+                    assert actions == [game.wait_action] and state.is_simultaneous_node()
+                    no_op = [int(a == game.wait_action) for a in range(game.num_distinct_actions())]
+                    assert state.legal_actions_mask(seat) == no_op
+                    continue
                 # One action per distinct legal move, ascending, each decoding to that move.
                 assert len(actions) == len(moves) > 0
                 assert actions == sorted(actions)
@@ -250,7 +261,11 @@ def test_legal_actions_are_spheria_legal_moves(name: str, params: dict[str, Any]
             if state.is_simultaneous_node():
                 joint = [int(rng.choice(state.legal_actions(p))) for p in range(game.num_players())]
                 state.apply_actions(joint)
-                before.apply_joint([codec.decode(before, a) for a in joint])
+                moves = [codec.decode(before, a) for a in joint if a != game.wait_action]
+                if before.current_player() >= 0:
+                    before.apply(*moves)  # one seat places; the others waited
+                else:
+                    before.apply_joint(moves)
             else:
                 action = int(rng.choice(state.legal_actions()))
                 state.apply_action(action)
@@ -396,7 +411,7 @@ def test_spagyric_supplies_by_colour_are_private() -> None:
     game = pyspiel.load_game("spheria_spagyric", {"supply": 2})
     state = game.new_initial_state()
     state.apply_actions([0, 1])  # white beats black: seat 1 places
-    state.apply_action(3 + parse_site("0a1"))
+    state.apply_actions([3 + parse_site("0a1"), game.wait_action])
     # Seat 1 now holds w1 b2 r2, seat 2 w2 b1 r2. Each sees its own colours, and the other's count.
     assert "seat 1; supply 1,2,2; opponent holds 5" in state.observation_string(0)
     assert "seat 2; supply 2,1,2; opponent holds 5" in state.observation_string(1)

@@ -18,7 +18,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python import rl_environment
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms import ismcts, mcts, tabular_qlearner
 from open_spiel.python.algorithms import random_agent as rl_random_agent
 from open_spiel.python.tests import games_sim_test
 
@@ -73,23 +73,24 @@ def test_games_pickle_and_come_back_equal(name: str, params: dict[str, Any]) -> 
 
 @pytest.mark.parametrize(("name", "params"), CONFIGS, ids=IDS)
 def test_rl_environment_plays_whole_games_with_random_agents(name: str, params: dict[str, Any]) -> None:
-    """The loop of OpenSpiel's RL examples (DQN, NFSP, PSRO): every seat steps every time; a seat
-    with nothing to decide sends 0, which the game ignores."""
+    """The loop of OpenSpiel's RL examples (DQN, NFSP, PSRO), as they write it: in a simultaneous
+    game every seat's agent steps every time, so every seat needs a legal action at every step
+    (a seat with nothing to decide has the one no-op), as on goofspiel."""
     env = rl_environment.Environment(pyspiel.load_game(name, params), enable_legality_check=True)
     seats = env.num_players
     np.random.seed(5)
     agents = [
         rl_random_agent.RandomAgent(player_id=p, num_actions=env.action_spec()["num_actions"]) for p in range(seats)
     ]
-    for _ in range(2):
+    for _ in range(3):
         time_step = env.reset()
         steps = 0
         while not time_step.last():
-            legal = time_step.observations["legal_actions"]
             if env.is_turn_based:
                 actions = [agents[time_step.observations["current_player"]].step(time_step).action]
             else:
-                actions = [agents[p].step(time_step).action if legal[p] else 0 for p in range(seats)]
+                assert time_step.observations["current_player"] == pyspiel.PlayerId.SIMULTANEOUS
+                actions = [agent.step(time_step).action for agent in agents]
             time_step = env.step(actions)
             steps += 1
         assert steps > 0
@@ -97,14 +98,76 @@ def test_rl_environment_plays_whole_games_with_random_agents(name: str, params: 
         assert all(r in (-1.0, 0.0, 1.0) for r in time_step.rewards)
 
 
-def test_a_placement_in_a_simultaneous_game_ignores_the_idle_seat() -> None:
+def test_openspiel_s_tabular_q_learners_train_on_spagyric_in_the_plain_loop() -> None:
+    """OpenSpiel's own tabular QLearner for both seats, every seat stepping every time (its
+    examples' loop), over whole episodes; the decided games teach each seat some values."""
+    game = pyspiel.load_game("spheria_spagyric", {"supply": 3})
+    env = rl_environment.Environment(game, enable_legality_check=True)
+    np.random.seed(8)
+    learners = [tabular_qlearner.QLearner(player_id=p, num_actions=env.action_spec()["num_actions"]) for p in range(2)]
+    waited = [0, 0]
+    outcomes = []
+    for _ in range(30):
+        time_step = env.reset()
+        while not time_step.last():
+            actions = [learner.step(time_step).action for learner in learners]
+            for seat, action in enumerate(actions):
+                waited[seat] += action == game.wait_action
+            time_step = env.step(actions)
+        for learner in learners:
+            learner.step(time_step)  # the last step: each learns from the episode's end
+        outcomes.append(tuple(time_step.rewards))
+    assert len(outcomes) == 30 and set(outcomes) <= {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
+    assert {(1.0, -1.0), (-1.0, 1.0)} <= set(outcomes)  # each seat won some
+    assert waited[0] > 0 and waited[1] > 0  # each seat sat out some of the other's placements
+    for learner in learners:
+        assert any(q != 0.0 for values in learner._q_values.values() for q in values.values())
+
+
+def test_a_placement_gives_the_idle_seat_one_no_op_action() -> None:
+    """As in OpenSpiel's own simultaneous games, a seat with nothing to decide has one legal action."""
+    game = pyspiel.load_game("spheria_spagyric", {"supply": 2})
+    wait = game.wait_action
+    assert wait == SpagyricCodec(game.spheria).num_actions == game.num_distinct_actions() - 1
+    state = game.new_initial_state()
+    assert wait not in state.legal_actions(0) + state.legal_actions(1)  # both choose at a reveal
+    state.apply_actions([0, 1])  # white beats black: seat 1 places
+    assert state.spheria.current_player() == 0  # Spheria's placer; to OpenSpiel a joint move with a wait
+    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS and state.is_simultaneous_node()
+    assert state.legal_actions(0) == [3 + site for site in range(16)] and state.legal_actions(1) == [wait]
+    assert state.action_to_string(1, wait) == "wait" and state.string_to_action(1, "wait") == wait
+    # The flat joint actions are the placements, each with the idle seat's wait.
+    assert state.legal_actions() == list(range(16))
+    assert state.action_to_string(5) == "0b2:wait" and state.string_to_action("0b2:wait") == 5
+    with pytest.raises(ValueError, match="seat 0 has a move to choose here: it cannot wait"):
+        state.string_to_action(0, "wait")
+    with pytest.raises(ValueError, match=r"seat 1 has nothing to decide here: its one action is 33 \(wait\), not 0"):
+        state.apply_actions([3 + parse_site("0a1"), 0])
+    assert str(state).endswith("place 1w 1,2,2 2,1,2 0,0,0 0,0,0 0,1,0")  # refused: unchanged
+    state.apply_actions([3 + parse_site("0a1"), wait])
+    assert str(state).startswith("w...") and state.history() == [0, 1, 3, wait]
+    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+    assert state.legal_actions(0) == state.legal_actions(1) == [0, 1, 2]  # the next reveal
+    # A flat joint action plays the same placement; seat 2 placing is written the other way round.
+    flat = game.new_initial_state()
+    flat.apply_actions([0, 1])
+    flat.apply_action(flat.string_to_action("0a1:wait"))
+    assert str(flat) == str(state)
+    other = game.new_initial_state()
+    other.apply_actions([1, 0])  # black loses to white: seat 2 places
+    assert other.legal_actions(0) == [wait] and other.action_to_string(0) == "wait:0a1"
+
+
+def test_a_struct_names_one_seat_s_placement() -> None:
     game = pyspiel.load_game("spheria_spagyric", {"supply": 2})
     state = game.new_initial_state()
-    state.apply_actions([0, 1])  # white beats black: seat 1 places
-    assert state.current_player() == 0 and state.legal_actions(1) == []
-    state.apply_actions([3 + parse_site("0a1"), 0])
-    assert str(state).startswith("w...")
-    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+    with pytest.raises(ValueError, match="seat 1 chooses too here: name every seat's choice"):
+        state.apply_action_struct(state.action_to_struct(0, 1))  # a reveal needs both colours
+    state.apply_actions([0, 1])
+    struct = state.action_to_struct(0, 3 + parse_site("0b2"))
+    assert json.loads(struct.to_json()) == {"player": 0, "move": "0b2"}
+    state.apply_action_struct(struct)  # the idle seat's wait is implied
+    assert str(state).startswith(".....w..")
 
 
 def test_a_reveal_lists_flat_joint_actions_and_reads_joint_notation() -> None:
@@ -118,7 +181,8 @@ def test_a_reveal_lists_flat_joint_actions_and_reads_joint_notation() -> None:
     flat, joint = state.clone(), state.clone()
     flat.apply_action(state.string_to_action("r:w"))
     joint.apply_actions([2, 0])
-    assert str(flat) == str(joint) and flat.current_player() == 0  # red beats white: seat 1 places
+    assert str(flat) == str(joint) and flat.spheria.current_player() == 0  # red beats white: seat 1 places
+    assert flat.current_player() == pyspiel.PlayerId.SIMULTANEOUS and flat.legal_actions(1) == [game.wait_action]
     with pytest.raises(ValueError, match="one choice per seat"):
         state.string_to_action("w")
 
@@ -146,6 +210,10 @@ def test_every_legal_action_round_trips_through_spheria_notation(name: str, para
             mirror = state.spheria
             for action in state.legal_actions(seat):
                 text = state.action_to_string(seat, action)
+                if action == state.get_game().wait_action:  # the no-op is no Spheria move
+                    assert text == "wait" and not mirror.legal_moves(seat)
+                    assert state.string_to_action(seat, text) == action
+                    continue
                 move = mirror.parse_move(text, seat)
                 assert str(move) == text
                 assert state.get_game().codec.action_of(mirror, move) == action
@@ -188,7 +256,7 @@ def test_spagyric_observation_struct_hides_the_opponent_s_colours() -> None:
     game = pyspiel.load_game("spheria_spagyric", {"supply": 2})
     state = game.new_initial_state()
     state.apply_actions([0, 1])
-    state.apply_action(3 + parse_site("0a1"))
+    state.apply_actions([3 + parse_site("0a1"), game.wait_action])
     seen = json.loads(state.to_observation_struct(0).to_json())
     assert seen["supply"] == {"w": 1, "b": 2, "r": 2} and seen["opponent_supply"] == 5
     assert "bag" not in json.dumps(seen) and "supplies" not in seen
@@ -200,7 +268,7 @@ def test_spagyric_has_an_all_players_observer() -> None:
     game = pyspiel.load_game("spheria_spagyric", {"supply": 2})
     state = game.new_initial_state()
     state.apply_actions([0, 1])
-    state.apply_action(3 + parse_site("0a1"))
+    state.apply_actions([3 + parse_site("0a1"), game.wait_action])
     everyone = pyspiel.IIGObservationType(
         perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
     )

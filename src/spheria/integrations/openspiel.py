@@ -12,12 +12,13 @@ utility).
   with ``;`` for every ``,`` (a comma would end the parameter in an OpenSpiel game string).
 * A game whose first position is drawn at random draws it at a chance node: outcome ``k`` of
   ``cakes`` equally likely outcomes is the game's first position for seed ``k``.
-* A game with simultaneous moves is ``SIMULTANEOUS``: every seat with a choice picks at once
-  (``apply_actions([a0, a1])`` or a flat joint action); where one seat moves alone the idle
-  seats' actions are ignored. A game of hidden information is ``IMPERFECT_INFORMATION``: its
-  observations and information states are its codec's views, built from Spheria's
-  ``observation(player)`` only, and :func:`resampler` lets OpenSpiel's ISMCTS search it
-  without seeing a secret (through the kit's ``sample_origin``).
+* A game with simultaneous moves is ``SIMULTANEOUS`` at every decision, as OpenSpiel's own
+  simultaneous games are: every seat picks at once (``apply_actions([a0, a1])`` or a flat joint
+  action), and a seat with nothing to decide (the other places) has one legal action, the
+  no-op :data:`WAIT` (number ``game.wait_action``, after the codec's). A game of hidden
+  information is ``IMPERFECT_INFORMATION``: its observations and information states are its
+  codec's views, built from Spheria's ``observation(player)`` only, and :func:`resampler` lets
+  OpenSpiel's ISMCTS search it without seeing a secret (through the kit's ``sample_origin``).
 * Games pickle as their game string; states serialise (``pyspiel.serialize_game_and_state``,
   ``pickle``) as the Spheria game, its start and its record entries.
 
@@ -63,6 +64,9 @@ CHANCE_OUTCOMES = "cakes"
 DEFAULT_CHANCE_OUTCOMES = 1000
 #: OpenSpiel cannot hold ``None``: an option whose default depends on other options is written so.
 AUTO = "auto"
+#: How the no-op of a game of simultaneous moves is written: the one legal action of a seat with
+#: nothing to decide at a node (:attr:`SpheriaGame.wait_action`). No Spheria move reads so.
+WAIT = "wait"
 
 
 # -- what each registration is, derived from the Spheria games ------------------------------------
@@ -335,8 +339,11 @@ class SpheriaGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"{CHANCE_OUTCOMES} must be at least 1")
         self.history_rows = 0 if self.spheria.perfect_information else self.codec.history_rows(first)
         seats = self.spheria.num_players
+        #: A game of simultaneous moves numbers one action more than its codec: the no-op (:data:`WAIT`)
+        #: of a seat with nothing to decide; OpenSpiel's RL loop steps every seat every time.
+        self.wait_action: int | None = self.codec.num_actions if registration.facts.simultaneous else None
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.codec.num_actions,
+            num_distinct_actions=self.codec.num_actions + (self.wait_action is not None),
             max_chance_outcomes=self.chance_outcomes if self.chance else 0,
             num_players=seats,
             min_utility=-1.0,
@@ -398,18 +405,14 @@ class SpheriaGame(pyspiel.Game):  # type: ignore[misc]
         return BoardObserver(self.codec)
 
 
-def _joint_choices(state: State[Any], codec: Codec, seats: int) -> list[list[int]]:
-    """Each seat's legal actions at a simultaneous node; a seat with none takes the placeholder 0."""
-    return [codec.legal_actions(state, seat) or [0] for seat in range(seats)]
-
-
 class SpheriaState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state around a Spheria state (:attr:`spheria`).
 
     At a simultaneous node ``legal_actions()`` lists flat joint actions (seat 0's index in its
     legal actions varies fastest), as OpenSpiel's C++ simultaneous games do, and
-    ``apply_action`` takes one; ``apply_actions`` takes one action per seat everywhere, and at
-    a node where one seat moves the others' actions are ignored (``rl_environment`` sends them).
+    ``apply_action`` takes one; ``apply_actions`` takes one action per seat. In a game of
+    simultaneous moves every decision is such a node, also where one seat moves alone: there
+    the others' one legal action is the no-op ``wait_action`` (``rl_environment`` steps every seat).
     """
 
     def __init__(self, game: SpheriaGame, held: _Held) -> None:
@@ -426,31 +429,56 @@ class SpheriaState(pyspiel.State):  # type: ignore[misc]
         game: SpheriaGame = self.get_game()
         return game.codec
 
+    @property
+    def wait_action(self) -> int | None:
+        """The no-op of a seat with nothing to decide (``None`` in a game of turns)."""
+        game: SpheriaGame = self.get_game()
+        return game.wait_action
+
     def current_player(self) -> int:
         if self._held.pending_chance:
             return int(pyspiel.PlayerId.CHANCE)
         player = self._held.state.current_player()
         if player == TERMINAL:
             return int(pyspiel.PlayerId.TERMINAL)
-        if player == SIMULTANEOUS:
-            return int(pyspiel.PlayerId.SIMULTANEOUS)
+        if player == SIMULTANEOUS or self.wait_action is not None:
+            return int(pyspiel.PlayerId.SIMULTANEOUS)  # one seat placing is a joint move with waits
         return player
 
-    def _legal_actions(self, player: int) -> list[int]:
+    def _seat_actions(self, seat: int) -> list[int]:
+        """``seat``'s legal actions: its moves, else (in a game of simultaneous moves, still going
+        on) the one no-op."""
         state = self._held.state
+        actions = self.codec.legal_actions(state, seat)
+        if actions or self.wait_action is None or state.is_terminal():
+            return actions
+        return [self.wait_action]
+
+    def _joint_choices(self) -> list[list[int]]:
+        """Each seat's legal actions at a simultaneous node (never none: a seat with no move waits)."""
+        return [self._seat_actions(seat) for seat in range(self.num_players())]
+
+    def _legal_actions(self, player: int) -> list[int]:
         if player == SIMULTANEOUS:
-            joint = _joint_choices(state, self.codec, self.num_players())
-            return list(range(int(np.prod([len(actions) for actions in joint]))))
-        return self.codec.legal_actions(state, player)
+            return list(range(int(np.prod([len(actions) for actions in self._joint_choices()]))))
+        return self._seat_actions(player)
 
     def _flat_to_joint(self, flat: int) -> list[int]:
         actions = []
-        for choices in _joint_choices(self._held.state, self.codec, self.num_players()):
+        for choices in self._joint_choices():
             flat, index = divmod(flat, len(choices))
             actions.append(choices[index])
         if flat:
             raise IllegalMoveError("that joint action number is past the last joint action here")
         return actions
+
+    def _joint_to_flat(self, actions: Sequence[int]) -> int:
+        """The flat joint action of one legal action per seat (seat 0's index varies fastest)."""
+        flat, scale = 0, 1
+        for action, legal in zip(actions, self._joint_choices(), strict=True):
+            flat += legal.index(action) * scale
+            scale *= len(legal)
+        return flat
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if not self._held.pending_chance:
@@ -462,43 +490,50 @@ class SpheriaState(pyspiel.State):  # type: ignore[misc]
         if self._held.pending_chance:
             self._held.draw(int(action))
             return
-        state = self._held.state
-        player = state.current_player()
-        if player == SIMULTANEOUS:
-            self._apply_joint(self._flat_to_joint(int(action)))
+        if self.current_player() == SIMULTANEOUS:
+            self._apply_actions(self._flat_to_joint(int(action)))
             return
-        state.apply(self.codec.legal_move(state, player, int(action)))
+        state = self._held.state
+        state.apply(self.codec.legal_move(state, state.current_player(), int(action)))
 
     def _apply_actions(self, actions: Sequence[int]) -> None:
+        """One action per seat: the moves of the seats that decide, the no-op of the others."""
         state = self._held.state
-        player = state.current_player()
         if len(actions) != self.num_players():
             raise IllegalMoveError(f"one action per seat: {self.num_players()} expected, {len(actions)} given")
-        if player >= 0:
-            state.apply(self.codec.legal_move(state, player, int(actions[player])))  # the idle seats' are ignored
-            return
-        self._apply_joint([int(a) for a in actions])
-
-    def _apply_joint(self, actions: Sequence[int]) -> None:
-        state = self._held.state
-        codec = self.codec
-        moves = [codec.legal_move(state, seat, a) for seat, a in enumerate(actions) if state.legal_moves(seat)]
-        state.apply_joint(moves)
+        moves = []
+        for seat, action in enumerate(int(a) for a in actions):
+            if not state.legal_moves(seat):
+                if action != self.wait_action:
+                    raise IllegalMoveError(
+                        f"seat {seat} has nothing to decide here: its one action is {self.wait_action} ({WAIT}),"
+                        f" not {action}"
+                    )
+                continue
+            moves.append(self.codec.legal_move(state, seat, action))
+        if state.current_player() >= 0:
+            state.apply(moves[0])  # one seat moves alone
+        else:
+            state.apply_joint(moves)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"cake {action}"
         if player == SIMULTANEOUS:
-            texts = [self.codec.action_text(a) for a in self._flat_to_joint(int(action))]
+            texts = [self._seat_action_text(a) for a in self._flat_to_joint(int(action))]
             return ":".join(texts)
-        return self.codec.action_text(int(action))
+        return self._seat_action_text(int(action))
+
+    def _seat_action_text(self, action: int) -> str:
+        return WAIT if action == self.wait_action else self.codec.action_text(action)
 
     def string_to_action(self, *args: Any) -> int:
         """The action of a move in Spheria's notation: ``string_to_action(text)`` for the seat to
         move (a joint ``w:b`` at a simultaneous node), ``string_to_action(player, text)`` for one seat.
 
         Any way Spheria accepts the move is accepted (a line eaten in another order that leaves
-        the same position is its listed action)."""
+        the same position is its listed action). A seat with nothing to decide reads :data:`WAIT`;
+        where one seat places, the joint action is written ``0a1:wait`` (or ``wait:0a1``)."""
         if len(args) == 1:
             player, text = self.current_player(), str(args[0])
         elif len(args) == 2:
@@ -510,17 +545,18 @@ class SpheriaState(pyspiel.State):  # type: ignore[misc]
         state = self._held.state
         if player == SIMULTANEOUS:
             parts = text.split(":")
-            choices = _joint_choices(state, self.codec, self.num_players())
+            choices = self._joint_choices()
             if len(parts) != len(choices):
                 raise InvalidMoveError(f"{text!r}: a joint action names one choice per seat, joined with ':'")
-            flat, scale = 0, 1
-            for seat, (part, legal) in enumerate(zip(parts, choices, strict=True)):
-                flat += legal.index(self.string_to_action(seat, part)) * scale
-                scale *= len(legal)
-            return flat
+            return self._joint_to_flat([self.string_to_action(seat, part) for seat, part in enumerate(parts)])
+        legal = self._seat_actions(player)
+        if text.strip() == WAIT and self.wait_action is not None:
+            if legal != [self.wait_action]:
+                raise IllegalMoveError(f"seat {player} has a move to choose here: it cannot {WAIT}")
+            return self.wait_action
         move = state.parse_move(text, player)
         action = self.codec.action_of(state, move)
-        if action not in self.codec.legal_actions(state, player):
+        if action not in legal:
             raise IllegalMoveError(f"{text!r} is not a legal move of seat {player} here")
         return action
 
@@ -560,12 +596,21 @@ class SpheriaState(pyspiel.State):  # type: ignore[misc]
         origin = sample_origin(game.spheria, held.origin, history, player, rng)
         world = game.new_initial_state(origin) if held.explicit or origin != held.origin else game.new_initial_state()
         for entry in history:
-            actions = self.codec.actions_of_entry(world.spheria, entry)
-            if len(actions) == 1:
-                world.apply_action(actions[0])
-            else:
-                world.apply_actions(actions)
+            world._replay(entry)
         return world
+
+    def _replay(self, entry: str) -> None:
+        """Play one Spheria record entry as OpenSpiel plays it: one action at a node of turns, one
+        per seat at a simultaneous node (the no-op for a seat the entry leaves idle), so that the
+        history reads as if the entry had been played through ``apply_actions``."""
+        actions = self.codec.actions_of_entry(self.spheria, entry)
+        if self.current_player() != SIMULTANEOUS:
+            self.apply_action(actions[0])
+            return
+        mover, wait = self.spheria.current_player(), self.wait_action
+        if mover >= 0 and wait is not None:
+            actions = [actions[0] if seat == mover else wait for seat in range(self.num_players())]
+        self.apply_actions(actions)
 
     # -- OpenSpiel's struct and JSON API --------------------------------------------------------------
 
@@ -595,8 +640,20 @@ class SpheriaState(pyspiel.State):  # type: ignore[misc]
         return {"player": player, "move": self._action_to_string(player, action)}
 
     def _struct_to_actions(self, action: dict[str, Any]) -> list[int]:
+        """The action of a struct. At a simultaneous node that is a flat joint action: one seat's
+        move is the whole joint move only where every other seat has one choice (waits while it places)."""
         player = int(action.get("player", self.current_player()))
-        return [self.string_to_action(player, str(action["move"]))]
+        chosen = self.string_to_action(player, str(action["move"]))
+        if player < 0 or self.current_player() != SIMULTANEOUS:
+            return [chosen]
+        choices = self._joint_choices()
+        undecided = [str(seat) for seat, legal in enumerate(choices) if seat != player and len(legal) > 1]
+        if undecided:
+            raise IllegalMoveError(
+                f"seat {', '.join(undecided)} chooses too here: name every seat's choice"
+                " (player -2, a joint move such as 'w:b' or '0a1:wait')"
+            )
+        return [self._joint_to_flat([chosen if seat == player else legal[0] for seat, legal in enumerate(choices)])]
 
 
 # -- observers --------------------------------------------------------------------------------
