@@ -335,6 +335,49 @@ def test_resampling_draws_every_world_the_seat_cannot_tell_apart() -> None:
     assert str(fresh.resample_from_infostate(1, sampler)) == str(fresh)
 
 
+def test_resampling_replays_each_placement_with_the_idle_seat_s_wait() -> None:
+    game = pyspiel.load_game("spheria_spagyric", {"supply": 2})
+    wait = game.wait_action
+    state = game.new_initial_state(SAME_VIEW[0])
+    state.apply_actions([0, 1])  # white beats black: seat 1 places, seat 2 waits
+    state.apply_actions([3 + parse_site("0a1"), wait])
+    state.apply_actions([1, 0])  # seat 2 places, seat 1 waits
+    state.apply_actions([wait, 3 + parse_site("0b1")])
+    rng = random.Random(4)
+    worlds = set()
+    for seat in (0, 1):
+        for _ in range(12):
+            world = state.resample(seat, rng)
+            assert world.history() == state.history() == [0, 1, 3, wait, 1, 0, wait, 4]
+            assert world.information_state_string(seat) == state.information_state_string(seat)
+            assert world.legal_actions(0) == state.legal_actions(0) == [2]  # seat 1 holds only its red now
+            worlds.add(world.spheria.to_spn())
+    assert len(worlds) == 2  # who lost the three balls to the bags is still drawn
+
+
+def test_the_turn_based_resampler_draws_a_placement_the_waiting_seat_has_not_seen() -> None:
+    """Through ``convert_to_turn_based`` a placement is two turns, the placer's and the idle seat's
+    wait; at the wait the placement is not applied yet, so the waiting seat does not see it."""
+    game = pyspiel.convert_to_turn_based(pyspiel.load_game("spheria_spagyric", {"supply": 2}))
+    wait = game.num_distinct_actions() - 1
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(1)  # white beats black: seat 1 places
+    state.apply_action(3 + parse_site("0c3"))
+    assert state.current_player() == 1 and state.legal_actions() == [wait]
+    assert state.information_state_string(1).endswith("history w:b")  # the placement not yet
+    resample = openspiel.resampler(5)
+    drawn = set()
+    for _ in range(40):
+        world = resample(state, 1)
+        assert world.current_player() == 1 and world.legal_actions() == [wait]
+        assert world.information_state_string(1) == state.information_state_string(1)
+        drawn.add(world.history()[-1])
+    assert len(drawn) > 5 and drawn <= set(range(3, 19))  # any of the 16 sites, not the one played
+    state.apply_action(wait)
+    assert state.information_state_string(1).endswith("history w:b 0c3")  # seen once both have moved
+
+
 def test_resampling_asks_the_game_s_kit_for_its_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
     game = pyspiel.load_game("spheria_spagyric", {"supply": 2})
     state = game.new_initial_state(SAME_VIEW[0])
