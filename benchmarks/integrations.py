@@ -59,7 +59,7 @@ def pyspiel_random_games(name: str, seconds: float = 3.0, seed: int = 0, **optio
                 outcomes = state.chance_outcomes()
                 state.apply_action(rng.choice(outcomes)[0])
             elif state.is_simultaneous_node():
-                state.apply_actions([rng.choice(state.legal_actions(p) or [0]) for p in range(seats)])
+                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(seats)])
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
             moves += 1

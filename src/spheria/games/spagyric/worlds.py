@@ -6,9 +6,9 @@ placement is public, so the only hidden facts are in the first position when it 
 an SPN: the opponent's supply by colour and who lost which balls (the two bags). Every
 consistent split is listed from the seat's own view and the board, and one is drawn from those
 from which the public moves replay. A game started from its usual first position hides nothing,
-so there the sample is the position itself. (A choice half made at a reveal never lives in a
-Spheria state; OpenSpiel's turn-based transform holds it, and :mod:`spheria.integrations.openspiel`
-samples it.)
+so there the sample is the position itself. (A choice half made at a reveal, or a placement
+whose idle seat has not yet played its wait, never lives in a Spheria state; OpenSpiel's
+turn-based transform holds it, and :mod:`spheria.integrations.openspiel` samples it.)
 
 >>> import random, spheria
 >>> game = spheria.load_game("spagyric", supply=2)
