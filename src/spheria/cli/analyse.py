@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -25,7 +26,7 @@ from spheria.kernel.record import Record, RecordError
 from spheria.kernel.registry import default_game_name, load_game
 
 if TYPE_CHECKING:
-    from spheria.analysis import Analysis, Progress
+    from spheria.analysis import Analysis, MoveAnalysis, Progress
 
 
 class ProgressLine:
@@ -254,31 +255,75 @@ def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
         print(json.dumps({"record": args.file, **result.to_json()}, indent=2))
         return 0
     names = [_(name) for name in record.load_game().player_names()]
-    drops = set(result.largest_drops)
+    drops = [number for number in result.largest_drops if _beyond_error(result.moves[number - 1])]
     for row in result.moves:
         term.say(
             _(say.RECORD_ROW).format(number=row.number, move=printable(row.move), note=_row_note(row, names, drops))
         )
     term.say(_(say.RECORD_SUMMARY).format(moves=len(result.moves), threw=len(result.threw_away_win)))
-    if result.largest_drops:
-        term.say(_(say.LARGEST_DROPS).format(moves=", ".join(str(n) for n in result.largest_drops)))
+    if drops:
+        term.say(_(say.LARGEST_DROPS).format(moves=", ".join(str(n) for n in drops)))
     return 0
 
 
-def _row_note(row: Any, names: list[str], drops: set[int]) -> str:
+#: A drop in an estimated win rate is claimed only beyond this many standard errors of the
+#: difference (about 95 % of chance differences stay within two).
+ERROR_MARGIN = 2.0
+
+
+def win_rate_error(analysis: Analysis) -> float | None:
+    """The standard error of ``analysis``'s win rate (0 to 1): 0 for an exact value; for an
+    estimate, from the visits of the move it comes from (its best move), at the largest spread a
+    result from 0 to 1 can have (0.5 / sqrt(visits)); ``None`` when the estimate names no visits."""
+    if analysis.exact:
+        return 0.0
+    if not analysis.best_moves:
+        return None
+    try:
+        visits = analysis.move(analysis.best_moves[0]).visits
+    except KeyError:
+        return None
+    return None if not visits else 0.5 / math.sqrt(visits)
+
+
+def drop_error(row: MoveAnalysis) -> float | None:
+    """The error a drop in ``row``'s win rate must exceed to be claimed: :data:`ERROR_MARGIN`
+    standard errors of the difference of the two estimates (``None``: an error not known)."""
+    before, after = win_rate_error(row.before), win_rate_error(row.after)
+    if before is None or after is None:
+        return None
+    return ERROR_MARGIN * math.hypot(before, after)
+
+
+def _beyond_error(row: MoveAnalysis) -> bool:
+    error = drop_error(row)
+    return row.drop is not None and error is not None and row.drop > error
+
+
+def _sign(value: float) -> int:
+    return (value > 0) - (value < 0)
+
+
+def _row_note(row: MoveAnalysis, names: list[str], drops: list[int]) -> str:
+    """What ``row``'s move left its mover (for a joint reveal, Player 1): the position after it,
+    compared with the one before: exact verdicts as such, estimates worded as estimates, and a
+    mistake claimed only from exact values or from a drop beyond the estimates' error."""
     before, after = row.before, row.after
     if before.values is None or after.values is None:
         return _(say.ROW_UNKNOWN)
     seat = 0 if row.seat is None else row.seat  # a joint reveal: shown for Player 1
-    if before.verdict is not None and after.exact and row.seat is not None:
-        note = _(say.ROW_EXACT).format(
-            name=names[seat], verdict=_(say.WORD_WON) if before.verdict > 0 else _(say.WORD_LOST)
-        )
-        if row.threw_away_win and before.best_moves:
-            note += _(say.THREW_AWAY).format(move=before.best_moves[0])
-        return note
-    shown = {"name": names[seat], "before": before.values[seat], "after": after.values[seat]}
+    name = names[seat]
+    was, now = before.values[seat], after.values[seat]
+    if before.verdict is not None and before.exact and after.exact:
+        best = before.best_moves[0] if before.best_moves else ""
+        if now < was and best:  # a worse verdict than the one before: a mistake, proved
+            template = say.ROW_DRAW_LOST if was == 0 else say.ROW_WIN_LOST if now < 0 else say.ROW_WIN_DRAWN
+            return _(template).format(name=name, move=printable(best))
+        return _(say.ROW_EXACT[_sign(now)][_sign(now) == _sign(was)]).format(name=name)
     if before.exact and after.exact:
-        return _(say.ROW_VALUE).format(**shown)
-    rates = {"name": names[seat], "before": (shown["before"] + 1) / 2, "after": (shown["after"] + 1) / 2}
-    return _(say.ROW_ESTIMATE).format(**rates) + (_(say.DROPPED) if row.number in drops else "")
+        return _(say.ROW_VALUE).format(name=name, before=was, after=now)
+    note = _(say.ROW_ESTIMATE).format(name=name, before=(was + 1) / 2, after=(now + 1) / 2)
+    error = drop_error(row)
+    if row.number in drops and error is not None:
+        note += _(say.DROPPED).format(error=error)
+    return note
