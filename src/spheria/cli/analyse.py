@@ -308,9 +308,12 @@ def _row_note(row: MoveAnalysis, names: list[str], drops: list[int]) -> str:
     """What ``row``'s move left its mover (for a joint reveal, Player 1): the position after it,
     compared with the one before: exact verdicts as such, estimates worded as estimates, and a
     mistake claimed only from exact values or from a drop beyond the estimates' error."""
+    from spheria.analysis import ESTIMATE, UNSOLVED
+
     before, after = row.before, row.after
     if before.values is None or after.values is None:
-        return _(say.ROW_UNKNOWN)
+        estimated = ESTIMATE in (before.status, after.status) and UNSOLVED not in (before.status, after.status)
+        return _(say.ROW_NO_VALUE if estimated else say.ROW_UNKNOWN)
     seat = 0 if row.seat is None else row.seat  # a joint reveal: shown for Player 1
     name = names[seat]
     was, now = before.values[seat], after.values[seat]

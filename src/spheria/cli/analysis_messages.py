@@ -68,6 +68,7 @@ ROW_DRAW_LOST = N_("{name} now loses with perfect play: a draw thrown away (draw
 ROW_VALUE = N_("{name}'s exact value {before:+.2f} -> {after:+.2f}")
 ROW_ESTIMATE = N_("{name}'s estimated win rate {before:.0%} -> {after:.0%}")
 ROW_UNKNOWN = N_("(no verdict within the time limit)")
+ROW_NO_VALUE = N_("(an estimate of the best moves only, without a win rate: nothing to compare)")
 DROPPED = N_("; a drop larger than the estimates' error (±{error:.0%})")
 RECORD_SUMMARY = N_("{moves} moves analysed; {threw} threw a win away.")
 LARGEST_DROPS = N_("Largest drops in estimated win rate, beyond the estimates' error: moves {moves}.")

@@ -1,0 +1,161 @@
+"""``spheria analyse RECORD`` words each move as the position after it (issue 36, item 4): exact
+verdicts in the present, estimates as estimates, a mistake claimed only from exact values or from
+a drop beyond the estimates' error."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import spheria
+from spheria.agents.random_agent import RandomAgent
+from spheria.analysis import Analysis, MoveValue
+from spheria.cli.analyse import ERROR_MARGIN, win_rate_error
+from spheria.cli.main import main
+from spheria.kernel.record import Record
+
+ROW = re.compile(r"^ *(\d+)\. (\S+) +(.*)$")
+
+
+@pytest.fixture
+def analyse(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Any:
+    """``analyse(path, *flags)``: the rows the text shows (number: note), the whole text, and the JSON."""
+
+    def runner(path: Path, *flags: str) -> tuple[dict[int, str], str, dict[str, Any]]:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        assert main(["analyse", str(path), *flags]) == 0
+        text = capsys.readouterr().out
+        assert main(["analyse", str(path), *flags, "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        rows = {int(m.group(1)): m.group(3) for m in map(ROW.match, text.splitlines()) if m}
+        assert len(rows) == len(data["moves"])
+        return rows, text, data
+
+    return runner
+
+
+def cake(variant: str) -> spheria.State[Any]:
+    return spheria.load_game("special-cake", variant=variant).new_initial_state()
+
+
+def played(state: spheria.State[Any], count: int, seed: int = 0) -> spheria.State[Any]:
+    """``state`` after ``count`` random moves (every move if ``count`` is None)."""
+    agent = RandomAgent(seed=seed)
+    for _ in range(count):
+        state.apply(agent.choose(state, state.current_player()))
+    return state
+
+
+def test_set_up_moves_of_mint_read_as_the_verdict_after_the_move(analyse: Any, tmp_path: Path) -> None:
+    state = played(cake("mint"), 6)
+    path = Record.from_state(state, ["human", "random"]).save(tmp_path / "mint.spheria.json")
+    rows, text, data = analyse(path)
+    assert "had won" not in text and "had lost" not in text
+    names = ["Mint", "Liquorice"]
+    for move in data["moves"]:
+        seat = move["seat"]
+        was, now = move["values_before"][seat], move["values_after"][seat]
+        assert abs(was) == abs(now) == 1  # the set-up is solved: exact verdicts
+        if now == was:
+            expected = f"{names[seat]} still {'wins' if now > 0 else 'loses'} with perfect play"
+        else:
+            expected = (
+                f"{names[seat]} now loses with perfect play: a win thrown away"
+                f" (winning instead: {move['best_moves'][0]})"
+            )
+        assert rows[move["number"]] == expected
+    assert data["moves"][0]["values_before"] == [1.0, -1.0]  # Mint wins from the empty table
+
+
+def test_an_eating_game_claims_a_thrown_win_exactly_where_the_values_prove_it(analyse: Any, tmp_path: Path) -> None:
+    state = played(cake("mint"), 34, seed=5)  # the set-up, then a few bites
+    assert state.phase == "eat"
+    start = state.game.state_from_spn(state.to_spn())
+    for _ in range(6):
+        if start.is_terminal():
+            break
+        start.apply(RandomAgent(seed=len(start.history)).choose(start, start.current_player()))
+    path = Record.from_state(start, ["random", "random"]).save(tmp_path / "eat.spheria.json")
+    rows, _, data = analyse(path)
+    thrown = [move for move in data["moves"] if move["threw_away_win"]]
+    assert thrown  # this game has mistakes to claim
+    for move in data["moves"]:
+        claimed = "a win thrown away" in rows[move["number"]]
+        assert claimed == move["threw_away_win"], (move["number"], rows[move["number"]])
+        if claimed:
+            assert rows[move["number"]].endswith(f"(winning instead: {move['best_moves'][0]})")
+        else:
+            assert " still " in rows[move["number"]]
+
+
+def _error(analysis: dict[str, Any]) -> float:
+    if analysis["status"] in ("exact", "over"):
+        return 0.0
+    best = next(m for m in analysis["moves"] if m["move"] == analysis["best_moves"][0])
+    return 0.5 / math.sqrt(best["visits"])
+
+
+def test_estimates_are_worded_as_estimates_and_a_drop_is_claimed_only_beyond_their_error(
+    analyse: Any, tmp_path: Path
+) -> None:
+    state = played(cake("poisoned"), 6, seed=2)
+    path = Record.from_state(state, ["random", "random"]).save(tmp_path / "poisoned.spheria.json")
+    rows, text, data = analyse(path, "--iterations", "40", "--seed", "0")
+    assert data["largest_drops"]  # drops the analysis lists by size alone...
+    claimed = []
+    names = ["Mint", "Liquorice"]
+    for move in data["moves"]:
+        seat = move["seat"]
+        was, now = (move["values_before"][seat] + 1) / 2, (move["values_after"][seat] + 1) / 2
+        row = rows[move["number"]]
+        assert row.startswith(f"{names[seat]}'s estimated win rate {was:.0%} -> {now:.0%}")
+        if move["number"] == len(data["moves"]):  # the JSON holds no analysis after the last move
+            assert "drop" not in row
+            continue
+        before, after = _error(move["before"]), _error(data["moves"][move["number"]]["before"])
+        margin = ERROR_MARGIN * math.hypot(before, after)
+        if "a drop larger than the estimates' error" in row:
+            claimed.append(move["number"])
+            assert move["number"] in data["largest_drops"] and move["drop"] > margin
+            assert row.endswith(f"(±{margin:.0%})")
+        else:
+            assert move["number"] not in data["largest_drops"] or move["drop"] <= margin
+    # ...are claimed only beyond the error of 40 iterations' estimates, which none is here
+    assert claimed == []
+    assert "Largest drops" not in text
+
+
+def test_the_error_of_an_estimate_comes_from_its_visits() -> None:
+    common = {"game": "spline", "options": {}, "position": "-", "seat": 0, "phase": None}
+    estimate = Analysis(
+        **common,
+        method="mcts",
+        status="estimate",
+        value=0.2,
+        values=[0.2, -0.2],
+        moves=[MoveValue("a", 0.2, 400), MoveValue("b", 0.1, 100)],
+        best_moves=["a"],
+    )
+    assert win_rate_error(estimate) == pytest.approx(0.025)  # 0.5 / sqrt(400)
+    exact = Analysis(**common, method="solver", status="exact", verdict=1, value=1.0, values=[1.0, -1.0])
+    assert win_rate_error(exact) == 0.0
+    strategy = Analysis(**common, method="agent", status="estimate", moves=[MoveValue("a", probability=1.0)])
+    assert win_rate_error(strategy) is None
+
+
+def test_a_spagyric_record_says_its_estimates_have_no_win_rate(analyse: Any, tmp_path: Path) -> None:
+    state = spheria.load_game("spagyric").new_initial_state()
+    state.apply_notation("r:w")  # the first player wins the reveal...
+    state.apply_notation("0a1")  # ...and places
+    path = Record.from_state(state, ["random", "random"]).save(tmp_path / "spagyric.spheria.json")
+    rows, _, data = analyse(path, "--time", "0.2")
+    assert [m["before"]["status"] for m in data["moves"]] == ["estimate", "estimate"]
+    no_value = "(an estimate of the best moves only, without a win rate: nothing to compare)"
+    assert rows == {1: no_value, 2: no_value}
