@@ -9,6 +9,7 @@ import json
 import math
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ def cake(variant: str) -> spheria.State[Any]:
 
 
 def played(state: spheria.State[Any], count: int, seed: int = 0) -> spheria.State[Any]:
-    """``state`` after ``count`` random moves (every move if ``count`` is None)."""
+    """``state`` after ``count`` moves of a random agent seeded ``seed``."""
     agent = RandomAgent(seed=seed)
     for _ in range(count):
         state.apply(agent.choose(state, state.current_player()))
@@ -76,7 +77,7 @@ def test_set_up_moves_of_mint_read_as_the_verdict_after_the_move(analyse: Any, t
 
 def test_an_eating_game_claims_a_thrown_win_exactly_where_the_values_prove_it(analyse: Any, tmp_path: Path) -> None:
     state = played(cake("mint"), 34, seed=5)  # the set-up, then a few bites
-    assert state.phase == "eat"
+    assert state.to_spn().endswith(" eat")  # the eating phase
     start = state.game.state_from_spn(state.to_spn())
     for _ in range(6):
         if start.is_terminal():
@@ -132,22 +133,17 @@ def test_estimates_are_worded_as_estimates_and_a_drop_is_claimed_only_beyond_the
     assert "Largest drops" not in text
 
 
+def _analysis(status: str, moves: list[MoveValue], best: list[str], value: float | None = None) -> Analysis:
+    values = None if value is None else [value, -value]
+    analysis = Analysis("spline", {}, "-", 0, None, "method", status, value=value, values=values)
+    return replace(analysis, moves=moves, best_moves=best)
+
+
 def test_the_error_of_an_estimate_comes_from_its_visits() -> None:
-    common = {"game": "spline", "options": {}, "position": "-", "seat": 0, "phase": None}
-    estimate = Analysis(
-        **common,
-        method="mcts",
-        status="estimate",
-        value=0.2,
-        values=[0.2, -0.2],
-        moves=[MoveValue("a", 0.2, 400), MoveValue("b", 0.1, 100)],
-        best_moves=["a"],
-    )
+    estimate = _analysis("estimate", [MoveValue("a", 0.2, 400), MoveValue("b", 0.1, 100)], ["a"], 0.2)
     assert win_rate_error(estimate) == pytest.approx(0.025)  # 0.5 / sqrt(400)
-    exact = Analysis(**common, method="solver", status="exact", verdict=1, value=1.0, values=[1.0, -1.0])
-    assert win_rate_error(exact) == 0.0
-    strategy = Analysis(**common, method="agent", status="estimate", moves=[MoveValue("a", probability=1.0)])
-    assert win_rate_error(strategy) is None
+    assert win_rate_error(_analysis("exact", [MoveValue("a", 1.0)], ["a"], 1.0)) == 0.0
+    assert win_rate_error(_analysis("estimate", [MoveValue("a", probability=1.0)], ["a"])) is None
 
 
 def test_a_spagyric_record_says_its_estimates_have_no_win_rate(analyse: Any, tmp_path: Path) -> None:
