@@ -17,8 +17,8 @@ import pytest
 
 import spheria
 from spheria.agents.random_agent import RandomAgent
-from spheria.analysis import Analysis, MoveValue
-from spheria.cli.analyse import ERROR_MARGIN, win_rate_error
+from spheria.analysis import Analysis, MoveAnalysis, MoveValue
+from spheria.cli.analyse import ERROR_MARGIN, estimated_mistake
 from spheria.cli.main import main
 from spheria.kernel.record import Record
 
@@ -96,54 +96,68 @@ def test_an_eating_game_claims_a_thrown_win_exactly_where_the_values_prove_it(an
             assert " still " in rows[move["number"]]
 
 
-def _error(analysis: dict[str, Any]) -> float:
-    if analysis["status"] in ("exact", "over"):
-        return 0.0
-    best = next(m for m in analysis["moves"] if m["move"] == analysis["best_moves"][0])
-    return 0.5 / math.sqrt(best["visits"])
+def _claim(move: dict[str, Any]) -> str | None:
+    """The note an estimated mistake gets, computed from the JSON: the search before the move valued
+    its best move above the played one by more than twice the standard error of the difference."""
+    before = move["before"]
+    values = {m["move"]: m for m in before["moves"]}
+    best, played = values[before["best_moves"][0]], values[move["move"]]
+    if best is played:
+        return None
+    error = ERROR_MARGIN * math.hypot(0.5 / math.sqrt(best["visits"]), 0.5 / math.sqrt(played["visits"]))
+    if best["win_rate"] - played["win_rate"] <= error:
+        return None
+    return (
+        f"; the estimate preferred {best['move']} ({best['win_rate']:.0%} against {played['win_rate']:.0%},"
+        f" beyond its error of ±{error:.0%})"
+    )
 
 
-def test_estimates_are_worded_as_estimates_and_a_drop_is_claimed_only_beyond_their_error(
+def test_estimates_are_worded_as_estimates_and_a_mistake_is_claimed_only_beyond_their_error(
     analyse: Any, tmp_path: Path
 ) -> None:
-    state = played(cake("poisoned"), 6, seed=2)
+    state = played(cake("poisoned"), 8, seed=2)
     path = Record.from_state(state, ["random", "random"]).save(tmp_path / "poisoned.spheria.json")
-    rows, text, data = analyse(path, "--iterations", "40", "--seed", "0")
-    assert data["largest_drops"]  # drops the analysis lists by size alone...
-    claimed = []
+    rows, text, data = analyse(path, "--iterations", "300", "--seed", "0")
     names = ["Mint", "Liquorice"]
+    claimed: list[int] = []
+    unclaimed: list[int] = []
     for move in data["moves"]:
         seat = move["seat"]
         was, now = (move["values_before"][seat] + 1) / 2, (move["values_after"][seat] + 1) / 2
-        row = rows[move["number"]]
-        assert row.startswith(f"{names[seat]}'s estimated win rate {was:.0%} -> {now:.0%}")
-        if move["number"] == len(data["moves"]):  # the JSON holds no analysis after the last move
-            assert "drop" not in row
-            continue
-        before, after = _error(move["before"]), _error(data["moves"][move["number"]]["before"])
-        margin = ERROR_MARGIN * math.hypot(before, after)
-        if "a drop larger than the estimates' error" in row:
-            claimed.append(move["number"])
-            assert move["number"] in data["largest_drops"] and move["drop"] > margin
-            assert row.endswith(f"(±{margin:.0%})")
-        else:
-            assert move["number"] not in data["largest_drops"] or move["drop"] <= margin
-    # ...are claimed only beyond the error of 40 iterations' estimates, which none is here
-    assert claimed == []
+        estimate = f"{names[seat]}'s estimated win rate {was:.0%} -> {now:.0%}"
+        claim = _claim(move)
+        assert rows[move["number"]] == estimate + (claim or "")
+        (claimed if claim else unclaimed).append(move["number"])
+        if move["drop"] >= 0.1:  # what the old wording called "a large drop", whatever the error
+            assert claim or "drop" not in rows[move["number"]]
+    assert claimed and unclaimed  # this game has both: the test tells them apart
+    assert f"Moves an estimate shows as mistakes, beyond its error: {', '.join(map(str, claimed))}." in text
     assert "Largest drops" not in text
 
 
 def _analysis(status: str, moves: list[MoveValue], best: list[str], value: float | None = None) -> Analysis:
-    values = None if value is None else [value, -value]
-    analysis = Analysis("spline", {}, "-", 0, None, "method", status, value=value, values=values)
+    analysis = Analysis("spline", {}, "-", 0, None, "method", status, value=value, values=None)
     return replace(analysis, moves=moves, best_moves=best)
 
 
-def test_the_error_of_an_estimate_comes_from_its_visits() -> None:
-    estimate = _analysis("estimate", [MoveValue("a", 0.2, 400), MoveValue("b", 0.1, 100)], ["a"], 0.2)
-    assert win_rate_error(estimate) == pytest.approx(0.025)  # 0.5 / sqrt(400)
-    assert win_rate_error(_analysis("exact", [MoveValue("a", 1.0)], ["a"], 1.0)) == 0.0
-    assert win_rate_error(_analysis("estimate", [MoveValue("a", probability=1.0)], ["a"])) is None
+def _row(before: Analysis, move: str, seat: int | None = 0) -> MoveAnalysis:
+    return MoveAnalysis(1, seat, move, before, before)
+
+
+def test_an_estimated_mistake_needs_a_gap_beyond_both_moves_errors() -> None:
+    moves = [MoveValue("a", 0.2, 400), MoveValue("b", -0.2, 100), MoveValue("c", 0.0, 4)]
+    estimate = _analysis("estimate", moves, ["a"], 0.2)
+    mistake = estimated_mistake(_row(estimate, "b"))  # 60 % against 40 %: 0.2 > 2 * hypot(0.025, 0.05)
+    assert mistake is not None
+    assert (mistake.best, mistake.best_rate, mistake.played_rate) == ("a", 0.6, 0.4)
+    assert mistake.error == pytest.approx(ERROR_MARGIN * math.hypot(0.5 / 20, 0.5 / 10))
+    assert estimated_mistake(_row(estimate, "c")) is None  # 4 visits: ±0.5, more than the 10 % gap
+    assert estimated_mistake(_row(estimate, "a")) is None  # the best move itself
+    assert estimated_mistake(_row(estimate, "b", seat=None)) is None  # a joint move: no one seat's choice
+    assert estimated_mistake(_row(_analysis("exact", moves, ["a"], 1.0), "b")) is None  # exact: its own wording
+    strategy = _analysis("estimate", [MoveValue("a", probability=0.9), MoveValue("b", probability=0.1)], ["a"])
+    assert estimated_mistake(_row(strategy, "b")) is None  # no values, no visits: no claim
 
 
 def test_a_spagyric_record_says_its_estimates_have_no_win_rate(analyse: Any, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import json
 import math
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -255,59 +256,69 @@ def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
         print(json.dumps({"record": args.file, **result.to_json()}, indent=2))
         return 0
     names = [_(name) for name in record.load_game().player_names()]
-    drops = [number for number in result.largest_drops if _beyond_error(result.moves[number - 1])]
     for row in result.moves:
-        term.say(
-            _(say.RECORD_ROW).format(number=row.number, move=printable(row.move), note=_row_note(row, names, drops))
-        )
+        term.say(_(say.RECORD_ROW).format(number=row.number, move=printable(row.move), note=_row_note(row, names)))
     term.say(_(say.RECORD_SUMMARY).format(moves=len(result.moves), threw=len(result.threw_away_win)))
-    if drops:
-        term.say(_(say.LARGEST_DROPS).format(moves=", ".join(str(n) for n in drops)))
+    mistakes = [row.number for row in result.moves if estimated_mistake(row) is not None]
+    if mistakes:
+        term.say(_(say.ESTIMATED_MISTAKES).format(moves=", ".join(str(n) for n in mistakes)))
     return 0
 
 
-#: A drop in an estimated win rate is claimed only beyond this many standard errors of the
-#: difference (about 95 % of chance differences stay within two).
+#: An estimate claims a mistake only when it valued another move above the one played by more
+#: than this many standard errors of the difference (about 95 % of chance differences stay within two).
 ERROR_MARGIN = 2.0
 
 
-def win_rate_error(analysis: Analysis) -> float | None:
-    """The standard error of ``analysis``'s win rate (0 to 1): 0 for an exact value; for an
-    estimate, from the visits of the move it comes from (its best move), at the largest spread a
-    result from 0 to 1 can have (0.5 / sqrt(visits)); ``None`` when the estimate names no visits."""
-    if analysis.exact:
-        return 0.0
-    if not analysis.best_moves:
+@dataclass(frozen=True)
+class EstimatedMistake:
+    """A move the search before it valued below its best move, beyond the estimates' error: the
+    best move, both win rates (0 to 1) and the error the gap exceeds."""
+
+    best: str
+    best_rate: float
+    played_rate: float
+    error: float
+
+
+def rate_error(visits: int) -> float:
+    """The standard error of a win rate (0 to 1) estimated from ``visits`` results, at the largest
+    spread such results can have: 0.5 / sqrt(visits)."""
+    return 0.5 / math.sqrt(visits)
+
+
+def estimated_mistake(row: MoveAnalysis) -> EstimatedMistake | None:
+    """The mistake the estimate before ``row``'s move shows, if it shows one: its best move's win
+    rate above the played move's by more than :data:`ERROR_MARGIN` standard errors of the
+    difference, each from its own visits. Both come from one search for one seat, so the lean of
+    an estimate towards the side to move (which a search after the move, for the other side,
+    does not share) cannot pass for a mistake. ``None`` for an exact position, a joint move, or
+    moves the search did not value or visit."""
+    before = row.before
+    if before.exact or row.seat is None or not before.best_moves:
         return None
     try:
-        visits = analysis.move(analysis.best_moves[0]).visits
+        best, played = before.move(before.best_moves[0]), before.move(row.move)
     except KeyError:
         return None
-    return None if not visits else 0.5 / math.sqrt(visits)
-
-
-def drop_error(row: MoveAnalysis) -> float | None:
-    """The error a drop in ``row``'s win rate must exceed to be claimed: :data:`ERROR_MARGIN`
-    standard errors of the difference of the two estimates (``None``: an error not known)."""
-    before, after = win_rate_error(row.before), win_rate_error(row.after)
-    if before is None or after is None:
+    if best.move == played.move or best.win_rate is None or played.win_rate is None:
         return None
-    return ERROR_MARGIN * math.hypot(before, after)
-
-
-def _beyond_error(row: MoveAnalysis) -> bool:
-    error = drop_error(row)
-    return row.drop is not None and error is not None and row.drop > error
+    if not best.visits or not played.visits:
+        return None
+    error = ERROR_MARGIN * math.hypot(rate_error(best.visits), rate_error(played.visits))
+    if best.win_rate - played.win_rate <= error:
+        return None
+    return EstimatedMistake(best.move, best.win_rate, played.win_rate, error)
 
 
 def _sign(value: float) -> int:
     return (value > 0) - (value < 0)
 
 
-def _row_note(row: MoveAnalysis, names: list[str], drops: list[int]) -> str:
+def _row_note(row: MoveAnalysis, names: list[str]) -> str:
     """What ``row``'s move left its mover (for a joint reveal, Player 1): the position after it,
     compared with the one before: exact verdicts as such, estimates worded as estimates, and a
-    mistake claimed only from exact values or from a drop beyond the estimates' error."""
+    mistake claimed only from exact values or from an estimate beyond its error."""
     from spheria.analysis import ESTIMATE, UNSOLVED
 
     before, after = row.before, row.after
@@ -326,7 +337,9 @@ def _row_note(row: MoveAnalysis, names: list[str], drops: list[int]) -> str:
     if before.exact and after.exact:
         return _(say.ROW_VALUE).format(name=name, before=was, after=now)
     note = _(say.ROW_ESTIMATE).format(name=name, before=(was + 1) / 2, after=(now + 1) / 2)
-    error = drop_error(row)
-    if row.number in drops and error is not None:
-        note += _(say.DROPPED).format(error=error)
+    mistake = estimated_mistake(row)
+    if mistake is not None:
+        note += _(say.ESTIMATED_MISTAKE).format(
+            best=printable(mistake.best), best_rate=mistake.best_rate, rate=mistake.played_rate, error=mistake.error
+        )
     return note

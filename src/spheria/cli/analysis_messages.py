@@ -69,9 +69,11 @@ ROW_VALUE = N_("{name}'s exact value {before:+.2f} -> {after:+.2f}")
 ROW_ESTIMATE = N_("{name}'s estimated win rate {before:.0%} -> {after:.0%}")
 ROW_UNKNOWN = N_("(no verdict within the time limit)")
 ROW_NO_VALUE = N_("(an estimate of the best moves only, without a win rate: nothing to compare)")
-DROPPED = N_("; a drop larger than the estimates' error (±{error:.0%})")
+ESTIMATED_MISTAKE = N_(
+    "; the estimate preferred {best} ({best_rate:.0%} against {rate:.0%}, beyond its error of ±{error:.0%})"
+)
 RECORD_SUMMARY = N_("{moves} moves analysed; {threw} threw a win away.")
-LARGEST_DROPS = N_("Largest drops in estimated win rate, beyond the estimates' error: moves {moves}.")
+ESTIMATED_MISTAKES = N_("Moves an estimate shows as mistakes, beyond its error: {moves}.")
 
 # -- a record's progress -------------------------------------------------------------------------
 ANALYSE_PROGRESS = N_("record move {number}/{total}: ")
