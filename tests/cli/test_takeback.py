@@ -107,6 +107,9 @@ def test_the_count_carries_on_when_an_unfinished_game_is_resumed(run: Any) -> No
     assert again.takebacks == [2, 0] and again.moves == record.moves
     assert again.replay().to_spn() == resumed.to_spn()
 
+    code, _, _ = run(["play", "--resume", "g.json", "--players", "human,human"], ["quit", "y"])
+    assert code == 1 and Record.load("g.json").takebacks == [2, 0]  # people alone keep the count they found
+
 
 def test_a_game_between_people_writes_no_takeback_count(run: Any) -> None:
     state = mint()

@@ -255,11 +255,11 @@ class PlaySession:
         ]
         self._humans_chosen = 0  # humans who have chosen at the current simultaneous node
         self._typed: dict[int, str] = {}  # what each human typed for the turn being played
-        #: Takebacks each seat asked for against agents (the record keeps them); None: a game
-        #: without both people and agents, which has none.
-        self.takebacks: list[int] | None = None
-        if self.humans and len(self.humans) < self.game.num_players:
-            self.takebacks = list(takebacks) if takebacks is not None else [0] * self.game.num_players
+        #: Takebacks each seat asked for against agents, counting on from a resumed record's (the
+        #: record keeps them); None: a game without both people and agents, which has none.
+        self.takebacks: list[int] | None = None if takebacks is None else list(takebacks)
+        if self.takebacks is None and self.humans and len(self.humans) < self.game.num_players:
+            self.takebacks = [0] * self.game.num_players
 
     # -- labels --------------------------------------------------------------------------
 
@@ -347,7 +347,7 @@ class PlaySession:
         term.say(_(msg.PLAYED).format(number=turn.number, label=self.label(turn.player), entry=entry) + same)
 
     def ask_move(self, seat: int) -> Any:
-        """Prompt the human in ``seat`` until a legal move; raises Undo/Quit/ResignRequest or EOFError."""
+        """Prompt the human in ``seat`` until a legal move; raises Undo/Takeback/Quit/ResignRequest or EOFError."""
         term, state = self.term, self.state
         simultaneous = state.current_player() == SIMULTANEOUS
         other_humans = [h for h in self.humans if h != seat]
@@ -611,9 +611,15 @@ def _resume(args: argparse.Namespace, term: Terminal, save_path: Path | None) ->
         raise CliError(_(msg.RESUME_FINISHED).format(path=shown))
     players = args.players if args.players is not None else ",".join(record.players)
     specs, agents = make_players(players, state.game)
-    takebacks = record.takebacks if record.takebacks is not None and len(record.takebacks) == len(specs) else None
     session = PlaySession(
-        term, state, specs, agents, save_path or path, save=not args.no_save, resumed_from=path, takebacks=takebacks
+        term,
+        state,
+        specs,
+        agents,
+        save_path or path,
+        save=not args.no_save,
+        resumed_from=path,
+        takebacks=record.takebacks,
     )
     return session.run()
 
