@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -25,7 +27,7 @@ from spheria.kernel.record import Record, RecordError
 from spheria.kernel.registry import default_game_name, load_game
 
 if TYPE_CHECKING:
-    from spheria.analysis import Analysis, Progress
+    from spheria.analysis import Analysis, MoveAnalysis, Progress
 
 
 class ProgressLine:
@@ -254,31 +256,90 @@ def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
         print(json.dumps({"record": args.file, **result.to_json()}, indent=2))
         return 0
     names = [_(name) for name in record.load_game().player_names()]
-    drops = set(result.largest_drops)
     for row in result.moves:
-        term.say(
-            _(say.RECORD_ROW).format(number=row.number, move=printable(row.move), note=_row_note(row, names, drops))
-        )
+        term.say(_(say.RECORD_ROW).format(number=row.number, move=printable(row.move), note=_row_note(row, names)))
     term.say(_(say.RECORD_SUMMARY).format(moves=len(result.moves), threw=len(result.threw_away_win)))
-    if result.largest_drops:
-        term.say(_(say.LARGEST_DROPS).format(moves=", ".join(str(n) for n in result.largest_drops)))
+    mistakes = [row.number for row in result.moves if estimated_mistake(row) is not None]
+    if mistakes:
+        term.say(_(say.ESTIMATED_MISTAKES).format(moves=", ".join(str(n) for n in mistakes)))
     return 0
 
 
-def _row_note(row: Any, names: list[str], drops: set[int]) -> str:
+#: An estimate claims a mistake only when it valued another move above the one played by more
+#: than this many standard errors of the difference (about 95 % of chance differences stay within two).
+ERROR_MARGIN = 2.0
+
+
+@dataclass(frozen=True)
+class EstimatedMistake:
+    """A move the search before it valued below its best move, beyond the estimates' error: the
+    best move, both win rates (0 to 1) and the error the gap exceeds."""
+
+    best: str
+    best_rate: float
+    played_rate: float
+    error: float
+
+
+def rate_error(visits: int) -> float:
+    """The standard error of a win rate (0 to 1) estimated from ``visits`` results, at the largest
+    spread such results can have: 0.5 / sqrt(visits)."""
+    return 0.5 / math.sqrt(visits)
+
+
+def estimated_mistake(row: MoveAnalysis) -> EstimatedMistake | None:
+    """The mistake the estimate before ``row``'s move shows, if it shows one: its best move's win
+    rate above the played move's by more than :data:`ERROR_MARGIN` standard errors of the
+    difference, each from its own visits. Both come from one search for one seat, so the lean of
+    an estimate towards the side to move (which a search after the move, for the other side,
+    does not share) cannot pass for a mistake. ``None`` for an exact position, a joint move, or
+    moves the search did not value or visit."""
+    before = row.before
+    if before.exact or row.seat is None or not before.best_moves:
+        return None
+    try:
+        best, played = before.move(before.best_moves[0]), before.move(row.move)
+    except KeyError:
+        return None
+    if best.move == played.move or best.win_rate is None or played.win_rate is None:
+        return None
+    if not best.visits or not played.visits:
+        return None
+    error = ERROR_MARGIN * math.hypot(rate_error(best.visits), rate_error(played.visits))
+    if best.win_rate - played.win_rate <= error:
+        return None
+    return EstimatedMistake(best.move, best.win_rate, played.win_rate, error)
+
+
+def _sign(value: float) -> int:
+    return (value > 0) - (value < 0)
+
+
+def _row_note(row: MoveAnalysis, names: list[str]) -> str:
+    """What ``row``'s move left its mover (for a joint reveal, Player 1): the position after it,
+    compared with the one before: exact verdicts as such, estimates worded as estimates, and a
+    mistake claimed only from exact values or from an estimate beyond its error."""
+    from spheria.analysis import ESTIMATE, UNSOLVED
+
     before, after = row.before, row.after
     if before.values is None or after.values is None:
-        return _(say.ROW_UNKNOWN)
+        estimated = ESTIMATE in (before.status, after.status) and UNSOLVED not in (before.status, after.status)
+        return _(say.ROW_NO_VALUE if estimated else say.ROW_UNKNOWN)
     seat = 0 if row.seat is None else row.seat  # a joint reveal: shown for Player 1
-    if before.verdict is not None and after.exact and row.seat is not None:
-        note = _(say.ROW_EXACT).format(
-            name=names[seat], verdict=_(say.WORD_WON) if before.verdict > 0 else _(say.WORD_LOST)
-        )
-        if row.threw_away_win and before.best_moves:
-            note += _(say.THREW_AWAY).format(move=before.best_moves[0])
-        return note
-    shown = {"name": names[seat], "before": before.values[seat], "after": after.values[seat]}
+    name = names[seat]
+    was, now = before.values[seat], after.values[seat]
+    if before.verdict is not None and before.exact and after.exact:
+        best = before.best_moves[0] if before.best_moves else ""
+        if now < was and best:  # a worse verdict than the one before: a mistake, proved
+            template = say.ROW_DRAW_LOST if was == 0 else say.ROW_WIN_LOST if now < 0 else say.ROW_WIN_DRAWN
+            return _(template).format(name=name, move=printable(best))
+        return _(say.ROW_EXACT[_sign(now)][_sign(now) == _sign(was)]).format(name=name)
     if before.exact and after.exact:
-        return _(say.ROW_VALUE).format(**shown)
-    rates = {"name": names[seat], "before": (shown["before"] + 1) / 2, "after": (shown["after"] + 1) / 2}
-    return _(say.ROW_ESTIMATE).format(**rates) + (_(say.DROPPED) if row.number in drops else "")
+        return _(say.ROW_VALUE).format(name=name, before=was, after=now)
+    note = _(say.ROW_ESTIMATE).format(name=name, before=(was + 1) / 2, after=(now + 1) / 2)
+    mistake = estimated_mistake(row)
+    if mistake is not None:
+        note += _(say.ESTIMATED_MISTAKE).format(
+            best=printable(mistake.best), best_rate=mistake.best_rate, rate=mistake.played_rate, error=mistake.error
+        )
+    return note

@@ -55,16 +55,25 @@ SEARCHED_SECONDS = N_("{seconds:.2f} s")
 
 # -- a record -----------------------------------------------------------------------------------
 RECORD_ROW = N_("{number:4d}. {move:<22} {note}")
-ROW_EXACT = N_("{name} had {verdict}")
-ROW_VALUE = N_("{name}'s value {before:+.2f} -> {after:+.2f}")
-ROW_ESTIMATE = N_("{name}'s win rate {before:.0%} -> {after:.0%}")
+#: An exact verdict for the mover after the move, by [sign of the value after][unchanged]: the
+#: position after the move, in the present ("now": the verdict changed with it).
+ROW_EXACT = {
+    1: {True: N_("{name} still wins with perfect play"), False: N_("{name} now wins with perfect play")},
+    0: {True: N_("{name} still draws with perfect play"), False: N_("{name} now draws with perfect play")},
+    -1: {True: N_("{name} still loses with perfect play"), False: N_("{name} now loses with perfect play")},
+}
+ROW_WIN_LOST = N_("{name} now loses with perfect play: a win thrown away (winning instead: {move})")
+ROW_WIN_DRAWN = N_("{name} now only draws with perfect play: a win thrown away (winning instead: {move})")
+ROW_DRAW_LOST = N_("{name} now loses with perfect play: a draw thrown away (drawing instead: {move})")
+ROW_VALUE = N_("{name}'s exact value {before:+.2f} -> {after:+.2f}")
+ROW_ESTIMATE = N_("{name}'s estimated win rate {before:.0%} -> {after:.0%}")
 ROW_UNKNOWN = N_("(no verdict within the time limit)")
-WORD_WON = N_("won")
-WORD_LOST = N_("lost")
-THREW_AWAY = N_("; threw the win away (winning was {move})")
-DROPPED = N_("; a large drop")
+ROW_NO_VALUE = N_("(an estimate of the best moves only, without a win rate: nothing to compare)")
+ESTIMATED_MISTAKE = N_(
+    "; the estimate preferred {best} ({best_rate:.0%} against {rate:.0%}, beyond its error of ±{error:.0%})"
+)
 RECORD_SUMMARY = N_("{moves} moves analysed; {threw} threw a win away.")
-LARGEST_DROPS = N_("Largest drops in win rate: moves {moves}.")
+ESTIMATED_MISTAKES = N_("Moves an estimate shows as mistakes, beyond its error: {moves}.")
 
 # -- a record's progress -------------------------------------------------------------------------
 ANALYSE_PROGRESS = N_("record move {number}/{total}: ")

@@ -43,7 +43,7 @@ from spheria.i18n import gettext as _
 from spheria.i18n.width import fill, wrap
 from spheria.kernel.agent import Agent
 from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, MoveError, PlayerView, State
-from spheria.kernel.record import Record, RecordError
+from spheria.kernel.record import Record, RecordError, ReplayStep
 from spheria.kernel.registry import default_game_name, describe_games, game_classes, load_game
 from spheria.match import Turn, apply_turn, choose_moves
 from spheria.server import command as serve_command
@@ -157,7 +157,17 @@ EXIT_INTERRUPTED = 130
 
 
 class UndoRequest(Exception):
-    """The person at the terminal typed ``undo``."""
+    """The person at the terminal typed ``undo`` in a game between people: the last move goes."""
+
+
+class TakebackRequest(Exception):
+    """The person in seat ``seat`` asked for a takeback against agents: ``count`` moves go, their
+    own last move and the agents' replies since."""
+
+    def __init__(self, seat: int, count: int) -> None:
+        super().__init__(seat, count)
+        self.seat = seat
+        self.count = count
 
 
 class QuitRequest(Exception):
@@ -228,6 +238,7 @@ class PlaySession:
         save_path: Path | None = None,
         save: bool = True,
         resumed_from: Path | None = None,
+        takebacks: list[int] | None = None,
     ) -> None:
         self.term = term
         self.state = state
@@ -244,6 +255,11 @@ class PlaySession:
         ]
         self._humans_chosen = 0  # humans who have chosen at the current simultaneous node
         self._typed: dict[int, str] = {}  # what each human typed for the turn being played
+        #: Takebacks each seat asked for against agents, counting on from a resumed record's (the
+        #: record keeps them); None: a game without both people and agents, which has none.
+        self.takebacks: list[int] | None = None if takebacks is None else list(takebacks)
+        if self.takebacks is None and self.humans and len(self.humans) < self.game.num_players:
+            self.takebacks = [0] * self.game.num_players
 
     # -- labels --------------------------------------------------------------------------
 
@@ -279,6 +295,9 @@ class PlaySession:
                 player, moves = choose_moves(self.state, self.seats)
             except UndoRequest:
                 self.undo()
+                continue
+            except TakebackRequest as takeback:
+                self.take_back(takeback)
                 continue
             except ResignRequest as resign:
                 return self.finish(resigned=resign.seat)
@@ -328,7 +347,7 @@ class PlaySession:
         term.say(_(msg.PLAYED).format(number=turn.number, label=self.label(turn.player), entry=entry) + same)
 
     def ask_move(self, seat: int) -> Any:
-        """Prompt the human in ``seat`` until a legal move; raises Undo/Quit/ResignRequest or EOFError."""
+        """Prompt the human in ``seat`` until a legal move; raises Undo/Takeback/Quit/ResignRequest or EOFError."""
         term, state = self.term, self.state
         simultaneous = state.current_player() == SIMULTANEOUS
         other_humans = [h for h in self.humans if h != seat]
@@ -356,10 +375,13 @@ class PlaySession:
                 term.say(term.dim(_(msg.ENTER_MOVE).format(hint=state.move_hint(seat))))
             elif command == "moves":
                 self.list_moves(seat)
-            elif command == "undo":
+            elif command in ("undo", "takeback"):
                 if len(self.humans) < self.game.num_players:
-                    agents = ", ".join(self.label(p) for p in range(self.game.num_players) if p not in self.humans)
-                    term.error(_(msg.UNDO_AGENTS).format(agents=agents))
+                    count, refusal = self.takeback_length(seat)
+                    if refusal is not None:
+                        term.error(refusal)
+                    else:
+                        raise TakebackRequest(seat, count)
                 elif not state.history:
                     term.error(_(msg.UNDO_NOTHING))
                 else:
@@ -423,6 +445,46 @@ class PlaySession:
         self.state.undo()
         self.term.say(_(msg.TOOK_BACK).format(number=number, entry=printable(entry)))
 
+    def takeback_length(self, seat: int) -> tuple[int, str | None]:
+        """How many moves a takeback by ``seat`` against agents takes back — back to ``seat``'s
+        last turn: its own move and every agent's reply since — or why it may not (the text to show).
+
+        A takeback never undoes a joint move of secret choices (a reveal): the person has seen
+        what the agents chose in secret, and would choose again knowing it. Nor does it undo
+        another person's move.
+        """
+        if self.state.is_terminal():
+            return 0, _(msg.TAKEBACK_OVER)
+        probe = self.state.clone()
+        count = 0
+        while probe.history:
+            probe.undo()
+            count += 1
+            mover = probe.current_player()
+            if mover == SIMULTANEOUS:
+                agents = ", ".join(self.label(p) for p in range(self.game.num_players) if p not in self.humans)
+                return 0, _(msg.TAKEBACK_SECRET).format(number=len(probe.history) + 1, agents=agents)
+            if mover == seat:
+                return count, None
+            if mover in self.humans:
+                return 0, _(msg.TAKEBACK_OTHER_PERSON).format(name=self.names[mover])
+        return 0, _(msg.TAKEBACK_NOTHING)
+
+    def take_back(self, takeback: TakebackRequest) -> None:
+        """Take back ``takeback.count`` moves (checked by :meth:`takeback_length`) and count it."""
+        entries = self.state.history_notation()[-takeback.count :]
+        for _move in range(takeback.count):
+            self.state.undo()
+        if self.takebacks is not None:
+            self.takebacks[takeback.seat] += 1
+        self.term.say(
+            ngettext(msg.TOOK_BACK_MOVES, takeback.count).format(
+                n=takeback.count,
+                number=len(self.state.history) + 1,
+                entries=", ".join(printable(entry) for entry in entries),
+            )
+        )
+
     def confirm(self, question: str) -> bool:
         """A yes/no question; no at the end of input."""
         try:
@@ -482,7 +544,7 @@ class PlaySession:
         return EXIT_FINISHED
 
     def save(self, path: Path, resigned: int | None = None, resumable: bool = False) -> None:
-        Record.from_state(self.state, self.specs, resigned=resigned).save(path)
+        Record.from_state(self.state, self.specs, resigned=resigned, takebacks=self.takebacks).save(path)
         shown = printable(path)
         if resumable:
             self.term.say(_(msg.AGENT_FAILED_SAVED).format(path=shown))
@@ -549,7 +611,16 @@ def _resume(args: argparse.Namespace, term: Terminal, save_path: Path | None) ->
         raise CliError(_(msg.RESUME_FINISHED).format(path=shown))
     players = args.players if args.players is not None else ",".join(record.players)
     specs, agents = make_players(players, state.game)
-    session = PlaySession(term, state, specs, agents, save_path or path, save=not args.no_save, resumed_from=path)
+    session = PlaySession(
+        term,
+        state,
+        specs,
+        agents,
+        save_path or path,
+        save=not args.no_save,
+        resumed_from=path,
+        takebacks=record.takebacks,
+    )
     return session.run()
 
 
@@ -573,26 +644,34 @@ def cmd_replay(args: argparse.Namespace, term: Terminal) -> int:
         players=_(msg.VERSUS).join(labels), moves=len(record.moves), created=printable(record.created), seed=seed
     )
     term.say(summary)
+    try:
+        if args.step:
+            return _step_through(term, record, state, labels)
+        _show_position(term, _(msg.REPLAY_START), state)
+        for step in record.steps(state):
+            _show_position(term, _step_heading(term, step, labels), step.state)
+    except RecordError as error:
+        raise CliError(f"{path}: {error}") from None
+    _show_ending(term, record, labels)
+    return 0
+
+
+def _step_heading(term: Terminal, step: ReplayStep, labels: list[str]) -> str:
+    entry = term.bold(printable(step.entry))
+    if step.player == SIMULTANEOUS:
+        return _(msg.REPLAY_REVEAL).format(number=step.number, entry=entry)
+    return _(msg.REPLAY_MOVE).format(number=step.number, label=labels[step.player], entry=entry)
+
+
+def _show_position(term: Terminal, heading: str, state: State[Any]) -> None:
     term.say()
-    term.say(_(msg.REPLAY_START))
+    term.say(heading)
     term.say(term.board(str(state)))
     for line in state.status_lines(None):
         term.say(line)
-    try:
-        for step in record.steps(state):
-            if args.step and not _wait(term):
-                return 0
-            term.say()
-            entry = term.bold(printable(step.entry))
-            if step.player == SIMULTANEOUS:
-                term.say(_(msg.REPLAY_REVEAL).format(number=step.number, entry=entry))
-            else:
-                term.say(_(msg.REPLAY_MOVE).format(number=step.number, label=labels[step.player], entry=entry))
-            term.say(term.board(str(step.state)))
-            for line in step.state.status_lines(None):
-                term.say(line)
-    except RecordError as error:
-        raise CliError(f"{path}: {error}") from None
+
+
+def _show_ending(term: Terminal, record: Record, labels: list[str]) -> None:
     if record.resigned is not None:
         term.say(_(msg.REPLAY_RESIGNED).format(label=labels[record.resigned], moves=len(record.moves)))
     elif record.result is None:
@@ -602,17 +681,41 @@ def cmd_replay(args: argparse.Namespace, term: Terminal) -> int:
             _(msg.SCORE).format(label=labels[p], score=r) for p, r in enumerate(format_returns(record.result))
         )
         term.say(_(msg.REPLAY_RESULT).format(scores=scores))
-    return 0
 
 
-def _wait(term: Terminal) -> bool:
-    """Wait for Enter; False when the user stops (q, or end of input)."""
-    try:
-        answer = term.ask(term.dim(_(msg.REPLAY_WAIT)))
-    except EOFError:
-        term.say()
-        return False
-    return answer.strip().lower() not in ("q", "quit")
+def _step_through(term: Terminal, record: Record, state: State[Any], labels: list[str]) -> int:
+    """``replay --step``: Enter shows the next move, ``b`` the position before (redrawn), ``q``
+    stops; after the last move, the ending, and ``b`` still goes back. Each position is kept as
+    it is first reached, so going back and forth replays nothing twice."""
+    steps = record.steps(state)
+    positions = [(_(msg.REPLAY_START), state.clone())]  # every position reached: its heading and state
+    at = 0
+    ended = False
+    _show_position(term, *positions[at])
+    while True:
+        last = at == len(record.moves)
+        if last and not ended:
+            next(steps, None)  # past the last move: the record's result is checked
+            _show_ending(term, record, labels)
+            ended = True
+        try:
+            answer = term.ask(term.dim(_(msg.REPLAY_END_WAIT if last else msg.REPLAY_WAIT))).strip().lower()
+        except EOFError:
+            term.say()
+            return 0
+        if answer in ("q", "quit") or (last and answer != "b"):
+            return 0
+        if answer == "b":
+            if at == 0:
+                term.error(_(msg.REPLAY_AT_START))
+                continue
+            at -= 1
+        else:
+            at += 1
+            if at == len(positions):
+                step = next(steps)
+                positions.append((_step_heading(term, step, labels), step.state.clone()))
+        _show_position(term, *positions[at])
 
 
 # -- games -----------------------------------------------------------------------------------

@@ -73,15 +73,28 @@ HELP = N_("""\
 Commands:
   moves       list the legal moves
   help rules  how to play {game}, with pictures
-  undo        take back the last move (only when every seat is human)
+  undo        take back a move (also: takeback); against agents, your last move
+              and their replies since, counted in the record
   resign      give up: the game ends and you lose
   quit        stop playing (you can save the game and continue it later)
   help        this help""")
 MOVE_HERE = N_("A move here: {hint}.")
 AFTER_MISTAKES = N_("Type 'moves' to list the legal moves, 'help' for the commands, 'help rules' for the rules.")
-UNDO_AGENTS = N_("undo is only for games between humans; you are playing {agents}.")
 UNDO_NOTHING = N_("There is no move to take back yet.")
 TOOK_BACK = N_("Took back move {number} ({entry}).")
+TOOK_BACK_MOVES = N_plural(
+    "Took back {n} move ({entries}): your move {number} again.",
+    "Took back {n} moves ({entries}): your move {number} again.",
+)
+TAKEBACK_NOTHING = N_("There is nothing to take back: you have not moved yet.")
+TAKEBACK_OVER = N_("The game is over: there is nothing to take back.")
+TAKEBACK_SECRET = N_(
+    "No takeback here: it would undo move {number}, a reveal of choices made in secret. You have seen"
+    " what {agents} chose, and would choose again knowing it; only moves since the last reveal can be taken back."
+)
+TAKEBACK_OTHER_PERSON = N_(
+    "No takeback here: {name} has moved since your last move; a takeback undoes only agents' moves."
+)
 LEGAL_MOVES = N_plural("{n} legal move: {moves}", "{n} legal moves: {moves}")
 RESIGN_CONFIRM = N_("{name}, resign and lose this game? [y/N] ")
 RESIGNED = N_("{name} resigns.")
@@ -107,7 +120,9 @@ REPLAY_SEED = N_(", seed {seed}")
 REPLAY_START = N_("Start")
 REPLAY_MOVE = N_("Move {number}: {label} {entry}")
 REPLAY_REVEAL = N_("Move {number}, revealed together: {entry}")
-REPLAY_WAIT = N_("[Enter: next move, q: stop] ")
+REPLAY_WAIT = N_("[Enter: next move, b: previous move, q: stop] ")
+REPLAY_END_WAIT = N_("[b: previous move, Enter or q: stop] ")
+REPLAY_AT_START = N_("This is the start: there is no previous move.")
 REPLAY_UNFINISHED = N_("The game was not finished ({moves} moves).")
 REPLAY_RESIGNED = N_("{label} resigned after {moves} moves.")
 REPLAY_RESULT = N_("Result: {scores}")
@@ -180,7 +195,7 @@ HELP_NO_SAVE = N_("do not save a record")
 HELP_REPLAY = N_("show a recorded game move by move")
 HELP_REPLAY_DESCRIPTION = N_("Replay a record.")
 HELP_RECORD_FILE = N_("a .spheria.json record")
-HELP_STEP = N_("wait for Enter before each move")
+HELP_STEP = N_("step through the moves: Enter shows the next move, b goes back to the previous one, q stops")
 HELP_GAMES = N_("list the games and their options")
 HELP_GAMES_DESCRIPTION = N_("List the games.")
 HELP_NO_COLOR = N_("no ANSI colours (also: NO_COLOR=1)")

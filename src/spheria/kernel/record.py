@@ -54,7 +54,7 @@ VERSION = 1
 FIELDS = ("format", "version", "game", "options", "seed", "start", "players", "moves", "result", "created")
 
 #: Fields added within version 1, optional when reading: a record without them reads as before.
-OPTIONAL_FIELDS = ("resigned", "from_position", "hints")
+OPTIONAL_FIELDS = ("resigned", "from_position", "hints", "takebacks")
 
 
 class RecordError(ValueError):
@@ -174,6 +174,9 @@ class Record:
     resigned: int | None = None
     #: Hints each seat was given (one count per seat) in a game played with hints; None: no hints.
     hints: list[int] | None = None
+    #: Takebacks each seat asked for (one count per seat) in a game of people against agents at
+    #: the terminal; None: a game that offered none.
+    takebacks: list[int] | None = None
 
     @property
     def from_position(self) -> bool:
@@ -195,11 +198,13 @@ class Record:
         created: str | None = None,
         resigned: int | None = None,
         hints: Sequence[int] | None = None,
+        takebacks: Sequence[int] | None = None,
     ) -> Record:
         """The record of the game that led to ``state``; ``players`` are agent specs or ``"human"``.
 
         ``resigned`` is the seat that gave up in ``state`` (an unfinished position), if one did;
-        ``hints`` the number of hints each seat was given, in a game played with hints.
+        ``hints`` the number of hints each seat was given, in a game played with hints;
+        ``takebacks`` the number of takebacks each seat asked for, in a game that offered them.
         The record keeps the game's first position as ``start`` when it is not the game's own
         start with the state's seed (a position built with ``state_from_spn``).
         """
@@ -220,6 +225,7 @@ class Record:
             created=created or timestamp(),
             resigned=resigned,
             hints=None if hints is None else _checked_hints(list(hints), state.game.num_players),
+            takebacks=None if takebacks is None else _checked_takebacks(list(takebacks), state.game.num_players),
         )
 
     # -- JSON ------------------------------------------------------------------------------
@@ -240,6 +246,7 @@ class Record:
             "resigned": self.resigned,
             "from_position": self.from_position,
             **({} if self.hints is None else {"hints": list(self.hints)}),
+            **({} if self.takebacks is None else {"takebacks": list(self.takebacks)}),
         }
 
     def dumps(self) -> str:
@@ -311,6 +318,9 @@ class Record:
         hints = data.get("hints")
         if hints is not None:
             hints = _checked_hints(hints, len(players))
+        takebacks = data.get("takebacks")
+        if takebacks is not None:
+            takebacks = _checked_takebacks(takebacks, len(players))
         return cls(
             game=game,
             options=dict(options),
@@ -322,6 +332,7 @@ class Record:
             created=created,
             resigned=resigned,
             hints=hints,
+            takebacks=takebacks,
         )
 
     @classmethod
@@ -433,14 +444,27 @@ def _echo(value: object) -> str:
 
 def _checked_hints(hints: Any, seats: int) -> list[int]:
     """``hints`` if it is one whole number ≥ 0 per seat; raises :class:`RecordError`."""
-    if not (
-        isinstance(hints, list)
-        and len(hints) == seats
-        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in hints)
-    ):
+    if not _counts(hints, seats):
         wanted = f"the number of hints each of the {seats} seats was given"
         raise RecordError(f"'hints' must be {wanted}, not {_echo(hints)}")
     return list(hints)
+
+
+def _checked_takebacks(takebacks: Any, seats: int) -> list[int]:
+    """``takebacks`` if it is one whole number ≥ 0 per seat; raises :class:`RecordError`."""
+    if not _counts(takebacks, seats):
+        wanted = f"the number of takebacks each of the {seats} seats asked for"
+        raise RecordError(f"'takebacks' must be {wanted}, not {_echo(takebacks)}")
+    return list(takebacks)
+
+
+def _counts(value: Any, seats: int) -> bool:
+    """Whether ``value`` is a list of one whole number ≥ 0 per seat."""
+    return (
+        isinstance(value, list)
+        and len(value) == seats
+        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value)
+    )
 
 
 def _resign_problem(state: State[Any], seat: int) -> str:
