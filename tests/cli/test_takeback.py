@@ -170,3 +170,14 @@ def test_a_record_with_a_bad_takeback_count_is_refused_by_name() -> None:
             Record.from_json({**data, "takebacks": bad})
     del data["takebacks"]
     assert Record.from_json(data).takebacks is None  # an older record reads as before
+
+
+def test_a_resumed_record_keeps_its_hint_count(run: Any) -> None:
+    state = mint()
+    state.apply(state.legal_moves()[0])
+    Record.from_state(state, ["human", "random:seed=1"], hints=[3, 0]).save("g.json")
+    second = str(state.legal_moves()[0])
+    code, _, _ = run(["play", "--resume", "g.json"], [second, "quit", "y"])
+    assert code == 1
+    again = Record.load("g.json")
+    assert again.hints == [3, 0] and len(again.moves) >= 2

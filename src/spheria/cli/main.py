@@ -239,6 +239,7 @@ class PlaySession:
         save: bool = True,
         resumed_from: Path | None = None,
         takebacks: list[int] | None = None,
+        hints: list[int] | None = None,
     ) -> None:
         self.term = term
         self.state = state
@@ -260,6 +261,8 @@ class PlaySession:
         self.takebacks: list[int] | None = None if takebacks is None else list(takebacks)
         if self.takebacks is None and self.humans and len(self.humans) < self.game.num_players:
             self.takebacks = [0] * self.game.num_players
+        #: Hints a resumed record counts (the server gives hints; the terminal keeps their count).
+        self.hints = hints
 
     # -- labels --------------------------------------------------------------------------
 
@@ -544,7 +547,10 @@ class PlaySession:
         return EXIT_FINISHED
 
     def save(self, path: Path, resigned: int | None = None, resumable: bool = False) -> None:
-        Record.from_state(self.state, self.specs, resigned=resigned, takebacks=self.takebacks).save(path)
+        record = Record.from_state(
+            self.state, self.specs, resigned=resigned, hints=self.hints, takebacks=self.takebacks
+        )
+        record.save(path)
         shown = printable(path)
         if resumable:
             self.term.say(_(msg.AGENT_FAILED_SAVED).format(path=shown))
@@ -620,6 +626,7 @@ def _resume(args: argparse.Namespace, term: Terminal, save_path: Path | None) ->
         save=not args.no_save,
         resumed_from=path,
         takebacks=record.takebacks,
+        hints=record.hints,
     )
     return session.run()
 
