@@ -1,7 +1,7 @@
 // Small helpers shared by the pages.
 
 import { PyramidView } from "./board.js";
-import { t, has, currentLanguage, errorText, optionLabel, optionValue, optionHelp, joinNames, seatName } from "./messages.js";
+import { t, has, currentLanguage, errorText, optionLabel, optionValue, optionHelp, joinNames, seatName, colorWord } from "./messages.js";
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -103,6 +103,19 @@ export function resultText(result, players) {
   if (!winners.length) return t("result.draw");
   const names = winners.map((w) => seatName((players.find((p) => p.seat === w) || {}).name));
   return t("result.winners", { names: joinNames(names) });
+}
+
+/** Why a finished game ended, worded from the game's reason (``{code, ...params}``): ``seat`` is
+ * named as ``{name}``, ``sides`` (side numbers) as ``{sides}``, ``color`` as its word, a number
+ * per side (``totals``) as "12 : 11"; other parameters (a size, a level) as they are. Empty when the page has no words for the code. */
+export function reasonText(reason, players, game) {
+  if (!reason || !has(`reason.${reason.code}`)) return "";
+  const params = { ...reason };
+  if (reason.seat !== undefined) params.name = seatName((players.find((p) => p.seat === reason.seat) || {}).name);
+  if (reason.color) params.color = colorWord(reason.color);
+  if (Array.isArray(reason.sides)) params.sides = joinNames(reason.sides.map((side) => seatName(((game && game.sides) || [])[side])));
+  for (const [key, value] of Object.entries(reason)) if (Array.isArray(value) && key !== "sides") params[key] = value.join(" : "); // a number per side
+  return t(`reason.${reason.code}`, params);
 }
 
 /** The server's own words beside the text the page worded from the refusal's code: which option,
