@@ -153,7 +153,11 @@ def play_turn(page: Page, rng: random.Random, steps: Steps, lang: str) -> None:
 def result_shown(page: Page, frames: list[dict[str, Any]]) -> dict[str, Any]:
     """The result card is on the screen with the reason the server sent, and its sites are ringed."""
     page.wait_for_selector("#result:not([hidden]) .result-title")
-    result = frames[-1]["result"]
+    for _ in range(50):  # the socket's frames reach the test as the page goes on
+        if frames and frames[-1]["terminal"]:
+            break
+        page.wait_for_timeout(100)
+    result: dict[str, Any] = frames[-1]["result"]
     reason = result["reason"]
     assert reason is not None and reason["code"]
     page.wait_for_selector(f"#result .result-reason[data-reason='{reason['code']}']")
