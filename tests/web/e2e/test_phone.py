@@ -254,7 +254,8 @@ def test_the_background_has_no_seam_however_long_the_page(browser: Browser, serv
     page.wait_for_selector("#players li.player")
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height > HEIGHT + 40, height
-    page.evaluate("document.getElementById('action-bar').style.visibility = 'hidden'")  # the background only
+    # Only the background is looked at: the bar held over the page is hidden.
+    page.evaluate("document.querySelectorAll('#action-bar').forEach(bar => (bar.style.visibility = 'hidden'))")
     picture = base64.b64encode(page.screenshot(full_page=True)).decode()
     above, below = page.evaluate(
         """async ([data, y]) => {
@@ -295,5 +296,26 @@ def test_the_korean_how_to_keeps_the_columns_of_its_tables_on_a_phone(browser: B
     assert height <= (lines + 0.5) * line_height, f"{lines} lines take {height} px: the table wrapped"
     assert page_width <= WIDTH
     page.screenshot(path=str(SHOTS / "howto-spagyric-ko.png"))
+    assert errors == []
+    page.context.close()
+
+
+def test_a_refusal_and_its_detail_each_begin_with_a_capital(browser: Browser, server: str) -> None:
+    """The page's words for a refusal and the server's detail after them (which begins in lower
+    case on the wire) are two sentences, each begun with a capital; alone, the detail is one too."""
+    page, errors, _ = phone(browser, "en")
+    page.goto(server + "/")
+    shown = page.evaluate(
+        """async () => {
+          const ui = await import('/static/js/ui.js');
+          const error = { code: 'bad_options', message: 'The game\\'s options are not right.',
+                          detail: "option 'supply' must be at least 1" };
+          return [ui.refusalText(error), ui.serverDetail(error.detail).textContent];
+        }"""
+    )
+    assert shown == [
+        "The game's options are not right. Option 'supply' must be at least 1",
+        "Option 'supply' must be at least 1",
+    ]
     assert errors == []
     page.context.close()

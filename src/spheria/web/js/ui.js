@@ -1,7 +1,7 @@
 // Small helpers shared by the pages.
 
 import { PyramidView } from "./board.js";
-import { t, has, currentLanguage, errorText, optionLabel, optionValue, optionHelp, joinNames, seatName, colorWord } from "./messages.js";
+import { t, has, currentLanguage, errorText, optionLabel, optionValue, optionHelp, joinNames, seatName, colorWord, sentence } from "./messages.js";
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -121,14 +121,15 @@ export function reasonText(reason, players, game) {
 /** The server's own words beside the text the page worded from the refusal's code: which option,
  * which seat, which rule, in the page's language (``api`` asks for it). */
 export function serverDetail(text, attrs = {}) {
-  return h("div", { class: "detail muted", ...attrs }, text);
+  return h("div", { class: "detail muted", ...attrs }, sentence(text));
 }
 
 /** What the server refused (an Error from ``api``) in one line: the page's words for its code, then
- * the server's own detail (which option, which seat, which rule), both in the page's language; or,
+ * the server's own detail (which option, which seat, which rule), each a sentence begun with a
+ * capital, both in the page's language; or,
  * for a code the page does not word, the server's message alone. */
 export function refusalText(error) {
-  return error.detail && has(`error.${error.code}`) ? `${error.message} ${error.detail}` : error.message;
+  return error.detail && has(`error.${error.code}`) ? `${error.message} ${sentence(error.detail)}` : error.message;
 }
 
 /** The URL of a websocket at ``path`` on this server, in the page's language (the server words
