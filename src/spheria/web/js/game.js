@@ -17,10 +17,10 @@ const $ = (id) => document.getElementById(id);
 const view = new PyramidView($("board"), { onClick: onSiteClick, onHover: onSiteHover });
 listenForTaps($("words"), wordUnder, onWord); // a word tapped as the buttons are redrawn still counts
 // On a phone the action bar is held at the foot of the screen: the page is padded by its height,
-// so that nothing of the page stays under it.
+// so that nothing of the page stays under it (nor is scrolled to under it).
 new ResizeObserver(([entry]) => {
   const fixed = getComputedStyle(entry.target).position === "fixed";
-  document.body.style.setProperty("--action-bar-height", fixed ? `${entry.target.offsetHeight}px` : "0px");
+  document.documentElement.style.setProperty("--action-bar-height", fixed ? `${entry.target.offsetHeight}px` : "0px");
 }).observe($("action-bar"));
 
 let socket = null;
