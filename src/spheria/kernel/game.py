@@ -341,6 +341,19 @@ class Revealed:
         return len(set(self.colors)) == 1
 
 
+@dataclass(frozen=True)
+class ResultReason:
+    """Why a finished game ended as it did: a ``code`` the game names (``"last_candy"``,
+    ``"group"``) and its ``params``, JSON-ready (seats by number, colours by code, sizes), which
+    every interface words in its own language. ``to_json`` gives ``{"code": ..., **params}``."""
+
+    code: str
+    params: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, **self.params}
+
+
 class PlayerView(Protocol):
     """The calls an agent may make on what it is shown."""
 
@@ -507,6 +520,11 @@ class State(ABC, Generic[M]):
         """The sites a finished game's result points at (a winning line, a deciding group), as
         a mask of sites; ``0`` when it points at none. Default: none."""
         return 0
+
+    def result_reason(self) -> ResultReason | None:
+        """Why the finished game ended as it did, as a code with parameters (the terminal and the
+        pages word it); ``None`` before the end, or where the game gives no reason. Default: none."""
+        return None
 
     def move_hint(self, player: int | None = None) -> str:
         """How to write a move here, for interfaces that ask a person for one."""

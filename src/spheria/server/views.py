@@ -244,7 +244,15 @@ def result_of(state: State[Any]) -> dict[str, Any] | None:
     winners = state.winners()
     lines = state.status_lines(None)
     text = lines[0] if lines else ("Draw." if not winners else f"{' and '.join(names[w] for w in winners)} won.")
-    return {"returns": state.returns(), "winners": winners, "text": text, "sites": result_sites(state)}
+    reason = state.result_reason()
+    return {
+        "returns": state.returns(),
+        "winners": winners,
+        "text": text,
+        # Why it ended, as the game's code with parameters (the page words it), and the sites that decided it.
+        "reason": reason.to_json() if reason is not None else None,
+        "sites": result_sites(state),
+    }
 
 
 def _common(state: State[Any], pending: dict[int, str], version: int, seat: int | None) -> dict[str, Any]:

@@ -593,10 +593,10 @@ def test_every_tie_break() -> None:
 def test_draw_returns_zero_for_everyone(monkeypatch: pytest.MonkeyPatch) -> None:
     # A draw cannot happen on a complete temple (5 inner sites never split evenly), so fake the rule.
     state = position(TEMPLE_A, players=4)
-    monkeypatch.setattr("spheria.games.spinca.rules.decide", lambda totals, inner: ([], "a draw"))
+    monkeypatch.setattr("spheria.games.spinca.rules.decide", lambda totals, inner: ([], "tie"))
     assert state.returns() == [0.0, 0.0, 0.0, 0.0]
     assert state.winners() == []
-    assert state.status_lines()[0] == "Draw (a draw)."
+    assert state.status_lines()[0] == "Draw (tie on the faces and in the inner pyramid: a draw)."
 
 
 def test_scores_during_the_game_and_display() -> None:

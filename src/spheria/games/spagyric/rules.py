@@ -103,6 +103,7 @@ from spheria.kernel.game import (
     IllegalMoveError,
     InvalidMoveError,
     Observation,
+    ResultReason,
     Revealed,
     State,
     checked_site,
@@ -840,19 +841,36 @@ class SpagyricState(State[SpagyricMove]):
             return 0
         return deciding[0][1]
 
-    def _result_line(self) -> str:
-        names = [_(name) for name in self.game.player_names()]
+    def result_reason(self) -> ResultReason | None:
+        """``no_ball`` (a draw: a player has no ball left to choose), ``sudden_death`` (``seat`` won
+        the sudden death's reveal) or ``group`` (``seat`` made a group of ``size``
+        ``color`` balls: four wins, any other size loses)."""
+        if self.phase != OVER:
+            return None
         if self.winner is None:
-            return _(M.SPAGYRIC_DRAW)
+            return ResultReason("no_ball", {})
         deciding = deciding_groups(self._board)
-        won_by_reveal = bool(self._history) and isinstance(self._history[-1], Reveal)
-        if won_by_reveal or not deciding:  # only a sudden-death reveal wins outright
-            return _(M.SPAGYRIC_SUDDEN_WIN).format(name=names[self.winner])
+        last = self._history[-1] if self._history else None
+        if isinstance(last, Reveal) or not deciding:  # only a sudden-death reveal wins outright
+            return ResultReason("sudden_death", {"seat": self.winner})
         color, group = deciding[0]
         size = group.bit_count()
         maker = self.winner if size == WINNING_SIZE else 1 - self.winner
+        return ResultReason("group", {"seat": maker, "color": COLOR_CHARS[color], "size": size})
+
+    def _result_line(self) -> str:
+        reason = self.result_reason()
+        assert reason is not None and self.phase == OVER
+        names = [_(name) for name in self.game.player_names()]
+        params = reason.params
+        if reason.code == "no_ball":
+            return _(M.SPAGYRIC_DRAW)
+        assert self.winner is not None
+        if reason.code == "sudden_death":
+            return _(M.SPAGYRIC_SUDDEN_WIN).format(name=names[self.winner])
+        color = _(K.COLOR[COLOR_CHARS.index(params["color"])])
         return _(M.SPAGYRIC_GROUP_WIN).format(
-            name=names[self.winner], maker=names[maker], size=size, color=_(K.COLOR[color])
+            name=names[self.winner], maker=names[params["seat"]], size=params["size"], color=color
         )
 
     def move_hint(self, player: int | None = None) -> str:

@@ -6,6 +6,8 @@ from spheria.i18n import N_
 
 CAKE_CHERRY_LEFT = N_("Only the cherry is left: {loser} must eat it. {winner} wins.")
 CAKE_LAST_CANDY = N_("{loser} ate the last candy. {winner} wins.")
+#: The result's sentence by its reason code (``CakeState.result_reason``).
+CAKE_REASON = {"cherry_left": CAKE_CHERRY_LEFT, "last_candy": CAKE_LAST_CANDY}
 CAKE_PLACES_MINT = N_("Set-up: {name} places a mint (w) candy.")
 CAKE_PLACES_LIQUORICE = N_("Set-up: {name} places a liquorice (b) candy.")
 CAKE_PLACED = N_("{counts} placed")

@@ -69,6 +69,7 @@ from spheria.kernel.game import (
     IllegalMoveError,
     InvalidMoveError,
     PerfectObservation,
+    ResultReason,
     State,
     checked_site,
     move_text,
@@ -645,11 +646,10 @@ class CakeState(State[CakeMove]):
         if player is not None:
             self.check_seat(player)
         names = [_(name) for name in self.game.player_names()]
-        if self.is_terminal():
+        reason = self.result_reason()
+        if reason is not None:
             winner = self.winners()[0]
-            if self.game.variant == POISONED:
-                return [_(M.CAKE_CHERRY_LEFT).format(loser=names[self.player], winner=names[winner])]
-            return [_(M.CAKE_LAST_CANDY).format(loser=names[1 - winner], winner=names[winner])]
+            return [_(M.CAKE_REASON[reason.code]).format(loser=names[reason.params["seat"]], winner=names[winner])]
         board = self._board
         counts = _(K.COUNTS).format(white=board.count(0), black=board.count(1), red=board.count(2))
         if self.phase == PLACE:
@@ -663,6 +663,24 @@ class CakeState(State[CakeMove]):
             complete = M.CAKE_COMPLETE_CHERRY if self.game.variant == POISONED else M.CAKE_COMPLETE
             lines.insert(0, _(complete).format(name=names[0]))
         return lines
+
+    def result_reason(self) -> ResultReason | None:
+        """``cherry_left`` (poisoned: only the cherry is left, and ``seat`` must eat it) or
+        ``last_candy`` (``seat`` ate the last candy); ``seat`` is the loser."""
+        if not self.is_terminal():
+            return None
+        if self.game.variant == POISONED:
+            return ResultReason("cherry_left", {"seat": self.player})
+        return ResultReason("last_candy", {"seat": 1 - self.player})
+
+    def result_mask(self) -> int:
+        """The cherry that must be eaten (poisoned), else the sites of the move that ate the last candy."""
+        if not self.is_terminal():
+            return 0
+        if self.game.variant == POISONED:
+            return self._board.masks[2]
+        last = self._history[-1] if self._history else None
+        return sum(1 << site for site in last.sites) if last is not None else 0
 
     def picking_mode(self) -> str:
         """Eating a line: its candies in any order (the server checks the order); else one site."""

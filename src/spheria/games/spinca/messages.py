@@ -17,6 +17,15 @@ SEAT = {
     "Black team": N_("Black team"),
 }
 SPINCA_DRAW = N_("Draw ({rule}).")
+#: The rule that decided a finished game, by its code (``spinca.rules.decide``).
+SPINCA_RULE = {
+    "face_sum": N_("highest face sum"),
+    "third_on_faces": N_("two tie for the highest face sum: the third player wins"),
+    "inner_of_three": N_("three-way tie on the faces: most marbles in the inner pyramid"),
+    "inner": N_("tie on the faces: most marbles in the inner pyramid"),
+    "third_on_inner": N_("three-way tie on the faces, two tie for most inner marbles: the third player wins"),
+    "tie": N_("tie on the faces and in the inner pyramid: a draw"),
+}
 SPINCA_TO_PLAY = N_(
     "{name} to play: move a free marble (optional), then place a {color} marble ({placed} of {total} placed)."
 )

@@ -109,6 +109,7 @@ from spheria.kernel.game import (
     IllegalMoveError,
     InvalidMoveError,
     PerfectObservation,
+    ResultReason,
     State,
     checked_site,
     move_text,
@@ -239,30 +240,31 @@ def score_color(mask: int, color: int = 0) -> SpincaScore:
 
 
 def decide(totals: Sequence[int], inner: Sequence[int]) -> tuple[list[int], str]:
-    """The winning sides (empty for a draw) and the rule that decided, from face sums and inner counts.
+    """The winning sides (empty for a draw) and the code of the rule that decided (``M.SPINCA_RULE``),
+    from face sums and inner counts.
 
     >>> decide([12, 11], [2, 3])
-    ([0], 'highest face sum')
+    ([0], 'face_sum')
     >>> decide([7, 7, 5], [1, 1, 3])
-    ([2], 'two tie for the highest face sum: the third player wins')
+    ([2], 'third_on_faces')
     """
     sides = range(len(totals))
     best = max(totals)
     leaders = [s for s in sides if totals[s] == best]
     if len(leaders) == 1:
-        return leaders, N_("highest face sum")
+        return leaders, "face_sum"
     if len(totals) == 3 and len(leaders) == 2:
-        return [s for s in sides if s not in leaders], N_("two tie for the highest face sum: the third player wins")
+        return [s for s in sides if s not in leaders], "third_on_faces"
     most = max(inner[s] for s in leaders)
     inner_leaders = [s for s in leaders if inner[s] == most]
     if len(inner_leaders) == 1:
         if len(leaders) == 3:
-            return inner_leaders, N_("three-way tie on the faces: most marbles in the inner pyramid")
-        return inner_leaders, N_("tie on the faces: most marbles in the inner pyramid")
+            return inner_leaders, "inner_of_three"
+        return inner_leaders, "inner"
     if len(totals) == 3 and len(inner_leaders) == 2:
         third = [s for s in sides if s not in inner_leaders]
-        return third, N_("three-way tie on the faces, two tie for most inner marbles: the third player wins")
-    return [], N_("tie on the faces and in the inner pyramid: a draw")
+        return third, "third_on_inner"
+    return [], "tie"
 
 
 #: Per face, the smallest group size of each of its 512 sub-masks, filled in as met.
@@ -609,6 +611,26 @@ class SpincaState(State[SpincaMove]):
         sides = self.side_scores()
         return decide([s.total for s in sides], [s.inner for s in sides])
 
+    def result_reason(self) -> ResultReason | None:
+        """The rule that decided (``code``: see :func:`decide`) and the winning ``sides`` (side
+        numbers; empty on a draw), with each side's face ``totals`` and ``inner`` counts."""
+        if not self.is_terminal():
+            return None
+        sides, code = self.result()
+        scores = self.side_scores()
+        totals, inner = [s.total for s in scores], [s.inner for s in scores]
+        return ResultReason(code, {"sides": sides, "totals": totals, "inner": inner})
+
+    def result_mask(self) -> int:
+        """A game the inner pyramid decided points at the winners' marbles in it; else at none
+        (the face sums, in the score table, decided it)."""
+        if not self.is_terminal():
+            return 0
+        sides, code = self.result()
+        if code not in ("inner", "inner_of_three"):
+            return 0
+        return sum(self._board.masks[side] & INNER for side in sides)
+
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0] * self.game.num_players
@@ -746,11 +768,12 @@ class SpincaState(State[SpincaMove]):
         names = [_(M.SEAT[name]) for name in self.game.player_names()]
         sides = [_(M.SEAT[name]) for name in self.game.side_names()]
         if self.is_terminal():
-            winners, rule = self.result()
+            winners, code = self.result()
+            rule = _(M.SPINCA_RULE[code])
             if winners:
-                lines.append(_(M.SPINCA_WINS).format(sides=_(K.AND).join(sides[w] for w in winners), rule=_(rule)))
+                lines.append(_(M.SPINCA_WINS).format(sides=_(K.AND).join(sides[w] for w in winners), rule=rule))
             else:
-                lines.append(_(M.SPINCA_DRAW).format(rule=_(rule)))
+                lines.append(_(M.SPINCA_DRAW).format(rule=rule))
         else:
             seat = self.seat_to_move()
             color = _(K.COLOR[self.color_to_move()])

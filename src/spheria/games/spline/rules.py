@@ -52,6 +52,7 @@ from spheria.kernel.game import (
     InvalidMoveError,
     MoveError,
     PerfectObservation,
+    ResultReason,
     State,
     checked_site,
     move_text,
@@ -352,17 +353,24 @@ class SplineState(State[SplineMove]):
     def result_mask(self) -> int:
         return self.winning_line()
 
+    def result_reason(self) -> ResultReason | None:
+        """``line`` (``seat`` filled a line spanning ``level``) or ``full`` (a draw: the pyramid is full)."""
+        if self._winner >= 0:
+            line = self.winning_line()
+            return ResultReason("line", {"seat": self._winner, "level": SITE_LEVEL[(line & -line).bit_length() - 1]})
+        return ResultReason("full", {}) if not self._placeable else None
+
     def status_lines(self, player: int | None = None) -> list[str]:
         if player is not None:
             self.check_seat(player)
         white, black = self._masks
         counts = _(M.SPLINE_PLACED).format(white=white.bit_count(), black=black.bit_count())
-        if self._winner >= 0:
-            line = self.winning_line()
-            level = SITE_LEVEL[(line & -line).bit_length() - 1]
-            color = _(COLOR_WORDS[self._winner])
-            return [_(M.SPLINE_WINS).format(color=color, line=_line_names(line), level=level), counts]
-        if not self._placeable:
+        reason = self.result_reason()
+        if reason is not None and reason.code == "line":
+            color = _(COLOR_WORDS[reason.params["seat"]])
+            line = _line_names(self.winning_line())
+            return [_(M.SPLINE_WINS).format(color=color, line=line, level=reason.params["level"]), counts]
+        if reason is not None:
             return [_(M.SPLINE_DRAW), counts]
         return [_(M.SPLINE_TO_PLACE).format(color=_(COLOR_WORDS[self.player])), counts]
 

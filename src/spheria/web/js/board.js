@@ -208,6 +208,7 @@ export class PyramidView {
         if (isTarget && holds) this.ghost(main, s, p, o.ghostColor, "target");
         else if (o.preview && now[s.index] !== ".") this.ghost(main, s, p, null, "vacated");
         if (suggested.has(s.name)) el("circle", { cx: p.x, cy: p.y, r: R - 1, class: "ring-suggested", "data-suggested": s.name }, main);
+        if (marked.has(s.name) && holds) el("circle", { cx: p.x, cy: p.y, r: R - 3, class: "ring-marked" }, main); // an eaten last candy
         continue;
       }
       const g = el("g", { class: "ball-g", "data-site": s.name }, main);

@@ -6,7 +6,7 @@ import { PyramidView } from "./board.js";
 import { listenForTaps, wordUnder, keyboardClick } from "./taps.js";
 import { Picker, isSite, moveSites } from "./moves.js";
 import { t, translatePage, joinNames, onLanguageChange, seatName, gameTitle, agentName, errorText, colorWord } from "./messages.js";
-import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo, scoreTable, keepEndInSight, resultText, socketUrl } from "./ui.js";
+import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo, scoreTable, keepEndInSight, resultText, reasonText, socketUrl } from "./ui.js";
 
 translatePage(); // static labels from the message table
 
@@ -16,6 +16,12 @@ const token = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(
 const $ = (id) => document.getElementById(id);
 const view = new PyramidView($("board"), { onClick: onSiteClick, onHover: onSiteHover });
 listenForTaps($("words"), wordUnder, onWord); // a word tapped as the buttons are redrawn still counts
+// On a phone the action bar is held at the foot of the screen: the page is padded by its height,
+// so that nothing of the page stays under it (nor is scrolled to under it).
+new ResizeObserver(([entry]) => {
+  const fixed = getComputedStyle(entry.target).position === "fixed";
+  document.documentElement.style.setProperty("--action-bar-height", fixed ? `${entry.target.offsetHeight}px` : "0px");
+}).observe($("action-bar"));
 
 let socket = null;
 let seat = null;
@@ -173,7 +179,8 @@ function onFrame(data) {
     }
     resendPending = false;
     if (previous && previous.version !== frame.version) hint.shown = null;
-    if (previous && previous.version !== frame.version && frame.reveal) showReveal(frame);
+    if (previous && previous.version !== frame.version && frame.reveal && !frame.terminal) showReveal(frame);
+    if (frame.terminal) hideReveal(); // the board shows the result: no popup over it
     render();
     showFallback(frame.fallbacks || []);
   } else if (data.type === "preview") {
@@ -432,6 +439,8 @@ function statusLine() {
   if (code.code === "over") return "";
   if (code.code === "choose") {
     if (code.chosen) return t("status.choose.chosen");
+    const others = code.waiting.filter((s) => s !== seat);
+    if (others.length < code.waiting.length) return others.length ? t("status.choose.you_and", { names: joinNames(others.map(nameOf)) }) : t("status.choose.you");
     return t("status.choose.waiting", { names: joinNames(code.waiting.map(nameOf)) });
   }
   const key = `status.${code.phase}`;
@@ -563,6 +572,7 @@ function renderResult() {
   clear(box).append(
     h("div", { class: `result-title${mine ? " won" : lost ? " lost" : ""}` }, mine ? t("result.won") : lost ? t("result.lost") : t("result.over")),
     h("div", { class: "result-text" }, resultText(frame.result, frame.players)),
+    reasonLine(),
     hints,
     h(
       "div",
@@ -573,6 +583,12 @@ function renderResult() {
       h("a", { href: "/", class: "button" }, t("links.new")),
     ),
   );
+}
+
+/** Why the game ended, in the page's words (nothing when the game gives no reason). */
+function reasonLine() {
+  const text = reasonText(frame.result.reason, frame.players, info);
+  return text ? h("div", { class: "result-reason", "data-reason": frame.result.reason.code }, text) : "";
 }
 
 function showReveal(now) {
@@ -596,7 +612,12 @@ function showReveal(now) {
   void box.offsetWidth;
   box.classList.add("show");
   clearTimeout(showReveal.timer);
-  showReveal.timer = setTimeout(() => (box.hidden = true), 2600);
+  showReveal.timer = setTimeout(hideReveal, 2600);
+}
+
+function hideReveal() {
+  clearTimeout(showReveal.timer);
+  $("reveal").hidden = true;
 }
 
 connect();

@@ -1,7 +1,7 @@
 // Small helpers shared by the pages.
 
 import { PyramidView } from "./board.js";
-import { t, has, currentLanguage, errorText, optionLabel, optionValue, optionHelp, joinNames, seatName } from "./messages.js";
+import { t, has, currentLanguage, errorText, optionLabel, optionValue, optionHelp, joinNames, seatName, colorWord, sentence } from "./messages.js";
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -105,17 +105,31 @@ export function resultText(result, players) {
   return t("result.winners", { names: joinNames(names) });
 }
 
+/** Why a finished game ended, worded from the game's reason (``{code, ...params}``): ``seat`` is
+ * named as ``{name}``, ``sides`` (side numbers) as ``{sides}``, ``color`` as its word, a number
+ * per side (``totals``) as "12 : 11"; other parameters (a size, a level) as they are. Empty when the page has no words for the code. */
+export function reasonText(reason, players, game) {
+  if (!reason || !has(`reason.${reason.code}`)) return "";
+  const params = { ...reason };
+  if (reason.seat !== undefined) params.name = seatName((players.find((p) => p.seat === reason.seat) || {}).name);
+  if (reason.color) params.color = colorWord(reason.color);
+  if (Array.isArray(reason.sides)) params.sides = joinNames(reason.sides.map((side) => seatName(((game && game.sides) || [])[side])));
+  for (const [key, value] of Object.entries(reason)) if (Array.isArray(value) && key !== "sides") params[key] = value.join(" : "); // a number per side
+  return t(`reason.${reason.code}`, params);
+}
+
 /** The server's own words beside the text the page worded from the refusal's code: which option,
  * which seat, which rule, in the page's language (``api`` asks for it). */
 export function serverDetail(text, attrs = {}) {
-  return h("div", { class: "detail muted", ...attrs }, text);
+  return h("div", { class: "detail muted", ...attrs }, sentence(text));
 }
 
 /** What the server refused (an Error from ``api``) in one line: the page's words for its code, then
- * the server's own detail (which option, which seat, which rule), both in the page's language; or,
+ * the server's own detail (which option, which seat, which rule), each a sentence begun with a
+ * capital, both in the page's language; or,
  * for a code the page does not word, the server's message alone. */
 export function refusalText(error) {
-  return error.detail && has(`error.${error.code}`) ? `${error.message} ${error.detail}` : error.message;
+  return error.detail && has(`error.${error.code}`) ? `${error.message} ${sentence(error.detail)}` : error.message;
 }
 
 /** The URL of a websocket at ``path`` on this server, in the page's language (the server words
