@@ -20,7 +20,8 @@ join the first normal game, and the next game in play each time theirs ends; the
 ``hints`` (50 websockets, each the human seat of a game against a ``random`` agent, half of the
 games with hints and half without, send ``{"type": "hint"}`` frames as fast as the server takes
 them and read the answers; reported beside the run: the server process's resident memory,
-``VmRSS``, when the games are under way, at its peak and a second after the run), ``analysis``
+``VmRSS``, when the games are under way, at its peak and a second after the run, and the share
+of a core it used), ``analysis``
 (one address opens 20 ``/ws/analysis`` sockets and keeps two heavy jobs asked on each, a
 30-second estimate of Spinca; meanwhile an honest client from 127.0.0.2 asks for one 1-second
 analysis at a time: its waits for its job's first frame and for the answer, and its refusals,
@@ -545,20 +546,36 @@ def resident_mb(pid: int) -> float | None:
     return None
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time the process has used (user and system, /proc/<pid>/stat), in seconds; 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 async def server_memory(base: str, deadline: float, pid: int | None, finished: asyncio.Event) -> dict[str, Any]:
     """The server process's resident memory when the games are under way, its peak (sampled every
-    0.1 s) until the run's end, and a second after the run (games and attacker gone)."""
+    0.1 s) until the run's end, and a second after the run (games and attacker gone); and the
+    share of one core the server used meanwhile (whether a stall is the server's own work)."""
     if pid is None:
         return {"server_rss": "unknown (a server given by --url)"}
-    before = resident_mb(pid) or 0.0
+    before, cpu, started = resident_mb(pid) or 0.0, cpu_seconds(pid), time.monotonic()
     peak = before
     while not finished.is_set():
         peak = max(peak, resident_mb(pid) or 0.0)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(finished.wait(), 0.1)
+    busy = (cpu_seconds(pid) - cpu) / max(0.1, time.monotonic() - started)
     await asyncio.sleep(1.0)
     after = resident_mb(pid) or 0.0
-    return {"server_rss_mb_before": round(before, 1), "peak": round(max(peak, after), 1), "after": round(after, 1)}
+    return {
+        "server_rss_mb_before": round(before, 1),
+        "peak": round(max(peak, after), 1),
+        "after": round(after, 1),
+        "server_cpu_share": round(busy, 2),
+    }
 
 
 def spread(values: list[float]) -> str:
@@ -735,7 +752,7 @@ def attack_kinds(text: str) -> list[str]:
 
 def note_text(value: Any) -> str:
     if isinstance(value, dict):
-        return " ".join(f"{k}:{v}" for k, v in value.items())
+        return " ".join(f"{k}:{v}" for k, v in value.items()) or "none"
     return str(value)
 
 

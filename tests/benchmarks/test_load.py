@@ -30,6 +30,7 @@ def test_a_hint_flood_reports_the_servers_memory_before_at_its_peak_and_after(
     assert notes["hint_sockets"] == 2 and notes["hint_frames_sent"] > 0
     assert set(notes["answers"]) & {"hints_off", "hint_busy", "hint_thinking", "hint"}, notes
     assert 0 < notes["server_rss_mb_before"] <= notes["peak"] and 0 < notes["after"] <= notes["peak"]
+    assert notes["server_cpu_share"] > 0  # the server worked while the games were played
 
 
 def test_an_analysis_flood_reports_the_honest_clients_waits_and_refusals(capsys: pytest.CaptureFixture[str]) -> None:
