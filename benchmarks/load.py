@@ -16,12 +16,27 @@ and must be refused; two agent-against-agent games at the largest allowed budget
 ``mcts:time=<--agent-max-time>``, keep the agent pool busy), ``spectators`` (1,000 spectators
 join the first normal game, and the next game in play each time theirs ends; the server allows
 1,000 per game for this run), ``sockets``
-(10,000 idle TCP connections kept open: reopened as the server's header timeout closes them).
-``--abuse compare`` runs each attack after a quiet run of its own (six runs) and prints a table
-with the ratio of their p95 latencies and the longest a game waited for a move. The attacker
-runs in a process of its own (``--attack KIND --url URL --target GAME_ID``), so its work does
-not slow the measured clients (``--attacker-niceness N`` lowers its CPU priority, so that it
-stands in for another machine). The file-descriptor limit is raised to its hard limit if needed.
+(10,000 idle TCP connections kept open: reopened as the server's header timeout closes them),
+``hints`` (50 websockets, each the human seat of a game against a ``random`` agent, half of the
+games with hints and half without, send ``{"type": "hint"}`` frames as fast as the server takes
+them and read the answers; reported beside the run: the server process's resident memory,
+``VmRSS``, when the games are under way, at its peak and a second after the run, and the share
+of a core it used), ``analysis``
+(one address opens 20 ``/ws/analysis`` sockets and keeps two heavy jobs asked on each, a
+30-second estimate of Spinca; meanwhile an honest client from 127.0.0.2 asks for one 1-second
+analysis at a time: its waits for its job's first frame and for the answer, and its refusals,
+``server_busy`` among them), ``halfopen`` (5,000 connections from one address each begin a
+request's headers and never end them, reopened when the server closes them; meanwhile honest
+GETs of ``/api/catalog`` from 127.0.0.2, ten a second: their statuses and latency). What an
+attack is measured by besides the moves (its *probe*: the memory, the honest analysis client,
+the honest GETs) runs in the quiet run beside it too. ``--abuse compare`` runs each attack
+(``--kinds K,K``: those, in that order; default all six) after a quiet run of its own and prints
+a table with the ratio of their p95 latencies, the longest a game waited for a move, and each
+run's notes (the attacker's counts and the probe's figures). ``--attack-size N`` replaces an
+attack's size (a quick try; the sizes above are ``ATTACK_SIZES``). The attacker runs in a
+process of its own (``--attack KIND --url URL --target GAME_ID``), so its work does not slow
+the measured clients (``--attacker-niceness N`` lowers its CPU priority, so that it stands in
+for another machine). The file-descriptor limit is raised to its hard limit if needed.
 """
 
 from __future__ import annotations
@@ -46,7 +61,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 
 def free_port() -> int:
@@ -65,6 +80,11 @@ def check_loopback(url: str) -> None:
     except ValueError:
         pass
     raise SystemExit(f"refusing {url}: the load benchmark only targets loopback addresses")
+
+
+def host_and_port(base: str) -> tuple[str, int]:
+    parsed = urlparse(base)
+    return parsed.hostname or "127.0.0.1", parsed.port or 80
 
 
 def get(base: str, path: str) -> Any:
@@ -176,29 +196,51 @@ async def run(
     max_games: int,
     abuse: str = "none",
     attacker_niceness: int = 0,
+    probe: str = "none",
+    server_pid: int | None = None,
+    attack_size: int | None = None,
 ) -> Stats:
+    """Play the games; meanwhile the attack ``abuse`` runs in its own process, and the probe
+    ``probe`` (one of :data:`PROBES`: what an attack is measured by besides the games' moves) in
+    this one, both from when the games are under way until the deadline."""
     stats = Stats()
     stats.attacker_niceness = attacker_niceness
     stats.first_game = asyncio.get_running_loop().create_future()
     deadline = time.monotonic() + seconds
     budget = [max_games]
-    attack = asyncio.create_task(attack_when_playing(abuse, base, stats, deadline, games)) if abuse in ATTACKS else None
+    finished = asyncio.Event()
+    attack = None
+    if abuse in ATTACKS:
+        attack = asyncio.create_task(attack_when_playing(abuse, base, stats, deadline, games, attack_size))
+    watch = None
+    if probe in PROBES:
+        watch = asyncio.create_task(probe_when_playing(probe, base, stats, deadline, games, server_pid, finished))
     await asyncio.gather(*(worker(base, game, options, stats, deadline, budget, player) for player in range(games)))
     if attack is not None:
         await attack
+    finished.set()
+    if watch is not None:
+        await watch
     return stats
 
 
 # -- attacks (each runs beside the normal games until the deadline, in a process of its own) -----------
 
 
-async def attack_when_playing(abuse: str, base: str, stats: Stats, deadline: float, games: int) -> None:
-    """Start the attack once the normal games are under way (all joined, or after 30 s), in another
-    process: the attacker's own work (handshakes, reading frames) must not slow the measured clients."""
+async def games_under_way(stats: Stats, games: int) -> None:
+    """Return once the normal games are all joined (or after 30 s)."""
     for _ in range(300):
         if stats.joined >= games:
             break
         await asyncio.sleep(0.1)
+
+
+async def attack_when_playing(
+    abuse: str, base: str, stats: Stats, deadline: float, games: int, size: int | None = None
+) -> None:
+    """Start the attack once the normal games are under way, in another process: the attacker's
+    own work (handshakes, reading frames) must not slow the measured clients."""
+    await games_under_way(stats, games)
     stats.notes["games_joined_before_attack"] = stats.joined
     if stats.attacker_niceness:
         stats.notes["attacker_niceness"] = stats.attacker_niceness
@@ -207,6 +249,8 @@ async def attack_when_playing(abuse: str, base: str, stats: Stats, deadline: flo
     seconds = max(0.0, deadline - time.monotonic())
     command = [sys.executable, "-m", "benchmarks.load", "--attack", abuse, "--url", base, f"--target={target}"]
     command.append(f"--attacker-niceness={stats.attacker_niceness}")
+    if size is not None:
+        command.append(f"--attack-size={size}")
     attacker = await asyncio.create_subprocess_exec(
         *command, "--seconds", f"{seconds:.2f}", stdout=asyncio.subprocess.PIPE
     )
@@ -214,7 +258,9 @@ async def attack_when_playing(abuse: str, base: str, stats: Stats, deadline: flo
     stats.notes.update(json.loads(out or b"{}"))
 
 
-def attack(kind: str, base: str, target: str, seconds: float, niceness: int = 0) -> dict[str, Any]:
+def attack(
+    kind: str, base: str, target: str, seconds: float, niceness: int = 0, size: int | None = None
+) -> dict[str, Any]:
     """Run one attack for ``seconds`` (the ``--attack`` process); returns what it saw.
 
     ``niceness`` lowers the attacker's CPU priority, so that it stands in for a machine of its own
@@ -223,13 +269,13 @@ def attack(kind: str, base: str, target: str, seconds: float, niceness: int = 0)
     with contextlib.suppress(OSError):
         os.nice(niceness)
     deadline = time.monotonic() + seconds
-    return asyncio.run(ATTACKS[kind](base, target, deadline))
+    return asyncio.run(ATTACKS[kind](base, target, deadline, ATTACK_SIZES[kind] if size is None else size))
 
 
 AGENT_MAX_TIME = 10.0
 
 
-async def runaway_agents(base: str, target: str, deadline: float) -> dict[str, Any]:
+async def runaway_agents(base: str, target: str, deadline: float, count: int = 2) -> dict[str, Any]:
     refused = 0
     for spec in ("mcts:time=nan", f"mcts:iterations={10**12}"):
         body = {"game": "spline", "seats": [{"kind": "agent", "agent": spec}] * 2}
@@ -238,11 +284,11 @@ async def runaway_agents(base: str, target: str, deadline: float) -> dict[str, A
         except urllib.error.HTTPError as error:
             refused += error.code == 400
     busiest = f"mcts:time={AGENT_MAX_TIME:g}"
-    for _ in range(2):
+    for _ in range(count):
         body = {"game": "spline", "seats": [{"kind": "agent", "agent": busiest}] * 2}
         await asyncio.to_thread(post, base, "/api/games", body)
     await asyncio.sleep(max(0.0, deadline - time.monotonic()))
-    return {"runaway_specs_refused": refused, "max_budget_agent_games": 2}
+    return {"runaway_specs_refused": refused, "max_budget_agent_games": count}
 
 
 async def spectator_storm(base: str, target: str, deadline: float, count: int = 1000) -> dict[str, Any]:
@@ -288,7 +334,7 @@ async def spectator_storm(base: str, target: str, deadline: float, count: int = 
 
 
 async def idle_sockets(base: str, target: str, deadline: float, count: int = 10_000) -> dict[str, Any]:
-    host, port = urlparse(base).hostname or "127.0.0.1", urlparse(base).port or 80
+    host, port = host_and_port(base)
     opened = [0]
 
     async def hold() -> None:
@@ -307,7 +353,325 @@ async def idle_sockets(base: str, target: str, deadline: float, count: int = 10_
     return {"idle_connections_opened": opened[0]}
 
 
-ATTACKS = {"agents": runaway_agents, "spectators": spectator_storm, "sockets": idle_sockets}
+#: The loopback address the honest clients of ``analysis`` and ``halfopen`` come from, so that the
+#: server counts them apart from the attacker's (127.0.0.1; Linux routes all of 127/8 to loopback).
+HONEST_ADDRESS = "127.0.0.2"
+
+
+async def hint_flood(base: str, target: str, deadline: float, count: int = 50) -> dict[str, Any]:
+    """``count`` websockets, each the human seat of a game against a ``random`` agent (half of
+    the games created with hints, half without), send ``{"type": "hint"}`` frames as fast as the
+    server takes them (the benchmark's server has no frame-rate limit) and read every answer; a
+    connection the server closes is opened again and joined."""
+    ws_base = base.replace("http", "ws", 1)
+    seats = [{"kind": "human"}, {"kind": "agent", "agent": "random"}]
+    games = []
+    for number in range(count):
+        body = {"game": "spline", "seats": seats, "hints": number % 2 == 0}
+        games.append(await asyncio.to_thread(post, base, "/api/games", body))
+    sent, reconnects = [0], [0]
+    answers: dict[str, int] = {}
+    closes: dict[str, int] = {}
+
+    async def read(ws: ClientConnection) -> None:
+        with contextlib.suppress(WebSocketException):
+            async for text in ws:
+                frame = json.loads(text)
+                kind = str(frame["code"] if frame.get("type") == "error" else frame.get("type"))
+                answers[kind] = answers.get(kind, 0) + 1
+
+    async def flood(created: dict[str, Any]) -> None:
+        join = {"type": "join", "token": created["seats"][0]["invite"].split("#", 1)[1]}
+        while time.monotonic() < deadline:
+            try:
+                async with connect(f"{ws_base}/ws/{created['id']}", open_timeout=60, close_timeout=0.5) as ws:
+                    await ws.send(json.dumps(join))
+                    frame = json.loads(await ws.recv())
+                    if frame["type"] == "claimed":  # the invite is spent: a new connection joins by credential
+                        join = {"type": "join", "credential": frame["credential"]}
+                        frame = json.loads(await ws.recv())
+                    if frame["type"] != "welcome":  # the seat is still held by the connection closed before
+                        await asyncio.sleep(0.2)
+                        continue
+                    reader = asyncio.create_task(read(ws))
+                    while time.monotonic() < deadline and not reader.done():
+                        await ws.send('{"type":"hint"}')  # waits while the server's buffer is full
+                        sent[0] += 1
+                        await asyncio.sleep(0)  # let the reader drain the answers
+                    reader.cancel()
+            except ConnectionClosed as closed:  # the server's code: 1013 for a client too slow to read
+                code = str(closed.rcvd.code if closed.rcvd else "none")
+                closes[code] = closes.get(code, 0) + 1
+            except (OSError, WebSocketException):
+                await asyncio.sleep(0.1)
+            finally:
+                reconnects[0] += 1
+
+    await asyncio.gather(*(flood(created) for created in games))
+    answers = dict(sorted(answers.items(), key=lambda item: -item[1]))
+    return {
+        "hint_sockets": count,
+        "hint_frames_sent": sent[0],
+        "answers": answers,
+        "connections": reconnects[0],
+        "closed": closes,
+    }
+
+
+#: What the analysis attacker asks for: an estimate (no exact answer, so never cached) that
+#: takes its whole time, at the longest time the server allows (``AnalysisLimits.max_time``).
+HEAVY_ANALYSIS = {"type": "analyse", "game": "spinca", "time": 30}
+
+
+async def analysis_flood(base: str, target: str, deadline: float, count: int = 20) -> dict[str, Any]:
+    """One address opens ``count`` ``/ws/analysis`` sockets and keeps asking for two heavy jobs on
+    each: a job refused (``busy``: the address's share is held) is asked again half a second
+    later, a job answered at once; a request the frame limit drops unanswered is asked again."""
+    ws_base = base.replace("http", "ws", 1)
+    codes: dict[str, int] = {}
+    asked, answered = [0], [0]
+
+    async def hold(ws: ClientConnection, slot: int, replies: dict[int, asyncio.Queue[dict[str, Any]]]) -> None:
+        number = slot
+        while time.monotonic() < deadline:
+            number += 2
+            queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+            replies[number] = queue
+            await ws.send(json.dumps({**HEAVY_ANALYSIS, "id": number}))
+            asked[0] += 1
+            running = False
+            while True:
+                try:
+                    frame = await asyncio.wait_for(queue.get(), None if running else 2.0)
+                except TimeoutError:  # dropped by the frame limit (its error names no request)
+                    break
+                if frame["type"] == "progress":
+                    running = True
+                    continue
+                code = str(frame.get("code") or frame["type"])
+                codes[code] = codes.get(code, 0) + 1
+                answered[0] += frame["type"] == "analysis"
+                if frame["type"] == "error":
+                    await asyncio.sleep(0.5)
+                break
+            del replies[number]
+
+    async def socket_of_jobs() -> None:
+        while time.monotonic() < deadline:
+            try:
+                async with connect(f"{ws_base}/ws/analysis", open_timeout=60, close_timeout=0.5) as ws:
+                    replies: dict[int, asyncio.Queue[dict[str, Any]]] = {}
+                    slots = [asyncio.create_task(hold(ws, slot, replies)) for slot in (0, 1)]
+                    async for text in ws:
+                        frame = json.loads(text)
+                        if frame.get("id") in replies:
+                            replies[frame["id"]].put_nowait(frame)
+                        elif frame.get("code"):
+                            codes[frame["code"]] = codes.get(frame["code"], 0) + 1
+                        if all(slot.done() for slot in slots):
+                            break
+            except (OSError, WebSocketException):
+                await asyncio.sleep(0.5)
+
+    tasks = [asyncio.create_task(socket_of_jobs()) for _ in range(count)]
+    await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "analysis_sockets": count,
+        "heavy_jobs_asked": asked[0],
+        "heavy_jobs_answered": answered[0],
+        "analysis_replies": codes,
+    }
+
+
+async def half_open_requests(base: str, target: str, deadline: float, count: int = 5000) -> dict[str, Any]:
+    """``count`` connections from one address each begin a request's headers and never end them
+    (slowloris without the trickle: the header timeout runs from the first byte); one the server
+    closes is opened again at once."""
+    host, port = host_and_port(base)
+    opened, closed = [0], [0]
+    start = f"GET /api/catalog HTTP/1.1\r\nHost: {host}:{port}\r\nUser-Agent: half-open\r\n".encode()
+
+    async def hold() -> None:
+        while time.monotonic() < deadline:
+            try:
+                reader, writer = await asyncio.open_connection(host, port)
+                writer.write(start)
+            except OSError:
+                await asyncio.sleep(0.5)
+                continue
+            opened[0] += 1
+            with contextlib.suppress(Exception):  # wait until the server closes it, or the end
+                await asyncio.wait_for(reader.read(1), max(0.1, deadline - time.monotonic()))
+                closed[0] += 1
+            writer.close()
+
+    await asyncio.gather(*(hold() for _ in range(count)))
+    return {"half_open_requests_opened": opened[0], "closed_by_server": closed[0]}
+
+
+ATTACKS = {
+    "agents": runaway_agents,
+    "spectators": spectator_storm,
+    "sockets": idle_sockets,
+    "hints": hint_flood,
+    "analysis": analysis_flood,
+    "halfopen": half_open_requests,
+}
+#: Each attack's size unless ``--attack-size`` says otherwise: games at the largest agent budget,
+#: spectators, idle sockets, hint sockets, analysis sockets (two jobs each), half-open requests.
+ATTACK_SIZES = {"agents": 2, "spectators": 1000, "sockets": 10_000, "hints": 50, "analysis": 20, "halfopen": 5000}
+
+
+# -- probes (what an attack is measured by besides the moves; in the quiet run beside it too) -----------
+
+
+async def probe_when_playing(
+    probe: str, base: str, stats: Stats, deadline: float, games: int, server_pid: int | None, finished: asyncio.Event
+) -> None:
+    await games_under_way(stats, games)
+    stats.notes.update(await PROBES[probe](base, deadline, server_pid, finished))
+
+
+def resident_mb(pid: int) -> float | None:
+    """The process's resident memory (``VmRSS`` in /proc/<pid>/status), in MB; None once it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time the process has used (user and system, /proc/<pid>/stat), in seconds; 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+async def server_memory(base: str, deadline: float, pid: int | None, finished: asyncio.Event) -> dict[str, Any]:
+    """The server process's resident memory when the games are under way, its peak (sampled every
+    0.1 s) until the run's end, and a second after the run (games and attacker gone); and the
+    share of one core the server used meanwhile (whether a stall is the server's own work)."""
+    if pid is None:
+        return {"server_rss": "unknown (a server given by --url)"}
+    before, cpu, started = resident_mb(pid) or 0.0, cpu_seconds(pid), time.monotonic()
+    peak = before
+    while not finished.is_set():
+        peak = max(peak, resident_mb(pid) or 0.0)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(finished.wait(), 0.1)
+    busy = (cpu_seconds(pid) - cpu) / max(0.1, time.monotonic() - started)
+    await asyncio.sleep(1.0)
+    after = resident_mb(pid) or 0.0
+    return {
+        "server_rss_mb_before": round(before, 1),
+        "peak": round(max(peak, after), 1),
+        "after": round(after, 1),
+        "server_cpu_share": round(busy, 2),
+    }
+
+
+def spread(values: list[float]) -> str:
+    """``p50/max`` of seconds, or ``-`` for none."""
+    if not values:
+        return "-"
+    return f"{statistics.median(values):.2f}/{max(values):.2f}"
+
+
+async def honest_analysis(base: str, deadline: float, pid: int | None, finished: asyncio.Event) -> dict[str, Any]:
+    """A client from another address (:data:`HONEST_ADDRESS`) asks for one analysis at a time (a
+    one-second look at the start of Spline) and times each: to its job's first frame (its job
+    began) and to the answer; refusals are counted by code."""
+    ws_base = base.replace("http", "ws", 1)
+    begun: list[float] = []
+    answered: list[float] = []
+    codes: dict[str, int] = {}
+    asked = 0
+    waiting = 0.0
+    try:
+        async with connect(f"{ws_base}/ws/analysis", open_timeout=60, local_addr=(HONEST_ADDRESS, 0)) as ws:
+            while time.monotonic() < deadline:
+                asked += 1
+                started = time.perf_counter()
+                await ws.send(json.dumps({"type": "analyse", "id": asked, "game": "spline", "time": 1}))
+                first = True
+                while True:
+                    left = deadline - time.monotonic()
+                    try:
+                        frame = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, left)))
+                    except TimeoutError:
+                        waiting = time.perf_counter() - started  # unanswered at the run's end
+                        break
+                    if frame.get("id") != asked:
+                        continue
+                    if first and frame["type"] in ("progress", "analysis"):
+                        begun.append(time.perf_counter() - started)
+                        first = False
+                    if frame["type"] == "analysis":
+                        answered.append(time.perf_counter() - started)
+                        break
+                    if frame["type"] == "error":
+                        codes[frame["code"]] = codes.get(frame["code"], 0) + 1
+                        await asyncio.sleep(0.5)
+                        break
+    except (OSError, WebSocketException) as error:
+        codes[type(error).__name__] = codes.get(type(error).__name__, 0) + 1
+    return {
+        "honest_analyses_asked": asked,
+        "answered": len(answered),
+        "first_frame_s_p50/max": spread(begun),
+        "answer_s_p50/max": spread(answered),
+        "server_busy": codes.pop("server_busy", 0),
+        "other_refusals": codes or "none",
+        "unanswered_at_end_s": round(waiting, 2),
+    }
+
+
+async def honest_get(host: str, port: int, path: str) -> tuple[str, float]:
+    """One GET from :data:`HONEST_ADDRESS` on a connection of its own: its status (or the error
+    that ended it) and the seconds to the end of the response."""
+    started = time.perf_counter()
+    try:
+        connecting = asyncio.open_connection(host, port, local_addr=(HONEST_ADDRESS, 0))
+        reader, writer = await asyncio.wait_for(connecting, 30)
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n".encode())
+        status = await asyncio.wait_for(reader.readline(), 30)
+        await asyncio.wait_for(reader.read(), 30)
+        writer.close()
+        code = status.split()[1].decode() if status.startswith(b"HTTP/") else "no_status"
+    except (OSError, TimeoutError) as error:
+        code = type(error).__name__
+    return code, time.perf_counter() - started
+
+
+async def honest_requests(base: str, deadline: float, pid: int | None, finished: asyncio.Event) -> dict[str, Any]:
+    """A client from another address (:data:`HONEST_ADDRESS`) GETs ``/api/catalog`` ten times a
+    second, each on a new connection: the statuses and the latency to the whole response."""
+    host, port = host_and_port(base)
+    codes: dict[str, int] = {}
+    latencies: list[float] = []
+    while time.monotonic() < deadline:
+        code, seconds = await honest_get(host, port, "/api/catalog")
+        codes[code] = codes.get(code, 0) + 1
+        latencies.append(seconds)
+        await asyncio.sleep(0.1)
+    return {
+        "honest_gets": len(latencies),
+        "statuses": codes,
+        "get_ms_p50": round(1000 * statistics.median(latencies), 1) if latencies else None,
+        "p95": round(1000 * percentile(latencies, 0.95), 1) if latencies else None,
+        "max": round(1000 * max(latencies), 1) if latencies else None,
+    }
+
+
+PROBES = {"hints": server_memory, "analysis": honest_analysis, "halfopen": honest_requests}
 
 
 def raise_file_limit(wanted: int) -> None:
@@ -339,6 +703,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--abuse", choices=["none", *ATTACKS, "compare"], default="none", help="attack the server meanwhile"
     )
+    parser.add_argument(
+        "--kinds",
+        type=attack_kinds,
+        default=list(ATTACKS),
+        metavar="K,K",
+        help=f"the attacks --abuse compare runs, in order (default: all, {','.join(ATTACKS)})",
+    )
+    parser.add_argument(
+        "--attack-size",
+        type=int,
+        metavar="N",
+        help="the attack's size instead of its own (a quick try: see ATTACK_SIZES)",
+    )
     parser.add_argument("--attack", choices=list(ATTACKS), help=argparse.SUPPRESS)  # the attacker's process
     parser.add_argument("--target", default="", help=argparse.SUPPRESS)  # the game the attacker aims at
     parser.add_argument(
@@ -349,14 +726,34 @@ def main(argv: list[str] | None = None) -> int:
     raise_file_limit(25_000)
     if args.attack:
         check_loopback(args.url or "")
-        print(json.dumps(attack(args.attack, args.url.rstrip("/"), args.target, args.seconds, args.attacker_niceness)))
+        seen = attack(
+            args.attack, args.url.rstrip("/"), args.target, args.seconds, args.attacker_niceness, args.attack_size
+        )
+        print(json.dumps(seen))
         return 0
     if args.abuse == "compare":
-        print_comparison([measure(args, options, abuse) for pair in ATTACKS for abuse in ("none", pair)])
+        print_comparison([measure(args, options, abuse, kind) for kind in args.kinds for abuse in ("none", kind)])
         return 0
-    report = measure(args, options, args.abuse)
+    report = measure(args, options, args.abuse, args.abuse)
     print(json.dumps(report, indent=2))
     return 0 if report["errors"] == 0 else 1
+
+
+def attack_kinds(text: str) -> list[str]:
+    """``--kinds``: attack names separated by commas."""
+    kinds = [kind.strip() for kind in text.split(",") if kind.strip()]
+    unknown = [kind for kind in kinds if kind not in ATTACKS]
+    if unknown or not kinds:
+        raise argparse.ArgumentTypeError(
+            f"unknown attack {unknown[0] if unknown else text!r} (attacks: {', '.join(ATTACKS)})"
+        )
+    return kinds
+
+
+def note_text(value: Any) -> str:
+    if isinstance(value, dict):
+        return " ".join(f"{k}:{v}" for k, v in value.items()) or "none"
+    return str(value)
 
 
 def print_comparison(rows: list[dict[str, Any]]) -> None:
@@ -371,11 +768,12 @@ def print_comparison(rows: list[dict[str, Any]]) -> None:
         keys = ("moves_per_second", "latency_ms_p50", "latency_ms_p95")
         cells = [*(str(row[k]) for k in keys), ratio, str(row["latency_ms_max"]), str(row["longest_wait_ms"])]
         cells += [str(row["games_finished"]), str(row["errors"]), str(row["load_average"][0])]
-        notes = ", ".join(f"{k} {v}" for k, v in row["notes"].items())
+        notes = ", ".join(f"{k} {note_text(v)}" for k, v in row["notes"].items())
         print(f"| {row['abuse']} | " + " | ".join(cells) + f" | {notes} |", flush=True)
 
 
-def measure(args: argparse.Namespace, options: dict[str, str], abuse: str) -> dict[str, Any]:
+def measure(args: argparse.Namespace, options: dict[str, str], abuse: str, probe: str = "none") -> dict[str, Any]:
+    """One run on a fresh server (unless ``--url``): the games, the attack ``abuse`` and the probe ``probe``."""
     server: subprocess.Popen[bytes] | None = None
     folder = tempfile.TemporaryDirectory()
     if args.url:
@@ -414,7 +812,11 @@ def measure(args: argparse.Namespace, options: dict[str, str], abuse: str) -> di
             time.sleep(0.1)
     try:
         started = time.monotonic()
-        played = run(base, args.games, args.seconds, args.game, options, args.max_games, abuse, args.attacker_niceness)
+        pid = server.pid if server is not None else None
+        played = run(
+            base, args.games, args.seconds, args.game, options, args.max_games, abuse, args.attacker_niceness,
+            probe, pid, args.attack_size,
+        )  # fmt: skip
         stats = asyncio.run(played)
         elapsed = time.monotonic() - started
     finally:
