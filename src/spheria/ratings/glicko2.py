@@ -109,8 +109,11 @@ def idle_periods(rating: Rating, when: datetime) -> float:
 
 def aged(rating: Rating, when: datetime) -> Rating:
     """``rating`` as it stands at ``when``: its deviation grown by the idle periods (at most 350)."""
-    phi = _grown(rating.deviation / SCALE, rating.volatility, idle_periods(rating, when))
-    return replace(rating, deviation=phi * SCALE)
+    periods = idle_periods(rating, when)
+    if not periods:
+        return rating
+    grown = math.sqrt(rating.deviation**2 + periods * (rating.volatility * SCALE) ** 2)
+    return replace(rating, deviation=min(grown, NEW_DEVIATION))
 
 
 def _grown(phi: float, sigma: float, periods: float) -> float:

@@ -6,8 +6,9 @@ different sides, the one with the higher return beat the other, and equal return
 when the whole game was drawn. Two seats ranked alike in a game that was not drawn — the two
 losers of a three-seat game — are no pair: the rules rank them alike whatever they played.
 Partners (seats of one side, :attr:`spheria.kernel.game.Seat.side`) are never a pair, so in a
-game of two teams of two each player meets both opponents, and one player holding every seat
-of a side meets each opponent once.
+game of two teams of two each player meets both opponents. A player holding several seats
+meets each opponent once from each of its sides (once for a whole team, twice from two of three
+seats) and never meets itself.
 
 Each player's new rating comes from all its pairs at once, one Glicko-2 period against the
 ratings every opponent had before the game (:func:`spheria.ratings.glicko2.rate`), so the order

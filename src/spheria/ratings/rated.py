@@ -51,7 +51,8 @@ class Unrated(Enum):
 @dataclass(frozen=True)
 class SeatHolder:
     """One seat of an ended game: who held it (``name``: an account, or a level's ``level:N``),
-    what kind of holder that is, and how many moves the seat made."""
+    what kind of holder that is, and how many moves the seat made. Names are one namespace, the
+    one ratings are stored under: ``level:N`` is the level's, which no account may take."""
 
     name: str
     holder: Holder
@@ -73,7 +74,7 @@ def unrated_reason(seats: Sequence[SeatHolder], *, rated: bool, finished: bool) 
         return Unrated.UNRATED_PLAYER
     if all(seat.holder is not Holder.PERSON for seat in seats):
         return Unrated.NO_PERSON
-    if len({(seat.holder, seat.name) for seat in seats}) < 2:
+    if len({seat.name for seat in seats}) < 2:
         return Unrated.ONE_PLAYER
     return None
 
