@@ -13,8 +13,8 @@ anyone, and it moves like anyone's in rated games against people. It starts from
 Bradley–Terry Elo and Glicko-2 ratings share one scale (400 points: ten to one odds), so the
 ladder's gaps between levels are the gaps between their seeds. Only the anchor is chosen: a
 player who moves at random is worth :data:`RANDOM_RATING` in every game, which puts the middle
-level near a newcomer's 1500 (1331 to 1507) in every game measured but Spinca with two seats
-or two teams, where the levels spread widest (1930, 1907).
+level near a newcomer's 1500 (1331 to 1507) in six of the eight ladders measured; the other two,
+whose levels spread widest, put it at 1907 and 1930.
 """
 
 from __future__ import annotations
