@@ -94,6 +94,16 @@ class Analyser:
 
 
 @dataclass(frozen=True)
+class MeasuredLevels:
+    """Levels 1-5's strength as measured by ``benchmarks/ladder.py`` under ``options`` (the game's
+    options the ladder was played with; the rest at their defaults): Elo with ``random`` at 0.
+    :mod:`spheria.ratings` seeds the level agents' ratings from it (docs/server.md, Ratings)."""
+
+    options: Mapping[str, Any]
+    elo: tuple[float, float, float, float, float]
+
+
+@dataclass(frozen=True)
 class GameKit:
     """Everything a game offers beyond its rules; every field may be left empty.
 
@@ -113,7 +123,8 @@ class GameKit:
       with ``handler(args, term) -> int`` as a default (``term`` a
       :class:`spheria.cli.terminal.Terminal`) and the ``--color`` options;
     * ``sample_origin``: for a game of hidden information, a sampler of a first position
-      consistent with one seat's view (:data:`SampleOrigin`; OpenSpiel's resampling).
+      consistent with one seat's view (:data:`SampleOrigin`; OpenSpiel's resampling);
+    * ``measured_levels``: what its ladders measured (:class:`MeasuredLevels`), for the ratings.
     """
 
     knowledge: Knowledge = field(default_factory=Knowledge)
@@ -125,6 +136,7 @@ class GameKit:
     analyse: Analyser | None = None
     commands: Callable[[Any], None] | None = None
     sample_origin: SampleOrigin | None = None
+    measured_levels: tuple[MeasuredLevels, ...] = ()
 
 
 #: The kit of a game that offers nothing beyond its rules.

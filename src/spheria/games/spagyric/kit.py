@@ -10,7 +10,7 @@ from spheria.games.spagyric.codec import SpagyricCodec
 from spheria.games.spagyric.howto import HOWTO
 from spheria.games.spagyric.levels import LEVELS
 from spheria.games.spagyric.worlds import sample_origin
-from spheria.kernel.kit import Analyser, GameKit
+from spheria.kernel.kit import Analyser, GameKit, MeasuredLevels
 
 KIT = GameKit(
     levels=LEVELS,
@@ -20,4 +20,6 @@ KIT = GameKit(
     analyse=Analyser(analyse, cli_messages.METHODS),
     commands=add_commands,
     sample_origin=sample_origin,
+    # docs/agents.md, "Measured ladders": the level table shipped, Elo with random at 0
+    measured_levels=(MeasuredLevels({}, (97, 265, 408, 546, 664)),),
 )

@@ -11,7 +11,7 @@ from spheria.games.special_cake.knowledge import KNOWLEDGE
 from spheria.games.special_cake.levels import LEVELS
 from spheria.games.special_cake.planner import PlannerAgent
 from spheria.games.special_cake.solver_agent import SolverAgent
-from spheria.kernel.kit import Analyser, GameKit
+from spheria.kernel.kit import Analyser, GameKit, MeasuredLevels
 
 KIT = GameKit(
     knowledge=KNOWLEDGE,
@@ -21,4 +21,10 @@ KIT = GameKit(
     howto=HOWTO,
     analyse=Analyser(analyse, cli_messages.METHODS),
     commands=add_commands,
+    # docs/agents.md, "Measured ladders": the level tables shipped, Elo with random at 0
+    measured_levels=(
+        MeasuredLevels({"variant": "sugar"}, (125, 255, 407, 613, 744)),
+        MeasuredLevels({"variant": "mint"}, (111, 295, 446, 593, 896)),
+        MeasuredLevels({"variant": "poisoned"}, (111, 291, 469, 637, 846)),
+    ),
 )

@@ -7,7 +7,7 @@ from spheria.games.spline.howto import HOWTO
 from spheria.games.spline.knowledge import KNOWLEDGE
 from spheria.games.spline.levels import LEVELS
 from spheria.games.spline.search import SplineSearch
-from spheria.kernel.kit import GameKit
+from spheria.kernel.kit import GameKit, MeasuredLevels
 
 KIT = GameKit(
     knowledge=KNOWLEDGE,
@@ -15,4 +15,6 @@ KIT = GameKit(
     search=SplineSearch,
     codec=SplineCodec,
     howto=HOWTO,
+    # docs/agents.md, "Measured ladders": the level table shipped, Elo with random at 0
+    measured_levels=(MeasuredLevels({}, (259, 360, 507, 740, 922)),),
 )
