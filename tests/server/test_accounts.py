@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx  # what Starlette's TestClient answers with
 import pytest
 from argon2 import PasswordHasher
 from starlette.applications import Starlette
@@ -298,3 +298,23 @@ def test_the_accounts_limits_are_in_the_limits(app: Starlette) -> None:
     assert accounts.logins_per_account.limit == limits.login_per_account
     assert accounts.logins_per_address.limit == limits.login_per_address
     assert accounts.logins_per_address.seconds == limits.login_window_seconds
+
+
+def test_serve_options_set_the_login_limits_and_an_https_public_url_makes_cookies_secure() -> None:
+    import argparse
+
+    from spheria.server.command import add_arguments, limits_of
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    defaults = limits_of(parser.parse_args([]))
+    assert defaults.login_per_account == Limits.login_per_account and not defaults.secure_cookies
+    asked = limits_of(
+        parser.parse_args(
+            ["--login-per-account", "4", "--login-per-address", "9", "--signup-per-address", "2"]
+            + ["--login-window-minutes", "5", "--public-url", "https://spheria.example.org"]
+        )
+    )
+    assert (asked.login_per_account, asked.login_per_address, asked.signup_per_address) == (4, 9, 2)
+    assert asked.login_window_seconds == 300 and asked.secure_cookies
+    assert not limits_of(parser.parse_args(["--public-url", "http://192.0.2.1:8000"])).secure_cookies

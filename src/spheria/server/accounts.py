@@ -396,7 +396,15 @@ class Accounts:
         self.signups_per_address.add(address)
 
     async def db(self, request: Request, call: Any, *args: Any) -> Any:
-        return await manager_of(request).db(call, *args)
+        """A store call on the storage thread; a store that fails is ``server_error`` (nothing was kept:
+        each call is one transaction)."""
+        try:
+            return await manager_of(request).db(call, *args)
+        except (GameError, NameTaken):
+            raise
+        except Exception:
+            log.warning("accounts: %s failed", getattr(call, "__name__", "a store call"), exc_info=True)
+            raise GameError("server_error", _(M.STORED_NOT_KEPT)) from None
 
 
 class RateLimited(GameError):
@@ -429,6 +437,7 @@ _STATUS = {
     "name_taken": 409,
     "rate_limited": 429,
     "too_large": 413,
+    "server_error": 503,
 }
 
 
