@@ -309,12 +309,8 @@ def test_serve_options_set_the_login_limits_and_an_https_public_url_makes_cookie
     add_arguments(parser)
     defaults = limits_of(parser.parse_args([]))
     assert defaults.login_per_account == Limits.login_per_account and not defaults.secure_cookies
-    asked = limits_of(
-        parser.parse_args(
-            ["--login-per-account", "4", "--login-per-address", "9", "--signup-per-address", "2"]
-            + ["--login-window-minutes", "5", "--public-url", "https://spheria.example.org"]
-        )
-    )
+    options = "--login-per-account 4 --login-per-address 9 --signup-per-address 2 --login-window-minutes 5"
+    asked = limits_of(parser.parse_args([*options.split(), "--public-url", "https://spheria.example.org"]))
     assert (asked.login_per_account, asked.login_per_address, asked.signup_per_address) == (4, 9, 2)
     assert asked.login_window_seconds == 300 and asked.secure_cookies
     assert not limits_of(parser.parse_args(["--public-url", "http://192.0.2.1:8000"])).secure_cookies
