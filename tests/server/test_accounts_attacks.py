@@ -398,3 +398,13 @@ def test_a_store_failing_while_deleting_keeps_the_account_whole(app: Starlette) 
     assert send(client, "DELETE", "/api/account", {"password": PASSWORD}).status_code == 503
     assert me(client)["player"]["name"] == "Sora"
     assert login(browser(app), "Sora").status_code == 200
+
+
+def test_a_store_failing_on_a_read_is_a_clear_refusal(app: Starlette) -> None:
+    store = faulty(app)
+    client = browser(app)
+    assert register(client, "Sora").status_code == 201
+    store.fail_on = "SELECT player_id"  # the session's lookup
+    response = client.get("/api/session")
+    assert response.status_code == 503 and error_code(response) == "server_error"
+    assert me(client)["player"]["name"] == "Sora"  # and the next request is served

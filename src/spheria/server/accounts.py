@@ -541,10 +541,12 @@ def old_session_hash(request: Request) -> str | None:
 
 async def api_whoami(request: Request) -> Response:
     """``GET /api/session``: the player of this browser (or null), their games and the CSRF token."""
-    player = await current_player(request)
-    games: list[str] = (
-        [] if player is None else await accounts_of(request).db(request, accounts_of(request).store.games_of, player.id)
-    )
+    accounts = accounts_of(request)
+    try:
+        player = await current_player(request)
+        games: list[str] = [] if player is None else await accounts.db(request, accounts.store.games_of, player.id)
+    except GameError as error:
+        return refused(error)
     return answer(request, {"player": None if player is None else player.shown(), "games": games})
 
 
@@ -696,7 +698,10 @@ async def api_delete_account(request: Request) -> Response:
 async def api_game_players(request: Request) -> Response:
     """``GET /api/games/{id}/players``: who created the game, as every view names them."""
     accounts = accounts_of(request)
-    players = await accounts.db(request, accounts.store.players_of, request.path_params["game_id"])
+    try:
+        players = await accounts.db(request, accounts.store.players_of, request.path_params["game_id"])
+    except GameError as error:
+        return refused(error)
     return json_response({"players": [player.shown() for player in players]})
 
 
