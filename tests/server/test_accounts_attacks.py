@@ -86,7 +86,7 @@ def test_a_wrong_name_takes_about_as_long_as_a_wrong_password(app: Starlette) ->
             assert login(attacker, name, f"guess {len(spent)}").status_code == 401
             spent.append(time.perf_counter() - start)
     known, unknown = statistics.median(times["Sora"]), statistics.median(times["Nobody"])
-    assert 1 / 3 < unknown / known < 3, times  # generous: a missing hash would be ~100 times faster
+    assert 1 / 4 < unknown / known < 4, times  # generous: with no dummy hash it would be tens of times faster
 
 
 def test_the_per_account_limit_does_not_tell_accounts_from_free_names(make_app: MakeApp) -> None:

@@ -6,6 +6,7 @@ HTTP::
     GET  /game/{id}              the game page; a seat's invite link adds ``#<token>``
     GET  /replay/{id}            replay of a finished game
     GET  /analysis               the analysis board (routes and socket: :mod:`spheria.server.analysis`)
+    /api/session, /api/guest, /api/account …  guests, accounts and sessions (:mod:`spheria.server.accounts`)
     GET  /editor                 the position editor (its endpoints: :mod:`spheria.server.editor`)
     GET  /static/...             the browser client (HTML, CSS, JavaScript modules)
     GET  /api/catalog            games, their options and the agents (per game: those that fit)
