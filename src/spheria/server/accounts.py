@@ -34,6 +34,7 @@ import asyncio
 import hmac
 import logging
 import math
+import os
 import re
 import secrets
 import sqlite3
@@ -350,6 +351,8 @@ class Accounts:
         self.logins_per_account = SlidingWindow(limits.login_per_account, limits.login_window_seconds)
         self.logins_per_address = SlidingWindow(limits.login_per_address, limits.login_window_seconds)
         self.signups_per_address = SlidingWindow(limits.signup_per_address, limits.login_window_seconds)
+        #: Argon2 computations at once (each takes its memory cost, 64 MiB by default): more wait their turn.
+        self.hashing = asyncio.Semaphore(max(1, min(4, os.cpu_count() or 1)))
         self.use_hasher(hasher or PasswordHasher())
 
     def use_hasher(self, hasher: PasswordHasher) -> None:
@@ -358,7 +361,8 @@ class Accounts:
         self._dummy: str | None = None
 
     async def hash(self, password: str) -> str:
-        return await asyncio.to_thread(self.hasher.hash, password)
+        async with self.hashing:
+            return await asyncio.to_thread(self.hasher.hash, password)
 
     async def verify(self, stored: str | None, password: str) -> bool:
         """Whether ``password`` matches ``stored``; with no stored hash (an unknown name) a dummy hash
@@ -373,7 +377,8 @@ class Accounts:
             except (VerificationError, InvalidHashError):
                 return False
 
-        matched = await asyncio.to_thread(check)
+        async with self.hashing:
+            matched = await asyncio.to_thread(check)
         return matched and stored is not None
 
     def limited(self, request: Request, account: str | None) -> None:
