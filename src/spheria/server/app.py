@@ -6,6 +6,7 @@ HTTP::
     GET  /game/{id}              the game page; a seat's invite link adds ``#<token>``
     GET  /replay/{id}            replay of a finished game
     GET  /analysis               the analysis board (routes and socket: :mod:`spheria.server.analysis`)
+    /api/session, /api/guest, /api/account …  guests, accounts and sessions (:mod:`spheria.server.accounts`)
     GET  /editor                 the position editor (its endpoints: :mod:`spheria.server.editor`)
     GET  /static/...             the browser client (HTML, CSS, JavaScript modules)
     GET  /api/catalog            games, their options and the agents (per game: those that fit)
@@ -49,7 +50,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from spheria.i18n import ngettext, using
-from spheria.server import analysis, editor, endpoints, views
+from spheria.server import accounts, analysis, editor, endpoints, views
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -81,6 +82,7 @@ async def api_words(request: Request) -> Response:
 
 ROUTES = [
     *analysis.ROUTES,  # /ws/analysis before /ws/{game_id}
+    *accounts.ROUTES,  # guests, accounts and sessions (docs/server.md, Accounts)
     Route("/", endpoints.page("index.html"), methods=["GET"]),
     Route("/game/{game_id}", endpoints.page("game.html", of_game=True), methods=["GET"]),
     Route("/replay/{game_id}", endpoints.page("replay.html", of_game=True), methods=["GET"]),
@@ -160,6 +162,7 @@ def create_app(
     ]
     app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=middleware)
     app.state.manager = manager
+    accounts.install(app, store, limits)
     app.state.analysis = engine
     app.state.limits = limits
     app.state.connections = Counter()

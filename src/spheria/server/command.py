@@ -34,6 +34,10 @@ HELP: dict[str, str] = {
     "--max-connections": N_("open connections at most (default %(default)s)"),
     "--header-timeout": N_("seconds to send request headers (default %(default)s)"),
     "--http-per-address": N_("requests still sending their headers, per address (default %(default)s)"),
+    "--login-per-account": N_("failed log-ins per account in the login window (default %(default)s)"),
+    "--login-per-address": N_("log-in attempts per address in the login window (default %(default)s)"),
+    "--signup-per-address": N_("new guests and accounts per address in the login window (default %(default)s)"),
+    "--login-window-minutes": N_("the login window, in minutes (default %(default)s)"),
     "--public-url": N_("the URL people open, e.g. https://spheria.example.org"),
     "--allowed-host": N_("another host name to serve (repeatable)"),
     "--certfile": N_("TLS certificate (PEM); serve https with --keyfile"),
@@ -80,6 +84,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     option(limits, "--max-connections", type=INTEGER, default=4096)
     option(limits, "--header-timeout", type=FLOAT, default=10.0)
     option(limits, "--http-per-address", type=INTEGER, default=64)
+    option(limits, "--login-per-account", type=INTEGER, default=Limits.login_per_account)
+    option(limits, "--login-per-address", type=INTEGER, default=Limits.login_per_address)
+    option(limits, "--signup-per-address", type=INTEGER, default=Limits.signup_per_address)
+    option(limits, "--login-window-minutes", type=FLOAT, default=Limits.login_window_seconds / 60)
     public = parser.add_argument_group(_(GROUP_PUBLIC))
     option(public, "--public-url", default=None)
     option(public, "--allowed-host", action="append", default=[], metavar="HOST")
@@ -129,6 +137,11 @@ def limits_of(args: argparse.Namespace) -> Any:
         idle_game_seconds=max(0.0, args.idle_game_hours * 3600),
         allowed_hosts=tuple(dict.fromkeys(hosts)),
         allowed_origins=tuple(origins),
+        login_per_account=max(1, args.login_per_account),
+        login_per_address=max(1, args.login_per_address),
+        signup_per_address=max(1, args.signup_per_address),
+        login_window_seconds=max(1.0, args.login_window_minutes * 60),
+        secure_cookies=any(origin.startswith("https://") for origin in origins),
     )
 
 

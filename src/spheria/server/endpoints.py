@@ -353,6 +353,9 @@ async def api_create(request: Request) -> Response:
         session, tokens, owner = await manager.create(name, options_of(data), seats, seed, start, hints=hints)
     except GameError as error:
         return refused(error)
+    from spheria.server.accounts import note_game  # accounts builds on this module
+
+    await note_game(request, session.id)
     names = session.game.player_names()
     return json_response(
         {

@@ -47,6 +47,16 @@ class Limits:
     allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
     #: Origins (scheme://host[:port]) allowed to post and open websockets, besides the server's own.
     allowed_origins: tuple[str, ...] = ()
+    #: Failed logins (or password checks) per account, and login attempts per address, within the
+    #: sliding window of ``login_window_seconds``; more are answered 429 (docs/server.md, Accounts).
+    login_per_account: int = 10
+    login_per_address: int = 30
+    login_window_seconds: float = 15 * 60.0
+    #: Accounts and guests one address may create within ``login_window_seconds``.
+    signup_per_address: int = 20
+    #: Whether the session cookie is always ``Secure`` (an https ``--public-url`` behind a proxy);
+    #: it is also whenever the request itself came over https.
+    secure_cookies: bool = False
 
 
 @dataclass
@@ -67,6 +77,47 @@ class TokenBucket:
         while len(self._buckets) > 10_000:
             self._buckets.popitem(last=False)
         return allowed
+
+
+@dataclass
+class SlidingWindow:
+    """At most ``limit`` events per key within the last ``seconds`` (the most recent 10,000 keys).
+
+    >>> now = [0.0]
+    >>> window = SlidingWindow(2, 60.0, clock=lambda: now[0])
+    >>> window.add("k"); window.add("k"); window.wait("k")
+    60.0
+    >>> now[0] = 61.0
+    >>> window.wait("k")
+    0.0
+    """
+
+    limit: int
+    seconds: float
+    clock: Callable[[], float] = time.monotonic
+    _events: OrderedDict[str, list[float]] = field(default_factory=OrderedDict)
+
+    def _recent(self, key: str) -> list[float]:
+        since = self.clock() - self.seconds
+        events = [t for t in self._events.pop(key, []) if t > since]
+        if events:
+            self._events[key] = events
+        return events
+
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` may have one more event (0 when it may now)."""
+        events = self._recent(key)
+        if len(events) < self.limit:
+            return 0.0
+        return max(0.0, events[-self.limit] + self.seconds - self.clock())
+
+    def add(self, key: str) -> None:
+        """Count one event of ``key`` now."""
+        events = self._recent(key)
+        events.append(self.clock())
+        self._events[key] = events
+        while len(self._events) > 10_000:
+            self._events.popitem(last=False)
 
 
 class QuietLog:

@@ -40,10 +40,13 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from spheria.kernel.record import Record, timestamp
+
+T = TypeVar("T")
 
 HUMAN, AGENT = "human", "agent"
 ACTIVE, FINISHED, ABORTED = "active", "finished", "aborted"
@@ -142,6 +145,9 @@ class Storage(Protocol):
 
     def idle_game_ids(self, before: float) -> list[str]:
         """Unfinished games not changed since ``before`` (a ``time.time()``)."""
+
+    def transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(db)`` in one transaction: all of it kept or none (the accounts' tables)."""
 
     def close(self) -> None: ...
 
@@ -335,6 +341,19 @@ class SQLiteStorage:
     def claim_seat(self, game_id: str, seat: int, token_hash: str, claim_hash: str) -> bool:
         sql = "UPDATE seats SET claim_hash = ? WHERE game_id = ? AND seat = ? AND token_hash = ? AND claim_hash IS NULL"
         return self._changed(sql, (claim_hash, game_id, seat, token_hash))
+
+    def transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(db)`` in one transaction under the writer's lock: all of it is kept or none (the tables
+        of other modules: :mod:`spheria.server.accounts`)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                result = work(self._db)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        return result
 
     def _changed(self, sql: str, params: tuple[Any, ...]) -> bool:
         with self._lock:
