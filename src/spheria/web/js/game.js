@@ -7,6 +7,7 @@ import { listenForTaps, wordUnder, keyboardClick } from "./taps.js";
 import { Picker, isSite, moveSites } from "./moves.js";
 import { t, translatePage, joinNames, onLanguageChange, seatName, gameTitle, agentName, errorText, colorWord } from "./messages.js";
 import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo, scoreTable, keepEndInSight, resultText, socketUrl } from "./ui.js";
+import { MoveBox, Announcer, ballNames, revealVerdict, resultOutcome } from "./keyboard.js";
 
 translatePage(); // static labels from the message table
 
@@ -16,6 +17,8 @@ const token = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(
 const $ = (id) => document.getElementById(id);
 const view = new PyramidView($("board"), { onClick: onSiteClick, onHover: onSiteHover });
 listenForTaps($("words"), wordUnder, onWord); // a word tapped as the buttons are redrawn still counts
+const moveBox = new MoveBox($("move-box"), (move) => submit(move)); // a move typed as in the terminal
+const announcer = new Announcer(); // each move and the result, for a screen reader
 
 let socket = null;
 let seat = null;
@@ -175,6 +178,7 @@ function onFrame(data) {
     if (previous && previous.version !== frame.version) hint.shown = null;
     if (previous && previous.version !== frame.version && frame.reveal) showReveal(frame);
     render();
+    announcer.heard(frame, seat, nameOf);
     showFallback(frame.fallbacks || []);
   } else if (data.type === "preview") {
     previewing = false;
@@ -193,7 +197,7 @@ function onFrame(data) {
     if (data.code === "seat_taken") seatTaken = true;
     if (data.code === "bad_credential" && claimKey) localStorage.removeItem(claimKey);
     if ((data.code === "seat_taken" || data.code === "bad_credential") && !info) send(joinFrame());
-    if (data.code !== "seat_taken") showMessage(errorText(data.code, data.message), "error"); // the role line says it
+    if (data.code !== "seat_taken" && !moveBox.refused(data)) showMessage(errorText(data.code, data.message), "error"); // the role line says it
     if (picker && data.code === "illegal_move") picker.clear();
     render();
   }
@@ -342,14 +346,14 @@ function onSiteHover(name) {
   $("hover").textContent = name || "";
 }
 
-function submit() {
-  if (!picker || sending) return;
-  const move = picker.move();
-  if (move === null) return;
+/** Send ``move`` (the clicks' move, or a move typed); false if nothing was sent. */
+function submit(move = picker && picker.move()) {
+  if (!picker || sending || !move) return false;
   sending = true;
   pendingMove = { move, version: frame.version };
   if (!send({ type: "move", move, version: frame.version })) resendPending = true; // sent on reconnection
   render();
+  return true;
 }
 
 function colors() {
@@ -386,7 +390,9 @@ function render() {
     ghostColor: ghostColor(),
     marked: new Set(frame.terminal && frame.result ? frame.result.sites || [] : []),
     suggested: new Set(hint.shown && myTurn ? hint.shown.clicks.filter(isSite) : []),
+    ballNames: ballNames(info),
   });
+  moveBox.update(frame, seat);
   renderPlayers();
   renderStatus(obs);
   renderPicker(options, myTurn);
@@ -556,12 +562,10 @@ function renderResult() {
   const shown = JSON.stringify([frame.result, frame.players.map((p) => p.name), seat, frame.hints, t("result.over")]);
   if (resultShown === shown) return;
   resultShown = shown;
-  const winners = frame.result.winners || [];
-  const mine = seat !== null && winners.includes(seat);
-  const lost = seat !== null && winners.length && !mine;
+  const outcome = resultOutcome(frame.result, seat);
   const hints = frame.hints && frame.hints.allowed && seat !== null ? h("div", { class: "muted result-hints" }, t("hints.used", { count: frame.hints.used[seat] || 0 })) : "";
   clear(box).append(
-    h("div", { class: `result-title${mine ? " won" : lost ? " lost" : ""}` }, mine ? t("result.won") : lost ? t("result.lost") : t("result.over")),
+    h("div", { class: `result-title${outcome === "over" ? "" : ` ${outcome}`}` }, t(`result.${outcome}`)),
     h("div", { class: "result-text" }, resultText(frame.result, frame.players)),
     hints,
     h(
@@ -579,7 +583,7 @@ function showReveal(now) {
   // What the reveal showed and who won it, as the server tells it.
   const reveal = now.reveal;
   const box = $("reveal");
-  const verdict = reveal.stunned ? t("reveal.stunned") : reveal.winner === null ? t("reveal.nobody") : t("reveal.won", { name: nameOf(reveal.winner) });
+  const verdict = revealVerdict(reveal, nameOf);
   clear(box).append(
     h("div", { class: "reveal-title" }, t("reveal.title")),
     h(
