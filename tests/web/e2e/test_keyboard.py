@@ -326,3 +326,28 @@ def test_a_whole_game_by_keyboard_alone(
         assert_korean(page)
     assert errors == []
     page.context.close()
+
+
+def test_the_analysis_boards_keys_stay_its_own_unless_the_board_has_the_focus(browser: Browser, server: str) -> None:
+    """The analysis board's arrow keys walk its tree; on a site reached by keys they walk the board
+    instead (and Enter plays there, as a click does). A click never takes the keyboard's focus."""
+    page, errors = watched_page(browser, **SIZES["desktop"])  # type: ignore[arg-type]
+    page.goto(f"{server}/analysis?game=spline&engine=off")
+    node = "(n) => document.body.dataset.ready === '1' && document.body.dataset.node === n"
+    page.wait_for_function(node, arg="0")
+    page.click("#board svg.levels .strip-site[data-site='0a1']")
+    page.wait_for_function(node, arg="1")
+    assert not page.evaluate("document.activeElement.matches('#board .strip-site')")
+    page.keyboard.press("ArrowLeft")  # the page's key: back to the start
+    page.wait_for_function(node, arg="0")
+    walk_to(page, "0b1")
+    page.keyboard.press("Enter")  # a variation from the start, by keys
+    page.wait_for_function(node, arg="2")
+    assert site_names_shown(page)["0b1"] == "0b1, white, last move"
+    page.keyboard.press("ArrowLeft")  # the board's key: to the next site, the tree stays
+    assert focused(page) == "0a1"
+    assert site_names_shown(page)["0a1"] == "0a1, empty, playable"
+    page.wait_for_timeout(200)
+    assert page.evaluate("document.body.dataset.node") == "2"
+    assert errors == []
+    page.context.close()

@@ -150,6 +150,9 @@ export class PyramidView {
     this.cursor = LEVEL_OFFSETS.map((offset) => SITES[offset].name);
     if (this.handlers.onClick) {
       this.maps.addEventListener("keydown", (e) => this.onKey(e));
+      // A click or a tap picks a site without taking the keyboard's focus there: the arrow keys
+      // stay the page's (the analysis board's way back) unless the board was reached by keys.
+      this.maps.addEventListener("mousedown", (e) => siteUnder(e.target) && e.preventDefault());
       this.maps.addEventListener("focusin", (e) => {
         const name = siteUnder(e.target);
         if (name) this.moveCursor(name, false);
@@ -186,7 +189,8 @@ export class PyramidView {
     }
     const next = siteAfterKey(name, e.key);
     if (next === null) return;
-    e.preventDefault(); // the page does not scroll under the arrow keys
+    e.preventDefault(); // the page does not scroll under the arrow keys,
+    e.stopPropagation(); // nor take them as its own (the analysis board's moves through its tree)
     this.moveCursor(next);
   }
 
