@@ -228,8 +228,11 @@ def refusal(game: str, options: dict[str, str], lang: str, typed: str) -> str:
     return message if message.endswith(".") else message + "."
 
 
-def check_typing_errors(page: Page, game: str, options: dict[str, str], lang: str, bad: tuple[str, ...]) -> None:
-    """Each bad move typed is refused beside the box in the rules' words, the text kept, the state unchanged."""
+def check_typing_errors(
+    page: Page, game: str, options: dict[str, str], lang: str, bad: tuple[str, ...], shot: str
+) -> None:
+    """Each bad move typed is refused beside the box in the rules' words, the text kept, the state
+    unchanged (``shot``: the screenshot of the last refusal)."""
     version = str(page.evaluate("document.body.dataset.version"))
     tab_to(page, "#move-input")
     for typed in bad:
@@ -244,6 +247,7 @@ def check_typing_errors(page: Page, game: str, options: dict[str, str], lang: st
         assert page.locator("#move-box").aria_snapshot().count(expected) == 1  # read out as an alert
         assert page.inner_text("#message") == ""  # said once, beside the box
         assert page.evaluate("document.body.dataset.version") == version
+    screenshot(page, shot)
     page.keyboard.press("Control+A")
     page.keyboard.press("Backspace")
 
@@ -288,8 +292,7 @@ def test_a_whole_game_by_keyboard_alone(
     name = f"keyboard-{game}-{how}-{lang}-{size}"
     if bad:
         assert wait_turn(page)
-        check_typing_errors(page, game, options, lang, bad)
-        screenshot(page, name + "-refused")
+        check_typing_errors(page, game, options, lang, bad, name + "-refused")
     rng = random.Random(name)
     turns, reveals = 0, 0
     heard: list[str] = []

@@ -57,6 +57,7 @@ export class MoveBox {
     this.submit = submit;
     this.waiting = false; // a typed move was sent and is not answered yet
     this.version = null;
+    this.examples = []; // moves legal now, to show how they are written
     this.input = h("input", {
       id: "move-input",
       type: "text",
@@ -85,6 +86,7 @@ export class MoveBox {
   word() {
     this.label.textContent = t("movebox.label");
     this.button.textContent = t("movebox.play");
+    this.help.textContent = this.examples.length ? t("movebox.help", { examples: this.examples.join(t("list.comma")) }) : "";
   }
 
   send() {
@@ -100,7 +102,8 @@ export class MoveBox {
     this.input.setAttribute("aria-invalid", text ? "true" : "false");
   }
 
-  /** A state frame: a move played clears the box; the game's hint says what to type. */
+  /** A state frame: a move played clears the box; the moves legal now show how moves are written (all
+   * of a few, Spagyric's colours; else the first and the longest: a site, and a line or a relocation). */
   update(frame, seat) {
     const moved = this.version !== null && frame.version !== this.version;
     this.version = frame.version;
@@ -109,7 +112,10 @@ export class MoveBox {
       this.input.value = "";
       this.show("");
     }
-    this.help.textContent = seat !== null && frame.legal_moves.length ? frame.hint || "" : "";
+    const moves = seat !== null ? frame.legal_moves : [];
+    const longest = moves.reduce((a, b) => (b.length > a.length ? b : a), moves[0]);
+    this.examples = moves.length <= 3 ? moves : [...new Set([moves[0], longest])];
+    this.word();
   }
 
   /** An error frame: the refusal of the move typed is shown beside it (true), any other is not this box's (false). */
@@ -127,11 +133,8 @@ export class Announcer {
     this.node = h("div", { id: "announce", class: "visually-hidden", role: "log", "aria-live": "polite" });
     document.body.appendChild(this.node);
     this.frame = null;
-    this.words = null; // the latest announcement, worded again after a switch of language
-    onLanguageChange(() => {
-      const last = this.node.lastElementChild;
-      if (last && this.words) last.textContent = this.words();
-    });
+    this.entries = new Map(); // each entry shown, and how to word it again after a switch of language
+    onLanguageChange(() => this.entries.forEach((words, entry) => (entry.textContent = words())));
   }
 
   /**
@@ -161,8 +164,12 @@ export class Announcer {
     };
     const text = words();
     if (!text) return;
-    this.words = words;
-    this.node.appendChild(h("p", {}, text));
-    while (this.node.childElementCount > 4) this.node.firstElementChild.remove(); // removals are not read
+    const entry = h("p", {}, text);
+    this.entries.set(entry, words);
+    this.node.appendChild(entry);
+    while (this.node.childElementCount > 4) {
+      this.entries.delete(this.node.firstElementChild);
+      this.node.firstElementChild.remove(); // removals are not read
+    }
   }
 }
