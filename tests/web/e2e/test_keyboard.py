@@ -321,7 +321,7 @@ def test_a_whole_game_by_keyboard_alone(
     title = page.inner_text("#result .result-title")
     page.wait_for_function("() => document.querySelector('#announce p:last-child') !== null")
     assert announced(page)[-1].endswith(text(lang, "announce.result", title=title, result=result)), announced(page)
-    assert turns >= (3 if game == "spagyric" else 6)
+    assert turns >= 3  # the shortest game: a group of three or a line of four after three reveals or moves
     if game == "spagyric":
         assert reveals, "no reveal was told"
     screenshot(page, name + "-end", full_page=True)
@@ -352,5 +352,37 @@ def test_the_analysis_boards_keys_stay_its_own_unless_the_board_has_the_focus(br
     assert site_names_shown(page)["0a1"] == "0a1, empty, playable"
     page.wait_for_timeout(200)
     assert page.evaluate("document.body.dataset.node") == "2"
+    assert errors == []
+    page.context.close()
+
+
+def test_a_switch_of_language_words_the_sites_and_the_log_again(browser: Browser, server: str) -> None:
+    """Switched by keys in the middle of a game, the sites' names, the log's entries and the move
+    box are worded in the new language at once (the socket, the game and the seat stay)."""
+    setup, _ = watched_page(browser, **SIZES["desktop"])  # type: ignore[arg-type]
+    invites = create_from_lobby(setup, server, "spline", {})
+    setup.context.close()
+    page, errors = watched_page(browser, locale="en-US", **SIZES["desktop"])  # type: ignore[arg-type]
+    frames = Frames(page)
+    page.goto(server + invites[0])
+    page.wait_for_selector("#players li.player")
+    rng = random.Random("switch")
+    for _ in range(2):
+        assert wait_turn(page)
+        play_by_typing(page, rng.choice(frames.shown(page)["legal_moves"]))
+    assert wait_turn(page)
+    frame = frames.shown(page)
+    english = announced(page)
+    assert english[-1] == text("en", "announce.played", name="Black", move=frame["last_move"])
+    tab_to(page, ".lang-switch button[data-lang='ko']")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    names = ball_names("spline", {}, "ko")
+    assert site_names_shown(page) == expected_site_names(frame, names, "ko", mine=True)
+    korean = announced(page)
+    assert len(korean) == len(english)
+    assert korean[-1] == text("ko", "announce.played", name=words_in("ko")["names"]["Black"], move=frame["last_move"])
+    assert page.inner_text("#move-box label") == text("ko", "movebox.label")
+    assert_korean(page)
     assert errors == []
     page.context.close()

@@ -330,8 +330,7 @@ export class PyramidView {
       const label = el("text", { x: x0 + 12, y: y0 + 20, class: "preview-label" }, svg);
       label.textContent = o.previewLabel || t("board.preview");
     }
-    const ballNames = o.ballNames || {};
-    this.levelMaps(o.mapBoard ? parseBoard(o.mapBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked, suggested, ballNames });
+    this.levelMaps(o.mapBoard ? parseBoard(o.mapBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked, suggested, ballNames: o.ballNames });
   }
 
   /** The main view's box: the tray and the levels up to ``top``, with a small margin (no empty band above). */
