@@ -103,7 +103,7 @@ export class MoveBox {
   }
 
   /** A state frame: a move played clears the box; the moves legal now show how moves are written (all
-   * of a few, Spagyric's colours; else the first and the longest: a site, and a line or a relocation). */
+   * of a few, such as a colour to choose; else the first and the longest: a site, and a line or a relocation). */
   update(frame, seat) {
     const moved = this.version !== null && frame.version !== this.version;
     this.version = frame.version;
