@@ -46,8 +46,8 @@ function filled(before, after) {
   return SITES.filter((s) => was[s.index] === "." && now[s.index] !== ".").map((s) => s.name);
 }
 
-/** The box to type a move in, with its button, the game's own hint, and the refusal of the last
- * move typed (the text typed stays until a move is played). */
+/** The box to type a move in, with its button, moves legal now as examples of the notation, and
+ * the refusal of the last move typed (the text typed stays until a move is played). */
 export class MoveBox {
   /**
    * @param {Element} host where the box goes
