@@ -1,9 +1,12 @@
 // The pyramid drawn in SVG: shaded balls stacked level on level, each level offset by half a
 // ball as on the real board, seen from any of its four sides (3D) or from above (top view),
 // and beside it a map of the four levels lifted apart, so that every ball can be seen and
-// tapped (each site of the maps is a target of at least 44 CSS px on a phone).
+// tapped (each site of the maps is a target of at least 44 CSS px on a phone). Each site of the
+// maps is also a control named by what it holds ("0a1, mint, pinned"): on a board that takes
+// clicks, one tab stop per level, arrow keys across the level, PageUp/PageDown to the level above
+// or below, and Enter or Space act as a tap on the focused site.
 
-import { t } from "./messages.js";
+import { t, colorWord } from "./messages.js";
 import { listenForTaps } from "./taps.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -39,6 +42,54 @@ export function parseBoard(text) {
   const chars = (text || "").replace(/\//g, "").split("");
   while (chars.length < NUM_SITES) chars.push(".");
   return chars.slice(0, NUM_SITES);
+}
+
+/** The balls resting on a site (up to four, on the level above). */
+export function above(site) {
+  const s = typeof site === "string" ? SITE_BY_NAME.get(site) : typeof site === "number" ? SITES[site] : site;
+  if (s.level === 3) return [];
+  const n = LEVEL_SIZES[s.level + 1];
+  const out = [];
+  for (const row of [s.row - 1, s.row]) for (const col of [s.col - 1, s.col]) if (row >= 0 && col >= 0 && row < n && col < n) out.push(SITES[LEVEL_OFFSETS[s.level + 1] + row * n + col]);
+  return out;
+}
+
+/** The site a key moves to from ``name``: across its level (arrows, Home, End) or to the level
+ * above (PageUp) or below (PageDown); ``name`` itself at an edge; null for any other key. */
+export function siteAfterKey(name, key) {
+  const s = SITE_BY_NAME.get(name);
+  const n = LEVEL_SIZES[s.level];
+  const at = (level, row, col) => {
+    const size = LEVEL_SIZES[level];
+    const clamp = (x) => Math.max(0, Math.min(size - 1, x));
+    return SITES[LEVEL_OFFSETS[level] + clamp(row) * size + clamp(col)].name;
+  };
+  switch (key) {
+    case "ArrowLeft":
+      return at(s.level, s.row, s.col - 1);
+    case "ArrowRight":
+      return at(s.level, s.row, s.col + 1);
+    case "ArrowUp": // rank 1 is drawn at the bottom
+      return at(s.level, s.row + 1, s.col);
+    case "ArrowDown":
+      return at(s.level, s.row - 1, s.col);
+    case "Home":
+      return at(s.level, 0, 0);
+    case "End":
+      return at(s.level, n - 1, n - 1);
+    case "PageUp": // the ball resting on this one (the nearest, at an edge)
+      return s.level === 3 ? name : at(s.level + 1, s.row, s.col);
+    case "PageDown": // the first of the four balls this one rests on
+      return s.level === 0 ? name : at(s.level - 1, s.row, s.col);
+    default:
+      return null;
+  }
+}
+
+/** A site's name for people who cannot see it: where it is, what it holds, what a tap does. */
+function siteLabel(s, ch, ballNames, states) {
+  const holds = ch === "." ? t("site.empty") : (ballNames[ch] ?? colorWord(ch));
+  return [s.name, holds, ...states].join(t("list.comma"));
 }
 
 /** The site (``data-site`` of the ``.site`` group) that ``node`` is part of, or null. */
@@ -87,7 +138,7 @@ export class PyramidView {
     this.topView = false;
     this.side = 0; // which of the four sides faces the viewer (0: rank 1 in front)
     this.svg = el("svg", { class: "pyramid", role: "img", "aria-label": t("board.main") });
-    this.maps = el("svg", { class: "levels", role: "group", "aria-label": t("board.levels") });
+    this.maps = el("svg", { class: "levels", role: "group", "aria-label": t("board.levels"), tabindex: "-1" }); // its sites are the tab stops
     host.appendChild(this.svg);
     host.appendChild(this.maps);
     this.hover = null;
@@ -95,6 +146,52 @@ export class PyramidView {
     this.drawn = null; // what the SVGs show now (render's inputs), to skip redrawing the same
     // A press and release on the same site is a click on it, even if the board was redrawn between.
     for (const view of [this.svg, this.maps]) listenForTaps(view, siteUnder, (name) => this.handlers.onClick && this.handlers.onClick(name));
+    // The keyboard's place on each level (its one tab stop there), kept across redraws.
+    this.cursor = LEVEL_OFFSETS.map((offset) => SITES[offset].name);
+    if (this.handlers.onClick) {
+      this.maps.addEventListener("keydown", (e) => this.onKey(e));
+      // A click or a tap picks a site without taking the keyboard's focus there: the arrow keys
+      // stay the page's (the analysis board's way back) unless the board was reached by keys.
+      this.maps.addEventListener("mousedown", (e) => siteUnder(e.target) && e.preventDefault());
+      this.maps.addEventListener("focusin", (e) => {
+        const name = siteUnder(e.target);
+        if (name) this.moveCursor(name, false);
+      });
+    }
+  }
+
+  /** The control of site ``name`` in the level maps. */
+  siteControl(name) {
+    return this.maps.querySelector(`.strip-site[data-site="${name}"]`);
+  }
+
+  /** Make ``name`` its level's tab stop (and focus it). */
+  moveCursor(name, focus = true) {
+    const level = SITE_BY_NAME.get(name).level;
+    const old = this.siteControl(this.cursor[level]);
+    if (old && this.cursor[level] !== name) old.setAttribute("tabindex", "-1");
+    this.cursor[level] = name;
+    const control = this.siteControl(name);
+    if (!control) return;
+    control.setAttribute("tabindex", "0");
+    if (focus) control.focus();
+  }
+
+  /** A key on a focused site: move across or between levels, or act as a tap (Enter, Space). */
+  onKey(e) {
+    const name = siteUnder(e.target);
+    if (!name || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      e.stopPropagation(); // the key is this site's tap, not the page's Enter (play the move)
+      this.handlers.onClick(name);
+      return;
+    }
+    const next = siteAfterKey(name, e.key);
+    if (next === null) return;
+    e.preventDefault(); // the page does not scroll under the arrow keys,
+    e.stopPropagation(); // nor take them as its own (the analysis board's moves through its tree)
+    this.moveCursor(next);
   }
 
   setTopView(on) {
@@ -135,6 +232,8 @@ export class PyramidView {
    * @param {Set<string>} [o.marked] sites to outline (e.g. a winning line)
    * @param {Set<string>} [o.suggested] sites of a suggested move (a hint)
    * @param {string|null} [o.mapBoard] board to show in the level maps instead of ``board`` (after a relocation)
+   * @param {Object<string, string>} [o.ballNames] what each ball is called, by its board character
+   *   ("w" -> "mint"), for the names of the sites; a ball not named here is called by its colour
    */
   render(o) {
     this.last = o;
@@ -232,7 +331,7 @@ export class PyramidView {
       const label = el("text", { x: x0 + 12, y: y0 + 20, class: "preview-label" }, svg);
       label.textContent = o.previewLabel || t("board.preview");
     }
-    this.levelMaps(o.mapBoard ? parseBoard(o.mapBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked, suggested });
+    this.levelMaps(o.mapBoard ? parseBoard(o.mapBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked, suggested, ballNames: o.ballNames });
   }
 
   /** The main view's box: the tray and the levels up to ``top``, with a small margin (no empty band above). */
@@ -302,8 +401,11 @@ export class PyramidView {
   }
 
   /** The four levels lifted apart, two by two, each site a large target: nothing is hidden here. */
-  levelMaps(now, { targets, selected, lastMove, locked, ghostColor, marked, suggested = new Set() }) {
+  levelMaps(now, { targets, selected, lastMove, locked, ghostColor, marked, suggested = new Set(), ballNames = {} }) {
     const svg = this.maps;
+    // A redraw replaces the site that has the keyboard's focus: the new one takes it back.
+    const focused = svg.contains(document.activeElement) ? siteUnder(document.activeElement) : null;
+    const interactive = !!this.handlers.onClick;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const d = 60;
     const gap = 26;
@@ -320,9 +422,9 @@ export class PyramidView {
     for (let level = 0; level < 4; level++) {
       const n = LEVEL_SIZES[level];
       const [bx, by] = origins[level];
-      const g = el("g", { class: "strip-level" }, strip);
+      const g = el("g", { class: "strip-level", role: "group", "aria-label": t("board.level", { level }) }, strip);
       el("rect", { x: bx - 4, y: by - 4, width: n * d + 8, height: n * d + 8, rx: 10, class: "strip-bg" }, g);
-      const label = el("text", { x: bx + (n * d) / 2, y: by + n * d + 20, class: "strip-caption", "text-anchor": "middle" }, g);
+      const label = el("text", { x: bx + (n * d) / 2, y: by + n * d + 20, class: "strip-caption", "text-anchor": "middle", "aria-hidden": "true" }, g);
       label.textContent = t("board.level", { level });
       for (let row = 0; row < n; row++) {
         for (let col = 0; col < n; col++) {
@@ -357,8 +459,24 @@ export class PyramidView {
             this.lock(cell, cx - d * 0.22, cy - d * 0.26);
           }
           this.hit(cell, s, isTarget);
+          const pinned = ch !== "." && above(s).filter((a) => now[a.index] !== ".").length >= 2;
+          const states = [
+            pinned ? t("site.pinned") : null,
+            locked.has(s.name) ? t("site.locked") : null,
+            k >= 0 ? t("site.selected", { order: k + 1 }) : null,
+            isTarget ? t("site.playable") : null,
+            suggested.has(s.name) ? t("site.suggested") : null,
+            lastMove.has(s.name) ? t("site.last_move") : null,
+          ].filter(Boolean);
+          cell.setAttribute("role", interactive ? "button" : "img");
+          cell.setAttribute("aria-label", siteLabel(s, ch, ballNames, states));
+          if (interactive) cell.setAttribute("tabindex", this.cursor[level] === s.name ? "0" : "-1");
         }
       }
+    }
+    if (focused) {
+      const control = this.siteControl(focused);
+      if (control) control.focus({ preventScroll: true });
     }
   }
 }

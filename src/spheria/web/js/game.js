@@ -7,6 +7,7 @@ import { listenForTaps, wordUnder, keyboardClick } from "./taps.js";
 import { Picker, isSite, moveSites } from "./moves.js";
 import { t, translatePage, joinNames, onLanguageChange, seatName, gameTitle, agentName, errorText, colorWord } from "./messages.js";
 import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo, scoreTable, keepEndInSight, resultText, reasonText, socketUrl } from "./ui.js";
+import { MoveBox, Announcer, ballNames, revealVerdict, resultOutcome } from "./keyboard.js";
 
 translatePage(); // static labels from the message table
 
@@ -22,6 +23,8 @@ new ResizeObserver(([entry]) => {
   const fixed = getComputedStyle(entry.target).position === "fixed";
   document.documentElement.style.setProperty("--action-bar-height", fixed ? `${entry.target.offsetHeight}px` : "0px");
 }).observe($("action-bar"));
+const moveBox = new MoveBox($("move-box"), (move) => submit(move)); // a move typed as in the terminal
+const announcer = new Announcer(); // each move and the result, for a screen reader
 
 let socket = null;
 let seat = null;
@@ -182,6 +185,7 @@ function onFrame(data) {
     if (previous && previous.version !== frame.version && frame.reveal && !frame.terminal) showReveal(frame);
     if (frame.terminal) hideReveal(); // the board shows the result: no popup over it
     render();
+    announcer.heard(frame, seat, nameOf);
     showFallback(frame.fallbacks || []);
   } else if (data.type === "preview") {
     previewing = false;
@@ -200,7 +204,7 @@ function onFrame(data) {
     if (data.code === "seat_taken") seatTaken = true;
     if (data.code === "bad_credential" && claimKey) localStorage.removeItem(claimKey);
     if ((data.code === "seat_taken" || data.code === "bad_credential") && !info) send(joinFrame());
-    if (data.code !== "seat_taken") showMessage(errorText(data.code, data.message), "error"); // the role line says it
+    if (data.code !== "seat_taken" && !moveBox.refused(data)) showMessage(errorText(data.code, data.message), "error"); // the role line says it
     if (picker && data.code === "illegal_move") picker.clear();
     render();
   }
@@ -349,14 +353,14 @@ function onSiteHover(name) {
   $("hover").textContent = name || "";
 }
 
-function submit() {
-  if (!picker || sending) return;
-  const move = picker.move();
-  if (move === null) return;
+/** Send ``move`` (the clicks' move, or a move typed); false if nothing was sent. */
+function submit(move = picker && picker.move()) {
+  if (!picker || sending || !move) return false;
   sending = true;
   pendingMove = { move, version: frame.version };
   if (!send({ type: "move", move, version: frame.version })) resendPending = true; // sent on reconnection
   render();
+  return true;
 }
 
 function colors() {
@@ -393,7 +397,9 @@ function render() {
     ghostColor: ghostColor(),
     marked: new Set(frame.terminal && frame.result ? frame.result.sites || [] : []),
     suggested: new Set(hint.shown && myTurn ? hint.shown.clicks.filter(isSite) : []),
+    ballNames: ballNames(info),
   });
+  moveBox.update(frame, seat);
   renderPlayers();
   renderStatus(obs);
   renderPicker(options, myTurn);
@@ -565,12 +571,10 @@ function renderResult() {
   const shown = JSON.stringify([frame.result, frame.players.map((p) => p.name), seat, frame.hints, t("result.over")]);
   if (resultShown === shown) return;
   resultShown = shown;
-  const winners = frame.result.winners || [];
-  const mine = seat !== null && winners.includes(seat);
-  const lost = seat !== null && winners.length && !mine;
+  const outcome = resultOutcome(frame.result, seat);
   const hints = frame.hints && frame.hints.allowed && seat !== null ? h("div", { class: "muted result-hints" }, t("hints.used", { count: frame.hints.used[seat] || 0 })) : "";
   clear(box).append(
-    h("div", { class: `result-title${mine ? " won" : lost ? " lost" : ""}` }, mine ? t("result.won") : lost ? t("result.lost") : t("result.over")),
+    h("div", { class: `result-title${outcome === "over" ? "" : ` ${outcome}`}` }, t(`result.${outcome}`)),
     h("div", { class: "result-text" }, resultText(frame.result, frame.players)),
     reasonLine(),
     hints,
@@ -595,7 +599,7 @@ function showReveal(now) {
   // What the reveal showed and who won it, as the server tells it.
   const reveal = now.reveal;
   const box = $("reveal");
-  const verdict = reveal.stunned ? t("reveal.stunned") : reveal.winner === null ? t("reveal.nobody") : t("reveal.won", { name: nameOf(reveal.winner) });
+  const verdict = revealVerdict(reveal, nameOf);
   clear(box).append(
     h("div", { class: "reveal-title" }, t("reveal.title")),
     h(
