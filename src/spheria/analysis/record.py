@@ -4,6 +4,7 @@ exact win away, the largest drops in win rate and the evaluation series (:func:`
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,8 +19,11 @@ from spheria.kernel.record import Record, start_position
 
 #: analyse_game lists at most this many moves where the win rate fell most...
 LARGEST_DROPS = 3
-#: ...and only those where it fell by at least this much (on the 0 to 1 scale).
+#: ...and only those where it fell by at least this much (on the 0 to 1 scale)...
 DROP_THRESHOLD = 0.1
+#: ...and by more than this many standard errors of the difference of the two estimates: a fall
+#: within the estimates' own error is no evidence of a mistake (it is listed as an estimate).
+ERROR_SIGMAS = 2.0
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,51 @@ class MoveAnalysis:
         seats = range(len(before)) if self.seat is None else [self.seat]
         return max((before[s] - after[s]) / 2.0 for s in seats)
 
+    @property
+    def drop_margin(self) -> float | None:
+        """The error of :attr:`drop` on the same 0 to 1 scale: :data:`ERROR_SIGMAS` standard errors
+        of the difference of the two values (0 when both are exact); ``None`` when an estimate
+        carries no error."""
+        errors = [_error(self.before), _error(self.after)]
+        if errors[0] is None or errors[1] is None:
+            return None
+        return ERROR_SIGMAS * math.hypot(errors[0], errors[1]) / 2.0
+
+    @property
+    def exact(self) -> bool:
+        """Both values are exact (a solver's), not estimates."""
+        return self.before.exact and self.after.exact
+
+    @property
+    def clear_drop(self) -> bool:
+        """The win rate fell by more than the error of the values it was computed from."""
+        drop, margin = self.drop, self.drop_margin
+        return drop is not None and margin is not None and drop > margin
+
+    @property
+    def better_moves(self) -> list[str]:
+        """The moves that were clearly better: the winning moves, where an exact win was thrown
+        away; for an estimate whose fall is clear, the search's best moves whose value beats the
+        played move's, in the same search, by more than :data:`ERROR_SIGMAS` standard errors of
+        the difference. Otherwise none: nothing is claimed from values within their error."""
+        if self.threw_away_win:
+            return list(self.before.best_moves)
+        if self.before.exact or not self.clear_drop:
+            return []
+        try:
+            played = self.before.move(self.move)
+        except KeyError:
+            return []
+        better = []
+        for notation in self.before.best_moves:
+            best = self.before.move(notation)
+            if None in (best.value, best.error, played.value, played.error) or notation == self.move:
+                continue
+            margin = ERROR_SIGMAS * math.hypot(best.error or 0.0, played.error or 0.0)
+            if (best.value or 0.0) - (played.value or 0.0) > margin:
+                better.append(notation)
+        return better
+
     def to_json(self, statistics: bool = True) -> dict[str, Any]:
         drop = self.drop
         return {
@@ -63,8 +112,12 @@ class MoveAnalysis:
             "values_before": None if self.before.values is None else [rounded(v) for v in self.before.values],
             "values_after": None if self.after.values is None else [rounded(v) for v in self.after.values],
             "drop": rounded(drop),
+            "drop_margin": rounded(self.drop_margin),
+            "clear_drop": self.clear_drop,
+            "exact": self.exact,
             "threw_away_win": self.threw_away_win,
             "best_moves": list(self.before.best_moves),
+            "better_moves": self.better_moves,
             "before": self.before.to_json(statistics),
         }
 
@@ -86,10 +139,21 @@ class GameAnalysis:
 
     @property
     def largest_drops(self) -> list[int]:
+        """The (at most :data:`LARGEST_DROPS`) estimated moves whose win rate fell most, by at
+        least :data:`DROP_THRESHOLD` and by more than the estimates' error."""
+        return self._drops(clear=True)
+
+    @property
+    def drops_within_error(self) -> list[int]:
+        """The (at most :data:`LARGEST_DROPS`) estimated moves whose estimated win rate fell by at
+        least :data:`DROP_THRESHOLD` but within the estimates' error: no evidence of a mistake."""
+        return self._drops(clear=False)
+
+    def _drops(self, clear: bool) -> list[int]:
         dropped = [
             m
             for m in self.moves
-            if not (m.before.exact and m.after.exact) and m.drop is not None and m.drop >= DROP_THRESHOLD
+            if not m.exact and m.drop is not None and m.drop >= DROP_THRESHOLD and m.clear_drop == clear
         ]
         dropped.sort(key=lambda m: (-(m.drop or 0.0), m.number))
         return [m.number for m in dropped[:LARGEST_DROPS]]
@@ -101,6 +165,7 @@ class GameAnalysis:
             "moves": [m.to_json(statistics) for m in self.moves],
             "threw_away_win": self.threw_away_win,
             "largest_drops": self.largest_drops,
+            "drops_within_error": self.drops_within_error,
             "evaluation": [rounded(v) for v in self.evaluation],
         }
 
@@ -149,6 +214,11 @@ def analyse_game(
         )
     evaluation = [None if at(i).values is None else at(i).values[0] for i in range(len(states))]  # type: ignore[index]
     return GameAnalysis(game.name, dict(game.options), rows, evaluation)
+
+
+def _error(analysis: Analysis) -> float | None:
+    """The standard error of ``analysis``'s value: 0 when it is exact, ``None`` when unknown."""
+    return 0.0 if analysis.exact else analysis.error
 
 
 def record_positions(record: Record) -> list[State[Any]]:
