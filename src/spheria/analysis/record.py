@@ -12,7 +12,7 @@ from typing import Any
 from spheria.analysis import messages as msg
 from spheria.analysis.budget import Budget
 from spheria.analysis.position import analyse_known
-from spheria.analysis.result import Analysis, ProgressCallback, rounded
+from spheria.analysis.result import Analysis, MoveValue, ProgressCallback, rounded
 from spheria.i18n import gettext as _
 from spheria.kernel.game import SIMULTANEOUS, State
 from spheria.kernel.record import Record, start_position
@@ -47,23 +47,58 @@ class MoveAnalysis:
         return before is not None and after is not None and before[self.seat] > 0 and after[self.seat] < 0
 
     @property
+    def win_rates(self) -> tuple[float, float] | None:
+        """The mover's win rate (0 to 1) before the move and after it. For an estimate that
+        searched the played move, both come from the search before it, as the engine panel shows
+        that position: the position's value (its best move's) and the played move's value. A
+        separate search of the position after would add its own error and bias (a search's best
+        move looks better than it is, for whoever is to move). Otherwise the two positions' values
+        (for a joint move, the seat whose rate fell most)."""
+        measured = self._measured()
+        return None if measured is None else (measured[0], measured[1])
+
+    @property
     def drop(self) -> float | None:
         """How far the mover's win rate (0 to 1) fell with this move (negative: it rose)."""
-        before, after = self.before.values, self.after.values
-        if before is None or after is None:
-            return None
-        seats = range(len(before)) if self.seat is None else [self.seat]
-        return max((before[s] - after[s]) / 2.0 for s in seats)
+        rates = self.win_rates
+        return None if rates is None else rates[0] - rates[1]
 
     @property
     def drop_margin(self) -> float | None:
         """The error of :attr:`drop` on the same 0 to 1 scale: :data:`ERROR_SIGMAS` standard errors
         of the difference of the two values (0 when both are exact); ``None`` when an estimate
         carries no error."""
-        errors = [_error(self.before), _error(self.after)]
-        if errors[0] is None or errors[1] is None:
+        measured = self._measured()
+        return None if measured is None else measured[2]
+
+    def _measured(self) -> tuple[float, float, float | None] | None:
+        """The win rates before and after (see :attr:`win_rates`) and the error of their difference."""
+        before, after = self.before.values, self.after.values
+        if before is None or after is None:
             return None
-        return ERROR_SIGMAS * math.hypot(errors[0], errors[1]) / 2.0
+        played = self._played()
+        if played is not None and self.before.value is not None and played.value is not None:
+            errors = [self.before.error, played.error]
+            start, end = self.before.value, played.value
+        else:
+            errors = [_error(self.before), _error(self.after)]
+            seats = range(len(before)) if self.seat is None else [self.seat]
+            seat = max(seats, key=lambda s: before[s] - after[s])
+            start, end = before[seat], after[seat]
+        margin = None
+        if errors[0] is not None and errors[1] is not None:
+            margin = ERROR_SIGMAS * math.hypot(errors[0], errors[1]) / 2.0
+        return (start + 1.0) / 2.0, (end + 1.0) / 2.0, margin
+
+    def _played(self) -> MoveValue | None:
+        """The played move's entry in the estimate before it, if that search valued it for the mover."""
+        if self.before.exact or self.seat is None or self.before.seat != self.seat:
+            return None
+        try:
+            played = self.before.move(self.move)
+        except KeyError:
+            return None
+        return played if played.value is not None and played.visits else None
 
     @property
     def exact(self) -> bool:
@@ -84,11 +119,8 @@ class MoveAnalysis:
         the difference. Otherwise none: nothing is claimed from values within their error."""
         if self.threw_away_win:
             return list(self.before.best_moves)
-        if self.before.exact or not self.clear_drop:
-            return []
-        try:
-            played = self.before.move(self.move)
-        except KeyError:
+        played = self._played()
+        if played is None or not self.clear_drop:
             return []
         better = []
         for notation in self.before.best_moves:
@@ -111,6 +143,7 @@ class MoveAnalysis:
             "verdict_after": self.after.verdict,
             "values_before": None if self.before.values is None else [rounded(v) for v in self.before.values],
             "values_after": None if self.after.values is None else [rounded(v) for v in self.after.values],
+            "win_rates": None if self.win_rates is None else [rounded(r) for r in self.win_rates],
             "drop": rounded(drop),
             "drop_margin": rounded(self.drop_margin),
             "clear_drop": self.clear_drop,
