@@ -4,8 +4,10 @@ desktop and on a 390×844 touch phone.
 The solver's verdict and winning moves for a Special Cake position are checked against
 :mod:`spheria.games.special_cake.solver` run here; a variation is branched, left and returned to; the link carries
 the tree into a second browser; the engine can be off; a bad link is refused with its reason; a
-finished game opened from its replay marks the moves that threw a win away. Screenshots go to
-``test-artifacts/``.
+finished game opened from its replay marks the moves that threw a win away; a proved win is
+ringed the moment its verdict shows (a full mint cake too), with what is still being proved said
+under the verdict; a review words estimates as estimates and claims a fall only beyond their
+error, in English and Korean. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -463,4 +465,46 @@ def test_a_finished_games_review_claims_mistakes_only_beyond_the_estimates_error
     if size == "phone":
         assert_fits(page)
     screenshot(page, f"analysis-review-{lang}-{size}", full_page=True)
+    assert errors == []
+
+
+@pytest.mark.compiled_speed
+def test_a_full_mint_cakes_verdict_comes_with_its_winning_move_ringed(
+    browser: Browser,  # noqa: F811
+    server: str,  # noqa: F811
+    contexts: list[BrowserContext],
+) -> None:
+    # The issue's case: a random full mint cake, whose verdict the shipped set-up table knows at
+    # once. The page shows it only with a winning move, found by the search (the first won cake
+    # of seed 23 needs about 0.6 million positions: seconds, within the 15 s cap).
+    from spheria.games.special_cake.solver.setup_table import shipped_table
+
+    rng = random.Random(23)
+    game = spheria.load_game("special-cake", variant="mint")
+    while True:
+        cake = game.new_initial_state()
+        assert isinstance(cake, CakeState)
+        while cake.phase != "eat":
+            cake.apply(rng.choice(cake.legal_moves()))
+        if shipped_table().mint_wins(*cake.masks()[:2]):
+            break
+    context = browser.new_context(locale="en-US", **SIZES["desktop"])
+    context.set_default_timeout(TIMEOUT)
+    contexts.append(context)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script(FIRST_VERDICT)
+    page.goto(analysis_url(server, game="special-cake", options="variant=mint", spn=cake.to_spn()))
+    page.wait_for_function("() => window.firstWin !== undefined", timeout=30_000)
+    first = page.evaluate("window.firstWin")
+    ringed = set(first["ringed"])
+    moves = [cake.notation(m) for m in cake.legal_moves() if set(cake.notation(m).split("+")) == ringed]
+    assert len(moves) == 1, f"the verdict showed without exactly one winning move ringed: {first}"
+    child = cake.child(cake.parse_move(moves[0]))
+    assert isinstance(child, CakeState) and solve(child).value == -1  # the ringed move wins
+    if first["partial"]:
+        assert first["note"] == "proving the other moves…"
+        assert first["verdictBox"][1] - 1 <= first["noteBox"][0] and first["noteBox"][1] <= first["listBox"][0] + 1
+    screenshot(page, "analysis-full-cake-verdict-desktop", full_page=True)
     assert errors == []
