@@ -68,8 +68,9 @@ JSON_KEYS = {
     "iterations",
     "positions",
     "seconds",
+    "error",
 }
-MOVE_KEYS = {"move", "value", "win_rate", "visits", "probability"}
+MOVE_KEYS = {"move", "value", "win_rate", "visits", "probability", "error"}
 
 
 def mint() -> spheria.Game:
@@ -539,7 +540,15 @@ def test_a_spline_game_has_an_evaluation_series_and_its_largest_drops() -> None:
     assert result.moves[0].drop is not None and result.moves[0].drop > 0.2  # a certain win let go
     assert 1 in result.largest_drops
     data = json.loads(json.dumps(result.to_json(statistics=False)))
-    assert set(data) == {"game", "options", "moves", "threw_away_win", "largest_drops", "evaluation"}
+    assert set(data) == {
+        "game",
+        "options",
+        "moves",
+        "threw_away_win",
+        "largest_drops",
+        "drops_within_error",
+        "evaluation",
+    }
 
 
 def test_a_finished_spagyric_game_is_analysed_from_the_full_record() -> None:

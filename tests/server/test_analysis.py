@@ -366,24 +366,28 @@ def test_the_verdict_comes_first_and_stands_if_the_other_moves_run_out_of_time(m
     reports: list[Any] = []
     complete = library.analyse(state, time=60, progress=reports.append)
     partial = [r.partial for r in reports if r.partial is not None]
-    assert len(partial) == 1 and partial[0].verdict == 1
-    found = [m for m in partial[0].moves if m.value is not None]
-    assert [m.value for m in found] == [1.0] and found[0].move in {state.notation(m) for m in expected.best_moves}
+    assert partial and all(p.verdict == 1 for p in partial)
+    found = [m for m in partial[0].moves if m.value == 1.0]  # the verdict comes with the move that proved it
+    assert len(found) == 1 and found[0].move in {state.notation(m) for m in expected.best_moves}
     assert complete.best_moves == [state.notation(m) for m in expected.best_moves]
     assert all(m.value is not None for m in complete.moves)
 
     real = solver.solve
 
-    def only_the_first(*args: Any, stop_at_first: bool = False, **kwargs: Any) -> Any:
-        if not stop_at_first:
-            raise TimeoutError
-        return real(*args, stop_at_first=stop_at_first, **kwargs)
+    def only_the_first(*args: Any, proved: Any, **kwargs: Any) -> Any:
+        def then_out_of_time(move: Any, value: int) -> None:
+            proved(move, value)
+            if value > 0:
+                raise TimeoutError
+
+        return real(*args, proved=then_out_of_time, **kwargs)
 
     library.clear_cache()
     monkeypatch.setattr(solver, "solve", only_the_first)
     cut = library.analyse(state, time=60, progress=lambda _: None)
     assert cut.status == "exact" and cut.verdict == 1
-    assert [m.move for m in cut.moves if m.value is not None] == [found[0].move]
+    assert [m.move for m in cut.moves if m.value == 1.0] == [found[0].move]
+    assert any(m.value is None for m in cut.moves)
     monkeypatch.undo()
     assert library.analyse(state, time=60).moves == complete.moves  # the cut answer was not cached
     library.clear_cache()

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from spheria.analysis.budget import Budget
-from spheria.analysis.result import ESTIMATE, MCTS, Analysis, MoveValue, Progress, base
+from spheria.analysis.result import ESTIMATE, MCTS, Analysis, MoveValue, Progress, base, standard_error
 from spheria.kernel.game import SIMULTANEOUS, State
 
 #: MCTS iterations between two progress reports.
@@ -48,7 +48,9 @@ def _snapshot(state: State[Any], seat: int, agent: Any, done: int, budget: Budge
     most = 0
     for move in state.legal_moves():
         visits, means = children.get(str(move), (0, None))
-        moves.append(MoveValue(state.notation(move), None if means is None else means[seat], visits))
+        value = None if means is None else means[seat]
+        error = None if value is None else standard_error(value, visits)
+        moves.append(MoveValue(state.notation(move), value, visits, error=error))
         if visits > most:
             most, values = visits, list(means)
     moves.sort(key=lambda m: -(m.visits or 0))
@@ -63,6 +65,7 @@ def _snapshot(state: State[Any], seat: int, agent: Any, done: int, budget: Budge
         principal_variation=_principal_variation(state, agent) if done else [],
         iterations=done,
         seconds=budget.elapsed(),
+        error=moves[0].error if values is not None else None,
     )
 
 

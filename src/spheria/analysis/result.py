@@ -4,6 +4,7 @@ method (the generic estimate, a game's own analysis) builds its answer with."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -31,12 +32,15 @@ class MoveValue:
 
     ``value`` from -1 to +1 (``None`` when the search did not value it), ``win_rate`` the same
     from 0 to 1, ``visits`` the MCTS visits, ``probability`` its weight in a mixed strategy.
+    ``error`` is the standard error of an estimated ``value`` (same scale; ``None`` for an exact
+    value or none), see :func:`standard_error`.
     """
 
     move: str
     value: float | None = None
     visits: int | None = None
     probability: float | None = None
+    error: float | None = None
 
     @property
     def win_rate(self) -> float | None:
@@ -49,6 +53,7 @@ class MoveValue:
             "win_rate": rounded(self.win_rate),
             "visits": self.visits,
             "probability": rounded(self.probability),
+            "error": rounded(self.error),
         }
 
 
@@ -72,6 +77,7 @@ class Analysis:
     iterations: int | None = None
     positions: int | None = None
     seconds: float = 0.0
+    error: float | None = None
 
     @property
     def exact(self) -> bool:
@@ -103,6 +109,7 @@ class Analysis:
             "verdict": self.verdict,
             "value": rounded(self.value),
             "win_rate": rounded(self.win_rate),
+            "error": rounded(self.error),
             "values": None if self.values is None else [rounded(v) for v in self.values],
             "best_moves": list(self.best_moves),
             "principal_variation": list(self.principal_variation),
@@ -128,6 +135,22 @@ class Progress:
 
 
 ProgressCallback = Callable[[Progress], object]
+
+
+def standard_error(mean: float, visits: int) -> float:
+    """The standard error of ``mean``, the average of ``visits`` results each from -1 to +1.
+
+    A result between -1 and +1 whose average is m varies by at most 1 - m² (its variance is
+    largest when every result is -1 or +1); the mean is first drawn towards 0 as if one won and
+    one lost game were added, so that a few equal results are not taken as certain.
+
+    >>> round(standard_error(0.0, 100), 3), round(standard_error(1.0, 1), 3), standard_error(0.5, 0)
+    (0.1, 0.943, inf)
+    """
+    if visits <= 0:
+        return math.inf
+    drawn = mean * visits / (visits + 2)
+    return math.sqrt(max(1.0 - drawn * drawn, 0.0) / visits)
 
 
 def rounded(value: float | None) -> float | None:

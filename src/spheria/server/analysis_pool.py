@@ -112,7 +112,7 @@ class _Reporter:
             self.conn.send((self.job_id, "progress", data))
 
     def search(self, report: Any) -> None:
-        """:func:`spheria.analysis.analyse`'s ``progress``: positions or iterations, and MCTS's answer so far."""
+        """:func:`spheria.analysis.analyse`'s ``progress``: positions or iterations, and the answer so far."""
         data: dict[str, Any] = {
             "method": report.method,
             "seconds": round(report.seconds, 3),
@@ -121,7 +121,9 @@ class _Reporter:
         }
         if report.partial is not None:
             data["partial"] = report.partial.to_json()
-        self.send(data)
+        # An exact partial answer is news (a verdict with its winning move, a move proved): never
+        # held back by the throttle. An estimate's next one follows a quarter second later.
+        self.send(data, force=report.partial is not None and report.partial.exact)
 
 
 def run_position(job: PositionJob, reporter: _Reporter) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from typing import Any
 from spheria.analysis.budget import Budget
 from spheria.analysis.cache import on_clear
 from spheria.analysis.result import EXACT, UNSOLVED, Analysis, MoveValue, Progress, base, two
-from spheria.games.special_cake.rules import EAT, CakeState
+from spheria.games.special_cake.rules import EAT, CakeMove, CakeState
 from spheria.kernel.game import PlayerView, State
 
 #: ``method``: the eating-phase solver (or the shipped set-up table).
@@ -65,10 +65,11 @@ def analyse(target: State[Any] | PlayerView, budget: Budget) -> Analysis | None:
 def _eating(state: CakeState, budget: Budget) -> Analysis:
     """The solver's exact answer: the eating phase by search, a mint set-up from the shipped table.
 
-    With a ``progress`` callback an eating position is solved in two steps: the verdict first
-    (the search stops at the first winning move, or proves every move lost), reported at once as
-    ``partial``; then every other move. If the time runs out between the two, the verdict stands
-    and the moves not yet proved have no value.
+    The search proves one move after another. With a ``progress`` callback, as soon as a move
+    is proved to win, the verdict is reported with that move (``partial``: a proof of a win is
+    a winning move), and again as each other move is proved. If the time runs out, what was
+    proved stands: the verdict with its winning moves, or the lost moves of a position not yet
+    decided (``unsolved``), and the moves not yet proved have no value.
     """
     from spheria.games.special_cake.solver import SolveProgress, solve
 
@@ -78,33 +79,28 @@ def _eating(state: CakeState, budget: Budget) -> Analysis:
         if cached is not None:
             _cache.move_to_end(key)
             return replace(cached, seconds=budget.elapsed())
-    seat = state.player
+    known = _full_cake_value(state) if state.phase == EAT else None
+    if known is not None and known < 0:  # a lost full cake: every move is lost, no search
+        return _remember(key, _proved(state, dict.fromkeys(map(str, state.legal_moves()), -1), budget, known))
+    proved: dict[str, int] = {}
     positions = 0
 
     def forward(report: SolveProgress) -> None:
-        budget.report(Progress(SOLVER, budget.elapsed(), positions=positions + report.positions))
+        nonlocal positions
+        positions = report.positions
+        budget.report(Progress(SOLVER, budget.elapsed(), positions=positions))
 
-    callback = forward if budget.progress else None
-    verdict_first: Analysis | None = None
+    def on_proved(move: CakeMove, value: int) -> None:
+        proved[str(move)] = value
+        if budget.progress is not None and 1 in proved.values():
+            partial = _proved(state, proved, budget, known, positions)
+            budget.report(Progress(SOLVER, budget.elapsed(), positions=positions, partial=partial))
+
     try:
-        if budget.progress is not None and state.phase == EAT:
-            known = _full_cake_value(state)
-            if known is not None:
-                verdict_first = _verdict_only(state, known, budget)
-            else:
-                first = solve(state, time_limit=budget.left(), progress=callback, stop_at_first=True)
-                positions = first.positions
-                verdict_first = _solved(state, first, positions, budget, complete=first.value < 0)
-            if verdict_first.verdict is not None and verdict_first.verdict < 0:  # every move is lost
-                return _remember(key, verdict_first)
-            budget.report(Progress(SOLVER, budget.elapsed(), positions=positions, partial=verdict_first))
-        result = solve(state, time_limit=budget.left(), progress=callback)
+        result = solve(state, time_limit=budget.left(), progress=forward if budget.progress else None, proved=on_proved)
     except TimeoutError:
-        if verdict_first is not None:
-            return replace(verdict_first, seconds=budget.elapsed())
-        moves = [MoveValue(state.notation(m)) for m in state.legal_moves()]
-        return replace(base(state, seat, SOLVER, UNSOLVED), moves=moves, seconds=budget.elapsed())
-    return _remember(key, _solved(state, result, positions + result.positions, budget, complete=True))
+        return _proved(state, proved, budget, known, positions)
+    return _remember(key, _solved(state, result, result.positions, budget))
 
 
 def _full_cake_value(state: CakeState) -> int | None:
@@ -121,26 +117,39 @@ def _full_cake_value(state: CakeState) -> int | None:
     return 1 if shipped_table().mint_wins(white, black) else -1
 
 
-def _verdict_only(state: CakeState, value: int, budget: Budget) -> Analysis:
-    """An exact verdict before any move is proved; when it is a loss every move is lost."""
+def _proved(
+    state: CakeState, proved: dict[str, int], budget: Budget, known: int | None, positions: int | None = None
+) -> Analysis:
+    """What the moves ``proved`` so far (notation: +1 wins, -1 loses) show: the verdict once a
+    move wins or every move loses (or ``known`` from the set-up table), with the winning moves
+    found; otherwise ``unsolved``. The moves not proved have no value."""
     seat = state.player
-    lost = -1.0 if value < 0 else None
-    return replace(
-        base(state, seat, SOLVER, EXACT),
-        verdict=value,
-        value=float(value),
-        values=two(float(value), seat),
-        moves=[MoveValue(state.notation(m), lost) for m in state.legal_moves()],
+    legal = [(state.notation(m), str(m)) for m in state.legal_moves()]
+    winning = [notation for notation, move in legal if proved.get(move) == 1]
+    if winning:
+        verdict: int | None = 1
+    elif len(proved) == len(legal):
+        verdict = -1
+    else:
+        verdict = known
+    moves = [MoveValue(notation, None if move not in proved else float(proved[move])) for notation, move in legal]
+    analysis = replace(
+        base(state, seat, SOLVER, EXACT if verdict is not None else UNSOLVED),
+        moves=moves,
+        best_moves=winning,
+        positions=positions,
         seconds=budget.elapsed(),
     )
+    if verdict is None:
+        return analysis
+    return replace(analysis, verdict=verdict, value=float(verdict), values=two(float(verdict), seat))
 
 
-def _solved(state: CakeState, result: Any, positions: int, budget: Budget, complete: bool) -> Analysis:
-    """The analysis of a solve: every move valued (``complete``), or only the winning ones found."""
+def _solved(state: CakeState, result: Any, positions: int, budget: Budget) -> Analysis:
+    """The analysis of a whole solve: every move valued."""
     seat = state.player
     winning = {str(m) for m in result.best_moves} if result.value > 0 else set()
-    lost = -1.0 if complete else None  # a move not (yet) proved has no value
-    moves = [MoveValue(state.notation(m), 1.0 if str(m) in winning else lost) for m in state.legal_moves()]
+    moves = [MoveValue(state.notation(m), 1.0 if str(m) in winning else -1.0) for m in state.legal_moves()]
     return replace(
         base(state, seat, SOLVER, EXACT),
         verdict=result.value,

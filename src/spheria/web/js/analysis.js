@@ -469,7 +469,12 @@ function renderEngine() {
   }
   verdict.dataset.status = analysis.status;
   verdict.dataset.verdict = analysis.verdict === null ? "" : String(analysis.verdict);
-  verdict.append(h("div", { class: "verdict-line" }, verdictText(analysis)), h("div", { class: "muted method" }, t(`analysis.method.${analysis.method}`)));
+  verdict.dataset.partial = analysis.partial ? "1" : "0";
+  verdict.append(h("div", { class: "verdict-line" }, verdictText(analysis)));
+  // What the verdict does not say yet stands right under it, not below the list of moves.
+  const note = verdictNote(analysis);
+  if (note) verdict.append(h("div", { class: "verdict-note", id: "engine-note" }, t(note)));
+  verdict.append(h("div", { class: "muted method" }, t(`analysis.method.${analysis.method}`)));
   if (!analysis.partial && analysis.iterations) {
     const rate = analysis.seconds > 0 ? Math.round(analysis.iterations / analysis.seconds) : null;
     progress.textContent = t("analysis.iterations_done", { count: analysis.iterations, rate: rate ?? "?" });
@@ -477,24 +482,40 @@ function renderEngine() {
     progress.textContent = t("analysis.positions_done", { count: analysis.positions, seconds: analysis.seconds });
   }
   const best = new Set(bestMoves(analysis));
+  const proved = analysis.status === "exact" || analysis.status === "unsolved"; // values proved by a search, not estimated
   // Exact answers list the winning moves first (an estimate comes sorted by the search's visits).
-  const moves = analysis.status === "exact" ? [...analysis.moves].sort((a, b) => (b.value ?? 0) - (a.value ?? 0)) : analysis.moves;
+  const moves = proved ? [...analysis.moves].sort((a, b) => (b.value ?? 0) - (a.value ?? 0)) : analysis.moves;
   for (const m of moves) {
     const cells = [h("span", { class: "em-move" }, m.move)];
-    if (m.value !== null) cells.push(h("span", { class: "em-value" }, analysis.status === "exact" && Math.abs(m.value) === 1 ? t(m.value > 0 ? "analysis.win" : "analysis.loss") : valueText(m.value)));
-    if (m.win_rate !== null && analysis.status !== "exact") cells.push(h("span", { class: "em-rate" }, `${Math.round(m.win_rate * 100)}%`));
+    if (m.value !== null) cells.push(h("span", { class: "em-value" }, proved && Math.abs(m.value) === 1 ? t(m.value > 0 ? "analysis.win" : "analysis.loss") : valueText(m.value)));
+    if (m.win_rate !== null && !proved) cells.push(h("span", { class: "em-rate" }, `${Math.round(m.win_rate * 100)}%`, errorCell(m.error)));
     if (m.visits !== null) cells.push(h("span", { class: "em-visits muted" }, t("analysis.visits", { count: m.visits })));
     if (m.probability !== null) cells.push(h("span", { class: "em-prob" }, t("analysis.probability", { p: Math.round(m.probability * 1000) / 10 })));
-    const item = h("li", { class: `em${best.has(m.move) ? " best" : ""}${m.value !== null && m.value > 0 && analysis.status === "exact" ? " win" : ""}${m.value !== null && m.value < 0 && analysis.status === "exact" ? " loss" : ""}`, "data-move": m.move, "data-value": m.value === null ? "" : String(m.value), title: t("analysis.play_this") }, ...cells);
+    const item = h("li", { class: `em${best.has(m.move) ? " best" : ""}${m.value !== null && m.value > 0 && proved ? " win" : ""}${m.value !== null && m.value < 0 && proved ? " loss" : ""}`, "data-move": m.move, "data-value": m.value === null ? "" : String(m.value), title: t("analysis.play_this") }, ...cells);
     item.addEventListener("click", () => playText(m.move));
     item.addEventListener("mouseenter", () => point(m.move));
     item.addEventListener("mouseleave", () => point(null));
     list.appendChild(item);
   }
-  if (analysis.status === "exact" && analysis.moves.some((m) => m.value === null)) {
-    list.appendChild(h("li", { class: "muted unproved" }, t(analysis.partial ? "analysis.proving" : "analysis.unproved")));
-  }
   if (analysis.principal_variation && analysis.principal_variation.length) pv.textContent = t("analysis.pv", { line: analysis.principal_variation.join(" ") });
+}
+
+/** The note under an exact verdict: the moves still being proved, or left unproved by the time cap. */
+function verdictNote(a) {
+  if (a.status !== "exact" && a.status !== "unsolved") return null;
+  if (a.verdict === 1 && !(a.best_moves || []).length) return "analysis.winning_move_pending";
+  if (!a.moves.some((m) => m.value === null)) return null;
+  return a.partial ? "analysis.proving" : "analysis.unproved";
+}
+
+/** An estimate's error, as ± points of win rate (two standard errors; the value's error is on a -1 to +1 scale). */
+function errorPoints(error) {
+  return error === null || error === undefined || !Number.isFinite(error) ? null : Math.max(1, Math.round(error * 100));
+}
+
+function errorCell(error) {
+  const points = errorPoints(error);
+  return points === null ? null : h("span", { class: "em-error muted", title: t("analysis.error_title") }, ` ±${points}`);
 }
 
 function progressText(p) {
@@ -514,6 +535,8 @@ function verdictText(a) {
   if (a.verdict === -1) return t("analysis.loses", { name });
   if (a.status === "exact") return t("analysis.value", { name, value: valueText(a.value) });
   if (a.value === null) return t("analysis.estimate_strategy", { name });
+  const error = errorPoints(a.error);
+  if (error !== null) return t("analysis.estimate_error", { name, rate: Math.round(a.win_rate * 100), error });
   return t("analysis.estimate", { name, rate: Math.round(a.win_rate * 100) });
 }
 
@@ -554,13 +577,31 @@ function renderReport() {
   $("chart").replaceChildren(evaluationChart(report.evaluation, marks, index, (i) => go(i === 0 ? root : line[i - 1]), t("analysis.chart")));
   const list = clear($("mistakes-list"));
   if (!marks.size) list.appendChild(h("li", { class: "muted" }, t("analysis.no_mistakes")));
+  // A mistake is claimed only from exact values, or from an estimated fall larger than its error;
+  // a fall within the error is worded as the estimate it is, and names no better move.
+  const within = new Set(report.drops_within_error || []);
   for (const move of report.moves) {
     const node = line[move.number - 1];
-    if (!node || !node.mark) continue;
-    const text = node.mark === "mistake" ? t("analysis.threw_away", { number: move.number, move: move.move, name: nameOf(move.seat) }) : t("analysis.dropped", { number: move.number, move: move.move, drop: Math.round((move.drop || 0) * 100) });
-    const best = move.best_moves && move.best_moves.length ? t("analysis.better", { moves: move.best_moves.slice(0, 4).join(" ") }) : "";
-    list.appendChild(h("li", { class: `mistake-${node.mark}`, "data-number": move.number, onclick: () => go(node.parent) }, text, best ? h("span", { class: "muted" }, ` ${best}`) : null));
+    if (!node || (!node.mark && !within.has(move.number))) continue;
+    const kind = node.mark || "estimate";
+    let text;
+    let better = "";
+    if (kind === "mistake") {
+      text = t("analysis.threw_away", { number: move.number, move: move.move, name: nameOf(move.seat) });
+      if (move.better_moves.length) better = t("analysis.better", { moves: move.better_moves.slice(0, 4).join(" ") });
+    } else {
+      const rates = { number: move.number, move: move.move, ...fallOf(move) };
+      text = t(kind === "drop" ? "analysis.estimated_fall" : "analysis.estimated_within", rates);
+      if (kind === "drop" && move.better_moves.length) better = t("analysis.estimated_better", { moves: move.better_moves.slice(0, 4).join(" ") });
+    }
+    list.appendChild(h("li", { class: `mistake-${kind}`, "data-number": move.number, onclick: () => go(node.parent) }, text, better ? h("span", { class: "muted better" }, ` ${better}`) : null));
   }
+}
+
+/** The mover's estimated win rate before and after a move (as the engine panel rates them), and the error of the fall, in points. */
+function fallOf(move) {
+  const [before, after] = move.win_rates;
+  return { before: Math.round(before * 100), after: Math.round(after * 100), margin: Math.max(1, Math.round((move.drop_margin ?? 0) * 100)) };
 }
 
 // -- the tree --------------------------------------------------------------------------------

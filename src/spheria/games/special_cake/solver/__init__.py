@@ -248,6 +248,7 @@ def solve(
     stop_at_first: bool = False,
     table_bits: int = DEFAULT_TABLE_BITS,
     progress: Callable[[SolveProgress], object] | None = None,
+    proved: Callable[[CakeMove, int], object] | None = None,
 ) -> SolveResult:
     """Solve a Special Cake position in the eating phase exactly, or a mint set-up from the table.
 
@@ -259,7 +260,11 @@ def solve(
     a long search, every few thousand (pure backend) or every 65,536 (compiled) positions;
     an exception it raises stops the solve. A set-up position of mint with mixed lines is
     answered from the shipped set-up table (``best_moves`` every best placement, ``positions``
-    the placements looked up). Raises ``ValueError`` for a state that is not a Special Cake
+    the placements looked up). ``proved(move, value)`` is called as soon as each eating move is
+    proved: ``value`` +1 when it wins for the player to move, -1 when it loses. The first +1 is
+    the proof that the position is won, and names its winning move; a solve cut short by
+    ``time_limit`` has already handed over every move it proved (it is called while the solver
+    is held: it must not solve). Raises ``ValueError`` for a state that is not a Special Cake
     position, or a set-up of another variant or line rule.
     """
     if not isinstance(state, CakeState) or not isinstance(state.game, _SpecialCake):
@@ -292,6 +297,8 @@ def solve(
                     report = _reporter(progress, search, before, start, CakeMove(order), index, len(children))
                     report(search.positions)
                 child_value = search.value(*child, time_limit=remaining(), progress=report)
+            if proved is not None:
+                proved(CakeMove(order), -child_value)
             if child_value < 0:
                 winning.add(child)
                 if stop_at_first:
