@@ -18,7 +18,7 @@ import pytest
 import spheria
 from spheria.agents.random_agent import RandomAgent
 from spheria.analysis import Analysis, MoveAnalysis, MoveValue
-from spheria.cli.analyse import ERROR_MARGIN, estimated_mistake
+from spheria.cli.analyse import claimed_mistake
 from spheria.cli.main import main
 from spheria.kernel.record import Record
 
@@ -96,21 +96,32 @@ def test_an_eating_game_claims_a_thrown_win_exactly_where_the_values_prove_it(an
             assert " still " in rows[move["number"]]
 
 
-def _claim(move: dict[str, Any]) -> str | None:
-    """The note an estimated mistake gets, computed from the JSON: the search before the move valued
-    its best move above the played one by more than twice the standard error of the difference."""
+SIGMAS = 2.0  # a fall counts beyond twice the standard error of the difference
+
+
+def _claim(move: dict[str, Any]) -> tuple[str, str | None]:
+    """The estimate's wording and the mistake note a row gets, computed from the JSON's raw values:
+    the position's value and the played move's, both from the one search before the move, each
+    with its standard error; a better move claimed only when the fall exceeds twice the standard
+    error of the difference and a best move beats the played one by as much."""
     before = move["before"]
     values = {m["move"]: m for m in before["moves"]}
-    best, played = values[before["best_moves"][0]], values[move["move"]]
-    if best is played:
-        return None
-    error = ERROR_MARGIN * math.hypot(0.5 / math.sqrt(best["visits"]), 0.5 / math.sqrt(played["visits"]))
-    if best["win_rate"] - played["win_rate"] <= error:
-        return None
-    return (
-        f"; the estimate preferred {best['move']} ({best['win_rate']:.0%} against {played['win_rate']:.0%},"
-        f" beyond its error of ±{error:.0%})"
-    )
+    played = values[move["move"]]
+    start, end = (before["value"] + 1) / 2, (played["value"] + 1) / 2
+    margin = SIGMAS * math.hypot(before["error"], played["error"]) / 2
+    better = [
+        notation
+        for notation in before["best_moves"]
+        if notation != move["move"]
+        and values[notation]["value"] - played["value"]
+        > SIGMAS * math.hypot(values[notation]["error"], played["error"])
+    ]
+    claim = None
+    if start - end > margin and better:
+        claim = (
+            f"; the estimate preferred {better[0]} ({start:.0%} against {end:.0%}, beyond its error of ±{margin:.0%})"
+        )
+    return f"{start:.0%} -> {end:.0%}", claim
 
 
 def test_estimates_are_worded_as_estimates_and_a_mistake_is_claimed_only_beyond_their_error(
@@ -124,9 +135,8 @@ def test_estimates_are_worded_as_estimates_and_a_mistake_is_claimed_only_beyond_
     unclaimed: list[int] = []
     for move in data["moves"]:
         seat = move["seat"]
-        was, now = (move["values_before"][seat] + 1) / 2, (move["values_after"][seat] + 1) / 2
-        estimate = f"{names[seat]}'s estimated win rate {was:.0%} -> {now:.0%}"
-        claim = _claim(move)
+        rates, claim = _claim(move)
+        estimate = f"{names[seat]}'s estimated win rate {rates}"
         assert rows[move["number"]] == estimate + (claim or "")
         (claimed if claim else unclaimed).append(move["number"])
         if move["drop"] >= 0.1:  # what the old wording called "a large drop", whatever the error
@@ -145,19 +155,20 @@ def _row(before: Analysis, move: str, seat: int | None = 0) -> MoveAnalysis:
     return MoveAnalysis(1, seat, move, before, before)
 
 
-def test_an_estimated_mistake_needs_a_gap_beyond_both_moves_errors() -> None:
-    moves = [MoveValue("a", 0.2, 400), MoveValue("b", -0.2, 100), MoveValue("c", 0.0, 4)]
-    estimate = _analysis("estimate", moves, ["a"], 0.2)
-    mistake = estimated_mistake(_row(estimate, "b"))  # 60 % against 40 %: 0.2 > 2 * hypot(0.025, 0.05)
-    assert mistake is not None
-    assert (mistake.best, mistake.best_rate, mistake.played_rate) == ("a", 0.6, 0.4)
-    assert mistake.error == pytest.approx(ERROR_MARGIN * math.hypot(0.5 / 20, 0.5 / 10))
-    assert estimated_mistake(_row(estimate, "c")) is None  # 4 visits: ±0.5, more than the 10 % gap
-    assert estimated_mistake(_row(estimate, "a")) is None  # the best move itself
-    assert estimated_mistake(_row(estimate, "b", seat=None)) is None  # a joint move: no one seat's choice
-    assert estimated_mistake(_row(_analysis("exact", moves, ["a"], 1.0), "b")) is None  # exact: its own wording
+def test_an_estimated_mistake_needs_a_fall_and_a_gap_beyond_the_moves_errors() -> None:
+    moves = [
+        MoveValue("a", 0.2, 400, error=0.05),
+        MoveValue("b", -0.2, 100, error=0.1),
+        MoveValue("c", 0.0, 4, error=0.5),
+    ]
+    estimate = replace(_analysis("estimate", moves, ["a"], 0.2), seat=0, error=0.05, values=[0.2, -0.2])
+    assert claimed_mistake(_row(estimate, "b")) == "a"  # 0.4 apart, beyond 2 * hypot(0.05, 0.1)
+    assert claimed_mistake(_row(estimate, "c")) is None  # ±0.5: more than the 0.2 gap
+    assert claimed_mistake(_row(estimate, "a")) is None  # the best move itself
+    assert claimed_mistake(_row(estimate, "b", seat=None)) is None  # a joint move: no one seat's choice
+    assert claimed_mistake(_row(_analysis("exact", moves, ["a"], 1.0), "b")) is None  # exact: its own wording
     strategy = _analysis("estimate", [MoveValue("a", probability=0.9), MoveValue("b", probability=0.1)], ["a"])
-    assert estimated_mistake(_row(strategy, "b")) is None  # no values, no visits: no claim
+    assert claimed_mistake(_row(strategy, "b")) is None  # no values, no visits: no claim
 
 
 def test_a_spagyric_record_says_its_estimates_have_no_win_rate(analyse: Any, tmp_path: Path) -> None:

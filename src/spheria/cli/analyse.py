@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -259,56 +257,19 @@ def _analyse_record(args: argparse.Namespace, term: Terminal) -> int:
     for row in result.moves:
         term.say(_(say.RECORD_ROW).format(number=row.number, move=printable(row.move), note=_row_note(row, names)))
     term.say(_(say.RECORD_SUMMARY).format(moves=len(result.moves), threw=len(result.threw_away_win)))
-    mistakes = [row.number for row in result.moves if estimated_mistake(row) is not None]
+    mistakes = [row.number for row in result.moves if claimed_mistake(row) is not None]
     if mistakes:
         term.say(_(say.ESTIMATED_MISTAKES).format(moves=", ".join(str(n) for n in mistakes)))
     return 0
 
 
-#: An estimate claims a mistake only when it valued another move above the one played by more
-#: than this many standard errors of the difference (about 95 % of chance differences stay within two).
-ERROR_MARGIN = 2.0
-
-
-@dataclass(frozen=True)
-class EstimatedMistake:
-    """A move the search before it valued below its best move, beyond the estimates' error: the
-    best move, both win rates (0 to 1) and the error the gap exceeds."""
-
-    best: str
-    best_rate: float
-    played_rate: float
-    error: float
-
-
-def rate_error(visits: int) -> float:
-    """The standard error of a win rate (0 to 1) estimated from ``visits`` results, at the largest
-    spread such results can have: 0.5 / sqrt(visits)."""
-    return 0.5 / math.sqrt(visits)
-
-
-def estimated_mistake(row: MoveAnalysis) -> EstimatedMistake | None:
-    """The mistake the estimate before ``row``'s move shows, if it shows one: its best move's win
-    rate above the played move's by more than :data:`ERROR_MARGIN` standard errors of the
-    difference, each from its own visits. Both come from one search for one seat, so the lean of
-    an estimate towards the side to move (which a search after the move, for the other side,
-    does not share) cannot pass for a mistake. ``None`` for an exact position, a joint move, or
-    moves the search did not value or visit."""
-    before = row.before
-    if before.exact or row.seat is None or not before.best_moves:
+def claimed_mistake(row: MoveAnalysis) -> str | None:
+    """The move an estimate shows to have been clearly better than ``row``'s, if any: the
+    analysis's own judgement (:attr:`MoveAnalysis.better_moves`, a fall beyond the estimates'
+    error, both values from the one search before the move), as the engine panel shows it."""
+    if row.exact or not row.clear_drop or not row.better_moves:
         return None
-    try:
-        best, played = before.move(before.best_moves[0]), before.move(row.move)
-    except KeyError:
-        return None
-    if best.move == played.move or best.win_rate is None or played.win_rate is None:
-        return None
-    if not best.visits or not played.visits:
-        return None
-    error = ERROR_MARGIN * math.hypot(rate_error(best.visits), rate_error(played.visits))
-    if best.win_rate - played.win_rate <= error:
-        return None
-    return EstimatedMistake(best.move, best.win_rate, played.win_rate, error)
+    return row.better_moves[0]
 
 
 def _sign(value: float) -> int:
@@ -336,10 +297,11 @@ def _row_note(row: MoveAnalysis, names: list[str]) -> str:
         return _(say.ROW_EXACT[_sign(now)][_sign(now) == _sign(was)]).format(name=name)
     if before.exact and after.exact:
         return _(say.ROW_VALUE).format(name=name, before=was, after=now)
-    note = _(say.ROW_ESTIMATE).format(name=name, before=(was + 1) / 2, after=(now + 1) / 2)
-    mistake = estimated_mistake(row)
-    if mistake is not None:
+    rate_before, rate_after = row.win_rates or ((was + 1) / 2, (now + 1) / 2)
+    note = _(say.ROW_ESTIMATE).format(name=name, before=rate_before, after=rate_after)
+    better = claimed_mistake(row)
+    if better is not None:
         note += _(say.ESTIMATED_MISTAKE).format(
-            best=printable(mistake.best), best_rate=mistake.best_rate, rate=mistake.played_rate, error=mistake.error
+            best=printable(better), best_rate=rate_before, rate=rate_after, error=row.drop_margin
         )
     return note
