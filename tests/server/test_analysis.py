@@ -272,6 +272,34 @@ def test_one_address_holds_only_its_share_of_the_pool_and_never_starves_another(
                 ws.__exit__(None, None, None)
 
 
+def test_one_address_never_runs_on_every_worker_so_another_address_starts_at_once(tmp_path: Path) -> None:
+    """With two workers, an attacker's address asking for long analyses runs on one of them only:
+    the other is left for whoever asks next, who is answered long before the attacker's jobs end
+    (the attacker benchmark once saw an honest request wait 30 s for a worker)."""
+    settings = AnalysisLimits(workers=2, per_connection=2, total=8, per_address=4, connections_per_address=20)
+    app = create_app(str(tmp_path / "g.sqlite3"), agent_delay=0, limits=TEST_LIMITS, analysis_limits=settings)
+    long = {"type": "analyse", "game": "spinca", "time": 30}  # an estimate: it takes its whole time
+    with TestClient(addressed(app)) as client:
+        attacker = {"x-test-address": "10.0.0.66"}
+        with (
+            client.websocket_connect("/ws/analysis", headers=attacker) as first,
+            client.websocket_connect("/ws/analysis", headers=attacker) as second,
+        ):
+            for ws in (first, second):
+                for job in (1, 2):
+                    ws.send_json({**long, "id": job})
+                ws.send_json({"type": "ping", "id": 100})
+                seen: list[Frame] = []
+                while not any(f.get("type") == "pong" for f in seen):
+                    seen.append(ws.receive_json())
+                assert not [f for f in seen if f.get("type") == "error"], seen  # all four jobs taken
+            with client.websocket_connect("/ws/analysis", headers={"x-test-address": "10.0.0.7"}) as honest:
+                honest.send_json({"type": "analyse", "id": 1, "game": "spline", "time": 0.3})
+                started = time.monotonic()
+                assert answer(honest, 1)["type"] == "analysis"
+                assert time.monotonic() - started < 20  # not behind the attacker's 30 s jobs
+
+
 def test_a_cancelled_analysis_frees_its_worker_for_the_next(client: TestClient) -> None:
     with client.websocket_connect("/ws/analysis") as ws:
         ws.send_json({"type": "analyse", "id": 1, "game": "spline", "time": 10})

@@ -261,14 +261,22 @@ class AnalysisPool:
                     worker.conn.send(("cancel", worker.task.id))
                 return
 
+    @property
+    def owner_cap(self) -> int:
+        """The most jobs one owner runs at once: all but one worker, so that a worker is always
+        left for whoever asks next (a single worker serves everyone in turn)."""
+        return max(1, self.size - 1)
+
     def _dispatch(self) -> None:
         while self.waiting:
             worker = next((w for w in self.workers if w.task is None), None)
-            if worker is None:
-                if len(self.workers) >= self.size:
-                    return
-                worker = self._spawn()
+            if worker is None and len(self.workers) >= self.size:
+                return
             task = self._next_fair()
+            if task is None:  # every waiting owner already runs its share
+                return
+            if worker is None:
+                worker = self._spawn()
             if task.future.done():
                 continue
             try:
@@ -280,14 +288,18 @@ class AnalysisPool:
             worker.task = task
             worker.timer = asyncio.get_running_loop().call_later(task.deadline, self._overrun, worker)
 
-    def _next_fair(self) -> _Task:
+    def _next_fair(self) -> _Task | None:
         """Take the oldest waiting job of the owner with the fewest jobs running now, and of those
-        the owner served longest ago (never first): owners take turns, whoever queued more."""
+        the owner served longest ago (never first): owners take turns, whoever queued more.
+        ``None`` when every waiting job's owner already runs :attr:`owner_cap` jobs."""
         running: dict[str, int] = {}
         for worker in self.workers:
             if worker.task is not None:
                 running[worker.task.owner] = running.get(worker.task.owner, 0) + 1
-        task = min(self.waiting, key=lambda t: (running.get(t.owner, 0), self._served.get(t.owner, -1)))
+        allowed = [t for t in self.waiting if running.get(t.owner, 0) < self.owner_cap]
+        if not allowed:
+            return None
+        task = min(allowed, key=lambda t: (running.get(t.owner, 0), self._served.get(t.owner, -1)))
         self.waiting.remove(task)  # min keeps the oldest of equals
         self._served[task.owner] = next(self._turns)
         if len(self._served) > 10_000:
