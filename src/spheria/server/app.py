@@ -50,7 +50,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from spheria.i18n import ngettext, using
-from spheria.server import accounts, analysis, editor, endpoints, views
+from spheria.server import accounts, analysis, challenges, editor, endpoints, views
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -100,6 +100,8 @@ ROUTES = [
     Route("/api/games/{game_id}/invites", endpoints.api_reissue, methods=["POST"]),
     Route("/api/games/{game_id}/record", endpoints.api_record, methods=["GET"]),
     Route("/api/games/{game_id}/replay", endpoints.api_replay, methods=["GET"]),
+    *challenges.ROUTES,  # open challenges (docs/server.md, Challenges and the lobby)
+    WebSocketRoute("/ws/lobby", challenges.LobbySocket),  # before /ws/{game_id}
     WebSocketRoute("/ws/{game_id}", GameSocket),
     Mount("/static", app=StaticFiles(directory=WEB_DIR), name="static"),
 ]
@@ -163,6 +165,7 @@ def create_app(
     app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=middleware)
     app.state.manager = manager
     accounts.install(app, store, limits)
+    challenges.install(app, store, limits)
     app.state.analysis = engine
     app.state.limits = limits
     app.state.connections = Counter()
