@@ -5,7 +5,6 @@ Every browser here shares the app's one event loop (as the server has one): see 
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -238,7 +237,7 @@ def test_the_poster_cancels_and_every_lobby_hears_it(app: Starlette) -> None:
 
 
 def test_a_challenge_expires_when_its_poster_leaves_the_lobby_and_does_not_come_back(make_app: MakeApp) -> None:
-    app = make_app(challenge_grace_seconds=0.2)
+    app = make_app(challenge_grace_seconds=1.0)
     poster, watcher, back = guest(app, "Mina"), browser(app), guest(app, "Joon")
     with back.websocket_connect("/ws/lobby") as lobby:
         next_frame(lobby, "lobby")
@@ -311,35 +310,3 @@ def test_a_challenge_to_a_named_player_is_theirs_to_see_and_take(app: Starlette)
     refused = accept(stranger, challenge_id)
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_for_you"
     assert accept(named, challenge_id).status_code == 200
-
-
-def test_racing_accepts_run_on_one_loop_give_exactly_one_game(app: Starlette) -> None:
-    """(The attack test races them over HTTP; this one checks the lobby itself.)"""
-    poster = guest(app, "Mina")
-    challenge_id = posted(poster)
-    takers = [guest(app, name) for name in ("Joon", "Hana")]
-
-    async def race() -> list[httpx.Response]:
-        clients = [
-            httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=app), base_url="http://testserver", cookies=dict(t.cookies)
-            )
-            for t in takers
-        ]
-        try:
-            calls = [
-                c.post(
-                    f"/api/challenges/{challenge_id}/accept",
-                    json={},
-                    headers={"X-CSRF-Token": t.cookies.get(CSRF_COOKIE) or ""},
-                )
-                for c, t in zip(clients, takers, strict=True)
-            ]
-            return list(await asyncio.gather(*calls))
-        finally:
-            for c in clients:
-                await c.aclose()
-
-    answers = app.state.test_keeper.portal.call(race)
-    assert sorted(a.status_code for a in answers) == [200, 409]
-    assert len(app.state.manager.sessions) == 1
