@@ -310,3 +310,17 @@ def test_a_challenge_to_a_named_player_is_theirs_to_see_and_take(app: Starlette)
     refused = accept(stranger, challenge_id)
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_for_you"
     assert accept(named, challenge_id).status_code == 200
+
+
+def test_a_refusal_is_told_in_the_pages_language(app: Starlette) -> None:
+    client = guest(app, "Mina")
+    response = post(client, rated=True)
+    english = response.json()["error"]["message"]
+    token = client.cookies.get(CSRF_COOKIE) or ""
+    korean = client.post(
+        "/api/challenges?lang=ko",
+        json={**MINT, "seat": 0, "rated": True},
+        headers={"X-CSRF-Token": token},
+    ).json()["error"]
+    assert korean["code"] == "rated_needs_account" and korean["message"] != english
+    assert "레이팅 대국은 등록한 플레이어만" in korean["message"]

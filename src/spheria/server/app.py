@@ -7,6 +7,7 @@ HTTP::
     GET  /replay/{id}            replay of a finished game
     GET  /analysis               the analysis board (routes and socket: :mod:`spheria.server.analysis`)
     /api/session, /api/guest, /api/account …  guests, accounts and sessions (:mod:`spheria.server.accounts`)
+    /api/challenges …            open challenges (:mod:`spheria.server.challenges`; its socket ``/ws/lobby``)
     GET  /editor                 the position editor (its endpoints: :mod:`spheria.server.editor`)
     GET  /static/...             the browser client (HTML, CSS, JavaScript modules)
     GET  /api/catalog            games, their options and the agents (per game: those that fit)

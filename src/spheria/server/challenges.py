@@ -5,8 +5,8 @@ HTTP::
     POST   /api/challenges               {"game", "options", "seat", "rated", "opponent"?} -> 201 {"id"}
     GET    /api/challenges?game=NAME     the open challenges this browser may see
     GET    /api/challenges/{id}          one challenge; to its players, their seat's invite once it started
-    POST   /api/challenges/{id}/accept   -> 200 {"game_id", "seat", "invite"} (``game_id`` null while a
-                                         Spinca of 3 or 4 seats still waits for players)
+    POST   /api/challenges/{id}/accept   -> 200 {"game_id", "seat", "invite"} (``game_id`` null while a game
+                                         of 3 or 4 seats still waits for players)
     DELETE /api/challenges/{id}          cancel (the poster only)
     POST   /api/challenges/quick         {"game", "options"}: take a matching open challenge (200) or post one (201)
 
