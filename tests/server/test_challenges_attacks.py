@@ -245,3 +245,23 @@ def test_nobody_signed_out_posts_or_accepts(app: Starlette) -> None:
     challenge_id = posted(guest(app, "Mina"))
     assert code(accept(nobody, challenge_id)) == "not_signed_in"
     assert code(accept(guest(app, "Joon"), "no-such-id")) == "unknown_challenge"
+
+
+def test_serve_options_set_the_challenge_limits() -> None:
+    import argparse
+
+    from spheria.server.command import add_arguments, limits_of
+    from spheria.server.limits import Limits
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    defaults = limits_of(parser.parse_args([]))
+    assert defaults.challenges_per_address == Limits.challenges_per_address
+    assert defaults.challenge_ttl_seconds == Limits.challenge_ttl_seconds
+    options = (
+        "--challenges-per-address 7 --challenges-per-player 2 --challenge-window-minutes 3"
+        " --challenges-open-per-player 1 --challenge-grace 5 --challenge-ttl-minutes 0"
+    )
+    asked = limits_of(parser.parse_args(options.split()))
+    assert (asked.challenges_per_address, asked.challenges_per_player, asked.challenges_open_per_player) == (7, 2, 1)
+    assert (asked.challenge_window_seconds, asked.challenge_grace_seconds, asked.challenge_ttl_seconds) == (180, 5, 0)

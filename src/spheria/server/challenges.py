@@ -193,7 +193,8 @@ class LobbySocket:
             return
         self.connections[self.address] += 1
         try:
-            self.player = await current_player(self.ws)
+            with contextlib.suppress(GameError):  # a store that fails: the lobby is watched as nobody
+                self.player = await current_player(self.ws)
             await self.ws.accept()
             self.pump = asyncio.create_task(self.client.pump())
             self.lobby.arrive(self)
@@ -484,8 +485,9 @@ class Lobby:
         holders = {index: held for index, held in enumerate(order) if held is not None}
         await self.hold(session, holders)
         accounts = accounts_of(request)
-        for held in holders.values():
-            await accounts.db(request, accounts.store.link_game, held.id, session.id)
+        for held in holders.values():  # filed under each player (a failure here never undoes the game)
+            with contextlib.suppress(GameError):
+                await accounts.db(request, accounts.store.link_game, held.id, session.id)
         challenge.game_id = session.id
         challenge.invites = {held.id: (index, f"/game/{session.id}#{tokens[index]}") for index, held in holders.items()}
         self.close(challenge, TAKEN)
