@@ -48,7 +48,7 @@ from urllib.parse import urlsplit
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -400,7 +400,7 @@ class Accounts:
             raise RateLimited(math.ceil(wait), _(M.TOO_MANY_SIGNUPS).format(seconds=math.ceil(wait)))
         self.signups_per_address.add(address)
 
-    async def db(self, request: Request, call: Any, *args: Any) -> Any:
+    async def db(self, request: HTTPConnection, call: Any, *args: Any) -> Any:
         """A store call on the storage thread; a store that fails is ``server_error`` (nothing was kept:
         each call is one transaction)."""
         try:
@@ -420,7 +420,7 @@ class RateLimited(GameError):
         self.seconds = seconds
 
 
-def accounts_of(request: Request) -> Accounts:
+def accounts_of(request: HTTPConnection) -> Accounts:
     accounts: Accounts = request.app.state.accounts
     return accounts
 
@@ -468,12 +468,12 @@ def check_forgery(request: Request) -> None:
             raise GameError("bad_origin", _(M.FOREIGN_REFERER))
 
 
-def session_token(request: Request) -> str | None:
+def session_token(request: HTTPConnection) -> str | None:
     token = request.cookies.get(SESSION_COOKIE)
     return token if token and len(token) <= 100 else None
 
 
-async def current_player(request: Request) -> Player | None:
+async def current_player(request: HTTPConnection) -> Player | None:
     token = session_token(request)
     if token is None:
         return None

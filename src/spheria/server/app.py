@@ -7,6 +7,7 @@ HTTP::
     GET  /replay/{id}            replay of a finished game
     GET  /analysis               the analysis board (routes and socket: :mod:`spheria.server.analysis`)
     /api/session, /api/guest, /api/account …  guests, accounts and sessions (:mod:`spheria.server.accounts`)
+    /api/challenges …            open challenges (:mod:`spheria.server.challenges`; its socket ``/ws/lobby``)
     GET  /editor                 the position editor (its endpoints: :mod:`spheria.server.editor`)
     GET  /static/...             the browser client (HTML, CSS, JavaScript modules)
     GET  /api/catalog            games, their options and the agents (per game: those that fit)
@@ -50,7 +51,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from spheria.i18n import ngettext, using
-from spheria.server import accounts, analysis, editor, endpoints, views
+from spheria.server import accounts, analysis, challenges, editor, endpoints, views
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -100,6 +101,8 @@ ROUTES = [
     Route("/api/games/{game_id}/invites", endpoints.api_reissue, methods=["POST"]),
     Route("/api/games/{game_id}/record", endpoints.api_record, methods=["GET"]),
     Route("/api/games/{game_id}/replay", endpoints.api_replay, methods=["GET"]),
+    *challenges.ROUTES,  # open challenges (docs/server.md, Challenges and the lobby)
+    WebSocketRoute("/ws/lobby", challenges.LobbySocket),  # before /ws/{game_id}
     WebSocketRoute("/ws/{game_id}", GameSocket),
     Mount("/static", app=StaticFiles(directory=WEB_DIR), name="static"),
 ]
@@ -163,6 +166,7 @@ def create_app(
     app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=middleware)
     app.state.manager = manager
     accounts.install(app, store, limits)
+    challenges.install(app, store, limits)
     app.state.analysis = engine
     app.state.limits = limits
     app.state.connections = Counter()

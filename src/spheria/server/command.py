@@ -38,6 +38,12 @@ HELP: dict[str, str] = {
     "--login-per-address": N_("log-in attempts per address in the login window (default %(default)s)"),
     "--signup-per-address": N_("new guests and accounts per address in the login window (default %(default)s)"),
     "--login-window-minutes": N_("the login window, in minutes (default %(default)s)"),
+    "--challenges-per-address": N_("challenges one address may post in the challenge window (default %(default)s)"),
+    "--challenges-per-player": N_("challenges one player may post in the challenge window (default %(default)s)"),
+    "--challenge-window-minutes": N_("the challenge window, in minutes (default %(default)s)"),
+    "--challenges-open-per-player": N_("open challenges one player may have at once (default %(default)s)"),
+    "--challenge-grace": N_("seconds a poster who left the lobby has to come back (default %(default)s)"),
+    "--challenge-ttl-minutes": N_("minutes an open challenge lasts (default %(default)s; 0: no limit)"),
     "--public-url": N_("the URL people open, e.g. https://spheria.example.org"),
     "--allowed-host": N_("another host name to serve (repeatable)"),
     "--certfile": N_("TLS certificate (PEM); serve https with --keyfile"),
@@ -88,6 +94,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     option(limits, "--login-per-address", type=INTEGER, default=Limits.login_per_address)
     option(limits, "--signup-per-address", type=INTEGER, default=Limits.signup_per_address)
     option(limits, "--login-window-minutes", type=FLOAT, default=Limits.login_window_seconds / 60)
+    option(limits, "--challenges-per-address", type=INTEGER, default=Limits.challenges_per_address)
+    option(limits, "--challenges-per-player", type=INTEGER, default=Limits.challenges_per_player)
+    option(limits, "--challenge-window-minutes", type=FLOAT, default=Limits.challenge_window_seconds / 60)
+    option(limits, "--challenges-open-per-player", type=INTEGER, default=Limits.challenges_open_per_player)
+    option(limits, "--challenge-grace", type=FLOAT, default=Limits.challenge_grace_seconds)
+    option(limits, "--challenge-ttl-minutes", type=FLOAT, default=Limits.challenge_ttl_seconds / 60)
     public = parser.add_argument_group(_(GROUP_PUBLIC))
     option(public, "--public-url", default=None)
     option(public, "--allowed-host", action="append", default=[], metavar="HOST")
@@ -142,6 +154,12 @@ def limits_of(args: argparse.Namespace) -> Any:
         signup_per_address=max(1, args.signup_per_address),
         login_window_seconds=max(1.0, args.login_window_minutes * 60),
         secure_cookies=any(origin.startswith("https://") for origin in origins),
+        challenges_per_address=max(1, args.challenges_per_address),
+        challenges_per_player=max(1, args.challenges_per_player),
+        challenge_window_seconds=max(1.0, args.challenge_window_minutes * 60),
+        challenges_open_per_player=max(1, args.challenges_open_per_player),
+        challenge_grace_seconds=max(0.0, args.challenge_grace),
+        challenge_ttl_seconds=max(0.0, args.challenge_ttl_minutes * 60),
     )
 
 

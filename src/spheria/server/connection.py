@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from spheria.i18n import gettext as _
 from spheria.server import messages as M
+from spheria.server.challenges import claim_seat
 from spheria.server.hints import give_hint
 from spheria.server.limits import Limits
 from spheria.server.protocol import ProtocolError, error_frame, parse_frame
@@ -154,7 +155,7 @@ class GameSocket:
             if seat is None:
                 raise GameError("bad_credential", _(M.NOT_A_SEAT_HOLDER))
         elif token is not None:
-            seat, fresh = await session.claim(token)
+            seat, fresh = await claim_seat(self.ws, session, token)
             self.direct.push({"type": "claimed", "seat": seat, "credential": fresh})
         elif session.spectators() >= self.limits.spectators_per_game:
             self.direct.push(error_frame("spectators_full", _(M.SPECTATORS_FULL)))

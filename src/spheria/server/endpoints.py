@@ -41,7 +41,7 @@ def json_response(data: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status, headers={"Cache-Control": "no-store"})
 
 
-def manager_of(request: Request) -> SessionManager:
+def manager_of(request: HTTPConnection) -> SessionManager:
     manager: SessionManager = request.app.state.manager
     return manager
 

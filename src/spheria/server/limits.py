@@ -57,6 +57,15 @@ class Limits:
     #: Whether the session cookie is always ``Secure`` (an https ``--public-url`` behind a proxy);
     #: it is also whenever the request itself came over https.
     secure_cookies: bool = False
+    #: Challenges one address, and one player, may post within ``challenge_window_seconds``; open
+    #: challenges one player may have at once; seconds a poster whose last lobby socket closed has to
+    #: come back before their challenges expire; seconds an open challenge lasts (0: no limit).
+    challenges_per_address: int = 30
+    challenges_per_player: int = 10
+    challenge_window_seconds: float = 10 * 60.0
+    challenges_open_per_player: int = 3
+    challenge_grace_seconds: float = 60.0
+    challenge_ttl_seconds: float = 3600.0
 
 
 @dataclass

@@ -92,3 +92,17 @@ BAD_CSRF = N_("this request lacks the page's anti-forgery token: reload the page
 FOREIGN_REFERER = N_("requests from other sites are refused")
 TOO_MANY_LOGINS = N_("too many attempts: try again in {seconds} seconds")
 TOO_MANY_SIGNUPS = N_("too many new players from this address: try again in {seconds} seconds")
+NO_CHALLENGE = N_("no open challenge has that id")
+UNKNOWN_GAME_NAMED = N_("there is no game called {name}")
+CHALLENGE_SEAT = N_('seat must be a seat\'s number, 0 to {last}, or "random"')
+RATED_NEEDS_ACCOUNT = N_("rated games are for registered players: register, or make the challenge casual")
+OPPONENT_RESERVED = N_(
+    "{name} is an agent's or Spheria's own name, not a player's: challenge a level as level:1 to level:5"
+)
+OWN_CHALLENGE = N_("you cannot accept your own challenge")
+NOT_FOR_YOU = N_("this challenge is for another player")
+NOT_POSTER = N_("only the player who posted a challenge can cancel it")
+CHALLENGE_CLOSED = N_("this challenge was already taken, cancelled or expired")
+TOO_MANY_CHALLENGES = N_("too many challenges: try again in {seconds} seconds")
+TOO_MANY_OPEN = N_("you have {most} open challenges already: cancel one first")
+NOT_YOUR_SEAT = N_("this seat is held by another player: sign in as that player to take it")

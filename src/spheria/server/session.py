@@ -36,7 +36,7 @@ from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from spheria.agents.registry import check_spec
 from spheria.i18n import gettext as _
@@ -49,6 +49,9 @@ from spheria.server.limits import Limits, QuietLog
 from spheria.server.positions import PositionError, start_state
 from spheria.server.storage import ABORTED, AGENT, FINISHED, HUMAN, SeatRecord, Storage, StoredGame
 from spheria.server.views import board_of, choosers, public_frame, result_of, seat_frame
+
+if TYPE_CHECKING:
+    from spheria.server.accounts import Player
 
 log = logging.getLogger("spheria.server")
 quiet_log = QuietLog(log)
@@ -160,6 +163,8 @@ class GameSession:
         #: The positions each thinking agent seat has searched so far (seats whose agent counts them).
         self.searched: dict[int, int] = {}
         self._watchers_progress = -1e9
+        #: The player holding each human seat, when known (:mod:`spheria.server.challenges`).
+        self.holders: dict[int, Player] = {}
 
     @property
     def id(self) -> str:
@@ -237,6 +242,7 @@ class GameSession:
                 "agent": s.agent,
                 "connected": s.kind == AGENT or s.seat in connected,
                 "claimed": s.kind == AGENT or s.claim_hash is not None,
+                "player": held.shown() if (held := self.holders.get(s.seat)) is not None else None,
             }
             for s in self.stored.seats
         ]
@@ -668,6 +674,8 @@ class SessionManager:
         self.closing = False
         self._db_pool: Executor | None = None
         self._loading: dict[str, asyncio.Lock] = {}
+        #: The players holding a stored game's seats (a storage call, set by the challenges' install).
+        self.seat_holders: Callable[[str], dict[int, Player]] | None = None
 
     def watcher_interval(self) -> float:
         """Least seconds between two frames to one game's spectators: the server-wide spectator rate
@@ -760,7 +768,10 @@ class SessionManager:
         stored = await self.db(self.storage.load_game, game_id)
         if stored is None:
             return None
-        return await asyncio.get_running_loop().run_in_executor(None, self._build, stored)
+        session = await asyncio.get_running_loop().run_in_executor(None, self._build, stored)
+        if self.seat_holders is not None:
+            session.holders = await self.db(self.seat_holders, game_id)
+        return session
 
     def _build(self, stored: StoredGame) -> GameSession:
         record = stored.record

@@ -1,0 +1,669 @@
+"""Open challenges and the lobby of people (docs/server.md, "Challenges and the lobby").
+
+HTTP::
+
+    POST   /api/challenges               {"game", "options", "seat", "rated", "opponent"?} -> 201 {"id"}
+    GET    /api/challenges?game=NAME     the open challenges this browser may see
+    GET    /api/challenges/{id}          one challenge; to its players, their seat's invite once it started
+    POST   /api/challenges/{id}/accept   -> 200 {"game_id", "seat", "invite"} (``game_id`` null while a game
+                                         of 3 or 4 seats still waits for players)
+    DELETE /api/challenges/{id}          cancel (the poster only)
+    POST   /api/challenges/quick         {"game", "options"}: take a matching open challenge (200) or post one (201)
+
+WebSocket ``/ws/lobby``: on connection ``{"type": "lobby", "player", "challenges"}``; the client
+may send ``{"type": "follow", "games": [names]}`` (then only those games' challenges come) and
+``{"type": "ping"}``; the server pushes ``{"type": "challenge", "event": "created" | "joined" |
+"taken" | "cancelled" | "expired", "challenge": {...}}`` to every lobby at once, and to the players
+of a challenge that starts ``{"type": "game_ready", "challenge", "game_id", "seat", "invite"}``.
+
+Seats are held by players: a game started from a challenge records, for each human seat, the player
+who holds it, and only that player (by their session cookie) can claim the seat by its invite; a
+seat of a private game claimed by invite is recorded as held by whoever claimed it (when signed in).
+Open challenges live in memory: a restart drops them (the games they started are stored).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import random
+import secrets
+import sqlite3
+import time
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from spheria.agents.levels import LEVEL_SPEC, level_spec
+from spheria.i18n import gettext as _
+from spheria.kernel.registry import game_names, load_game
+from spheria.server import messages as M
+from spheria.server.accounts import (
+    ACCOUNT,
+    Player,
+    RateLimited,
+    accounts_of,
+    body_of,
+    check_forgery,
+    check_name,
+    current_player,
+    fold_name,
+    is_reserved,
+    refused,
+    signed_in,
+)
+from spheria.server.endpoints import client_address, json_response, options_of
+from spheria.server.jsontext import BadJson, parse_json
+from spheria.server.limits import Limits, SlidingWindow
+from spheria.server.session import Client, GameError, GameSession, SessionManager, encode
+from spheria.server.storage import Storage
+
+OPEN, STARTING, TAKEN, CANCELLED, EXPIRED = "open", "starting", "taken", "cancelled", "expired"
+#: Finished challenges remembered (so a late accept hears "taken", not "unknown").
+REMEMBERED = 1000
+#: Largest lobby frame a client may send, in bytes.
+MAX_LOBBY_FRAME = 4096
+#: Close code when a limit refuses a lobby socket (policy).
+CLOSE_POLICY = 1008
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS seat_players (
+    game_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    player_id TEXT NOT NULL REFERENCES players(id),
+    PRIMARY KEY (game_id, seat)
+)""",
+)
+
+
+class SQLiteSeats:
+    """Which player holds each human seat, in the game store's SQLite file.
+
+    Schema::
+
+        seat_players (game_id, seat, player_id)  PK (game_id, seat)
+    """
+
+    def __init__(self, store: Storage) -> None:
+        self.store = store
+        self.store.transaction(lambda db: [db.execute(sql) for sql in _SCHEMA])
+
+    def hold(self, game_id: str, holders: dict[int, str]) -> None:
+        """Record ``holders`` (seat: player id); a seat already held keeps its player."""
+        sql = "INSERT OR IGNORE INTO seat_players (game_id, seat, player_id) VALUES (?, ?, ?)"
+
+        def work(db: sqlite3.Connection) -> None:
+            for seat, player_id in holders.items():
+                db.execute(sql, (game_id, seat, player_id))
+
+        self.store.transaction(work)
+
+    def holders(self, game_id: str) -> dict[int, Player]:
+        sql = (
+            "SELECT s.seat, p.id, p.kind, p.name, p.created, p.deleted FROM seat_players s"
+            " JOIN players p ON p.id = s.player_id WHERE s.game_id = ?"
+        )
+        rows = self.store.transaction(lambda db: db.execute(sql, (game_id,)).fetchall())
+        return {row[0]: Player(*row[1:]) for row in rows}
+
+
+@dataclass(eq=False)
+class Challenge:
+    """An open offer of a game: its poster and, for games of 3 or 4 seats, the players who joined."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seats: int
+    seat: int | None  # the poster's seat; None: drawn when the game starts
+    rated: bool
+    opponent: str | None  # a player's name: only they may accept
+    joined: list[Player]  # the poster first
+    created: float = field(default_factory=time.time)
+    status: str = OPEN
+    game_id: str | None = None
+    #: Each player's seat and invite, once the game started (player id: (seat, invite)).
+    invites: dict[str, tuple[int, str]] = field(default_factory=dict)
+    expiry: asyncio.TimerHandle | None = None
+
+    @property
+    def poster(self) -> Player:
+        return self.joined[0]
+
+    def view(self) -> dict[str, Any]:
+        """What every lobby sees (no invites)."""
+        return {
+            "id": self.id,
+            "game": self.game,
+            "options": self.options,
+            "seats": self.seats,
+            "seat": self.seat,
+            "rated": self.rated,
+            "opponent": self.opponent,
+            "poster": self.poster.shown(),
+            "joined": [player.shown() for player in self.joined],
+            "status": self.status,
+            "game_id": self.game_id,
+            "created": self.created,
+        }
+
+    def visible_to(self, player: Player | None) -> bool:
+        """An open challenge is everyone's; one to a named player is theirs and its players' only."""
+        if self.opponent is None:
+            return True
+        if player is None:
+            return False
+        return any(p.id == player.id for p in self.joined) or (
+            player.name is not None and fold_name(player.name) == fold_name(self.opponent)
+        )
+
+
+class LobbySocket:
+    """The ASGI endpoint of ``/ws/lobby``: one instance per connection."""
+
+    def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        self.ws = WebSocket(scope, receive, send)
+        state = scope["app"].state
+        self.lobby: Lobby = state.lobby
+        self.limits: Limits = state.limits
+        self.connections: Counter[str] = state.connections
+        self.address = scope["client"][0] if scope.get("client") else "unknown"
+        self.player: Player | None = None
+        self.follows: frozenset[str] | None = None  # None: every game
+        self.client = Client(self._send, limit=self.limits.client_queue, on_drop=self._too_slow)
+        self.burst = max(2 * self.limits.frame_rate, 10.0)
+        self.allowance = self.burst
+        self.last = time.monotonic()
+        self.pump: asyncio.Task[None] | None = None
+
+    def __await__(self) -> Any:
+        return self.run().__await__()
+
+    async def run(self) -> None:
+        if self.connections[self.address] >= self.limits.connections_per_address:
+            await self.ws.close(code=CLOSE_POLICY, reason="too_many_connections")
+            return
+        self.connections[self.address] += 1
+        try:
+            with contextlib.suppress(GameError):  # a store that fails: the lobby is watched as nobody
+                self.player = await current_player(self.ws)
+            await self.ws.accept()
+            self.pump = asyncio.create_task(self.client.pump())
+            self.lobby.arrive(self)
+            try:
+                shown = None if self.player is None else self.player.shown()
+                self.client.push({"type": "lobby", "player": shown, "challenges": self.lobby.seen_by(self)})
+                await self.serve()
+            finally:
+                self.lobby.leave(self)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.connections[self.address] -= 1
+            if self.connections[self.address] <= 0:
+                del self.connections[self.address]
+            self.client.queue.put_nowait(None)
+            if self.pump is not None and not self.pump.done():
+                self.pump.cancel()
+
+    async def _send(self, text: str) -> None:
+        await self.ws.send_text(text)
+
+    def _too_slow(self) -> None:
+        asyncio.get_running_loop().create_task(self._close(1013, "too_slow"))
+
+    async def _close(self, code: int, reason: str) -> None:
+        if self.ws.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(code=code, reason=reason), 5)
+
+    def allowed(self) -> bool:
+        """``frame_rate`` frames a second, bursts of twice as many (as a game's socket)."""
+        rate = self.limits.frame_rate
+        now = time.monotonic()
+        self.allowance = min(self.burst, self.allowance + (now - self.last) * rate)
+        self.last = now
+        if rate > 0 and self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    def error(self, code: str, message: str) -> None:
+        self.client.push({"type": "error", "code": code, "message": message})
+
+    async def serve(self) -> None:
+        while True:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            if not self.allowed():
+                self.error("rate_limited", _(M.TOO_MANY_FRAMES))
+                continue
+            text = message.get("text")
+            if text is None or len(text) > MAX_LOBBY_FRAME:
+                self.error("bad_frame", f"send JSON text frames of at most {MAX_LOBBY_FRAME} bytes")
+                continue
+            try:
+                self.handle(parse_json(text))
+            except BadJson as error:
+                self.error("bad_frame", str(error))
+            except GameError as error:
+                self.error(error.code, error.message)
+
+    def handle(self, frame: Any) -> None:
+        if not isinstance(frame, dict) or frame.get("type") not in ("follow", "ping"):
+            raise GameError("bad_frame", "a lobby frame is {'type': 'follow', 'games': [...]} or {'type': 'ping'}")
+        if frame["type"] == "ping":
+            self.client.push({"type": "pong"})
+            return
+        games = frame.get("games")
+        known = set(game_names())
+        if set(frame) - {"type", "games"} or not isinstance(games, list) or len(games) > len(known):
+            raise GameError("bad_frame", "follow: {'type': 'follow', 'games': [game names]}")
+        unknown = [g for g in games if g not in known]
+        if unknown:
+            raise GameError("bad_game", _(M.UNKNOWN_GAME_NAMED).format(name=str(unknown[0])[:40]))
+        self.follows = frozenset(games)
+        self.client.push({"type": "following", "games": sorted(self.follows), "challenges": self.lobby.seen_by(self)})
+
+    def sees(self, challenge: Challenge) -> bool:
+        return (self.follows is None or challenge.game in self.follows) and challenge.visible_to(self.player)
+
+
+class Lobby:
+    """The open challenges of one app (``app.state.lobby``), the lobby sockets and their limits."""
+
+    def __init__(self, manager: SessionManager, seats: SQLiteSeats, limits: Limits) -> None:
+        self.manager = manager
+        self.seats = seats
+        self.limits = limits
+        self.challenges: OrderedDict[str, Challenge] = OrderedDict()
+        self.sockets: set[LobbySocket] = set()
+        #: Lobby sockets open per player, and the grace timers of players who left.
+        self.present: Counter[str] = Counter()
+        self.leaving: dict[str, asyncio.TimerHandle] = {}
+        window = limits.challenge_window_seconds
+        self.per_address = SlidingWindow(limits.challenges_per_address, window)
+        self.per_player = SlidingWindow(limits.challenges_per_player, window)
+
+    # -- sockets ------------------------------------------------------------------------------------
+
+    def arrive(self, socket: LobbySocket) -> None:
+        self.sockets.add(socket)
+        if socket.player is not None:
+            self.present[socket.player.id] += 1
+            timer = self.leaving.pop(socket.player.id, None)
+            if timer is not None:
+                timer.cancel()
+
+    def leave(self, socket: LobbySocket) -> None:
+        """A lobby socket closed; a poster with none left has ``challenge_grace_seconds`` to come back."""
+        self.sockets.discard(socket)
+        player = socket.player
+        if player is None:
+            return
+        self.present[player.id] -= 1
+        if self.present[player.id] <= 0:
+            del self.present[player.id]
+            loop = asyncio.get_running_loop()
+            self.leaving[player.id] = loop.call_later(self.limits.challenge_grace_seconds, self.poster_gone, player.id)
+
+    def poster_gone(self, player_id: str) -> None:
+        self.leaving.pop(player_id, None)
+        for challenge in list(self.challenges.values()):
+            if challenge.status == OPEN and challenge.poster.id == player_id:
+                self.close(challenge, EXPIRED)
+
+    def seen_by(self, socket: LobbySocket) -> list[dict[str, Any]]:
+        return [c.view() for c in self.challenges.values() if c.status == OPEN and socket.sees(c)]
+
+    def announce(self, event: str, challenge: Challenge) -> None:
+        """Push the event to every lobby that sees the challenge, at once (encoded once)."""
+        text = encode({"type": "challenge", "event": event, "challenge": challenge.view()})
+        for socket in list(self.sockets):
+            if socket.sees(challenge):
+                socket.client.push(text)
+
+    def tell(self, player_id: str, frame: dict[str, Any]) -> None:
+        for socket in list(self.sockets):
+            if socket.player is not None and socket.player.id == player_id:
+                socket.client.push(frame)
+
+    # -- challenges ---------------------------------------------------------------------------------
+
+    def find(self, challenge_id: Any) -> Challenge:
+        challenge = self.challenges.get(challenge_id) if isinstance(challenge_id, str) else None
+        if challenge is None:
+            raise GameError("unknown_challenge", _(M.NO_CHALLENGE))
+        return challenge
+
+    def close(self, challenge: Challenge, status: str) -> None:
+        challenge.status = status
+        if challenge.expiry is not None:
+            challenge.expiry.cancel()
+            challenge.expiry = None
+        self.announce(status, challenge)
+        self.forget_old()
+
+    def forget_old(self) -> None:
+        done = [key for key, c in self.challenges.items() if c.status not in (OPEN, STARTING)]
+        for key in done[: max(0, len(done) - REMEMBERED)]:
+            del self.challenges[key]
+
+    def limited(self, request: Request, player: Player) -> None:
+        """Per address and per player, within the challenge window; and open challenges per player."""
+        address = client_address(request)
+        wait = max(self.per_address.wait(address), self.per_player.wait(player.id))
+        if wait > 0:
+            seconds = math.ceil(wait)
+            raise RateLimited(seconds, _(M.TOO_MANY_CHALLENGES).format(seconds=seconds))
+        mine = sum(1 for c in self.challenges.values() if c.status == OPEN and c.poster.id == player.id)
+        if mine >= self.limits.challenges_open_per_player:
+            most = self.limits.challenges_open_per_player
+            raise RateLimited(60, _(M.TOO_MANY_OPEN).format(most=most))
+        self.per_address.add(address)
+        self.per_player.add(player.id)
+
+    def checked(self, player: Player, data: dict[str, Any]) -> Challenge:
+        """A challenge from ``data`` (not yet posted), or the error naming what is wrong."""
+        name = data.get("game")
+        if not isinstance(name, str) or name not in game_names():
+            raise GameError("bad_game", _(M.UNKNOWN_GAME_NAMED).format(name=str(name)[:40]))
+        try:
+            game = load_game(name, **options_of(data))
+        except (ValueError, TypeError) as error:
+            raise GameError("bad_game", str(error)) from None
+        seat = data.get("seat")
+        if seat == "random":
+            seat = None
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.num_players
+        ):
+            raise GameError("bad_seat", _(M.CHALLENGE_SEAT).format(last=game.num_players - 1))
+        rated = data.get("rated", False)
+        if not isinstance(rated, bool):
+            raise GameError("bad_request", "rated must be true or false")
+        if rated and player.kind != ACCOUNT:
+            raise GameError("rated_needs_account", _(M.RATED_NEEDS_ACCOUNT))
+        return Challenge(
+            secrets.token_urlsafe(9), name, dict(game.options), game.num_players, seat, rated, None, [player]
+        )
+
+    def opponent_of(self, given: Any, challenge: Challenge, player: Player) -> str | None:
+        """The level spec (``level:3``) or the player's name ``given`` names; ``bad_opponent`` if neither."""
+        if given is None:
+            return None
+        if isinstance(given, str) and given.startswith(f"{LEVEL_SPEC}:"):
+            try:
+                spec = level_spec(given.split(":", 1)[1])
+            except ValueError as error:
+                raise GameError("bad_opponent", str(error)) from None
+            game = load_game(challenge.game, **challenge.options)
+            return self.manager.check_agent_spec(1, spec, game)
+        name = check_name(given)
+        if is_reserved(name):
+            raise GameError("bad_opponent", _(M.OPPONENT_RESERVED).format(name=name))
+        if player.name is not None and fold_name(name) == fold_name(player.name):
+            raise GameError("own_challenge", _(M.OWN_CHALLENGE))
+        return name
+
+    def post(self, challenge: Challenge) -> None:
+        self.challenges[challenge.id] = challenge
+        ttl = self.limits.challenge_ttl_seconds
+        if ttl > 0:
+            challenge.expiry = asyncio.get_running_loop().call_later(ttl, self.expire, challenge.id)
+        self.announce("created", challenge)
+
+    def expire(self, challenge_id: str) -> None:
+        challenge = self.challenges.get(challenge_id)
+        if challenge is not None and challenge.status == OPEN:
+            challenge.expiry = None
+            self.close(challenge, EXPIRED)
+
+    def cancel(self, challenge_id: Any, player: Player) -> None:
+        challenge = self.find(challenge_id)
+        if challenge.poster.id != player.id:
+            raise GameError("not_poster", _(M.NOT_POSTER))
+        if challenge.status != OPEN:
+            raise GameError("challenge_closed", _(M.CHALLENGE_CLOSED))
+        self.close(challenge, CANCELLED)
+
+    async def accept(self, request: Request, challenge_id: Any, player: Player) -> dict[str, Any]:
+        """Take a seat of the challenge; the last seat starts the game. The seat is taken before any
+        wait, so of two accepts at once exactly one gets it and the other hears ``challenge_taken``."""
+        challenge = self.find(challenge_id)
+        if challenge.status != OPEN:
+            raise GameError("challenge_taken", _(M.CHALLENGE_CLOSED))
+        if any(p.id == player.id for p in challenge.joined):
+            raise GameError("own_challenge", _(M.OWN_CHALLENGE))
+        if challenge.opponent is not None and (
+            player.name is None or fold_name(player.name) != fold_name(challenge.opponent)
+        ):
+            raise GameError("not_for_you", _(M.NOT_FOR_YOU))
+        if challenge.rated and player.kind != ACCOUNT:
+            raise GameError("rated_needs_account", _(M.RATED_NEEDS_ACCOUNT))
+        challenge.joined.append(player)
+        if len(challenge.joined) < challenge.seats:
+            self.announce("joined", challenge)
+            return {"game_id": None, "challenge": challenge.id, "waiting": challenge.seats - len(challenge.joined)}
+        challenge.status = STARTING
+        try:
+            await self.start(request, challenge, challenge.joined, [])
+        except BaseException:
+            challenge.joined.remove(player)
+            challenge.status = OPEN
+            raise
+        return self.answer(challenge, player)
+
+    def answer(self, challenge: Challenge, player: Player) -> dict[str, Any]:
+        seat, invite = challenge.invites[player.id]
+        return {"game_id": challenge.game_id, "challenge": challenge.id, "seat": seat, "invite": invite}
+
+    async def start(self, request: Request, challenge: Challenge, humans: list[Player], agent: list[str]) -> None:
+        """Create the game through the session manager (as ``POST /api/games`` does), the seats held by
+        ``humans`` (the poster's chosen seat theirs, the others in the order they came, or all drawn
+        when the poster chose none); ``agent``: the level spec holding every other seat."""
+        order: list[Player | None] = [None] * challenge.seats
+        if challenge.seat is not None:
+            order[challenge.seat] = humans[0]
+            rest = iter(humans[1:])
+            order = [held if held is not None else next(rest, None) for held in order]
+        else:
+            drawn: list[Player | None] = [*humans, *([None] * (challenge.seats - len(humans)))]
+            random.SystemRandom().shuffle(drawn)
+            order = drawn
+        seats = [{"kind": "human"} if held is not None else {"kind": "agent", "agent": agent[0]} for held in order]
+        session, tokens, _owner = await self.manager.create(challenge.game, challenge.options, seats)
+        holders = {index: held for index, held in enumerate(order) if held is not None}
+        await self.hold(session, holders)
+        accounts = accounts_of(request)
+        for held in holders.values():  # filed under each player (a failure here never undoes the game)
+            with contextlib.suppress(GameError):
+                await accounts.db(request, accounts.store.link_game, held.id, session.id)
+        challenge.game_id = session.id
+        challenge.invites = {held.id: (index, f"/game/{session.id}#{tokens[index]}") for index, held in holders.items()}
+        self.close(challenge, TAKEN)
+        for held in holders.values():
+            seat, invite = challenge.invites[held.id]
+            frame = {"type": "game_ready", "challenge": challenge.id, "game_id": session.id}
+            self.tell(held.id, {**frame, "seat": seat, "invite": invite})
+
+    async def hold(self, session: GameSession, holders: dict[int, Player]) -> None:
+        """Record ``holders`` as the players of their seats (stored, and in the live session)."""
+        await self.manager.db(self.seats.hold, session.id, {seat: p.id for seat, p in holders.items()})
+        for seat, held in holders.items():
+            session.holders.setdefault(seat, held)
+        session.schedule_presence()
+
+
+def lobby_of(connection: HTTPConnection) -> Lobby:
+    lobby: Lobby = connection.app.state.lobby
+    return lobby
+
+
+async def claim_seat(connection: HTTPConnection, session: GameSession, token: str) -> tuple[int, str]:
+    """Claim the seat of an invite ``token`` for the player of this browser: a seat held by a player
+    (a challenge's) is theirs alone (``not_your_seat``); a free one becomes held by the claimer."""
+    player = await current_player(connection)
+    seat = session.seat_for_token(token)
+    held = None if seat is None else session.holders.get(seat)
+    if held is not None and (player is None or player.id != held.id):
+        raise GameError("not_your_seat", _(M.NOT_YOUR_SEAT))
+    claimed, credential = await session.claim(token)
+    if player is not None and held is None:
+        await lobby_of(connection).hold(session, {claimed: player})
+    return claimed, credential
+
+
+_STATUS = {
+    "unknown_challenge": 404,
+    "own_challenge": 409,
+    "challenge_taken": 409,
+    "challenge_closed": 409,
+    "not_poster": 403,
+    "not_for_you": 403,
+    "rated_needs_account": 403,
+}
+
+
+def _refused(error: GameError) -> Response:
+    response = refused(error)
+    if error.code in _STATUS:
+        response.status_code = _STATUS[error.code]
+    return response
+
+
+async def api_post(request: Request) -> Response:
+    """``POST /api/challenges``: a challenge; to a level, the game starts at once (201 with its invite)."""
+    lobby = lobby_of(request)
+    try:
+        check_forgery(request)
+        player = await signed_in(request)
+        data = await body_of(request, "game", "options", "seat", "rated", "opponent")
+        challenge = lobby.checked(player, data)
+        opponent = lobby.opponent_of(data.get("opponent"), challenge, player)
+        lobby.limited(request, player)
+        if opponent is not None and opponent.startswith(f"{LEVEL_SPEC}:"):
+            challenge.status = STARTING
+            lobby.challenges[challenge.id] = challenge
+            try:
+                await lobby.start(request, challenge, [player], [opponent])
+            except BaseException:
+                del lobby.challenges[challenge.id]
+                raise
+            return json_response({"id": challenge.id, **lobby.answer(challenge, player)}, 201)
+        challenge.opponent = opponent
+        lobby.post(challenge)
+    except GameError as error:
+        return _refused(error)
+    return json_response({"id": challenge.id}, 201)
+
+
+async def api_list(request: Request) -> Response:
+    """``GET /api/challenges?game=NAME``: the open challenges this browser may see."""
+    lobby = lobby_of(request)
+    try:
+        player = await current_player(request)
+    except GameError as error:
+        return _refused(error)
+    game = request.query_params.get("game")
+    found = [
+        c.view()
+        for c in lobby.challenges.values()
+        if c.status == OPEN and c.visible_to(player) and (game is None or c.game == game)
+    ]
+    return json_response({"challenges": found})
+
+
+async def api_one(request: Request) -> Response:
+    """``GET /api/challenges/{id}``: the challenge; to one of its players, their seat and invite."""
+    lobby = lobby_of(request)
+    try:
+        player = await current_player(request)
+        challenge = lobby.find(request.path_params["challenge_id"])
+        if not challenge.visible_to(player):
+            raise GameError("unknown_challenge", _(M.NO_CHALLENGE))
+    except GameError as error:
+        return _refused(error)
+    data = challenge.view()
+    if player is not None and player.id in challenge.invites:
+        data["seat"], data["invite"] = challenge.invites[player.id]
+    return json_response(data)
+
+
+async def api_accept(request: Request) -> Response:
+    """``POST /api/challenges/{id}/accept``: take the (next) seat; 200 ``{"game_id", "seat", "invite"}``."""
+    lobby = lobby_of(request)
+    try:
+        check_forgery(request)
+        player = await signed_in(request)
+        answer = await lobby.accept(request, request.path_params["challenge_id"], player)
+    except GameError as error:
+        return _refused(error)
+    return json_response(answer)
+
+
+async def api_cancel(request: Request) -> Response:
+    """``DELETE /api/challenges/{id}``: the poster withdraws an open challenge."""
+    lobby = lobby_of(request)
+    try:
+        check_forgery(request)
+        player = await signed_in(request)
+        lobby.cancel(request.path_params["challenge_id"], player)
+    except GameError as error:
+        return _refused(error)
+    return json_response({"cancelled": request.path_params["challenge_id"]})
+
+
+async def api_quick(request: Request) -> Response:
+    """``POST /api/challenges/quick {"game", "options"}``: take the oldest open casual challenge of the
+    same game and options anyone may take (200, as an accept), else post one with the seat drawn (201)."""
+    lobby = lobby_of(request)
+    try:
+        check_forgery(request)
+        player = await signed_in(request)
+        data = await body_of(request, "game", "options")
+        wanted = lobby.checked(player, data)
+        for challenge in list(lobby.challenges.values()):
+            if (
+                challenge.status == OPEN
+                and not challenge.rated
+                and challenge.opponent is None
+                and challenge.game == wanted.game
+                and challenge.options == wanted.options
+                and all(p.id != player.id for p in challenge.joined)
+            ):
+                return json_response(await lobby.accept(request, challenge.id, player))
+        lobby.limited(request, player)
+        lobby.post(wanted)
+    except GameError as error:
+        return _refused(error)
+    return json_response({"id": wanted.id}, 201)
+
+
+def install(app: Starlette, store: Storage, limits: Limits) -> None:
+    """Give ``app`` its lobby (``app.state.lobby``) and record seats' players in ``store``'s tables."""
+    seats = SQLiteSeats(store)
+    manager: SessionManager = app.state.manager
+    manager.seat_holders = seats.holders
+    app.state.lobby = Lobby(manager, seats, limits)
+
+
+ROUTES = [
+    Route("/api/challenges", api_post, methods=["POST"]),
+    Route("/api/challenges", api_list, methods=["GET"]),
+    Route("/api/challenges/quick", api_quick, methods=["POST"]),
+    Route("/api/challenges/{challenge_id}", api_one, methods=["GET"]),
+    Route("/api/challenges/{challenge_id}", api_cancel, methods=["DELETE"]),
+    Route("/api/challenges/{challenge_id}/accept", api_accept, methods=["POST"]),
+]
+
+__all__ = ["ROUTES", "Challenge", "Lobby", "LobbySocket", "claim_seat", "install"]
