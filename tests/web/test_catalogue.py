@@ -281,6 +281,25 @@ SERVER_WORDED_CODES = {
     "server_error",
     "server_busy",
     "not_your_turn",
+    # accounts and sessions
+    "bad_csrf",
+    "bad_login",
+    "bad_name",
+    "bad_password",
+    "bad_password_form",
+    "name_taken",
+    "not_account",
+    "not_signed_in",
+    "reserved_name",
+    # challenges
+    "challenge_closed",
+    "challenge_taken",
+    "not_for_you",
+    "not_poster",
+    "not_your_seat",
+    "own_challenge",
+    "rated_needs_account",
+    "unknown_challenge",
 }
 
 

@@ -55,7 +55,7 @@ from starlette.routing import Route
 from spheria.i18n import gettext as _
 from spheria.server import messages as M
 from spheria.server.endpoints import client_address, error_response, json_response, manager_of, read_json
-from spheria.server.guards import origin_of
+from spheria.server.guards import FOREIGN_ORIGIN, origin_of
 from spheria.server.limits import Limits, SlidingWindow
 from spheria.server.session import GameError, token_digest
 from spheria.server.storage import Storage
@@ -465,7 +465,7 @@ def check_forgery(request: Request) -> None:
         allowed = {origin_of(o) for o in request.app.state.limits.allowed_origins}
         netloc = urlsplit(referer).netloc.lower()
         if origin_of(referer) not in allowed and netloc != request.headers.get("host", "").strip().lower():
-            raise GameError("bad_origin", _(M.FOREIGN_REFERER))
+            raise GameError("bad_origin", FOREIGN_ORIGIN)
 
 
 def session_token(request: HTTPConnection) -> str | None:

@@ -27,6 +27,9 @@ SECURITY_HEADERS = {
 }
 _RAW_HEADERS = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in SECURITY_HEADERS.items()]
 
+#: The detail of a request refused for coming from another site (the page words the code itself).
+FOREIGN_ORIGIN = "requests from other sites are refused"
+
 
 def host_name(host: str) -> str:
     """The host of a ``Host`` header or URL netloc, lower case, without the port."""
@@ -85,7 +88,7 @@ class Guard:
         is_post = scope["type"] == "http" and scope.get("method") not in ("GET", "HEAD", "OPTIONS")
         origin = headers.get("origin")
         if (is_post or scope["type"] == "websocket") and origin is not None and not self.same_origin(origin, headers):
-            return 403, "bad_origin", "requests from other sites are refused"
+            return 403, "bad_origin", FOREIGN_ORIGIN
         if is_post:
             kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
             if kind != "application/json":
