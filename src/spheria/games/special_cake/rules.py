@@ -36,12 +36,13 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from spheria.engine.board import (
     ABOVE,
     ALL_SITES,
     BB_SITES,
+    BELOW,
     COLOR_CHARS,
     NUM_SITES,
     RISING_CHAINS,
@@ -94,6 +95,20 @@ class CakeMove:
     """
 
     sites: tuple[int, ...]
+    # The hash of ``sites``, worked out once: every legal-move table hashes its moves, and each
+    # move is one of a few hundred shared objects (the generated hash rebuilt a tuple each time).
+    # (``None`` for a move built with unhashable sites, which hashes as its sites do: a TypeError.)
+    _hash: int | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "_hash", hash(self.sites))
+        except TypeError:
+            object.__setattr__(self, "_hash", None)
+
+    def __hash__(self) -> int:
+        known = self._hash
+        return hash(self.sites) if known is None else known
 
     def __str__(self) -> str:
         text = _MOVE_TEXT.get(self.sites)  # every move is written once per turn in a record
@@ -198,6 +213,24 @@ EATING_ORDERS: tuple[tuple[int, ...], ...] = (
 _MOVES: dict[tuple[int, ...], CakeMove] = {order: CakeMove(order) for order in EATING_ORDERS}
 _MOVE_TEXT: dict[tuple[int, ...], str] = {order: "+".join(SITE_NAMES[s] for s in order) for order in EATING_ORDERS}
 _SINGLE_MOVES: tuple[CakeMove, ...] = tuple(_MOVES[(site,)] for site in range(NUM_SITES))
+
+# Set-up moves straight from the placeable mask, ten sites at a time (no per-site loop, no table
+# of outcomes to build: a placement's outcome is one bit), and what each placement can unlock.
+_CHUNK = 10
+
+
+def _placement_table(first: int) -> tuple[tuple[CakeMove, ...], ...]:
+    sites = [s for s in range(first, first + _CHUNK) if s < NUM_SITES]
+    return tuple(tuple(_SINGLE_MOVES[s] for s in sites if m >> (s - first) & 1) for m in range(1 << len(sites)))
+
+
+_PLACEMENTS_0 = _placement_table(0)
+_PLACEMENTS_1 = _placement_table(_CHUNK)
+_PLACEMENTS_2 = _placement_table(2 * _CHUNK)
+#: For each site, the (site bit, support mask) of every site resting on it: what a candy there may unlock.
+_UNLOCK: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((1 << t, BELOW[t]) for t in iter_sites(ABOVE[s])) for s in range(NUM_SITES)
+)
 _RULE_CODES = {MIXED: 0, ANY: 1, SAME: 2}
 
 
@@ -301,30 +334,51 @@ def _order_geometry(
         )
 
 
+#: Per line of ``SEGMENTS``: its index, its mask, the sites resting on it (out of the line), and
+#: what eating it can move (the mask of its reach), read together by the loop below.
+_SEGMENT_ROWS: tuple[tuple[int, int, int, int], ...] = tuple(
+    zip(range(len(SEGMENTS)), SEGMENT_MASKS, _SEGMENT_HOLDS, _SEGMENT_REACH, strict=True)
+)
+
+
 def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[CakeMove, Masks]:
+    """:func:`eating_moves` in Python: the moves of :func:`eating_outcomes`, in its order, with every
+    line's orders taken from :func:`_line_moves` (the rule check and the loops written out inline:
+    this runs once a position in every playout when the compiled generator is absent)."""
     w, b, r = masks
     occupied = w | b | r
     moves: dict[CakeMove, Masks] = {}
     reached: set[Masks] = set()
-    for site in iter_sites(occupied):
-        if (ABOVE[site] & occupied).bit_count() >= 2 or (cherry and r >> site & 1):
-            continue
-        result = _eat(masks, occupied, site)[0]
+    mixed, same = line_rule == MIXED, line_rule == SAME
+    free = occupied
+    while free:
+        low = free & -free
+        free ^= low
+        site = low.bit_length() - 1
+        held = ABOVE[site] & occupied
+        if held & (held - 1) or (cherry and r & low):
+            continue  # pinned, or the cherry
+        # (with nothing resting on it, it just leaves)
+        result = _eat(masks, occupied, site)[0] if held else (w & ~low, b & ~low, r & ~low)
         if result not in reached:
             reached.add(result)
             moves[_SINGLE_MOVES[site]] = result
-    for index, segment_mask in enumerate(SEGMENT_MASKS):
-        if occupied & segment_mask != segment_mask or not _line_colors_ok(masks, segment_mask, line_rule, cherry):
+    for index, segment_mask, holds, reach in _SEGMENT_ROWS:
+        if occupied & segment_mask != segment_mask or (cherry and r & segment_mask):
             continue
-        if not occupied & _SEGMENT_HOLDS[index]:  # nothing rests on the line: eaten in its own order
+        colors = (w & segment_mask != 0) + (b & segment_mask != 0) + (r & segment_mask != 0)
+        if (mixed and colors < 2) or (same and colors != 1):
+            continue
+        if not occupied & holds:  # nothing rests on the line: eaten in its own order
             result = (w & ~segment_mask, b & ~segment_mask, r & ~segment_mask)
             if result not in reached:
                 reached.add(result)
                 moves[_MOVES[SEGMENTS[index]]] = result
             continue
-        keep = ~_SEGMENT_REACH[index]
+        keep = ~reach
+        kw, kb, kr = w & keep, b & keep, r & keep
         for (lw, lb, lr), move in _line_moves(index, masks):
-            result = ((w & keep) | lw, (b & keep) | lb, (r & keep) | lr)
+            result = (kw | lw, kb | lb, kr | lr)
             if result not in reached:
                 reached.add(result)
                 moves[move] = result
@@ -476,6 +530,8 @@ class CakeState(State[CakeMove]):
         # What undo restores: the position, and its legal moves so search need not redo them.
         self._undo: list[tuple[Masks, int, str, dict[CakeMove, Masks] | None]] = []
         self._outcomes: dict[CakeMove, Masks] | None = None
+        # In the set-up: the sites that can take a candy now (``None``: not worked out yet).
+        self._free: int | None = None
 
     # -- queries -----------------------------------------------------------------------
 
@@ -521,9 +577,19 @@ class CakeState(State[CakeMove]):
                 self._outcomes = eating_moves(self.masks(), self.game.variant, self.game.line_rule)
         return self._outcomes
 
+    def _placeable(self) -> int:
+        """The sites that can take a candy (in the set-up)."""
+        free = self._free
+        if free is None:
+            free = self._free = placeable(self._board.occupied)
+        return free
+
     def legal_moves(self, player: int | None = None) -> list[CakeMove]:
         if player is not None and self.check_seat(player) != self.current_player():
             return []
+        if self.phase == PLACE:  # the same moves as _legal_outcomes lists, by site
+            free = self._placeable()
+            return [*_PLACEMENTS_0[free & 1023], *_PLACEMENTS_1[free >> 10 & 1023], *_PLACEMENTS_2[free >> 20]]
         return list(self._legal_outcomes())
 
     def history_notation(self) -> list[str]:
@@ -535,6 +601,13 @@ class CakeState(State[CakeMove]):
 
     def apply(self, move: CakeMove) -> None:
         """Play a move; a line eaten in another legal order is recorded as its listed equivalent."""
+        if self.phase == PLACE and type(move) is CakeMove:
+            sites = move.sites
+            if type(sites) is tuple and len(sites) == 1:
+                site = sites[0]
+                if type(site) is int and 0 <= site < NUM_SITES and self._placeable() >> site & 1:
+                    self._place(site)
+                    return
         try:
             result = self._legal_outcomes().get(move)
         except TypeError:  # unhashable: a move object built with a list of sites
@@ -546,16 +619,40 @@ class CakeState(State[CakeMove]):
         self._history.append(move)
         self._set(result)
 
+    def _place(self, site: int) -> None:
+        """Place the mover's candy on ``site``, which can take it (the set-up's fast path of :meth:`apply`)."""
+        board = self._board.masks
+        white, black, red = board
+        self._undo.append(((white, black, red), self.player, self.phase, self._outcomes))
+        self._history.append(_SINGLE_MOVES[site])
+        bit = 1 << site
+        board[self.player] |= bit
+        occupied = white | black | red | bit
+        free = self._placeable() ^ bit
+        for above, below in _UNLOCK[site]:
+            if occupied & below == below:
+                free |= above
+        self._outcomes = None
+        self._free = free
+        if occupied.bit_count() == self.game.placements:
+            self._end_setup()
+        else:
+            self.player = 1 - self.player
+
+    def _end_setup(self) -> None:
+        """The last candy of the set-up is placed: the cherry goes on top (poisoned), and Mint eats first."""
+        if self.game.variant == POISONED:
+            self._board.place(TOP, 2)
+        self.phase, self.player = EAT, 0
+        self._free = None
+
     def _set(self, masks: Masks) -> None:
         self._board.masks[:] = masks
         self._outcomes = None
-        if self.phase == PLACE:
-            placed = self._board.count()
-            if placed == self.game.placements:
-                if self.game.variant == POISONED:
-                    self._board.place(TOP, 2)
-                self.phase, self.player = EAT, 0
-                return
+        self._free = None
+        if self.phase == PLACE and self._board.count() == self.game.placements:
+            self._end_setup()
+            return
         self.player = 1 - self.player
 
     def _validate(self, move: CakeMove) -> Masks:
@@ -605,6 +702,7 @@ class CakeState(State[CakeMove]):
         masks, self.player, self.phase, outcomes = self._undo.pop()
         self._board.masks[:] = masks
         self._outcomes = outcomes
+        self._free = None
         return self._history.pop()
 
     def parse_move(self, text: str, player: int | None = None) -> CakeMove:
@@ -631,6 +729,7 @@ class CakeState(State[CakeMove]):
         state._history = list(self._history)
         state._undo = list(self._undo)
         state._outcomes = self._outcomes  # never mutated, only replaced: safe to share
+        state._free = self._free
         return state
 
     # -- text --------------------------------------------------------------------------
