@@ -261,20 +261,21 @@ def _line_moves(index: int, masks: Masks) -> tuple[tuple[Masks, CakeMove], ...]:
     alone and is cached by them.
     """
     reach = _SEGMENT_REACH[index]
-    local = (masks[0] & reach, masks[1] & reach, masks[2] & reach)
-    key = (index, *local)
+    white, black, red = masks[0] & reach, masks[1] & reach, masks[2] & reach
+    key = (index, white, black, red)
     cached = _LINE_CACHE.get(key)
     if cached is None:
         found: dict[Masks, CakeMove] = {}
-        for move, stay, moved in _line_geometry(index, local[0] | local[1] | local[2]):
-            result = []
-            for color in local:
-                mask = color & stay
-                for source, target in moved:
-                    if color & source:
-                        mask |= target
-                result.append(mask)
-            found.setdefault((result[0], result[1], result[2]), move)
+        for move, stay, moved in _line_geometry(index, white | black | red):
+            w, b, r = white & stay, black & stay, red & stay
+            for source, target in moved:  # each candy that dropped is of one colour
+                if white & source:
+                    w |= target
+                elif black & source:
+                    b |= target
+                else:
+                    r |= target
+            found.setdefault((w, b, r), move)
         cached = tuple((result, move) for result, move in found.items())
         if len(_LINE_CACHE) >= _LINE_CACHE_LIMIT:
             _LINE_CACHE.clear()
@@ -299,7 +300,12 @@ def _line_geometry(index: int, occupied: int) -> _Geometry:
         segment = SEGMENTS[index]
         origins = {site: site for site in iter_sites(occupied)}
         _order_geometry(occupied, segment, segment, (), origins, found)
-        cached = tuple(found)
+        # Orders that move every candy alike reach the same position whatever the colours: the
+        # first of them is the one listed, so the others are dropped here once.
+        first: dict[tuple[int, tuple[tuple[int, int], ...]], CakeMove] = {}
+        for move, stay, moved in found:
+            first.setdefault((stay, moved), move)
+        cached = tuple((move, stay, moved) for (stay, moved), move in first.items())
         if len(_GEOMETRY_CACHE) >= _LINE_CACHE_LIMIT:
             _GEOMETRY_CACHE.clear()
         _GEOMETRY_CACHE[key] = cached
@@ -334,22 +340,50 @@ def _order_geometry(
         )
 
 
-#: Per line of ``SEGMENTS``: its index, its mask, the sites resting on it (out of the line), and
-#: what eating it can move (the mask of its reach), read together by the loop below.
-_SEGMENT_ROWS: tuple[tuple[int, int, int, int], ...] = tuple(
-    zip(range(len(SEGMENTS)), SEGMENT_MASKS, _SEGMENT_HOLDS, _SEGMENT_REACH, strict=True)
+#: Per line of ``SEGMENTS``: its mask, the sites resting on it (out of the line), what eating it
+#: can move (the mask of its reach), and the move that eats it in its own order.
+_SEGMENT_ROWS: tuple[tuple[int, int, int, CakeMove], ...] = tuple(
+    zip(SEGMENT_MASKS, _SEGMENT_HOLDS, _SEGMENT_REACH, (_MOVES[segment] for segment in SEGMENTS), strict=True)
 )
 
 
+def _line_set_table(first: int) -> tuple[int, ...]:
+    """For each set of the ten sites from ``first``: the lines through any of them, as a set of
+    line numbers (bit ``i`` for ``SEGMENTS[i]``)."""
+    through = [sum(1 << i for i, mask in enumerate(SEGMENT_MASKS) if mask >> site & 1) for site in range(NUM_SITES)]
+    sites = [s for s in range(first, first + _CHUNK) if s < NUM_SITES]
+    tables = []
+    for m in range(1 << len(sites)):
+        lines = 0
+        for s in sites:
+            if m >> (s - first) & 1:
+                lines |= through[s]
+        tables.append(lines)
+    return tuple(tables)
+
+
+_LINES_THROUGH_0 = _line_set_table(0)
+_LINES_THROUGH_1 = _line_set_table(_CHUNK)
+_LINES_THROUGH_2 = _line_set_table(2 * _CHUNK)
+_ALL_LINES = (1 << len(SEGMENTS)) - 1
+
+
+def _lines_through(mask: int) -> int:
+    """The lines through any site of ``mask``, as a set of line numbers."""
+    return _LINES_THROUGH_0[mask & 1023] | _LINES_THROUGH_1[mask >> 10 & 1023] | _LINES_THROUGH_2[mask >> 20]
+
+
 def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[CakeMove, Masks]:
-    """:func:`eating_moves` in Python: the moves of :func:`eating_outcomes`, in its order, with every
-    line's orders taken from :func:`_line_moves` (the rule check and the loops written out inline:
-    this runs once a position in every playout when the compiled generator is absent)."""
+    """:func:`eating_moves` in Python: the moves of :func:`eating_outcomes`, in its order.
+
+    The lines that may be eaten are found at once, as sets of line numbers: full (through no empty
+    site), of the colours the rule allows, without the cherry; each one's orders come from
+    :func:`_line_moves`. (This runs once a position in every playout without the compiled generator.)
+    """
     w, b, r = masks
     occupied = w | b | r
     moves: dict[CakeMove, Masks] = {}
     reached: set[Masks] = set()
-    mixed, same = line_rule == MIXED, line_rule == SAME
     free = occupied
     while free:
         low = free & -free
@@ -363,17 +397,24 @@ def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[Cak
         if result not in reached:
             reached.add(result)
             moves[_SINGLE_MOVES[site]] = result
-    for index, segment_mask, holds, reach in _SEGMENT_ROWS:
-        if occupied & segment_mask != segment_mask or (cherry and r & segment_mask):
-            continue
-        colors = (w & segment_mask != 0) + (b & segment_mask != 0) + (r & segment_mask != 0)
-        if (mixed and colors < 2) or (same and colors != 1):
-            continue
+    lines = _ALL_LINES & ~_lines_through(ALL_SITES & ~occupied)
+    if line_rule != ANY or cherry:
+        white, black, red = _lines_through(w), _lines_through(b), _lines_through(r)
+        if cherry:
+            lines &= ~red
+        if line_rule != ANY:
+            mixed = (white & black) | (white & red) | (black & red)  # a full line: one colour or more
+            lines &= mixed if line_rule == MIXED else ~mixed
+    while lines:
+        low = lines & -lines
+        lines ^= low
+        index = low.bit_length() - 1
+        segment_mask, holds, reach, straight = _SEGMENT_ROWS[index]
         if not occupied & holds:  # nothing rests on the line: eaten in its own order
             result = (w & ~segment_mask, b & ~segment_mask, r & ~segment_mask)
             if result not in reached:
                 reached.add(result)
-                moves[_MOVES[SEGMENTS[index]]] = result
+                moves[straight] = result
             continue
         keep = ~reach
         kw, kb, kr = w & keep, b & keep, r & keep
