@@ -7,6 +7,7 @@ build here really fails (the compiler is a path that does not exist), so no inst
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
 import sys
@@ -15,7 +16,6 @@ from types import ModuleType
 
 import benchmarks.__main__ as benchmarks_main
 import pytest
-from setuptools.dist import Distribution
 
 from benchmarks import games as game_benchmarks
 from spheria.games.special_cake import rules as cake_rules
@@ -55,7 +55,9 @@ def test_a_build_without_a_compiler_goes_on_and_names_both_extensions(
     monkeypatch.chdir(ROOT)  # the extensions' sources are named from the checkout's root
     monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
     monkeypatch.setenv("LDSHARED", str(tmp_path / "no-such-cc") + " -shared")
-    distribution = Distribution({"ext_modules": setup.EXTENSIONS, "cmdclass": {"build_ext": setup.OptionalBuildExt}})
+    distribution = importlib.import_module("setuptools.dist").Distribution(  # (setuptools ships no types)
+        {"ext_modules": setup.EXTENSIONS, "cmdclass": {"build_ext": setup.OptionalBuildExt}}
+    )
     command = distribution.get_command_obj("build_ext")
     command.build_lib, command.build_temp = str(tmp_path / "lib"), str(tmp_path / "temp")
     command.ensure_finalized()
