@@ -573,6 +573,9 @@ class CakeState(State[CakeMove]):
         self._outcomes: dict[CakeMove, Masks] | None = None
         # In the set-up: the sites that can take a candy now (``None``: not worked out yet).
         self._free: int | None = None
+        # The game's rules as the hot paths read them (its options never change).
+        self._poisoned = game.variant == POISONED
+        self._setup_size = game.placements
 
     # -- queries -----------------------------------------------------------------------
 
@@ -588,10 +591,8 @@ class CakeState(State[CakeMove]):
     def is_terminal(self) -> bool:
         if self.phase != EAT:
             return False
-        occupied = self._board.occupied
-        if self.game.variant == POISONED:
-            return occupied == self._board.masks[2]
-        return occupied == 0
+        white, black, red = self._board.masks
+        return white | black == 0 and (red == 0 or self._poisoned)
 
     def current_player(self) -> int:
         return TERMINAL if self.is_terminal() else self.player
@@ -675,7 +676,7 @@ class CakeState(State[CakeMove]):
                 free |= above
         self._outcomes = None
         self._free = free
-        if occupied.bit_count() == self.game.placements:
+        if occupied.bit_count() == self._setup_size:
             self._end_setup()
         else:
             self.player = 1 - self.player
@@ -691,7 +692,7 @@ class CakeState(State[CakeMove]):
         self._board.masks[:] = masks
         self._outcomes = None
         self._free = None
-        if self.phase == PLACE and self._board.count() == self.game.placements:
+        if self.phase == PLACE and self._board.count() == self._setup_size:
             self._end_setup()
             return
         self.player = 1 - self.player
