@@ -250,49 +250,20 @@ _SEGMENT_REACH: tuple[int, ...] = tuple(_reach(mask) for mask in SEGMENT_MASKS)
 _SEGMENT_HOLDS: tuple[int, ...] = tuple(
     reach & ~mask for reach, mask in zip(_SEGMENT_REACH, SEGMENT_MASKS, strict=True)
 )
-_LINE_CACHE: dict[tuple[int, int, int, int], tuple[tuple[Masks, CakeMove], ...]] = {}
-_LINE_CACHE_LIMIT = 1 << 18
-
-
-def _line_moves(index: int, masks: Masks) -> tuple[tuple[Masks, CakeMove], ...]:
-    """Every distinct way to eat line ``SEGMENTS[index]``, as (masks inside its reach, move).
-
-    Only the candies within the line's reach can pin or drop, so the answer depends on them
-    alone and is cached by them.
-    """
-    reach = _SEGMENT_REACH[index]
-    white, black, red = masks[0] & reach, masks[1] & reach, masks[2] & reach
-    key = (index, white, black, red)
-    cached = _LINE_CACHE.get(key)
-    if cached is None:
-        found: dict[Masks, CakeMove] = {}
-        for move, stay, moved in _line_geometry(index, white | black | red):
-            w, b, r = white & stay, black & stay, red & stay
-            for source, target in moved:  # each candy that dropped is of one colour
-                if white & source:
-                    w |= target
-                elif black & source:
-                    b |= target
-                else:
-                    r |= target
-            found.setdefault((w, b, r), move)
-        cached = tuple((result, move) for result, move in found.items())
-        if len(_LINE_CACHE) >= _LINE_CACHE_LIMIT:
-            _LINE_CACHE.clear()
-        _LINE_CACHE[key] = cached
-    return cached
-
-
-#: How each legal order of a line moves the candies in its reach, by the occupied sites there:
-#: (move, the sites whose candy stays, (from bit, to bit) of each candy that dropped).
+#: How each legal order of a line moves the candies, by the occupied sites of its reach: (move,
+#: the sites whose candy stays put — outside the reach, or not moved —, (from bit, to bit) of
+#: each candy that dropped).
 _Geometry = tuple[tuple[CakeMove, int, tuple[tuple[int, int], ...]], ...]
 _GEOMETRY_CACHE: dict[tuple[int, int], _Geometry] = {}
+_GEOMETRY_CACHE_LIMIT = 1 << 18
 
 
 def _line_geometry(index: int, occupied: int) -> _Geometry:
     """Every order of eating line ``SEGMENTS[index]`` legal on ``occupied`` (the sites of its
-    reach that hold a candy), with where each remaining candy ends up; colours play no part,
-    so this is cached by the occupied sites alone and shared by every colouring."""
+    reach that hold a candy), with where each candy ends up. Only the candies within the line's
+    reach can pin or drop, and colours play no part, so this is cached by the occupied sites of
+    the reach alone and shared by every colouring; orders that move every candy alike reach the
+    same position whatever the colours, so only the first of them is kept (the one listed)."""
     key = (index, occupied)
     cached = _GEOMETRY_CACHE.get(key)
     if cached is None:
@@ -300,13 +271,12 @@ def _line_geometry(index: int, occupied: int) -> _Geometry:
         segment = SEGMENTS[index]
         origins = {site: site for site in iter_sites(occupied)}
         _order_geometry(occupied, segment, segment, (), origins, found)
-        # Orders that move every candy alike reach the same position whatever the colours: the
-        # first of them is the one listed, so the others are dropped here once.
         first: dict[tuple[int, tuple[tuple[int, int], ...]], CakeMove] = {}
         for move, stay, moved in found:
             first.setdefault((stay, moved), move)
-        cached = tuple((move, stay, moved) for (stay, moved), move in first.items())
-        if len(_GEOMETRY_CACHE) >= _LINE_CACHE_LIMIT:
+        outside = ~_SEGMENT_REACH[index]
+        cached = tuple((move, outside | stay, moved) for (stay, moved), move in first.items())
+        if len(_GEOMETRY_CACHE) >= _GEOMETRY_CACHE_LIMIT:
             _GEOMETRY_CACHE.clear()
         _GEOMETRY_CACHE[key] = cached
     return cached
@@ -378,7 +348,7 @@ def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[Cak
 
     The lines that may be eaten are found at once, as sets of line numbers: full (through no empty
     site), of the colours the rule allows, without the cherry; each one's orders come from
-    :func:`_line_moves`. (This runs once a position in every playout without the compiled generator.)
+    :func:`_line_geometry`. (This runs once a position in every playout without the compiled generator.)
     """
     w, b, r = masks
     occupied = w | b | r
@@ -416,10 +386,20 @@ def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[Cak
                 reached.add(result)
                 moves[straight] = result
             continue
-        keep = ~reach
-        kw, kb, kr = w & keep, b & keep, r & keep
-        for (lw, lb, lr), move in _line_moves(index, masks):
-            result = (kw | lw, kb | lb, kr | lr)
+        local = occupied & reach
+        geometry = _GEOMETRY_CACHE.get((index, local))
+        if geometry is None:
+            geometry = _line_geometry(index, local)
+        for move, stays, moved in geometry:
+            rw, rb, rr = w & stays, b & stays, r & stays
+            for source, target in moved:  # each candy that dropped is of one colour
+                if w & source:
+                    rw |= target
+                elif b & source:
+                    rb |= target
+                else:
+                    rr |= target
+            result = (rw, rb, rr)
             if result not in reached:
                 reached.add(result)
                 moves[move] = result
