@@ -310,6 +310,17 @@ def _order_geometry(
         )
 
 
+#: For a candy on ``site`` holding up the one on ``t``: ``_DROPS[site * NUM_SITES + t]`` lists
+#: (from bit, to bit) of each candy that may drop when it is eaten, up the diagonal through ``t``,
+#: in order (the drops stop at the first empty site).
+_DROPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((1 << chain[k], 1 << chain[k - 1]) for k in range(1, len(chain)))
+    if (chain := RISING_CHAINS.get((site, t))) is not None
+    else ()
+    for site in range(NUM_SITES)
+    for t in range(NUM_SITES)
+)
+
 #: Per line of ``SEGMENTS``: its mask, the sites resting on it (out of the line), what eating it
 #: can move (the mask of its reach), and the move that eats it in its own order.
 _SEGMENT_ROWS: tuple[tuple[int, int, int, CakeMove], ...] = tuple(
@@ -352,8 +363,8 @@ def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[Cak
     """
     w, b, r = masks
     occupied = w | b | r
-    moves: dict[CakeMove, Masks] = {}
-    reached: set[Masks] = set()
+    first: dict[Masks, CakeMove] = {}  # each position reached, by the first move found to reach it
+    keep_first = first.setdefault
     free = occupied
     while free:
         low = free & -free
@@ -362,11 +373,18 @@ def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[Cak
         held = ABOVE[site] & occupied
         if held & (held - 1) or (cherry and r & low):
             continue  # pinned, or the cherry
-        # (with nothing resting on it, it just leaves)
-        result = _eat(masks, occupied, site)[0] if held else (w & ~low, b & ~low, r & ~low)
-        if result not in reached:
-            reached.add(result)
-            moves[_SINGLE_MOVES[site]] = result
+        rw, rb, rr = w & ~low, b & ~low, r & ~low  # it leaves; the candies it held drop in turn
+        if held:
+            for source, target in _DROPS[site * NUM_SITES + held.bit_length() - 1]:
+                if not occupied & source:
+                    break
+                if w & source:
+                    rw = rw & ~source | target
+                elif b & source:
+                    rb = rb & ~source | target
+                else:
+                    rr = rr & ~source | target
+        keep_first((rw, rb, rr), _SINGLE_MOVES[site])
     lines = _ALL_LINES & ~_lines_through(ALL_SITES & ~occupied)
     if line_rule != ANY or cherry:
         white, black, red = _lines_through(w), _lines_through(b), _lines_through(r)
@@ -381,10 +399,7 @@ def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[Cak
         index = low.bit_length() - 1
         segment_mask, holds, reach, straight = _SEGMENT_ROWS[index]
         if not occupied & holds:  # nothing rests on the line: eaten in its own order
-            result = (w & ~segment_mask, b & ~segment_mask, r & ~segment_mask)
-            if result not in reached:
-                reached.add(result)
-                moves[straight] = result
+            keep_first((w & ~segment_mask, b & ~segment_mask, r & ~segment_mask), straight)
             continue
         local = occupied & reach
         geometry = _GEOMETRY_CACHE.get((index, local))
@@ -399,11 +414,8 @@ def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[Cak
                     rb |= target
                 else:
                     rr |= target
-            result = (rw, rb, rr)
-            if result not in reached:
-                reached.add(result)
-                moves[move] = result
-    return moves
+            keep_first((rw, rb, rr), move)
+    return {move: result for result, move in first.items()}
 
 
 try:
