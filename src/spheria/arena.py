@@ -178,7 +178,8 @@ def time_budget(agent: Agent) -> float | None:
             value = getattr(current, option.name, None) if option.seconds else None
             if isinstance(value, int | float) and not isinstance(value, bool):
                 found.append(float(value))
-        stack.extend(inner for inner in vars(current).values() if isinstance(inner, Agent))
+        held = getattr(current, "__dict__", {})  # (an agent with __slots__ holds none we can see)
+        stack.extend(inner for inner in held.values() if isinstance(inner, Agent))
     return max(found, default=None)
 
 
