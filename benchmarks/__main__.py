@@ -1,4 +1,8 @@
-"""Run every benchmark and print one JSON table: ``python -m benchmarks [--seconds S]``."""
+"""Run every benchmark and print one JSON table: ``python -m benchmarks [--seconds S]``.
+
+The table names the move generator and the solver Special Cake ran with (each compiled, or
+pure Python when its C extension was not built), since its figures depend on them.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ import json
 import platform
 import sys
 
-from benchmarks.games import random_games
+from benchmarks.games import bare_loop_ratio, random_games, special_cake_move_generator, special_cake_solver
 from benchmarks.integrations import spline_to_cake_ratio
 from benchmarks.mcts import mcts_iterations
 from benchmarks.solver import solver_small_positions, solver_sugar_cake
@@ -25,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
         random_games("special-cake", seconds, variant="sugar"),
         random_games("special-cake", seconds, variant="mint"),
         spline_to_cake_ratio(seconds),
+        bare_loop_ratio(seconds),
         solver_sugar_cake(),
         solver_small_positions(),
         random_games("spinca", seconds, players=2),
@@ -33,7 +38,13 @@ def main(argv: list[str] | None = None) -> int:
         mcts_iterations("spinca", seconds, plies=8, rollout="random", players=3),
         random_games("spagyric", seconds),
     ]
-    table = {"python": platform.python_version(), "machine": platform.machine(), "results": rows}
+    table = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "special_cake_move_generator": special_cake_move_generator(),
+        "special_cake_solver": special_cake_solver(),
+        "results": rows,
+    }
     json.dump(table, sys.stdout, indent=2)
     print()
     return 0

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from spheria.arena import AgentRow, ArenaReport, GameResult, bradley_terry, make_jobs, run_arena, seatings
+from spheria.arena import (
+    AgentRow,
+    ArenaReport,
+    GameJob,
+    GameResult,
+    bradley_terry,
+    make_jobs,
+    run_arena,
+    seatings,
+)
 from spheria.cli.main import main
+from spheria.i18n import using
 from spheria.kernel.record import Record
 
 
@@ -172,3 +183,52 @@ def test_the_command_rejects_a_bad_agent(capsys: pytest.CaptureFixture[str]) -> 
     status = main(["arena", "spline", "--agents", "random,nobody", "--games", "2"])
     assert status == 1
     assert "unknown agent 'nobody'" in capsys.readouterr().err
+
+
+def no_games(jobs: list[GameJob], workers: int, keep_records: bool) -> Iterator[GameResult]:
+    """A backend that plays nothing: what an arena says before its first game."""
+    return iter(())
+
+
+def test_an_arena_names_every_agent_whose_budget_is_time() -> None:
+    # spagyric's time=1 is its default (no budget given); level:5 is spagyric:time=1 underneath.
+    agents = ["spagyric", "spagyric:iterations=20", "level:5", "level:3"]
+    report = run_arena("spagyric", {}, agents, games=4, backend=no_games)
+    assert report.time_budgets == {"spagyric": 1.0, "level:5": 1.0}
+    table = report.table()
+    budget = "has a time budget: its results depend on the machine and its load"
+    assert f"spagyric (time=1 s) {budget}" in table
+    assert f"level:5 (time=1 s) {budget}" in table
+    assert "give it iterations or a depth for a reproducible arena" in table
+    assert table.count("time budget") == 2  # not the iterations, not level 3 (iterations too)
+    data = report.to_json()
+    assert data["time_budgets"] == {"spagyric": 1.0, "level:5": 1.0} and data["reproducible"] is False
+    with using("ko"):
+        korean = report.table()
+    assert "spagyric(time=1초)는 시간 예산으로 둡니다" in korean and "level:5(time=1초)" in korean
+
+
+def test_an_arena_of_counted_budgets_says_nothing_of_time() -> None:
+    agents = ["mcts:iterations=20", "alphabeta:depth=2", "greedy:blunder=0.2", "random"]
+    report = run_arena("spline", {}, agents, games=4, seed=1)
+    assert report.time_budgets == {}
+    assert "time budget" not in report.table()
+    assert report.to_json()["time_budgets"] == {} and report.to_json()["reproducible"] is True
+
+
+def test_a_time_budget_inside_another_agent_is_found() -> None:
+    # the wrapped search of a blunderer; the planner that builds the cake for a solver.
+    agents = ["mcts:time=0.05,blunder=0.5", "solver:setup=planner", "solver", "alphabeta"]
+    report = run_arena("special-cake", {"variant": "poisoned"}, agents, games=4, backend=no_games)
+    assert report.time_budgets == {"mcts:time=0.05,blunder=0.5": 0.05, "solver:setup=planner": 3.0, "alphabeta": 1.0}
+
+
+def test_the_command_names_a_time_budget_in_its_table_and_its_json(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "spline", "--agents", "mcts:time=0.01,random", "--games", "1"]
+    assert main(argv) == 0
+    assert "mcts:time=0.01 (time=0.01 s) has a time budget" in capsys.readouterr().out
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["time_budgets"] == {"mcts:time=0.01": 0.01} and data["reproducible"] is False
+    assert main(["--lang", "ko", *argv]) == 0
+    assert "mcts:time=0.01(time=0.01초)는 시간 예산으로 둡니다" in capsys.readouterr().out

@@ -29,6 +29,8 @@ from spheria.agents.registry import check_spec, make_agent, parse_spec
 from spheria.i18n import N_, N_plural, ngettext
 from spheria.i18n import gettext as _
 from spheria.i18n.width import display_width, pad
+from spheria.kernel.agent import Agent
+from spheria.kernel.options import number_text
 from spheria.kernel.record import Record
 from spheria.kernel.registry import load_game
 from spheria.match import play
@@ -52,6 +54,10 @@ COLUMNS = (
 )
 GAMES_DONE = N_plural("{done} of {requested} game", "{done} of {requested} games")
 INTERRUPTED = N_("(interrupted: the finished games are counted)")
+TIME_BUDGET = N_(
+    "{agent} (time={seconds} s) has a time budget: its results depend on the machine and its load; "
+    "give it iterations or a depth for a reproducible arena"
+)
 
 
 @dataclass(frozen=True)
@@ -146,6 +152,37 @@ def make_jobs(game: str, options: dict[str, Any], agents: Sequence[str], games: 
     return [GameJob(i, game, dict(options), seating(agents, seats, i), derive_seed(seed, i)) for i in range(games)]
 
 
+def time_budget(agent: Agent) -> float | None:
+    """The seconds a move ``agent`` thinks when its budget is time, else ``None`` (a budget of
+    iterations or depth, or no search): with one, its moves depend on the machine and its load, so
+    the same arena seed need not give the same games.
+
+    A time budget is an option declared ``seconds=True`` (``time=``) whose value is in force, given
+    in the spec or by default (every agent keeps its options under their names); it counts too in
+    any agent this one plays through (a level's agent, a blunderer's, a solver's set-up agent), and
+    the longest is returned.
+
+    >>> from spheria.agents.registry import make_agent
+    >>> [time_budget(make_agent(spec)) for spec in ("mcts", "mcts:time=0.5", "mcts:iterations=50", "random")]
+    [1.0, 0.5, None, None]
+    """
+    found: list[float] = []
+    seen: set[int] = set()
+    stack = [agent]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        for option in current.option_specs:
+            value = getattr(current, option.name, None) if option.seconds else None
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                found.append(float(value))
+        held = getattr(current, "__dict__", {})  # (an agent with __slots__ holds none we can see)
+        stack.extend(inner for inner in held.values() if isinstance(inner, Agent))
+    return max(found, default=None)
+
+
 # -- results ---------------------------------------------------------------------------------
 
 
@@ -195,6 +232,9 @@ class ArenaReport:
     agents: dict[str, AgentRow] = field(default_factory=dict)
     by_seat: dict[str, list[AgentRow]] = field(default_factory=dict)
     interrupted: bool = False
+    #: The agents whose budget is time (see :func:`time_budget`), with their seconds a move, in the
+    #: order they were named: while there is one, the same seed need not give the same games.
+    time_budgets: dict[str, float] = field(default_factory=dict)
 
     def add(self, result: GameResult) -> None:
         self.results.append(result)
@@ -233,6 +273,8 @@ class ArenaReport:
             "games": len(self.results),
             "requested": self.requested,
             "interrupted": self.interrupted,
+            "time_budgets": dict(self.time_budgets),
+            "reproducible": not self.time_budgets,
             "agents": {
                 spec: {
                     "wins": row.wins,
@@ -269,7 +311,15 @@ class ArenaReport:
             )
         done = ngettext(GAMES_DONE, self.requested).format(done=len(self.results), requested=self.requested)
         lines.append(done + (" " + _(INTERRUPTED) if self.interrupted else ""))
+        lines.extend(self.time_budget_notes())
         return "\n".join(lines)
+
+    def time_budget_notes(self) -> list[str]:
+        """One sentence per agent with a time budget, naming it: its results depend on the machine."""
+        return [
+            _(TIME_BUDGET).format(agent=spec, seconds=number_text(seconds))
+            for spec, seconds in self.time_budgets.items()
+        ]
 
 
 def bradley_terry(
@@ -382,10 +432,13 @@ def run_arena(
     """
     run = backend if callable(backend) else get_backend(backend)
     loaded = load_game(game, **options)
+    budgets: dict[str, float] = {}
     for spec in agents:
-        check_spec(spec, loaded)  # a bad spec or a misfit fails here, not in a worker
+        seconds = time_budget(check_spec(spec, loaded))  # a bad spec or a misfit fails here, not in a worker
+        if seconds is not None:
+            budgets[spec] = seconds
     jobs = make_jobs(game, options, agents, games, seed)
-    report = ArenaReport(game, dict(loaded.options), list(agents), games)
+    report = ArenaReport(game, dict(loaded.options), list(agents), games, time_budgets=budgets)
     if records_dir is not None:
         records_dir.mkdir(parents=True, exist_ok=True)
     try:

@@ -47,6 +47,13 @@ def test_a_local_ray_with_two_cpus_plays_the_same_games_as_local_processes(tmp_p
     assert [r.moves for r in other.results] != [r.moves for r in local.results]
 
 
+def test_a_ray_arena_names_an_agent_whose_budget_is_time() -> None:
+    report = run_arena("spline", {}, ["mcts:time=0.01", "random"], games=2, seed=1, backend="ray")
+    assert len(report.results) == 2
+    assert report.time_budgets == {"mcts:time=0.01": 0.01} and report.to_json()["reproducible"] is False
+    assert "mcts:time=0.01 (time=0.01 s) has a time budget" in report.table()
+
+
 @pytest.fixture(autouse=True)
 def _loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
     # Ray binds to the machine's network address so other nodes can reach it; these tests'

@@ -26,7 +26,7 @@ def add_parser(commands: Any) -> None:
         help=_(msg.HELP_ARENA),
         description=_(msg.HELP_ARENA_DESCRIPTION),
         epilog=_(msg.HELP_ARENA_EXAMPLE).format(
-            example=f"spheria arena {default_game_name()} --agents mcts:time=0.2,random --games 100"
+            example=f"spheria arena {default_game_name()} --agents mcts:iterations=200,random --games 100"
         ),
     )
     arena.add_argument("game", metavar="GAME", help=_(msg.HELP_GAME).format(example=default_game_name()))

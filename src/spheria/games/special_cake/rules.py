@@ -36,12 +36,13 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from spheria.engine.board import (
     ABOVE,
     ALL_SITES,
     BB_SITES,
+    BELOW,
     COLOR_CHARS,
     NUM_SITES,
     RISING_CHAINS,
@@ -95,6 +96,20 @@ class CakeMove:
     """
 
     sites: tuple[int, ...]
+    # The hash of ``sites``, worked out once: every legal-move table hashes its moves, and each
+    # move is one of a few hundred shared objects (the generated hash rebuilt a tuple each time).
+    # (``None`` for a move built with unhashable sites, which hashes as its sites do: a TypeError.)
+    _hash: int | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "_hash", hash(self.sites))
+        except TypeError:
+            object.__setattr__(self, "_hash", None)
+
+    def __hash__(self) -> int:
+        known = self._hash
+        return hash(self.sites) if known is None else known
 
     def __str__(self) -> str:
         text = _MOVE_TEXT.get(self.sites)  # every move is written once per turn in a record
@@ -199,6 +214,24 @@ EATING_ORDERS: tuple[tuple[int, ...], ...] = (
 _MOVES: dict[tuple[int, ...], CakeMove] = {order: CakeMove(order) for order in EATING_ORDERS}
 _MOVE_TEXT: dict[tuple[int, ...], str] = {order: "+".join(SITE_NAMES[s] for s in order) for order in EATING_ORDERS}
 _SINGLE_MOVES: tuple[CakeMove, ...] = tuple(_MOVES[(site,)] for site in range(NUM_SITES))
+
+# Set-up moves straight from the placeable mask, ten sites at a time (no per-site loop, no table
+# of outcomes to build: a placement's outcome is one bit), and what each placement can unlock.
+_CHUNK = 10
+
+
+def _placement_table(first: int) -> tuple[tuple[CakeMove, ...], ...]:
+    sites = [s for s in range(first, first + _CHUNK) if s < NUM_SITES]
+    return tuple(tuple(_SINGLE_MOVES[s] for s in sites if m >> (s - first) & 1) for m in range(1 << len(sites)))
+
+
+_PLACEMENTS_0 = _placement_table(0)
+_PLACEMENTS_1 = _placement_table(_CHUNK)
+_PLACEMENTS_2 = _placement_table(2 * _CHUNK)
+#: For each site, the (site bit, support mask) of every site resting on it: what a candy there may unlock.
+_UNLOCK: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((1 << t, BELOW[t]) for t in iter_sites(ABOVE[s])) for s in range(NUM_SITES)
+)
 _RULE_CODES = {MIXED: 0, ANY: 1, SAME: 2}
 
 
@@ -218,48 +251,20 @@ _SEGMENT_REACH: tuple[int, ...] = tuple(_reach(mask) for mask in SEGMENT_MASKS)
 _SEGMENT_HOLDS: tuple[int, ...] = tuple(
     reach & ~mask for reach, mask in zip(_SEGMENT_REACH, SEGMENT_MASKS, strict=True)
 )
-_LINE_CACHE: dict[tuple[int, int, int, int], tuple[tuple[Masks, CakeMove], ...]] = {}
-_LINE_CACHE_LIMIT = 1 << 18
-
-
-def _line_moves(index: int, masks: Masks) -> tuple[tuple[Masks, CakeMove], ...]:
-    """Every distinct way to eat line ``SEGMENTS[index]``, as (masks inside its reach, move).
-
-    Only the candies within the line's reach can pin or drop, so the answer depends on them
-    alone and is cached by them.
-    """
-    reach = _SEGMENT_REACH[index]
-    local = (masks[0] & reach, masks[1] & reach, masks[2] & reach)
-    key = (index, *local)
-    cached = _LINE_CACHE.get(key)
-    if cached is None:
-        found: dict[Masks, CakeMove] = {}
-        for move, stay, moved in _line_geometry(index, local[0] | local[1] | local[2]):
-            result = []
-            for color in local:
-                mask = color & stay
-                for source, target in moved:
-                    if color & source:
-                        mask |= target
-                result.append(mask)
-            found.setdefault((result[0], result[1], result[2]), move)
-        cached = tuple((result, move) for result, move in found.items())
-        if len(_LINE_CACHE) >= _LINE_CACHE_LIMIT:
-            _LINE_CACHE.clear()
-        _LINE_CACHE[key] = cached
-    return cached
-
-
-#: How each legal order of a line moves the candies in its reach, by the occupied sites there:
-#: (move, the sites whose candy stays, (from bit, to bit) of each candy that dropped).
+#: How each legal order of a line moves the candies, by the occupied sites of its reach: (move,
+#: the sites whose candy stays put — outside the reach, or not moved —, (from bit, to bit) of
+#: each candy that dropped).
 _Geometry = tuple[tuple[CakeMove, int, tuple[tuple[int, int], ...]], ...]
 _GEOMETRY_CACHE: dict[tuple[int, int], _Geometry] = {}
+_GEOMETRY_CACHE_LIMIT = 1 << 18
 
 
 def _line_geometry(index: int, occupied: int) -> _Geometry:
     """Every order of eating line ``SEGMENTS[index]`` legal on ``occupied`` (the sites of its
-    reach that hold a candy), with where each remaining candy ends up; colours play no part,
-    so this is cached by the occupied sites alone and shared by every colouring."""
+    reach that hold a candy), with where each candy ends up. Only the candies within the line's
+    reach can pin or drop, and colours play no part, so this is cached by the occupied sites of
+    the reach alone and shared by every colouring; orders that move every candy alike reach the
+    same position whatever the colours, so only the first of them is kept (the one listed)."""
     key = (index, occupied)
     cached = _GEOMETRY_CACHE.get(key)
     if cached is None:
@@ -267,8 +272,12 @@ def _line_geometry(index: int, occupied: int) -> _Geometry:
         segment = SEGMENTS[index]
         origins = {site: site for site in iter_sites(occupied)}
         _order_geometry(occupied, segment, segment, (), origins, found)
-        cached = tuple(found)
-        if len(_GEOMETRY_CACHE) >= _LINE_CACHE_LIMIT:
+        first: dict[tuple[int, tuple[tuple[int, int], ...]], CakeMove] = {}
+        for move, stay, moved in found:
+            first.setdefault((stay, moved), move)
+        outside = ~_SEGMENT_REACH[index]
+        cached = tuple((move, outside | stay, moved) for (stay, moved), move in first.items())
+        if len(_GEOMETRY_CACHE) >= _GEOMETRY_CACHE_LIMIT:
             _GEOMETRY_CACHE.clear()
         _GEOMETRY_CACHE[key] = cached
     return cached
@@ -302,34 +311,112 @@ def _order_geometry(
         )
 
 
+#: For a candy on ``site`` holding up the one on ``t``: ``_DROPS[site * NUM_SITES + t]`` lists
+#: (from bit, to bit) of each candy that may drop when it is eaten, up the diagonal through ``t``,
+#: in order (the drops stop at the first empty site).
+_DROPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((1 << chain[k], 1 << chain[k - 1]) for k in range(1, len(chain)))
+    if (chain := RISING_CHAINS.get((site, t))) is not None
+    else ()
+    for site in range(NUM_SITES)
+    for t in range(NUM_SITES)
+)
+
+#: Per line of ``SEGMENTS``: its mask, the sites resting on it (out of the line), what eating it
+#: can move (the mask of its reach), and the move that eats it in its own order.
+_SEGMENT_ROWS: tuple[tuple[int, int, int, CakeMove], ...] = tuple(
+    zip(SEGMENT_MASKS, _SEGMENT_HOLDS, _SEGMENT_REACH, (_MOVES[segment] for segment in SEGMENTS), strict=True)
+)
+
+
+def _line_set_table(first: int) -> tuple[int, ...]:
+    """For each set of the ten sites from ``first``: the lines through any of them, as a set of
+    line numbers (bit ``i`` for ``SEGMENTS[i]``)."""
+    through = [sum(1 << i for i, mask in enumerate(SEGMENT_MASKS) if mask >> site & 1) for site in range(NUM_SITES)]
+    sites = [s for s in range(first, first + _CHUNK) if s < NUM_SITES]
+    tables = []
+    for m in range(1 << len(sites)):
+        lines = 0
+        for s in sites:
+            if m >> (s - first) & 1:
+                lines |= through[s]
+        tables.append(lines)
+    return tuple(tables)
+
+
+_LINES_THROUGH_0 = _line_set_table(0)
+_LINES_THROUGH_1 = _line_set_table(_CHUNK)
+_LINES_THROUGH_2 = _line_set_table(2 * _CHUNK)
+_ALL_LINES = (1 << len(SEGMENTS)) - 1
+
+
+def _lines_through(mask: int) -> int:
+    """The lines through any site of ``mask``, as a set of line numbers."""
+    return _LINES_THROUGH_0[mask & 1023] | _LINES_THROUGH_1[mask >> 10 & 1023] | _LINES_THROUGH_2[mask >> 20]
+
+
 def _python_eating_moves(masks: Masks, cherry: bool, line_rule: str) -> dict[CakeMove, Masks]:
+    """:func:`eating_moves` in Python: the moves of :func:`eating_outcomes`, in its order.
+
+    The lines that may be eaten are found at once, as sets of line numbers: full (through no empty
+    site), of the colours the rule allows, without the cherry; each one's orders come from
+    :func:`_line_geometry`. (This runs once a position in every playout without the compiled generator.)
+    """
     w, b, r = masks
     occupied = w | b | r
-    moves: dict[CakeMove, Masks] = {}
-    reached: set[Masks] = set()
-    for site in iter_sites(occupied):
-        if (ABOVE[site] & occupied).bit_count() >= 2 or (cherry and r >> site & 1):
+    first: dict[Masks, CakeMove] = {}  # each position reached, by the first move found to reach it
+    keep_first = first.setdefault
+    free = occupied
+    while free:
+        low = free & -free
+        free ^= low
+        site = low.bit_length() - 1
+        held = ABOVE[site] & occupied
+        if held & (held - 1) or (cherry and r & low):
+            continue  # pinned, or the cherry
+        rw, rb, rr = w & ~low, b & ~low, r & ~low  # it leaves; the candies it held drop in turn
+        if held:
+            for source, target in _DROPS[site * NUM_SITES + held.bit_length() - 1]:
+                if not occupied & source:
+                    break
+                if w & source:
+                    rw = rw & ~source | target
+                elif b & source:
+                    rb = rb & ~source | target
+                else:
+                    rr = rr & ~source | target
+        keep_first((rw, rb, rr), _SINGLE_MOVES[site])
+    lines = _ALL_LINES & ~_lines_through(ALL_SITES & ~occupied)
+    if line_rule != ANY or cherry:
+        white, black, red = _lines_through(w), _lines_through(b), _lines_through(r)
+        if cherry:
+            lines &= ~red
+        if line_rule != ANY:
+            mixed = (white & black) | (white & red) | (black & red)  # a full line: one colour or more
+            lines &= mixed if line_rule == MIXED else ~mixed
+    while lines:
+        low = lines & -lines
+        lines ^= low
+        index = low.bit_length() - 1
+        segment_mask, holds, reach, straight = _SEGMENT_ROWS[index]
+        if not occupied & holds:  # nothing rests on the line: eaten in its own order
+            keep_first((w & ~segment_mask, b & ~segment_mask, r & ~segment_mask), straight)
             continue
-        result = _eat(masks, occupied, site)[0]
-        if result not in reached:
-            reached.add(result)
-            moves[_SINGLE_MOVES[site]] = result
-    for index, segment_mask in enumerate(SEGMENT_MASKS):
-        if occupied & segment_mask != segment_mask or not _line_colors_ok(masks, segment_mask, line_rule, cherry):
-            continue
-        if not occupied & _SEGMENT_HOLDS[index]:  # nothing rests on the line: eaten in its own order
-            result = (w & ~segment_mask, b & ~segment_mask, r & ~segment_mask)
-            if result not in reached:
-                reached.add(result)
-                moves[_MOVES[SEGMENTS[index]]] = result
-            continue
-        keep = ~_SEGMENT_REACH[index]
-        for (lw, lb, lr), move in _line_moves(index, masks):
-            result = ((w & keep) | lw, (b & keep) | lb, (r & keep) | lr)
-            if result not in reached:
-                reached.add(result)
-                moves[move] = result
-    return moves
+        local = occupied & reach
+        geometry = _GEOMETRY_CACHE.get((index, local))
+        if geometry is None:
+            geometry = _line_geometry(index, local)
+        for move, stays, moved in geometry:
+            rw, rb, rr = w & stays, b & stays, r & stays
+            for source, target in moved:  # each candy that dropped is of one colour
+                if w & source:
+                    rw |= target
+                elif b & source:
+                    rb |= target
+                else:
+                    rr |= target
+            keep_first((rw, rb, rr), move)
+    return {move: result for result, move in first.items()}
 
 
 try:
@@ -477,6 +564,11 @@ class CakeState(State[CakeMove]):
         # What undo restores: the position, and its legal moves so search need not redo them.
         self._undo: list[tuple[Masks, int, str, dict[CakeMove, Masks] | None]] = []
         self._outcomes: dict[CakeMove, Masks] | None = None
+        # In the set-up: the sites that can take a candy now (``None``: not worked out yet).
+        self._free: int | None = None
+        # The game's rules as the hot paths read them (its options never change).
+        self._poisoned = game.variant == POISONED
+        self._setup_size = game.placements
 
     # -- queries -----------------------------------------------------------------------
 
@@ -492,10 +584,8 @@ class CakeState(State[CakeMove]):
     def is_terminal(self) -> bool:
         if self.phase != EAT:
             return False
-        occupied = self._board.occupied
-        if self.game.variant == POISONED:
-            return occupied == self._board.masks[2]
-        return occupied == 0
+        white, black, red = self._board.masks
+        return white | black == 0 and (red == 0 or self._poisoned)
 
     def current_player(self) -> int:
         return TERMINAL if self.is_terminal() else self.player
@@ -522,9 +612,19 @@ class CakeState(State[CakeMove]):
                 self._outcomes = eating_moves(self.masks(), self.game.variant, self.game.line_rule)
         return self._outcomes
 
+    def _placeable(self) -> int:
+        """The sites that can take a candy (in the set-up)."""
+        free = self._free
+        if free is None:
+            free = self._free = placeable(self._board.occupied)
+        return free
+
     def legal_moves(self, player: int | None = None) -> list[CakeMove]:
         if player is not None and self.check_seat(player) != self.current_player():
             return []
+        if self.phase == PLACE:  # the same moves as _legal_outcomes lists, by site
+            free = self._placeable()
+            return [*_PLACEMENTS_0[free & 1023], *_PLACEMENTS_1[free >> 10 & 1023], *_PLACEMENTS_2[free >> 20]]
         return list(self._legal_outcomes())
 
     def history_notation(self) -> list[str]:
@@ -536,6 +636,13 @@ class CakeState(State[CakeMove]):
 
     def apply(self, move: CakeMove) -> None:
         """Play a move; a line eaten in another legal order is recorded as its listed equivalent."""
+        if self.phase == PLACE and type(move) is CakeMove:
+            sites = move.sites
+            if type(sites) is tuple and len(sites) == 1:
+                site = sites[0]
+                if type(site) is int and 0 <= site < NUM_SITES and self._placeable() >> site & 1:
+                    self._place(site)
+                    return
         try:
             result = self._legal_outcomes().get(move)
         except TypeError:  # unhashable: a move object built with a list of sites
@@ -547,16 +654,40 @@ class CakeState(State[CakeMove]):
         self._history.append(move)
         self._set(result)
 
+    def _place(self, site: int) -> None:
+        """Place the mover's candy on ``site``, which can take it (the set-up's fast path of :meth:`apply`)."""
+        board = self._board.masks
+        white, black, red = board
+        self._undo.append(((white, black, red), self.player, self.phase, self._outcomes))
+        self._history.append(_SINGLE_MOVES[site])
+        bit = 1 << site
+        board[self.player] |= bit
+        occupied = white | black | red | bit
+        free = self._placeable() ^ bit
+        for above, below in _UNLOCK[site]:
+            if occupied & below == below:
+                free |= above
+        self._outcomes = None
+        self._free = free
+        if occupied.bit_count() == self._setup_size:
+            self._end_setup()
+        else:
+            self.player = 1 - self.player
+
+    def _end_setup(self) -> None:
+        """The last candy of the set-up is placed: the cherry goes on top (poisoned), and Mint eats first."""
+        if self.game.variant == POISONED:
+            self._board.place(TOP, 2)
+        self.phase, self.player = EAT, 0
+        self._free = None
+
     def _set(self, masks: Masks) -> None:
         self._board.masks[:] = masks
         self._outcomes = None
-        if self.phase == PLACE:
-            placed = self._board.count()
-            if placed == self.game.placements:
-                if self.game.variant == POISONED:
-                    self._board.place(TOP, 2)
-                self.phase, self.player = EAT, 0
-                return
+        self._free = None
+        if self.phase == PLACE and self._board.count() == self._setup_size:
+            self._end_setup()
+            return
         self.player = 1 - self.player
 
     def _validate(self, move: CakeMove) -> Masks:
@@ -606,6 +737,7 @@ class CakeState(State[CakeMove]):
         masks, self.player, self.phase, outcomes = self._undo.pop()
         self._board.masks[:] = masks
         self._outcomes = outcomes
+        self._free = None
         return self._history.pop()
 
     def parse_move(self, text: str, player: int | None = None) -> CakeMove:
@@ -632,6 +764,7 @@ class CakeState(State[CakeMove]):
         state._history = list(self._history)
         state._undo = list(self._undo)
         state._outcomes = self._outcomes  # never mutated, only replaced: safe to share
+        state._free = self._free
         return state
 
     # -- text --------------------------------------------------------------------------
