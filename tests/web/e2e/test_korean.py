@@ -80,16 +80,16 @@ ENGLISH = english_patterns()
 
 def english_on(page: Page) -> list[tuple[str, str]]:
     """The catalogue's English texts the page shows: in its visible text, and in the titles,
-    labels and placeholders of what it shows. An option's help (the title of its form row, the
-    server's words) names the option's values as they are typed, so those are not counted there."""
+    labels and placeholders of what it shows. An option's help (under its input, the server's
+    words) names the option's values as they are typed, so those are not counted there."""
     shown, helps = page.evaluate(
         """() => {
           const attributes = (nodes) => nodes.filter(n => !n.closest('[hidden]'))
             .flatMap(n => ['title', 'aria-label', 'placeholder'].map(a => n.getAttribute(a) || ''));
           const all = [...document.querySelectorAll('[title], [aria-label], [placeholder]')];
-          const help = (n) => n.matches('.form-row[title]');
-          return [[document.body.innerText, document.title, ...attributes(all.filter(n => !help(n)))].join('\\n'),
-                  attributes(all.filter(help)).join('\\n')];
+          const helps = [...document.querySelectorAll('.option-help')].map(n => n.innerText);
+          const body = helps.reduce((text, help) => text.replace(help, ''), document.body.innerText);
+          return [[body, document.title, ...attributes(all)].join('\\n'), helps.join('\\n')];
         }"""
     )
     typed = option_values_as_typed()
@@ -159,10 +159,12 @@ def test_a_whole_game_in_korean(
     browser: Browser, server: str, game: str, options: dict[str, str], name: str, size: str
 ) -> None:
     page, errors = korean_page(browser, size)
-    invites = create_from_lobby(page, server, game, options)
-    assert "게임을 만들었습니다" in page.inner_text("#created")
-    assert_korean(page)
-    screenshot(page, f"ko-lobby-{size}", full_page=True)
+
+    def korean_lobby(lobby: Page) -> None:
+        assert_korean(lobby)
+        screenshot(lobby, f"ko-lobby-{size}", full_page=True)
+
+    invites = create_from_lobby(page, server, game, options, before_create=korean_lobby)
     page.goto(server + invites[0])
     page.wait_for_selector("#players li.player")
     assert page.inner_text("#role").startswith("내 자리: ")

@@ -182,7 +182,7 @@ export function errorText(code, message) {
 }
 
 /** ``text`` begun with a capital, as a sentence shown on its own (the server's details begin in lower case). */
-function sentence(text) {
+export function sentence(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
