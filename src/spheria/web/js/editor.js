@@ -1,6 +1,7 @@
 // The position editor: set up any position by tapping sites; the server checks it by the game's
 // rules (this page knows none) and says why a position is impossible. From here a position is
-// analysed (/analysis) or played against agents (POST /api/games with a start position).
+// analysed (/analysis) or played against agents (POST /api/games with a start position). The
+// page's link is always the position shown (?game=&options=&spn=), so nothing is lost on Back.
 
 import { PyramidView, SITES, LEVEL_SIZES, parseBoard, below } from "./board.js";
 import { t, has, tOr, translatePage, onLanguageChange, gameTitle, seatName, agentName, errorText, colorWord, sentence } from "./messages.js";
