@@ -157,14 +157,13 @@ def create_from_lobby(
         kinds.nth(i).select_option("human" if i < humans else "agent:random")
     if before_create is not None:
         before_create(page)
-    with page.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST") as made:
-        page.click("#create")
-    invites = [str(seat["invite"]) for seat in made.value.json()["seats"] if seat["invite"]]
+    page.click("#create")
     if humans == 1:
-        page.wait_for_url(f"**{invites[0].split('#')[0]}")  # the person's own seat
-    else:
-        page.wait_for_selector("#created .invite a.open-seat")
-    return invites
+        page.wait_for_url("**/game/**")  # the person's own seat
+        return [page.url.removeprefix(server)]
+    page.wait_for_selector("#created .invite a.open-seat")
+    links = page.locator("#created a.open-seat")
+    return [str(links.nth(i).get_attribute("href")) for i in range(links.count())]
 
 
 def wait_turn(page: Page) -> bool:

@@ -431,3 +431,28 @@ def test_the_analysis_board_opens_the_editor_on_the_position_it_shows(
     page.wait_for_selector("#verdict .verdict-title")
     assert settled(page) == state.to_spn() and page.input_value("#game") == "spline"
     assert page.evaluate("document.body.dataset.valid") == "1"
+
+
+def test_the_preview_label_fits_the_board(
+    speaking: tuple[str, str, Page],
+    server: str,  # noqa: F811
+) -> None:
+    """The label over a previewed move (drawn by the board the game page, the analysis board and
+    this page share) is within the view, in either language, on a phone too."""
+    size, lang, page = speaking
+    open_editor(page, server, "special-cake", {})
+    boxes = page.evaluate(
+        """async () => {
+          const { PyramidView } = await import('/static/js/board.js');
+          const view = new PyramidView(document.getElementById('board'), { onClick: () => {}, onHover: () => {} });
+          view.render({ board: 'wbwbbwbwwbwbbwbw/........./..../.', preview: 'wbwbbwbwwbwbbw.w/........./..../.',
+                        targets: new Set(), locked: new Set() });
+          const label = document.querySelector('#board .preview-label');
+          const [x, , width] = label.ownerSVGElement.getAttribute('viewBox').split(' ').map(Number);
+          const box = label.getBBox();
+          return { text: label.textContent, left: box.x, right: box.x + box.width, x, width };
+        }"""
+    )
+    assert boxes["text"] == catalogue(lang)["board.preview"]
+    assert boxes["x"] <= boxes["left"] and boxes["right"] <= boxes["x"] + boxes["width"], boxes
+    screenshot(page, f"board-preview-label-{size}-{lang}")
