@@ -34,6 +34,7 @@ from tests.web.e2e.test_browser import (  # noqa: F401  (browser and server are 
     wait_turn,
     watched_page,
 )
+from tests.web.e2e.test_korean import assert_korean
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
@@ -380,6 +381,8 @@ def test_the_fields_are_words_in_the_page_language_and_the_game_speaks_its_own(
     assert labels == [words[f"editor.field.spagyric.{n}"] for n in range(1, 8)]
     assert "Spagyric" not in page.input_value("#spn")  # the SPN is still there to read and edit
     assert page.input_value("#spn").endswith("reveal - 8,8,8 8,8,8 0,0,0 0,0,0 0,0,0")
+    if lang == "ko":
+        assert_korean(page)
     if size == "phone":
         assert_fits(page)
     screenshot(page, f"editor-spagyric-fields-{size}-{lang}", full_page=True)
@@ -392,6 +395,8 @@ def test_the_fields_are_words_in_the_page_language_and_the_game_speaks_its_own(
     mint = "Mint" if lang == "en" else "민트"
     assert words["editor.status.special-cake.place"].format(name=mint) in verdict(page)
     assert ("candy" in verdict(page)) if lang == "en" else ("사탕" in verdict(page))
+    if lang == "ko":
+        assert_korean(page)
     # What the rules say begins with a capital, like every sentence the page shows (the rules
     # write their reasons in lower case, to be put in a sentence).
     press(page, '.tool[data-tool="w"]')

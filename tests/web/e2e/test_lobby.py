@@ -31,6 +31,7 @@ from tests.web.e2e.test_browser import (  # noqa: F401  (browser and server are 
     server,
     watched_page,
 )
+from tests.web.e2e.test_korean import assert_korean
 
 CATALOGUES = Path(__file__).resolve().parents[3] / "src" / "spheria" / "web" / "i18n"
 LOCALES = {"en": "en-US", "ko": "ko-KR"}
@@ -138,6 +139,8 @@ def test_each_option_is_named_in_words_and_explained_in_the_page_language(
         "([selector, text]) => document.querySelector(selector).textContent === text",
         arg=[empty, default.format(value=words_here["value.line_rule.any"])],
     )
+    if lang == "ko":
+        assert_korean(page)
     if size == "phone":
         assert_fits(page, board=False)
     screenshot(page, f"lobby-options-{size}-{lang}", full_page=True)
