@@ -252,7 +252,7 @@ function fieldLabel(game, index) {
 
 /** A value of an SPN field as people read it (the value itself stays in the SPN): a seat's number
  * names the seat, a seat with a colour ("1w") says who places which ball, a word is glossed in the
- * game's own words when it has some ("place" is placing candies in Special Cake). */
+ * game's own words when the catalogue has some for it (editor.value.<game>.<value>). */
 function fieldValue(result, index, value) {
   const seat = (text) => result.players[Number(text) - 1];
   const placer = /^(\d+)([wbr])$/.exec(value);
@@ -318,7 +318,7 @@ function renderVerdict(result) {
   if (result.terminal) box.appendChild(h("div", {}, t("editor.over")));
   else if (result.simultaneous) box.appendChild(h("div", {}, t("editor.simultaneous")));
   else box.appendChild(h("div", {}, t("editor.to_move", { name: seatName(result.to_move_name), count: result.legal_moves })));
-  const own = `editor.status.${result.game}.${result.code.phase}`; // the game's own words (a candy in Special Cake)
+  const own = `editor.status.${result.game}.${result.code.phase}`; // the game's own words when it has some (editor.status.<game>.<phase>)
   const phase = has(own) ? own : `status.${result.code.phase}`;
   if (result.code.code === "turn" && has(phase)) box.appendChild(h("div", { class: "muted" }, t(phase, { name: seatName(result.to_move_name) })));
 }
