@@ -160,7 +160,9 @@ def create_from_lobby(
     page.click("#create")
     if humans == 1:
         page.wait_for_url("**/game/**")  # the person's own seat
-        return [page.url.removeprefix(server)]
+        invite = page.url.removeprefix(server)
+        page.goto("about:blank")  # the caller opens the seat itself (with its own routes and listeners)
+        return [invite]
     page.wait_for_selector("#created .invite a.open-seat")
     links = page.locator("#created a.open-seat")
     return [str(links.nth(i).get_attribute("href")) for i in range(links.count())]

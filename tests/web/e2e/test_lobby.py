@@ -146,6 +146,27 @@ def test_each_option_is_named_in_words_and_explained_in_the_page_language(
     screenshot(page, f"lobby-options-{size}-{lang}", full_page=True)
 
 
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_an_option_out_of_range_is_refused_in_sentences(browser: Browser, server: str, lang: str) -> None:  # noqa: F811
+    """The page's words for the refusal, then the server's, each a sentence of its own (the
+    server writes its details in lower case, to go after other words)."""
+    page, errors = watched_page(browser, locale=LOCALES[lang], **SIZES["phone"])  # type: ignore[arg-type]
+    words_here = catalogue(lang)
+    open_lobby(page, server)
+    choose_game(page, "spagyric")
+    page.fill("#opt-supply", "0")
+    page.evaluate("document.activeElement.blur()")
+    page.wait_for_function("() => document.querySelector('#form-error').textContent !== ''")
+    refusal = page.inner_text("#form-error")
+    assert refusal.startswith(words_here["error.bad_game"]), refusal
+    detail = refusal.removeprefix(words_here["error.bad_game"]).strip()
+    assert "supply" in detail and not detail[0].islower(), refusal
+    assert (detail.startswith("Option 'supply'")) if lang == "en" else detail.startswith("옵션 'supply'")
+    assert page.is_disabled("#create")
+    page.context.close()
+    assert [e for e in errors if "status of 400" not in e] == []  # only the refusal itself
+
+
 def test_a_game_against_an_agent_takes_the_player_to_their_seat_and_one_between_people_shows_the_links(
     lobby: tuple[str, str, Page],
     server: str,  # noqa: F811

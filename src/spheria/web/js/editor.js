@@ -383,7 +383,7 @@ async function play() {
     saveInvites(created.id, [seat], created.owner);
     location.href = seat.invite;
   } catch (error) {
-    $("play-error").textContent = sentence(refusalText(error));
+    $("play-error").textContent = refusalText(error);
     $("btn-play").disabled = false;
   }
 }

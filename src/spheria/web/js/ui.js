@@ -115,7 +115,7 @@ export function serverDetail(text, attrs = {}) {
  * the server's own detail (which option, which seat, which rule), both in the page's language; or,
  * for a code the page does not word, the server's message alone. */
 export function refusalText(error) {
-  return error.detail && has(`error.${error.code}`) ? `${error.message} ${error.detail}` : error.message;
+  return error.detail && has(`error.${error.code}`) ? `${error.message} ${sentence(error.detail)}` : error.message;
 }
 
 /** The URL of a websocket at ``path`` on this server, in the page's language (the server words
