@@ -160,6 +160,7 @@ def create_from_lobby(
     page.click("#create")
     if humans == 1:
         page.wait_for_url("**/game/**")  # the person's own seat
+        page.wait_for_selector("body[data-version]")  # claimed: this browser keeps the seat's credential
         invite = page.url.removeprefix(server)
         page.goto("about:blank")  # the caller opens the seat itself (with its own routes and listeners)
         return [invite]
