@@ -196,9 +196,9 @@ def test_a_whole_game_in_korean(
 
 def test_switching_language_mid_game_keeps_the_game_and_the_seat(browser: Browser, server: str) -> None:
     page, errors = korean_page(browser, "desktop", locale="en-US")
-    sockets: list[str] = []
-    page.on("websocket", lambda ws: sockets.append(ws.url))
     invites = create_from_lobby(page, server, "special-cake", {"variant": "mint"})
+    sockets: list[str] = []  # from the seat's page on (the lobby's landing on the seat is over)
+    page.on("websocket", lambda ws: sockets.append(ws.url))
     page.goto(server + invites[0])
     page.wait_for_selector("#players li.player")
     assert page.inner_text("#role") == "You play Mint"
