@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -31,8 +32,16 @@ from tests.web.e2e.test_browser import (  # noqa: F401  (fixtures)
 )
 
 
-def create_against_level(page: Page, server: str, game: str, level: int, hints: bool) -> str:  # noqa: F811
-    """Fill in the lobby: a person against ``level:N``, with or without hints; returns the person's invite."""
+def create_against_level(
+    page: Page,  # noqa: F811
+    server: str,  # noqa: F811
+    game: str,
+    level: int,
+    hints: bool,
+    before_create: Callable[[Page], None] | None = None,
+) -> str:
+    """Fill in the lobby: a person against ``level:N``, with or without hints; returns the person's invite.
+    ``before_create`` looks at the filled-in lobby (*Create game* takes the person to their seat)."""
     page.goto(server + "/")
     choose_game(page, game)
     kinds = page.locator("select.seat-kind")
@@ -42,9 +51,11 @@ def create_against_level(page: Page, server: str, game: str, level: int, hints: 
     assert page.is_enabled("#hints") and page.is_hidden("#hints-note")
     if hints:
         page.check("#hints")
+    if before_create is not None:
+        before_create(page)
     page.click("#create")
-    page.wait_for_selector("#created a.open-seat")
-    return str(page.locator("#created a.open-seat").first.get_attribute("href"))
+    page.wait_for_url("**/game/**")  # one person against an agent: straight to the seat
+    return page.url.removeprefix(server)
 
 
 def forged_hint(page: Page, server: str, join: dict[str, Any]) -> list[dict[str, Any]]:  # noqa: F811
@@ -136,11 +147,14 @@ def test_a_game_against_a_level_with_hints_from_the_lobby(page: Page, server: st
     assert "hints: 2" in page.inner_text("#players li[data-seat='0']")
 
 
-def test_hints_by_touch_on_a_phone(browser: Browser, server: str) -> None:  # noqa: F811
-    page, errors = sized_page(browser, "phone")  # noqa: F811
-    invite = create_against_level(page, server, "special-cake", 1, hints=True)
+def lobby_levels_fit(page: Page) -> None:  # noqa: F811
     assert_fits(page, board=False)
     screenshot(page, "lobby-levels-phone", full_page=True)
+
+
+def test_hints_by_touch_on_a_phone(browser: Browser, server: str) -> None:  # noqa: F811
+    page, errors = sized_page(browser, "phone")  # noqa: F811
+    invite = create_against_level(page, server, "special-cake", 1, hints=True, before_create=lobby_levels_fit)
     page.goto(server + invite)
     assert wait_turn(page)
     page.locator("#btn-hint").tap()
@@ -226,8 +240,7 @@ def test_a_ticked_hints_box_and_the_chosen_level_survive_a_change_of_options(
     assert page.locator("select.seat-kind").nth(1).input_value() == "level:2"
     screenshot(page, f"lobby-hints-kept-{size}")
     page.click("#create")
-    page.wait_for_selector("#created a.open-seat")
-    page.goto(server + str(page.locator("#created a.open-seat").first.get_attribute("href")))
+    page.wait_for_url("**/game/**")  # one person against an agent: straight to the seat
     assert wait_turn(page)
     assert page.locator("#btn-hint").is_visible()  # the game was made with hints
     assert errors == []

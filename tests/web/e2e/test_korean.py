@@ -80,16 +80,16 @@ ENGLISH = english_patterns()
 
 def english_on(page: Page) -> list[tuple[str, str]]:
     """The catalogue's English texts the page shows: in its visible text, and in the titles,
-    labels and placeholders of what it shows. An option's help (the title of its form row, the
-    server's words) names the option's values as they are typed, so those are not counted there."""
+    labels and placeholders of what it shows. An option's help (under its input, the server's
+    words) names the option's values as they are typed, so those are not counted there."""
     shown, helps = page.evaluate(
         """() => {
           const attributes = (nodes) => nodes.filter(n => !n.closest('[hidden]'))
             .flatMap(n => ['title', 'aria-label', 'placeholder'].map(a => n.getAttribute(a) || ''));
           const all = [...document.querySelectorAll('[title], [aria-label], [placeholder]')];
-          const help = (n) => n.matches('.form-row[title]');
-          return [[document.body.innerText, document.title, ...attributes(all.filter(n => !help(n)))].join('\\n'),
-                  attributes(all.filter(help)).join('\\n')];
+          const helps = [...document.querySelectorAll('.option-help')].map(n => n.innerText);
+          const body = helps.reduce((text, help) => text.replace(help, ''), document.body.innerText);
+          return [[body, document.title, ...attributes(all)].join('\\n'), helps.join('\\n')];
         }"""
     )
     typed = option_values_as_typed()
@@ -159,10 +159,12 @@ def test_a_whole_game_in_korean(
     browser: Browser, server: str, game: str, options: dict[str, str], name: str, size: str
 ) -> None:
     page, errors = korean_page(browser, size)
-    invites = create_from_lobby(page, server, game, options)
-    assert "게임을 만들었습니다" in page.inner_text("#created")
-    assert_korean(page)
-    screenshot(page, f"ko-lobby-{size}", full_page=True)
+
+    def korean_lobby(lobby: Page) -> None:
+        assert_korean(lobby)
+        screenshot(lobby, f"ko-lobby-{size}", full_page=True)
+
+    invites = create_from_lobby(page, server, game, options, before_create=korean_lobby)
     page.goto(server + invites[0])
     page.wait_for_selector("#players li.player")
     assert page.inner_text("#role").startswith("내 자리: ")
@@ -194,9 +196,9 @@ def test_a_whole_game_in_korean(
 
 def test_switching_language_mid_game_keeps_the_game_and_the_seat(browser: Browser, server: str) -> None:
     page, errors = korean_page(browser, "desktop", locale="en-US")
-    sockets: list[str] = []
-    page.on("websocket", lambda ws: sockets.append(ws.url))
     invites = create_from_lobby(page, server, "special-cake", {"variant": "mint"})
+    sockets: list[str] = []  # from the seat's page on (the lobby's landing on the seat is over)
+    page.on("websocket", lambda ws: sockets.append(ws.url))
     page.goto(server + invites[0])
     page.wait_for_selector("#players li.player")
     assert page.inner_text("#role") == "You play Mint"
@@ -382,7 +384,7 @@ def test_the_editor_says_in_korean_why_a_position_is_impossible(browser: Browser
     assert page.get_attribute("#verdict .reason", "data-code") == "rules"
     assert page.inner_text("#verdict .reason") == korean()["editor.reason.rules"]
     assert page.title() == "국면 편집기 · Spheria"
-    assert page.locator("#field-1 option:checked").inner_text() == "1 · 민트"
+    assert page.locator("#field-1 option:checked").inner_text() == "민트"  # the seat by its name, not its number
     reason = page.inner_text("#reason-detail")  # the rules' own reason, in Korean, shown as it is
     assert page.is_visible("#reason-detail") and HANGUL.search(reason) and "감초" in reason, reason
     assert "so Liquorice is to place" not in reason and not re.search("[A-Za-z]{4,}", reason)

@@ -186,6 +186,7 @@ function changed() {
   history.replaceState(null, "", `/analysis?${query}`);
   document.body.dataset.node = String(at);
   $("share").replaceChildren(copyButton(location.href, t("analysis.share")));
+  $("edit-position").href = `/editor?${new URLSearchParams({ game: facts.game, options: setup.options, spn: answerOf(current).position })}`;
   render();
 }
 

@@ -330,6 +330,9 @@ export class PyramidView {
     if (o.preview) {
       const label = el("text", { x: x0 + 12, y: y0 + 20, class: "preview-label" }, svg);
       label.textContent = o.previewLabel || t("board.preview");
+      const room = width - 24; // the label fits the view: a long one (or a narrow view) is set smaller
+      const long = label.getComputedTextLength();
+      if (long > room) label.style.fontSize = `${Math.floor((14 * room) / long)}px`;
     }
     this.levelMaps(o.mapBoard ? parseBoard(o.mapBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked, suggested, ballNames: o.ballNames });
   }

@@ -1,10 +1,11 @@
 // The position editor: set up any position by tapping sites; the server checks it by the game's
 // rules (this page knows none) and says why a position is impossible. From here a position is
-// analysed (/analysis) or played against agents (POST /api/games with a start position).
+// analysed (/analysis) or played against agents (POST /api/games with a start position). The
+// page's link is always the position shown (?game=&options=&spn=), so nothing is lost on Back.
 
 import { PyramidView, SITES, LEVEL_SIZES, parseBoard, below } from "./board.js";
-import { t, has, translatePage, onLanguageChange, gameTitle, seatName, agentName, errorText } from "./messages.js";
-import { h, clear, api, saveInvites, serverDetail, refusalText, renderOptionInputs, optionValues } from "./ui.js";
+import { t, has, tOr, translatePage, onLanguageChange, gameTitle, seatName, agentName, errorText, colorWord, sentence } from "./messages.js";
+import { h, clear, api, saveInvites, serverDetail, refusalText, renderOptionInputs, optionValues, showResolvedDefaults, ballSwatch } from "./ui.js";
 
 translatePage(); // static labels (and the title) from the catalogue
 
@@ -14,6 +15,9 @@ const LEVELS = 4;
 const ROTATE = 1;
 const MIRROR = 4;
 const LEVEL_NAMES = ["level:1", "level:2", "level:3", "level:4", "level:5"];
+//: An SPN field of ball counts by colour, in the notation's order of colours (white, black, red).
+const COUNTS = /^\d+,\d+,\d+$/;
+const COUNT_COLORS = ["w", "b", "r"];
 
 let catalog = null;
 let tool = "w";
@@ -29,6 +33,7 @@ onLanguageChange(() => {
   if (!catalog) return;
   for (const option of $("game").options) option.textContent = gameTitle(option.value, option.textContent);
   renderOptions(options());
+  if (answer) showResolvedDefaults($("option-rows"), answer.options);
   if (answer && !answer.ok && lastAsked) {
     ask(lastAsked.kind === "check" ? lastAsked : { kind: "check", data: { spn: answer.spn ?? spn() } }, false); // the rules' reason, asked again in the new language
   }
@@ -71,7 +76,7 @@ async function start() {
   await load(query.get("spn"));
 }
 
-/** "k=v,k=v" (the /analysis link's options) as an object. */
+/** "k=v,k=v" (the /analysis and /editor links' options) as an object. */
 function parseOptionText(text) {
   const out = {};
   for (const pair of text.split(",")) {
@@ -119,6 +124,21 @@ function spn() {
   return [boardText(), ...fields].join(" ");
 }
 
+/** The options as the links write them: k=v,k=v (the server's answer's, else the form's). */
+function optionText(values) {
+  return Object.entries(values)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join(",");
+}
+
+/** This page's link is the position shown (game, options, SPN): Back, a reload or a shared link
+ * bring it back, possible or not. */
+function remember() {
+  const values = answer && answer.game === $("game").value ? answer.options : options();
+  const link = `/editor?game=${encodeURIComponent($("game").value)}&options=${optionText(values)}&spn=${encodeURIComponent(spn())}`;
+  if (`${location.pathname}${location.search}` !== link) history.replaceState(null, "", link);
+}
+
 /** A tap puts the chosen colour on a site, or takes the ball off (tapping a ball of that colour). */
 function tap(name) {
   const site = SITES.find((s) => s.name === name);
@@ -129,6 +149,7 @@ function tap(name) {
 
 function changed() {
   $("spn").value = spn();
+  remember();
   draw();
   clearTimeout(checkTimer);
   checkTimer = setTimeout(check, 120);
@@ -187,6 +208,8 @@ async function ask(body, replace) {
   renderFields(result);
   renderVerdict(result);
   renderPlay(result);
+  showResolvedDefaults($("option-rows"), result.options);
+  remember();
   draw();
   document.body.dataset.valid = result.ok ? "1" : "0";
   // What this answer is about: the page has settled when it is the position shown (tests wait for it).
@@ -227,14 +250,31 @@ function fieldLabel(game, index) {
   return has(key) ? t(key) : t("editor.field", { number: index + 2 });
 }
 
-/** A value of an SPN field as people read it (the value itself stays in the SPN): a field whose
- * values are the seats' numbers (1 … the number of players) names the seat, a word is glossed. */
+/** A value of an SPN field as people read it (the value itself stays in the SPN): a seat's number
+ * names the seat, a seat with a colour ("1w") says who places which ball, a word is glossed in the
+ * game's own words when the catalogue has some for it (editor.value.<game>.<value>). */
 function fieldValue(result, index, value) {
-  const choices = result.choices[index] || [];
-  const seats = result.players.map((_, i) => String(i + 1));
-  if (choices.length === seats.length && choices.every((c, i) => c === seats[i])) return `${value} · ${seatName(result.players[Number(value) - 1])}`;
-  const word = `editor.value.${value}`;
-  return has(word) ? `${value} · ${t(word)}` : value;
+  const seat = (text) => result.players[Number(text) - 1];
+  const placer = /^(\d+)([wbr])$/.exec(value);
+  if (/^\d+$/.test(value) && seat(value)) return seatName(seat(value));
+  if (placer && seat(placer[1])) return t("editor.value.placer", { name: seatName(seat(placer[1])), color: colorWord(placer[2]) });
+  if (value === "-") return t("editor.value.none");
+  return tOr(`editor.value.${result.game}.${value}`, tOr(`editor.value.${value}`, value));
+}
+
+/** A field of counts by colour ("8,8,8") as one number input per colour, each named by its ball. */
+function countInputs(id, value, onChange) {
+  const counts = value.split(",");
+  const inputs = COUNT_COLORS.map((color, k) =>
+    h("input", { type: "number", id: `${id}-${color}`, class: "count-input", min: 0, max: 99, step: 1, inputmode: "numeric", value: counts[k], "aria-label": colorWord(color) }),
+  );
+  const read = () => inputs.map((input) => String(Math.max(0, Math.floor(Number(input.value) || 0)))).join(",");
+  for (const input of inputs) input.addEventListener("change", () => onChange(read()));
+  return h(
+    "div",
+    { class: "counts", id, role: "group", "data-field": id.slice("field-".length) },
+    COUNT_COLORS.map((color, k) => h("label", { class: "count", title: colorWord(color) }, ballSwatch(color, 18), h("span", { class: "count-word" }, colorWord(color)), inputs[k])),
+  );
 }
 
 function renderFields(result) {
@@ -242,20 +282,26 @@ function renderFields(result) {
   fields.forEach((value, i) => {
     const id = `field-${i + 1}`;
     const choices = result.choices[i];
+    const set = (text) => {
+      fields[i] = text.trim() || "-";
+      changed();
+    };
     let input;
     if (choices) {
       input = h("select", { id, class: "spn-field", "data-field": i + 1 });
       const all = choices.includes(value) ? choices : [value, ...choices];
       for (const choice of all) input.appendChild(h("option", { value: choice }, fieldValue(result, i, choice)));
       input.value = value;
+      input.addEventListener("change", () => set(input.value));
+    } else if (COUNTS.test(value)) {
+      input = countInputs(id, value, set);
     } else {
       input = h("input", { type: "text", id, class: "spn-field", "data-field": i + 1, value, spellcheck: "false", autocomplete: "off" });
+      input.addEventListener("change", () => set(input.value));
     }
-    input.addEventListener("change", () => {
-      fields[i] = input.value.trim() || "-";
-      changed();
-    });
-    host.appendChild(h("div", { class: "form-row" }, h("label", { for: id }, fieldLabel(result.game, i)), input));
+    const label = input.tagName === "DIV" ? h("span", { class: "field-label", id: `${id}-label` }, fieldLabel(result.game, i)) : h("label", { for: id }, fieldLabel(result.game, i));
+    if (input.tagName === "DIV") input.setAttribute("aria-labelledby", `${id}-label`);
+    host.appendChild(h("div", { class: `form-row${input.tagName === "DIV" ? " counts-row" : ""}` }, label, input));
   });
 }
 
@@ -265,14 +311,15 @@ function renderVerdict(result) {
   if (!result.ok) {
     box.appendChild(h("div", { class: "verdict-title" }, t("editor.impossible")));
     box.appendChild(h("div", { class: "reason", "data-code": result.code }, t(`editor.reason.${result.code}`)));
-    box.appendChild(h("div", { class: "detail", id: "reason-detail" }, result.reason)); // the rules name the fault exactly, in the page's language
+    box.appendChild(h("div", { class: "detail", id: "reason-detail" }, sentence(result.reason))); // the rules name the fault exactly, in the page's language
     return;
   }
   box.appendChild(h("div", { class: "verdict-title" }, t("editor.valid")));
   if (result.terminal) box.appendChild(h("div", {}, t("editor.over")));
   else if (result.simultaneous) box.appendChild(h("div", {}, t("editor.simultaneous")));
   else box.appendChild(h("div", {}, t("editor.to_move", { name: seatName(result.to_move_name), count: result.legal_moves })));
-  const phase = `status.${result.code.phase}`;
+  const own = `editor.status.${result.game}.${result.code.phase}`; // the game's own words when it has some (editor.status.<game>.<phase>)
+  const phase = has(own) ? own : `status.${result.code.phase}`;
   if (result.code.code === "turn" && has(phase)) box.appendChild(h("div", { class: "muted" }, t(phase, { name: seatName(result.to_move_name) })));
 }
 
@@ -281,20 +328,17 @@ let refusal = null; // what the server refused (shown again after a switch of la
 /** What the server refused (an Error from ``api``), worded by its code in the page's language. */
 function showRefusal(error) {
   refusal = error;
-  const message = error.code ? errorText(error.code, error.detail) : error.message;
+  const message = error.code ? errorText(error.code, error.detail) : sentence(error.message);
   const box = clear($("verdict"));
   box.className = "verdict invalid";
   box.appendChild(h("div", { class: "verdict-title" }, t("editor.refused")));
   box.appendChild(h("div", { class: "reason" }, message));
-  if (error.detail && has(`error.${error.code}`)) box.appendChild(serverDetail(error.detail)); // else it is the message
+  if (error.detail && has(`error.${error.code}`)) box.appendChild(serverDetail(sentence(error.detail))); // else it is the message
 }
 
 /** The /analysis link: the game, its options as k=v,k=v and the SPN (this format is fixed). */
 function analysisLink(result) {
-  const opts = Object.entries(result.options)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
-    .join(",");
-  return `/analysis?game=${encodeURIComponent(result.game)}&options=${opts}&spn=${encodeURIComponent(result.spn)}`;
+  return `/analysis?game=${encodeURIComponent(result.game)}&options=${optionText(result.options)}&spn=${encodeURIComponent(result.spn)}`;
 }
 
 function renderPlay(result) {
@@ -322,9 +366,13 @@ function renderPlay(result) {
   $("btn-play").disabled = !usable || result.terminal;
 }
 
+/** Play the position shown: an edit still on its way to the server (a field just left, a tap a
+ * moment ago) is checked first, so the game starts where the board and the fields say. */
 async function play() {
   $("play-error").textContent = "";
-  if (!answer || !answer.ok) return;
+  clearTimeout(checkTimer);
+  if (!answer || answer.spn !== spn()) await check();
+  if (!answer || !answer.ok || answer.spn !== spn()) return;
   const mine = Number($("my-seat").value);
   const agent = $("opponent").value;
   const seats = answer.players.map((_, i) => (i === mine ? { kind: "human" } : { kind: "agent", agent }));

@@ -1,7 +1,7 @@
 // The lobby: the new game form, games in play and finished games.
 
 import { t, translatePage, onLanguageChange, currentLanguage, gameTitle, seatName, agentName, levelWords } from "./messages.js";
-import { h, clear, api, renderOptionInputs, optionValues, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch, resultText, refusalText } from "./ui.js";
+import { h, clear, api, renderOptionInputs, optionValues, showResolvedDefaults, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch, resultText, refusalText, showHowTo } from "./ui.js";
 
 translatePage(); // static labels from the message table
 
@@ -10,20 +10,26 @@ let catalog = null;
 let checkTimer = null;
 let seatNames = [];
 let created = null; // the last game made here, whose links stay shown
+let chosen = false; // whether the player chose the game or its options (then the link keeps them)
 
 async function start() {
   catalog = await api("/api/catalog");
   const select = $("game");
   for (const game of catalog.games) select.appendChild(h("option", { value: game.name }, gameTitle(game.name, game.title)));
-  const wanted = new URLSearchParams(location.search).get("game");
-  select.value = wanted && catalog.games.some((g) => g.name === wanted) ? wanted : catalog.default;
+  const query = new URLSearchParams(location.search);
+  const wanted = query.get("game");
+  const known = wanted && catalog.games.some((g) => g.name === wanted);
+  select.value = known ? wanted : catalog.default; // the game Spheria offers first
   showTitles();
   select.addEventListener("change", () => {
+    chosen = true;
     renderOptions();
     check();
   });
+  $("link-howto").addEventListener("click", () => ($("howto").open = true));
   $("new-game").addEventListener("submit", create);
-  renderOptions();
+  chosen = Boolean(known);
+  renderOptions(known ? parseOptionText(query.get("options") || "") : {});
   await check();
   await refreshGames();
   setInterval(refreshGames, 5000);
@@ -52,7 +58,27 @@ onLanguageChange(() => {
 
 /** The option inputs of the chosen game; ``keep`` (name: value) what the player had chosen. */
 function renderOptions(keep = {}) {
-  renderOptionInputs($("option-rows"), currentGame(), keep, check);
+  renderOptionInputs($("option-rows"), currentGame(), keep, () => {
+    chosen = true;
+    check();
+  });
+}
+
+/** "k=v,k=v" (the links' options) as an object. */
+function parseOptionText(text) {
+  const out = {};
+  for (const pair of text.split(",")) {
+    const at = pair.indexOf("=");
+    if (at > 0) out[decodeURIComponent(pair.slice(0, at))] = decodeURIComponent(pair.slice(at + 1));
+  }
+  return out;
+}
+
+/** The options as the links write them: k=v,k=v. */
+function optionText(values) {
+  return Object.entries(values)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join(",");
 }
 
 function options() {
@@ -69,6 +95,8 @@ async function check() {
     const result = await api("/api/check", { method: "POST", body: JSON.stringify({ game: $("game").value, options: options() }) });
     if (serial !== checkSerial) return;
     seatNames = result.players;
+    showResolvedDefaults($("option-rows"), result.options);
+    showLinks(result);
     renderSeats(result);
     $("create").disabled = false;
   } catch (error) {
@@ -76,6 +104,17 @@ async function check() {
     $("form-error").textContent = refusalText(error);
     $("create").disabled = true;
   }
+}
+
+/** The ways to the other pages, for the game chosen with its options: the analysis board, the
+ * position editor, and how to play it (shown here, under the form). */
+function showLinks(result) {
+  const query = `game=${encodeURIComponent(result.game)}&options=${optionText(result.options)}`;
+  $("link-analysis").href = `/analysis?${query}`;
+  $("link-editor").href = `/editor?${query}`;
+  showHowTo($("howto"), result.game);
+  // A game the player chose stays in the lobby's link: Back from the board or the editor keeps it.
+  if (chosen && location.search !== `?${query}`) history.replaceState(null, "", `/?${query}`);
 }
 
 /** The level a seat is given by default: the middle one (or the strongest there is below it). */
@@ -163,6 +202,10 @@ async function create(event) {
     // the first browser to open a seat's link takes that seat. The owner credential re-issues links.
     const own = result.seats.find((s) => s.invite);
     saveInvites(result.id, own ? [own] : [], result.owner);
+    if (own && result.seats.every((s) => s === own || s.kind === "agent")) {
+      location.href = own.invite; // one person against agents: nobody to send a link to, so straight to the seat
+      return;
+    }
     showCreated(result);
     refreshGames();
   } catch (error) {

@@ -261,8 +261,20 @@ export function renderOptionInputs(rows, game, given, onChange) {
       input = h("input", { type: "text", id, "data-option": option.name, value: value ?? "" });
     }
     input.addEventListener("change", onChange);
-    const help = optionHelp(option.help);
-    rows.appendChild(h("div", { class: "form-row", title: help }, h("label", { for: id }, optionLabel(option.name)), input));
+    const help = h("div", { class: "option-help muted", id: `${id}-help` }, optionHelp(option.help)); // in sight, on a phone too
+    input.setAttribute("aria-describedby", help.id);
+    rows.appendChild(h("div", { class: "option" }, h("div", { class: "form-row" }, h("label", { for: id }, sentence(optionLabel(option.name))), input), help));
+  }
+}
+
+/** Name what "default" means now in the option inputs under ``rows`` (the game works it out from
+ * its other options: "default (any)" for the sugar variant's line rule); ``resolved``: the
+ * options as the server resolved them. */
+export function showResolvedDefaults(rows, resolved) {
+  for (const select of rows.querySelectorAll("select[data-option]")) {
+    const empty = select.querySelector('option[value=""]');
+    const value = resolved[select.dataset.option];
+    if (empty) empty.textContent = value === undefined || value === null ? t("lobby.default") : t("lobby.default_is", { value: optionValue(select.dataset.option, value) });
   }
 }
 
