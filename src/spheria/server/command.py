@@ -20,6 +20,9 @@ HELP: dict[str, str] = {
     "--agent-workers": N_("agent pool size (default: cores, at least 2)"),
     "--agent-delay": N_("least seconds an agent takes per move, so people can follow (default %(default)s)"),
     "--frame-rate": N_("frames per second a connection may send (default %(default)s; 0: no limit)"),
+    "--frame-refusals": N_(
+        "frames refused for the rate within 10 s before a socket is closed (default %(default)s; 0: never)"
+    ),
     "--agent-max-time": N_("most seconds an agent may think per move (default %(default)s)"),
     "--agent-grace": N_("seconds past its budget before an agent is stopped (default %(default)s)"),
     "--agent-niceness": N_("agent processes' lower CPU priority, 0-19 (default %(default)s)"),
@@ -76,6 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     option(parser, "--agent-delay", type=FLOAT, default=0.3)
     option(parser, "--frame-rate", type=FLOAT, default=Limits.frame_rate)
     limits = parser.add_argument_group(_(GROUP_LIMITS))
+    option(limits, "--frame-refusals", type=INTEGER, default=Limits.frame_refusals)
     option(limits, "--agent-max-time", type=FLOAT, default=Limits.agent_max_time)
     option(limits, "--agent-grace", type=FLOAT, default=Limits.agent_grace)
     option(limits, "--agent-niceness", type=INTEGER, default=Limits.agent_niceness)
@@ -140,6 +144,7 @@ def limits_of(args: argparse.Namespace) -> Any:
         agent_thinking=max(0, args.agent_thinking),
         agent_niceness=min(19, max(0, args.agent_niceness)),
         frame_rate=args.frame_rate,
+        frame_refusals=max(0, args.frame_refusals),
         client_queue=max(8, args.client_queue),
         spectators_per_game=max(0, args.spectators_per_game),
         spectator_rate=max(0.0, args.spectator_rate),

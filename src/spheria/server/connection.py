@@ -5,6 +5,14 @@ A connection is refused before its handshake when its address already holds
 ``connections_per_address`` sockets; a spectator is refused (``spectators_full``) when the game
 has ``spectators_per_game``. A client that falls ``client_queue`` frames behind is closed with
 code 1013, on which the browser reconnects and is sent the current position.
+
+A frame over the connection's rate (``frame_rate``) is refused (``rate_limited``); a connection
+refused ``frame_refusals`` times within :data:`REFUSAL_WINDOW` seconds is flooding and is closed
+with code 1008, reason ``too_many_frames``, instead of being answered frame by frame. Frames
+that will be refused cost no task: a hint in a game without hints, or while this connection's
+hint is being worked out, is refused at once with a reply encoded once per connection (its text
+is in the connection's language). The frame loop yields to the event loop after each frame, so
+a connection whose frames arrive many to a read never holds up the other games.
 """
 
 from __future__ import annotations
@@ -15,21 +23,31 @@ import time
 from collections import Counter
 from typing import Any
 
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from spheria.i18n import gettext as _
 from spheria.server import messages as M
 from spheria.server.challenges import claim_seat
-from spheria.server.hints import give_hint
+from spheria.server.hints import check_hint_request, give_hint
 from spheria.server.limits import Limits
 from spheria.server.protocol import ProtocolError, error_frame, parse_frame
-from spheria.server.session import CLOSE_TOO_SLOW, Client, GameError, GameSession, SessionManager, quiet_log
+from spheria.server.session import (
+    CLOSE_TOO_SLOW,
+    Client,
+    GameError,
+    GameSession,
+    SessionManager,
+    encode,
+    quiet_log,
+)
 
 #: The rate limit's clock (tests stop it).
 clock = time.monotonic
 #: Close code when a limit refuses the connection (policy).
 CLOSE_POLICY = 1008
+#: Seconds over which a connection's refusals for the rate are counted (``Limits.frame_refusals``).
+REFUSAL_WINDOW = 10.0
 
 
 class GameSocket:
@@ -50,6 +68,13 @@ class GameSocket:
         self.last = clock()
         self.tasks: list[asyncio.Task[None]] = []  # the pumps, for the connection's life
         self.hints: set[asyncio.Task[None]] = set()  # hints being worked out; each leaves when done
+        #: Frames refused for the rate in the window that began at ``refusals_since``.
+        self.refusals = 0
+        self.refusals_since = 0.0
+        #: Refusals that never vary on this connection, by code: their frame's text, encoded once.
+        self.refusal_texts: dict[str, str] = {}
+        #: The game has no hints (learnt from the first hint asked; a game never gains them).
+        self.hints_off = False
 
     def __await__(self) -> Any:
         return self.run().__await__()
@@ -90,8 +115,16 @@ class GameSocket:
             with contextlib.suppress(Exception):  # the socket is gone already
                 await asyncio.wait_for(self.ws.close(code=code, reason=reason), 5)
 
-    def reply(self, frame: dict[str, Any]) -> None:
+    def reply(self, frame: dict[str, Any] | str) -> None:
         (self.client or self.direct).push(frame)
+
+    def refuse(self, code: str, message: str) -> None:
+        """Refuse a frame with ``code`` and the (untranslated) ``message``, a refusal that never
+        varies on this connection: its frame is translated and encoded once, then reused."""
+        text = self.refusal_texts.get(code)
+        if text is None:
+            text = self.refusal_texts[code] = encode(error_frame(code, _(message)))
+        self.reply(text)
 
     def allowed(self) -> bool:
         """The connection's token bucket: ``frame_rate`` frames a second, bursts of twice as many."""
@@ -104,30 +137,57 @@ class GameSocket:
         self.allowance -= 1
         return True
 
+    def flooding(self) -> bool:
+        """Count one more refusal for the rate: whether it is past ``frame_refusals`` in the window."""
+        most = self.limits.frame_refusals
+        now = clock()
+        if now - self.refusals_since > REFUSAL_WINDOW:
+            self.refusals, self.refusals_since = 0, now
+        self.refusals += 1
+        return 0 < most < self.refusals
+
     async def serve(self) -> None:
         while True:
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
             if not self.allowed():
-                self.reply(error_frame("rate_limited", _(M.TOO_MANY_FRAMES)))
-                continue
-            text = message.get("text")
-            if text is None:
-                self.reply(error_frame("bad_frame", "send JSON text frames"))
-                continue
-            try:
-                frame = parse_frame(text)
-            except ProtocolError as error:
-                self.reply(error_frame(error.code, str(error)))
-                continue
-            try:
-                await self.handle(frame)
-            except GameError as error:
-                frame = error_frame(error.code, error.message)
-                if error.kept is not None:
-                    frame["kept"] = error.kept
-                self.reply(frame)
+                if self.flooding():
+                    await self.close_flooding()
+                    return
+                self.refuse("rate_limited", M.TOO_MANY_FRAMES)
+            else:
+                await self.answer(message)
+            await asyncio.sleep(0)  # frames that came in one read are not served in one go: others too
+
+    async def close_flooding(self) -> None:
+        """Close a flooding connection (1008): what it was answered goes first (for a second at most:
+        its refusals are each one short text), then no more frames are read."""
+        (self.client or self.direct).queue.put_nowait(None)
+        pump = self.tasks[-1]
+        await asyncio.wait([pump], timeout=1.0)
+        for task in [*self.tasks, *self.hints]:
+            task.cancel()
+        await self._close(CLOSE_POLICY, "too_many_frames")
+
+    async def answer(self, message: Message) -> None:
+        """Answer one frame the rate allows."""
+        text = message.get("text")
+        if text is None:
+            self.reply(error_frame("bad_frame", "send JSON text frames"))
+            return
+        try:
+            frame = parse_frame(text)
+        except ProtocolError as error:
+            self.reply(error_frame(error.code, str(error)))
+            return
+        try:
+            await self.handle(frame)
+        except GameError as error:
+            frame = error_frame(error.code, error.message)
+            if error.kept is not None:
+                frame["kept"] = error.kept
+            self.reply(frame)
 
     async def handle(self, frame: dict[str, Any]) -> None:
         kind = frame["type"]
@@ -179,14 +239,30 @@ class GameSocket:
             elif kind == "preview":
                 client.push(await session.preview(client.seat, frame["move"]))
             elif kind == "hint":
-                task = asyncio.create_task(self.hint(client))
-                self.hints.add(task)
-                task.add_done_callback(self.hints.discard)
+                self.ask_hint(client)
         except GameError:
             raise
         except Exception:  # a fault in the rules or the store must not take the connection down
             quiet_log.warning(f"frame:{kind}", "game %s: %s frame failed", session.id, kind, exc_info=True)
             raise GameError("server_error", _(M.SERVER_ERROR)) from None
+
+    def ask_hint(self, client: Client) -> None:
+        """Start working out a hint, unless it is refused: a refusal is decided here, with no task."""
+        assert self.session is not None and client.seat is not None
+        if self.hints_off:
+            self.refuse("hints_off", M.HINTS_OFF)
+            return
+        if self.hints:  # this connection's hint is being worked out
+            self.refuse("hint_busy", M.HINT_BUSY)
+            return
+        try:
+            check_hint_request(self.session, client.seat)
+        except GameError as error:
+            self.hints_off = error.code == "hints_off"
+            raise
+        task = asyncio.create_task(self.hint(client))
+        self.hints.add(task)
+        task.add_done_callback(self.hints.discard)
 
     async def hint(self, client: Client) -> None:
         """Work out a hint off the frame loop (the connection keeps reading); errors go to the client."""

@@ -29,6 +29,8 @@ class Limits:
     agent_niceness: int = 10
     #: Frames per second a connection may send (bursts of twice as many); 0 for no limit.
     frame_rate: float = 50.0
+    #: Frames refused for the rate within 10 s before a connection is closed as flooding (1008); 0: never.
+    frame_refusals: int = 200
     #: Frames a client may have waiting before it is closed as too slow (code 4408: it reconnects).
     client_queue: int = 256
     #: Spectators per game.
