@@ -7,6 +7,7 @@ HTTP::
     GET  /replay/{id}            replay of a finished game
     GET  /analysis               the analysis board (routes and socket: :mod:`spheria.server.analysis`)
     /api/session, /api/guest, /api/account …  guests, accounts and sessions (:mod:`spheria.server.accounts`)
+    /api/players…, /api/games/{id}/resign|rematch  profiles, resign, rematch (:mod:`spheria.server.profiles`)
     GET  /editor                 the position editor (its endpoints: :mod:`spheria.server.editor`)
     GET  /static/...             the browser client (HTML, CSS, JavaScript modules)
     GET  /api/catalog            games, their options and the agents (per game: those that fit)
@@ -50,7 +51,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from spheria.i18n import ngettext, using
-from spheria.server import accounts, analysis, editor, endpoints, views
+from spheria.server import accounts, analysis, editor, endpoints, profiles, views
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -101,6 +102,7 @@ ROUTES = [
     Route("/api/games/{game_id}/record", endpoints.api_record, methods=["GET"]),
     Route("/api/games/{game_id}/replay", endpoints.api_replay, methods=["GET"]),
     WebSocketRoute("/ws/{game_id}", GameSocket),
+    *profiles.ROUTES,  # profiles, player search, resign and rematch (docs/server.md, Profiles)
     Mount("/static", app=StaticFiles(directory=WEB_DIR), name="static"),
 ]
 
@@ -163,6 +165,7 @@ def create_app(
     app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=middleware)
     app.state.manager = manager
     accounts.install(app, store, limits)
+    profiles.install(app, store, limits)
     app.state.analysis = engine
     app.state.limits = limits
     app.state.connections = Counter()

@@ -37,6 +37,7 @@ HELP: dict[str, str] = {
     "--login-per-account": N_("failed log-ins per account in the login window (default %(default)s)"),
     "--login-per-address": N_("log-in attempts per address in the login window (default %(default)s)"),
     "--signup-per-address": N_("new guests and accounts per address in the login window (default %(default)s)"),
+    "--player-search-per-minute": N_("player searches by name prefix per address a minute (default %(default)s)"),
     "--login-window-minutes": N_("the login window, in minutes (default %(default)s)"),
     "--public-url": N_("the URL people open, e.g. https://spheria.example.org"),
     "--allowed-host": N_("another host name to serve (repeatable)"),
@@ -87,6 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     option(limits, "--login-per-account", type=INTEGER, default=Limits.login_per_account)
     option(limits, "--login-per-address", type=INTEGER, default=Limits.login_per_address)
     option(limits, "--signup-per-address", type=INTEGER, default=Limits.signup_per_address)
+    option(limits, "--player-search-per-minute", type=INTEGER, default=Limits.player_search_per_minute)
     option(limits, "--login-window-minutes", type=FLOAT, default=Limits.login_window_seconds / 60)
     public = parser.add_argument_group(_(GROUP_PUBLIC))
     option(public, "--public-url", default=None)
@@ -140,6 +142,7 @@ def limits_of(args: argparse.Namespace) -> Any:
         login_per_account=max(1, args.login_per_account),
         login_per_address=max(1, args.login_per_address),
         signup_per_address=max(1, args.signup_per_address),
+        player_search_per_minute=max(1, args.player_search_per_minute),
         login_window_seconds=max(1.0, args.login_window_minutes * 60),
         secure_cookies=any(origin.startswith("https://") for origin in origins),
     )

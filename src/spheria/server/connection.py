@@ -155,6 +155,7 @@ class GameSocket:
                 raise GameError("bad_credential", _(M.NOT_A_SEAT_HOLDER))
         elif token is not None:
             seat, fresh = await session.claim(token)
+            await self.manager.seat_claimed(session, seat, self.ws)
             self.direct.push({"type": "claimed", "seat": seat, "credential": fresh})
         elif session.spectators() >= self.limits.spectators_per_game:
             self.direct.push(error_frame("spectators_full", _(M.SPECTATORS_FULL)))

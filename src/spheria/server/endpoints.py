@@ -83,7 +83,7 @@ async def find_game(request: Request, *, finished: bool = False, live: bool = Tr
     session = await (manager.get(game_id) if live else manager.load(game_id))
     if session is None:
         raise GameError("unknown_game", _(M.NO_GAME_WITH_ID))
-    if finished and not session.state.is_terminal():
+    if finished and not session.is_over():
         raise GameError("not_finished", _(M.NOT_FINISHED))
     return session
 
@@ -324,7 +324,7 @@ async def api_games(request: Request) -> Response:
 def _creation_request(data: Any) -> tuple[str, list[dict[str, Any]], int | None]:
     if not isinstance(data, dict):
         raise GameError("bad_game", "the body must be a JSON object")
-    unknown = sorted(set(data) - {"game", "options", "seats", "seed", "start", "hints"})
+    unknown = sorted(set(data) - {"game", "options", "seats", "seed", "start", "hints", "rated"})
     if unknown:
         raise GameError("bad_game", f"unexpected field {unknown[0]!r}")
     name = data.get("game")
@@ -350,12 +350,17 @@ async def api_create(request: Request) -> Response:
         if start is not None and not isinstance(start, str):
             raise GameError("bad_position", "start must be a position in SPN (text)")
         hints = check_hints_setting(data.get("hints"), seats)
+        if data.get("rated", False) not in (True, False):
+            raise GameError("bad_game", "rated must be true or false")
         session, tokens, owner = await manager.create(name, options_of(data), seats, seed, start, hints=hints)
     except GameError as error:
         return refused(error)
     from spheria.server.accounts import note_game  # accounts builds on this module
+    from spheria.server.profiles import mark_rated  # and so do profiles
 
     await note_game(request, session.id)
+    if data.get("rated") is True:
+        await mark_rated(request, session.id)
     names = session.game.player_names()
     return json_response(
         {

@@ -92,3 +92,13 @@ BAD_CSRF = N_("this request lacks the page's anti-forgery token: reload the page
 FOREIGN_REFERER = N_("requests from other sites are refused")
 TOO_MANY_LOGINS = N_("too many attempts: try again in {seconds} seconds")
 TOO_MANY_SIGNUPS = N_("too many new players from this address: try again in {seconds} seconds")
+
+# -- profiles, resign, abort and rematch (docs/server.md, Profiles) ----------------------------------------
+RESIGNED = N_("{name} resigned.")
+ABORTED_BY = N_("{name} left before every seat had moved: the game is aborted and unrated.")
+REMATCH_NOT_OVER = N_("a rematch is offered once the game is over")
+REMATCH_MADE = N_("the rematch has been made already")
+NO_PLAYER = N_("no player of that name")
+QUERY_RANGE = N_("{name} must be a whole number from {least} to {most}")
+PREFIX_FORM = N_("a name prefix has 1 to {most} letters, digits, '-' or '_'")
+TOO_MANY_SEARCHES = N_("too many searches from this address: try again in {seconds} seconds")

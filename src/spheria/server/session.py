@@ -32,7 +32,7 @@ import random
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from functools import partial
@@ -48,7 +48,7 @@ from spheria.server.agents import AgentJob, AgentPool, AgentTimeout, agent_budge
 from spheria.server.limits import Limits, QuietLog
 from spheria.server.positions import PositionError, start_state
 from spheria.server.storage import ABORTED, AGENT, FINISHED, HUMAN, SeatRecord, Storage, StoredGame
-from spheria.server.views import board_of, choosers, public_frame, result_of, seat_frame
+from spheria.server.views import board_of, choosers, ended_frame, public_frame, result_of, seat_frame
 
 log = logging.getLogger("spheria.server")
 quiet_log = QuietLog(log)
@@ -160,6 +160,8 @@ class GameSession:
         #: The positions each thinking agent seat has searched so far (seats whose agent counts them).
         self.searched: dict[int, int] = {}
         self._watchers_progress = -1e9
+        #: What the end of the game changed, for the result card (:mod:`spheria.server.profiles`).
+        self.outcome: dict[str, Any] = {}
 
     @property
     def id(self) -> str:
@@ -276,7 +278,7 @@ class GameSession:
         frame["aborted"] = self.stored.status == ABORTED
         frame["hints"] = {"allowed": self.stored.hints, "used": self.hint_counts()}
         frame["thinking"] = self.thinking_now()
-        return frame
+        return ended_frame(frame, self.stored.status, self.stored.result, self.outcome)
 
     def hint_counts(self) -> list[int]:
         """How many hints each seat was given (asked twice in one position: once)."""
@@ -333,7 +335,14 @@ class GameSession:
     def public_text(self) -> str:
         """The spectators' state frame, encoded; built once per position and presence, shared by all."""
         claimed = sum(seat.claim_hash is not None for seat in self.stored.seats)
-        facts = (self.version, self.stored.status, len(self.pending), len(self.stored.faults), claimed)
+        facts = (
+            self.version,
+            self.stored.status,
+            len(self.pending),
+            len(self.stored.faults),
+            claimed,
+            len(self.outcome),
+        )
         key = (*facts, tuple(sorted(self.thinking)), *sorted(self.seats_connected))
         if self._public is None or self._public[0] != key:
             self._public = (key, encode(self.frame_for(None)))
@@ -479,6 +488,8 @@ class GameSession:
                     raise GameError("illegal_move", str(error)) from None
                 await self._record(lambda: state.apply(move))
             self.touched = time.monotonic()
+        if self.is_over():
+            await self.manager.game_ended(self)
         self.broadcast()
         self.schedule_agents()
         if self.is_over() and not self.clients:
@@ -668,6 +679,25 @@ class SessionManager:
         self.closing = False
         self._db_pool: Executor | None = None
         self._loading: dict[str, asyncio.Lock] = {}
+        #: Called when a game ends (each must be idempotent: a restart calls it again) and when a
+        #: browser claims a seat (session, seat, its websocket): :mod:`spheria.server.profiles`.
+        self.end_hooks: list[Callable[[GameSession], Awaitable[None]]] = []
+        self.claim_hooks: list[Callable[[GameSession, int, Any], Awaitable[None]]] = []
+
+    async def game_ended(self, session: GameSession) -> None:
+        """Run the end hooks; a failing hook is logged and never undoes the end."""
+        for hook in self.end_hooks:
+            try:
+                await hook(session)
+            except Exception:
+                quiet_log.warning(f"end:{session.id}", "game %s: an end hook failed", session.id, exc_info=True)
+
+    async def seat_claimed(self, session: GameSession, seat: int, connection: Any) -> None:
+        for hook in self.claim_hooks:
+            try:
+                await hook(session, seat, connection)
+            except Exception:
+                quiet_log.warning(f"claim:{session.id}", "game %s: a claim hook failed", session.id, exc_info=True)
 
     def watcher_interval(self) -> float:
         """Least seconds between two frames to one game's spectators: the server-wide spectator rate
@@ -786,6 +816,8 @@ class SessionManager:
         finally:
             self._loading.pop(game_id, None)
         await self._settle(session)
+        if session.is_over():
+            await self.game_ended(session)
         session.schedule_agents()
         return session
 
