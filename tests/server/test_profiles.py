@@ -156,7 +156,8 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings_as_glicko2_does(se
         assert [point[1] for point in data["history"][key]] == [pytest.approx(rating["rating"], abs=0.01)]
         (line,) = data["games"]
         assert line["id"] == created["id"] and line["status"] == "finished" and line["seats"] == [seat]
-        assert line["opponents"] == [{"seat": 1 - seat, "name": "Lee" if who == "Kim" else "Kim", "guest": False, "deleted": False}]
+        other = "Lee" if who == "Kim" else "Kim"
+        assert line["opponents"] == [{"seat": 1 - seat, "name": other, "guest": False, "deleted": False}]
         assert line["result"]["winners"] == result["winners"]
         assert line["rating"]["after"] == pytest.approx(rating["rating"], abs=0.01)
         assert line["replay"] == f"/replay/{created['id']}" and line["analysis"] == f"/analysis?record={created['id']}"
@@ -215,7 +216,7 @@ def test_resigning_after_both_moved_ends_the_game_as_a_rated_resignation(server:
         frames = {seat: receive(ws, lambda f: f["type"] == "state" and f["terminal"]) for seat, ws in sockets.items()}
     result = frames[0]["result"]
     assert result["reason"] == {"code": "resigned", "seat": 1} and result["winners"] == [0]
-    assert result["returns"] == [1.0, -1.0] and result["text"] == "Black resigned."  # seats are named as the game names them
+    assert result["returns"] == [1.0, -1.0] and result["text"] == "Black resigned."  # the game's seat name
     assert frames[1]["legal_moves"] == [] and frames[1]["code"] == {"code": "over", "winners": [0]}
     assert result["rated"] is True and result["ratings"][0]["after"] > 1500 > result["ratings"][1]["after"]
     assert profile(kim, "Kim")["ratings"]["spline"]["games"] == 1
