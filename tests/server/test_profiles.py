@@ -45,7 +45,7 @@ class Server:
 
     @property
     def manager(self) -> SessionManager:
-        manager: SessionManager = self.keeper.app.state.manager
+        manager: SessionManager = self.keeper.app.state.manager  # type: ignore[attr-defined]
         return manager
 
 
