@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from tests.server.test_accounts import CSRF_COOKIE, SESSION_COOKIE, error_code, send
+from spheria.server.accounts import CSRF_COOKIE, SESSION_COOKIE
+from tests.server.test_accounts import error_code, send
 from tests.server.test_profiles import (
     HUMAN,
     MakeServer,
