@@ -145,6 +145,8 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings_as_glicko2_does(se
         assert shown["before"] == pytest.approx(1500.0)
         assert shown["after"] == pytest.approx(changes[name].after.rating, abs=1e-6)
         assert shown["provisional"] is True and shown["after"] != shown["before"]
+    listed = next(line for line in kim.get("/api/games").json()["games"] if line["id"] == created["id"])
+    assert listed["result"] == result  # the stored result says what changed too
     key = rating_key(game)
     for who, seat in (("Kim", 0), ("Lee", 1)):
         data = profile(lee, who)

@@ -3,7 +3,7 @@
 HTTP (docs/server.md, "Profiles" and "Resign, abort and rematch")::
 
     GET  /api/players/{name}        a player's public profile: ratings, their history, games, playing
-                                    (``?limit=20&cursor=0`` pages the games; ``level:3?game=spinca``)
+                                    (``?limit=20&cursor=0`` pages the games; ``level:3?game=<game>``)
     GET  /api/players?prefix=ki     accounts whose name starts so (case ignored, at most 20)
     POST /api/games/{id}/resign     {"credential"?}: the seat holder gives up (an abort before every seat moved)
     POST /api/games/{id}/rematch    {"credential"?}: offer a rematch with seats swapped; the last
@@ -260,6 +260,10 @@ class ProfileStore:
             db.execute(
                 "INSERT INTO game_ratings (game_id, outcome, at) VALUES (?, ?, ?)", (game_id, json.dumps(outcome), now)
             )
+            stored = db.execute("SELECT result FROM games WHERE id = ?", (game_id,)).fetchone()
+            if stored is not None and stored[0]:  # the stored result says what changed, as the frame does
+                merged = {**json.loads(stored[0]), **outcome}
+                db.execute("UPDATE games SET result = ? WHERE id = ?", (json.dumps(merged), game_id))
             return outcome
 
         outcome: dict[str, Any] = self.store.transaction(work)
@@ -420,6 +424,8 @@ class Profiles:
         returns = [float(r) for r in (stored.result or {}).get("returns") or session.state.returns()]
         rated = await self.db(self.store.is_rated, session.id)
         outcome = await self.db(self.store.rate_once, session.id, session.game, returns, seats, rated, finished)
+        if stored.result is not None:
+            stored.result = {**stored.result, **outcome}
         session.outcome = outcome
 
     async def note_claim(self, session: GameSession, seat: int, connection: HTTPConnection) -> None:
