@@ -17,6 +17,7 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 import spheria
+from spheria.kernel.record import Record
 from spheria.ratings import NEW, level_seed, rate_game, rating_key
 from spheria.server.command import add_arguments, limits_of
 from spheria.server.session import SessionManager
@@ -223,7 +224,8 @@ def test_resigning_after_both_moved_ends_the_game_as_a_rated_resignation(server:
     assert result["rated"] is True and result["ratings"][0]["after"] > 1500 > result["ratings"][1]["after"]
     assert profile(kim, "Kim")["ratings"]["spline"]["games"] == 1
     record = kim.get(f"/api/games/{created['id']}/record")
-    assert record.status_code == 200 and len(record.json()["moves"]) == 2
+    assert record.status_code == 200 and len(record.json()["moves"]) == 2 and record.json()["resigned"] == 1
+    assert Record.from_json(record.json()).finished  # a record file of a resigned game, as the CLI writes
     assert send(kim, "POST", f"/api/games/{created['id']}/resign").status_code == 409  # over already
 
 

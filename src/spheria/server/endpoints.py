@@ -188,6 +188,12 @@ def _pictured(name: str, spn: str, key: str) -> dict[str, Any]:
     return {key: board_of(observation), f"{key}_locked": observation.get("locked", [])}
 
 
+def resigned_seat(result: dict[str, Any] | None) -> int | None:
+    """The seat that resigned a game (:mod:`spheria.server.profiles`), if one did."""
+    reason = None if result is None else result.get("reason")
+    return reason.get("seat") if isinstance(reason, dict) and reason.get("code") == "resigned" else None
+
+
 def record_of(session: GameSession) -> dict[str, Any]:
     """The game record of a session as a record file holds it (``docs/records.md``), written now,
     with its result and, in a game played with hints, the hints each seat was given."""
@@ -198,6 +204,7 @@ def record_of(session: GameSession) -> dict[str, Any]:
         result=[float(r) for r in state.returns()] if state.is_terminal() else None,
         created=timestamp(),
         hints=session.hint_counts() if session.stored.hints else None,
+        resigned=resigned_seat(session.stored.result),
     )
     data = record.to_json()
     data["server_game_id"] = session.id
