@@ -8,6 +8,7 @@ HTTP::
     GET  /analysis               the analysis board (routes and socket: :mod:`spheria.server.analysis`)
     /api/session, /api/guest, /api/account …  guests, accounts and sessions (:mod:`spheria.server.accounts`)
     /api/challenges …            open challenges (:mod:`spheria.server.challenges`; its socket ``/ws/lobby``)
+    /api/players…, /api/games/{id}/resign|rematch  profiles, resign, rematch (:mod:`spheria.server.profiles`)
     GET  /editor                 the position editor (its endpoints: :mod:`spheria.server.editor`)
     GET  /static/...             the browser client (HTML, CSS, JavaScript modules)
     GET  /api/catalog            games, their options and the agents (per game: those that fit)
@@ -51,7 +52,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from spheria.i18n import ngettext, using
-from spheria.server import accounts, analysis, challenges, editor, endpoints, views
+from spheria.server import accounts, analysis, challenges, editor, endpoints, profiles, views
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -104,6 +105,7 @@ ROUTES = [
     *challenges.ROUTES,  # open challenges (docs/server.md, Challenges and the lobby)
     WebSocketRoute("/ws/lobby", challenges.LobbySocket),  # before /ws/{game_id}
     WebSocketRoute("/ws/{game_id}", GameSocket),
+    *profiles.ROUTES,  # profiles, player search, resign and rematch (docs/server.md, Profiles)
     Mount("/static", app=StaticFiles(directory=WEB_DIR), name="static"),
 ]
 
@@ -167,6 +169,7 @@ def create_app(
     app.state.manager = manager
     accounts.install(app, store, limits)
     challenges.install(app, store, limits)
+    profiles.install(app, store, limits)
     app.state.analysis = engine
     app.state.limits = limits
     app.state.connections = Counter()

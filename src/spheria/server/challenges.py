@@ -484,6 +484,10 @@ class Lobby:
         session, tokens, _owner = await self.manager.create(challenge.game, challenge.options, seats)
         holders = {index: held for index, held in enumerate(order) if held is not None}
         await self.hold(session, holders)
+        if challenge.rated:
+            from spheria.server.profiles import mark_rated  # profiles build on the lobby
+
+            await mark_rated(request, session.id)
         accounts = accounts_of(request)
         for held in holders.values():  # filed under each player (a failure here never undoes the game)
             with contextlib.suppress(GameError):

@@ -40,6 +40,7 @@ HELP: dict[str, str] = {
     "--login-per-account": N_("failed log-ins per account in the login window (default %(default)s)"),
     "--login-per-address": N_("log-in attempts per address in the login window (default %(default)s)"),
     "--signup-per-address": N_("new guests and accounts per address in the login window (default %(default)s)"),
+    "--player-search-per-minute": N_("player searches by name prefix per address a minute (default %(default)s)"),
     "--login-window-minutes": N_("the login window, in minutes (default %(default)s)"),
     "--challenges-per-address": N_("challenges one address may post in the challenge window (default %(default)s)"),
     "--challenges-per-player": N_("challenges one player may post in the challenge window (default %(default)s)"),
@@ -97,6 +98,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     option(limits, "--login-per-account", type=INTEGER, default=Limits.login_per_account)
     option(limits, "--login-per-address", type=INTEGER, default=Limits.login_per_address)
     option(limits, "--signup-per-address", type=INTEGER, default=Limits.signup_per_address)
+    option(limits, "--player-search-per-minute", type=INTEGER, default=Limits.player_search_per_minute)
     option(limits, "--login-window-minutes", type=FLOAT, default=Limits.login_window_seconds / 60)
     option(limits, "--challenges-per-address", type=INTEGER, default=Limits.challenges_per_address)
     option(limits, "--challenges-per-player", type=INTEGER, default=Limits.challenges_per_player)
@@ -157,6 +159,7 @@ def limits_of(args: argparse.Namespace) -> Any:
         login_per_account=max(1, args.login_per_account),
         login_per_address=max(1, args.login_per_address),
         signup_per_address=max(1, args.signup_per_address),
+        player_search_per_minute=max(1, args.player_search_per_minute),
         login_window_seconds=max(1.0, args.login_window_minutes * 60),
         secure_cookies=any(origin.startswith("https://") for origin in origins),
         challenges_per_address=max(1, args.challenges_per_address),

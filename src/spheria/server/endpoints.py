@@ -83,7 +83,7 @@ async def find_game(request: Request, *, finished: bool = False, live: bool = Tr
     session = await (manager.get(game_id) if live else manager.load(game_id))
     if session is None:
         raise GameError("unknown_game", _(M.NO_GAME_WITH_ID))
-    if finished and not session.state.is_terminal():
+    if finished and not session.is_over():
         raise GameError("not_finished", _(M.NOT_FINISHED))
     return session
 
@@ -188,6 +188,12 @@ def _pictured(name: str, spn: str, key: str) -> dict[str, Any]:
     return {key: board_of(observation), f"{key}_locked": observation.get("locked", [])}
 
 
+def resigned_seat(result: dict[str, Any] | None) -> int | None:
+    """The seat that resigned a game (:mod:`spheria.server.profiles`), if one did."""
+    reason = None if result is None else result.get("reason")
+    return reason.get("seat") if isinstance(reason, dict) and reason.get("code") == "resigned" else None
+
+
 def record_of(session: GameSession) -> dict[str, Any]:
     """The game record of a session as a record file holds it (``docs/records.md``), written now,
     with its result and, in a game played with hints, the hints each seat was given."""
@@ -198,6 +204,7 @@ def record_of(session: GameSession) -> dict[str, Any]:
         result=[float(r) for r in state.returns()] if state.is_terminal() else None,
         created=timestamp(),
         hints=session.hint_counts() if session.stored.hints else None,
+        resigned=resigned_seat(session.stored.result),
     )
     data = record.to_json()
     data["server_game_id"] = session.id
@@ -324,7 +331,7 @@ async def api_games(request: Request) -> Response:
 def _creation_request(data: Any) -> tuple[str, list[dict[str, Any]], int | None]:
     if not isinstance(data, dict):
         raise GameError("bad_game", "the body must be a JSON object")
-    unknown = sorted(set(data) - {"game", "options", "seats", "seed", "start", "hints"})
+    unknown = sorted(set(data) - {"game", "options", "seats", "seed", "start", "hints", "rated"})
     if unknown:
         raise GameError("bad_game", f"unexpected field {unknown[0]!r}")
     name = data.get("game")
@@ -350,12 +357,17 @@ async def api_create(request: Request) -> Response:
         if start is not None and not isinstance(start, str):
             raise GameError("bad_position", "start must be a position in SPN (text)")
         hints = check_hints_setting(data.get("hints"), seats)
+        if data.get("rated", False) not in (True, False):
+            raise GameError("bad_game", "rated must be true or false")
         session, tokens, owner = await manager.create(name, options_of(data), seats, seed, start, hints=hints)
     except GameError as error:
         return refused(error)
     from spheria.server.accounts import note_game  # accounts builds on this module
+    from spheria.server.profiles import mark_rated  # and so do profiles
 
     await note_game(request, session.id)
+    if data.get("rated") is True:
+        await mark_rated(request, session.id)
     names = session.game.player_names()
     return json_response(
         {

@@ -56,6 +56,8 @@ class Limits:
     login_window_seconds: float = 15 * 60.0
     #: Accounts and guests one address may create within ``login_window_seconds``.
     signup_per_address: int = 20
+    #: Player searches by name prefix one address may make a minute (docs/server.md, Profiles).
+    player_search_per_minute: int = 60
     #: Whether the session cookie is always ``Secure`` (an https ``--public-url`` behind a proxy);
     #: it is also whenever the request itself came over https.
     secure_cookies: bool = False

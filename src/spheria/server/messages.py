@@ -105,3 +105,13 @@ CHALLENGE_CLOSED = N_("this challenge was already taken, cancelled or expired")
 TOO_MANY_CHALLENGES = N_("too many challenges: try again in {seconds} seconds")
 TOO_MANY_OPEN = N_("you have {most} open challenges already: cancel one first")
 NOT_YOUR_SEAT = N_("this seat is held by another player: sign in as that player to take it")
+
+# -- profiles, resign, abort and rematch (docs/server.md, Profiles) ----------------------------------------
+RESIGNED = N_("{name} resigned.")
+ABORTED_BY = N_("{name} left before every seat had moved: the game is aborted and unrated.")
+REMATCH_NOT_OVER = N_("a rematch is offered once the game is over")
+REMATCH_MADE = N_("the rematch has been made already")
+NO_PLAYER = N_("no player of that name")
+QUERY_RANGE = N_("{name} must be a whole number from {least} to {most}")
+PREFIX_FORM = N_("a name prefix has 1 to {most} letters, digits, '-' or '_'")
+TOO_MANY_SEARCHES = N_("too many searches from this address: try again in {seconds} seconds")

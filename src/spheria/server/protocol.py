@@ -26,6 +26,8 @@ Server → client::
     {"type": "hint_progress", "positions": 131072}   ... the positions its search has reached, to that seat only
     {"type": "hint", "version": n, "move": "0a1", "clicks": ["0a1"], "used": 1}   to that seat only
     {"type": "pong"}
+    {"type": "rematch_offer", "game_id": ..., "seats": [0]}   seats asking for a rematch (server/profiles.py)
+    {"type": "rematch", "game_id": new, "seat": 1, "invite": "/game/new#..."}   to that old seat only
 
 >>> parse_frame('{"type": "move", "move": "0a1"}')
 {'type': 'move', 'move': '0a1'}

@@ -32,7 +32,7 @@ import random
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from functools import partial
@@ -48,7 +48,7 @@ from spheria.server.agents import AgentJob, AgentPool, AgentTimeout, agent_budge
 from spheria.server.limits import Limits, QuietLog
 from spheria.server.positions import PositionError, start_state
 from spheria.server.storage import ABORTED, AGENT, FINISHED, HUMAN, SeatRecord, Storage, StoredGame
-from spheria.server.views import board_of, choosers, public_frame, result_of, seat_frame
+from spheria.server.views import board_of, choosers, ended_frame, public_frame, result_of, seat_frame
 
 if TYPE_CHECKING:
     from spheria.server.accounts import Player
@@ -165,6 +165,8 @@ class GameSession:
         self._watchers_progress = -1e9
         #: The player holding each human seat, when known (:mod:`spheria.server.challenges`).
         self.holders: dict[int, Player] = {}
+        #: What the end of the game changed, for the result card (:mod:`spheria.server.profiles`).
+        self.outcome: dict[str, Any] = {}
 
     @property
     def id(self) -> str:
@@ -282,7 +284,7 @@ class GameSession:
         frame["aborted"] = self.stored.status == ABORTED
         frame["hints"] = {"allowed": self.stored.hints, "used": self.hint_counts()}
         frame["thinking"] = self.thinking_now()
-        return frame
+        return ended_frame(frame, self.stored.status, self.stored.result, self.outcome)
 
     def hint_counts(self) -> list[int]:
         """How many hints each seat was given (asked twice in one position: once)."""
@@ -339,7 +341,14 @@ class GameSession:
     def public_text(self) -> str:
         """The spectators' state frame, encoded; built once per position and presence, shared by all."""
         claimed = sum(seat.claim_hash is not None for seat in self.stored.seats)
-        facts = (self.version, self.stored.status, len(self.pending), len(self.stored.faults), claimed)
+        facts = (
+            self.version,
+            self.stored.status,
+            len(self.pending),
+            len(self.stored.faults),
+            claimed,
+            len(self.outcome),
+        )
         key = (*facts, tuple(sorted(self.thinking)), *sorted(self.seats_connected))
         if self._public is None or self._public[0] != key:
             self._public = (key, encode(self.frame_for(None)))
@@ -485,6 +494,8 @@ class GameSession:
                     raise GameError("illegal_move", str(error)) from None
                 await self._record(lambda: state.apply(move))
             self.touched = time.monotonic()
+        if self.is_over():
+            await self.manager.game_ended(self)
         self.broadcast()
         self.schedule_agents()
         if self.is_over() and not self.clients:
@@ -676,6 +687,17 @@ class SessionManager:
         self._loading: dict[str, asyncio.Lock] = {}
         #: The players holding a stored game's seats (a storage call, set by the challenges' install).
         self.seat_holders: Callable[[str], dict[int, Player]] | None = None
+        #: Called when a game ends (each must be idempotent: a restart calls it again):
+        #: :mod:`spheria.server.profiles`.
+        self.end_hooks: list[Callable[[GameSession], Awaitable[None]]] = []
+
+    async def game_ended(self, session: GameSession) -> None:
+        """Run the end hooks; a failing hook is logged and never undoes the end."""
+        for hook in self.end_hooks:
+            try:
+                await hook(session)
+            except Exception:
+                quiet_log.warning(f"end:{session.id}", "game %s: an end hook failed", session.id, exc_info=True)
 
     def watcher_interval(self) -> float:
         """Least seconds between two frames to one game's spectators: the server-wide spectator rate
@@ -797,6 +819,8 @@ class SessionManager:
         finally:
             self._loading.pop(game_id, None)
         await self._settle(session)
+        if session.is_over():
+            await self.game_ended(session)
         session.schedule_agents()
         return session
 

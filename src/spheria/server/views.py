@@ -317,6 +317,21 @@ def public_frame(state: State[Any], pending: dict[int, str], version: int) -> di
     return frame
 
 
+def ended_frame(
+    frame: dict[str, Any], status: str, result: dict[str, Any] | None, outcome: Mapping[str, Any]
+) -> dict[str, Any]:
+    """``frame`` of a game that ended off the board (a resignation, an abort: ``result`` as stored,
+    with its ``reason``), nothing left to play; and what the end changed (``outcome``: the ratings,
+    :mod:`spheria.server.profiles`) in its result."""
+    if not frame["terminal"] and status != "active" and result is not None:
+        winners = list(result.get("winners", []))
+        frame.update(terminal=True, result=result, legal_moves=[], clicks={}, picking="none", hint="")
+        frame["code"] = {"code": "over", "winners": winners}
+    if frame["result"] is not None and outcome:
+        frame["result"] = {**frame["result"], **outcome}
+    return frame
+
+
 # -- the server's words for the pages ----------------------------------------------------------
 
 
