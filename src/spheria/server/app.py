@@ -50,7 +50,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from spheria.i18n import ngettext, using
-from spheria.server import accounts, analysis, editor, endpoints, views
+from spheria.server import accounts, analysis, chat, editor, endpoints, views
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -83,6 +83,7 @@ async def api_words(request: Request) -> Response:
 ROUTES = [
     *analysis.ROUTES,  # /ws/analysis before /ws/{game_id}
     *accounts.ROUTES,  # guests, accounts and sessions (docs/server.md, Accounts)
+    *chat.ROUTES,  # chat reports and mutes, your games, presence (docs/server.md, Chat and Presence)
     Route("/", endpoints.page("index.html"), methods=["GET"]),
     Route("/game/{game_id}", endpoints.page("game.html", of_game=True), methods=["GET"]),
     Route("/replay/{game_id}", endpoints.page("replay.html", of_game=True), methods=["GET"]),
@@ -163,6 +164,7 @@ def create_app(
     app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=middleware)
     app.state.manager = manager
     accounts.install(app, store, limits)
+    chat.install(app, store, limits)
     app.state.analysis = engine
     app.state.limits = limits
     app.state.connections = Counter()

@@ -57,6 +57,13 @@ class Limits:
     #: Whether the session cookie is always ``Secure`` (an https ``--public-url`` behind a proxy);
     #: it is also whenever the request itself came over https.
     secure_cookies: bool = False
+    #: Chat (docs/server.md, Chat): messages a second per connection (bursts of ``chat_burst``), per
+    #: sender a minute, refusals in a row before the socket is closed, and reports per player an hour.
+    chat_rate: float = 1.0
+    chat_burst: int = 5
+    chat_per_minute: int = 20
+    chat_flood_refusals: int = 20
+    chat_reports_per_hour: int = 20
 
 
 @dataclass

@@ -92,3 +92,14 @@ BAD_CSRF = N_("this request lacks the page's anti-forgery token: reload the page
 FOREIGN_REFERER = N_("requests from other sites are refused")
 TOO_MANY_LOGINS = N_("too many attempts: try again in {seconds} seconds")
 TOO_MANY_SIGNUPS = N_("too many new players from this address: try again in {seconds} seconds")
+
+# -- chat (docs/server.md, Chat) ----------------------------------------------------------------------------
+CHAT_EMPTY = N_("a message needs some text")
+CHAT_TOO_LONG = N_("a message has at most {most} characters")
+CHAT_CONTROL = N_("a message may not hold control characters or direction overrides")
+CHAT_WRONG_ROOM = N_("you cannot write in that room: players and spectators each have their own")
+CHAT_SIGN_IN = N_("spectators chat under a name: sign in or choose a guest name first")
+CHAT_TOO_FAST = N_("too many messages: wait {seconds} seconds")
+CHAT_NO_MESSAGE = N_("no such message in a chat you have read")
+CHAT_MUTE_SELF = N_("you cannot mute yourself")
+TOO_MANY_REPORTS = N_("too many reports: try again in {seconds} seconds")
