@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the fixtures app and make_app come from tests.server.test_chat)
 """Attacks on the chat, written as an attacker would try them (docs/server.md, Chat)."""
 
 from __future__ import annotations
