@@ -281,8 +281,8 @@ def test_no_chat_frame_reveals_a_hidden_spagyric_choice(app: Starlette) -> None:
         connect(app, sora, path) as watcher,
     ):
         north.send_json({"type": "join", "token": invite(created, 0)})
-        state = next_of(north, ("state",))  # sent before the chat's history
-        next_of(north, ("chat_history",))
+        next_of(north, ("chat_history",))  # sent before the game's first state
+        state = next_of(north, ("state",))
         seen["joon"].append(enter(south, invite(created, 1)))
         seen["sora"].append(enter(watcher))
         choice = state["legal_moves"][0]

@@ -318,7 +318,9 @@ class ChatService:
         self.reports_per_player = SlidingWindow(limits.chat_reports_per_hour, 3600.0)
 
     async def joined(self, ws: WebSocket, session: GameSession, client: Client) -> Member:
-        """Put a joined connection in its room, send it the room's history and count it as online."""
+        """Put a joining connection in its room, send it the room's history (before the game's first
+        state frame) and count it as online. A message stored while the history is read may come
+        twice: the page keeps one per ``id``."""
         manager = session.manager
         token = ws.cookies.get(SESSION_COOKIE)
         player: Player | None = None
@@ -340,8 +342,8 @@ class ChatService:
             await manager.db(self.store.add_reader, session.id, room, player.id)
             if player.id not in self.muted:
                 self.muted[player.id] = await manager.db(self.store.mutes, player.id)
-        self.rooms.setdefault((session.id, room), set()).add(member)
         history = await manager.db(self.store.history, session.id, room)
+        self.rooms.setdefault((session.id, room), set()).add(member)  # no wait since the history was read
         muted = self.muted.get(member.player_id or "", set())
         shown = [m.shown() for m in history if m.sender not in muted]
         client.push({"type": "chat_history", "room": room, "messages": shown})

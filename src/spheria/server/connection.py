@@ -171,8 +171,8 @@ class GameSocket:
         await self.tasks[0]
         self.client = client
         self.tasks.append(asyncio.create_task(client.pump()))
-        session.attach(client)
         self.chat_member = await chat_of(self.ws.app).joined(self.ws, session, client)
+        session.attach(client)
 
     async def play(self, client: Client, kind: str, frame: dict[str, Any]) -> None:
         session = self.session
