@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-import benchmarks.__main__ as benchmarks_main
 import pytest
 
+import benchmarks.__main__ as benchmarks_main
 from benchmarks import games as game_benchmarks
 from spheria.games.special_cake import rules as cake_rules
 from spheria.games.special_cake import solver as cake_solver

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+
 from benchmarks import load
 
 TINY = ["--games", "1", "--seconds", "2.5"]

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from benchmarks.match import Match, jobs, run_match, wilson
 from benchmarks.results import LadderResult
-
 from spheria.engine.board import BB_SITES, TOUCHING, parse_site
 from spheria.games.spinca.knowledge import GUIDED_SHARE, ON_FACE, spinca_random_fill, touching_sites
 from spheria.games.spinca.rules import PLACEMENTS, SEAT_COLORS, temple_placeable

@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+import spheria
 from benchmarks.ladder import Ladder, clocked, gaps, ladder_agents, rate, run_ladder, schedule
 from benchmarks.ladder import main as ladder_main
 from benchmarks.results import LadderResult
-
-import spheria
 from spheria.agents.levels import (
     LEVEL_NUMBERS,
     all_ladders,

@@ -300,6 +300,16 @@ SERVER_WORDED_CODES = {
     "own_challenge",
     "rated_needs_account",
     "unknown_challenge",
+    # profiles, resign and rematch
+    "not_seat_holder",
+    "rematch_made",
+    "unknown_player",
+    # chat
+    "bad_chat_text",
+    "chat_too_long",
+    "no_message",
+    "own_message",
+    "wrong_room",
 }
 
 

@@ -52,7 +52,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from spheria.i18n import ngettext, using
-from spheria.server import accounts, analysis, challenges, editor, endpoints, profiles, views
+from spheria.server import accounts, analysis, challenges, chat, editor, endpoints, profiles, views
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -85,6 +85,7 @@ async def api_words(request: Request) -> Response:
 ROUTES = [
     *analysis.ROUTES,  # /ws/analysis before /ws/{game_id}
     *accounts.ROUTES,  # guests, accounts and sessions (docs/server.md, Accounts)
+    *chat.ROUTES,  # chat reports and mutes, your games, presence (docs/server.md, Chat and Presence)
     Route("/", endpoints.page("index.html"), methods=["GET"]),
     Route("/game/{game_id}", endpoints.page("game.html", of_game=True), methods=["GET"]),
     Route("/replay/{game_id}", endpoints.page("replay.html", of_game=True), methods=["GET"]),
@@ -170,6 +171,7 @@ def create_app(
     accounts.install(app, store, limits)
     challenges.install(app, store, limits)
     profiles.install(app, store, limits)
+    chat.install(app, store, limits)
     app.state.analysis = engine
     app.state.limits = limits
     app.state.connections = Counter()

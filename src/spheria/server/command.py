@@ -48,6 +48,11 @@ HELP: dict[str, str] = {
     "--challenges-open-per-player": N_("open challenges one player may have at once (default %(default)s)"),
     "--challenge-grace": N_("seconds a poster who left the lobby has to come back (default %(default)s)"),
     "--challenge-ttl-minutes": N_("minutes an open challenge lasts (default %(default)s; 0: no limit)"),
+    "--chat-rate": N_("chat messages a second one connection may send (default %(default)s)"),
+    "--chat-burst": N_("chat messages one connection may send at once (default %(default)s)"),
+    "--chat-per-minute": N_("chat messages one player may send a minute (default %(default)s)"),
+    "--chat-flood-refusals": N_("chat refusals in a row before the socket is closed (default %(default)s)"),
+    "--chat-reports-per-hour": N_("chat messages one player may report an hour (default %(default)s)"),
     "--public-url": N_("the URL people open, e.g. https://spheria.example.org"),
     "--allowed-host": N_("another host name to serve (repeatable)"),
     "--certfile": N_("TLS certificate (PEM); serve https with --keyfile"),
@@ -106,6 +111,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     option(limits, "--challenges-open-per-player", type=INTEGER, default=Limits.challenges_open_per_player)
     option(limits, "--challenge-grace", type=FLOAT, default=Limits.challenge_grace_seconds)
     option(limits, "--challenge-ttl-minutes", type=FLOAT, default=Limits.challenge_ttl_seconds / 60)
+    option(limits, "--chat-rate", type=FLOAT, default=Limits.chat_rate)
+    option(limits, "--chat-burst", type=INTEGER, default=Limits.chat_burst)
+    option(limits, "--chat-per-minute", type=INTEGER, default=Limits.chat_per_minute)
+    option(limits, "--chat-flood-refusals", type=INTEGER, default=Limits.chat_flood_refusals)
+    option(limits, "--chat-reports-per-hour", type=INTEGER, default=Limits.chat_reports_per_hour)
     public = parser.add_argument_group(_(GROUP_PUBLIC))
     option(public, "--public-url", default=None)
     option(public, "--allowed-host", action="append", default=[], metavar="HOST")
@@ -168,6 +178,11 @@ def limits_of(args: argparse.Namespace) -> Any:
         challenges_open_per_player=max(1, args.challenges_open_per_player),
         challenge_grace_seconds=max(0.0, args.challenge_grace),
         challenge_ttl_seconds=max(0.0, args.challenge_ttl_minutes * 60),
+        chat_rate=max(0.01, args.chat_rate),
+        chat_burst=max(1, args.chat_burst),
+        chat_per_minute=max(1, args.chat_per_minute),
+        chat_flood_refusals=max(1, args.chat_flood_refusals),
+        chat_reports_per_hour=max(1, args.chat_reports_per_hour),
     )
 
 

@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from spheria.i18n import gettext as _
 from spheria.server import messages as M
 from spheria.server.challenges import claim_seat
+from spheria.server.chat import Member, chat_of
 from spheria.server.hints import check_hint_request, give_hint
 from spheria.server.limits import Limits
 from spheria.server.protocol import ProtocolError, error_frame, parse_frame
@@ -75,6 +76,7 @@ class GameSocket:
         self.refusal_texts: dict[str, str] = {}
         #: The game has no hints (learnt from the first hint asked; a game never gains them).
         self.hints_off = False
+        self.chat_member: Member | None = None  # its room in the game's chat, once joined
 
     def __await__(self) -> Any:
         return self.run().__await__()
@@ -195,6 +197,8 @@ class GameSocket:
             self.reply({"type": "pong"})
         elif kind == "join":
             await self.join(frame)
+        elif kind == "chat":
+            await chat_of(self.ws.app).said(self.chat_member, frame, self._close, self.manager)
         elif self.client is None:
             raise GameError("not_joined", "join first: send {'type': 'join', 'token': ...}")
         elif self.client.seat is None:
@@ -228,6 +232,7 @@ class GameSocket:
         await self.tasks[0]
         self.client = client
         self.tasks.append(asyncio.create_task(client.pump()))
+        self.chat_member = await chat_of(self.ws.app).joined(self.ws, session, client)
         session.attach(client)
 
     async def play(self, client: Client, kind: str, frame: dict[str, Any]) -> None:
@@ -283,6 +288,7 @@ class GameSocket:
             client.push(error_frame("server_error", _(M.HINT_FAILED)))
 
     def cleanup(self) -> None:
+        chat_of(self.ws.app).left(self.chat_member)
         if self.client is not None and self.session is not None:
             self.session.detach(self.client)
             self.client.queue.put_nowait(None)

@@ -70,6 +70,13 @@ class Limits:
     challenges_open_per_player: int = 3
     challenge_grace_seconds: float = 60.0
     challenge_ttl_seconds: float = 3600.0
+    #: Chat (docs/server.md, Chat): messages a second per connection (bursts of ``chat_burst``), per
+    #: sender a minute, refusals in a row before the socket is closed, and reports per player an hour.
+    chat_rate: float = 1.0
+    chat_burst: int = 5
+    chat_per_minute: int = 20
+    chat_flood_refusals: int = 20
+    chat_reports_per_hour: int = 20
 
 
 @dataclass

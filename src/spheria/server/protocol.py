@@ -9,6 +9,7 @@ Client → server (JSON text frames, at most :data:`MAX_FRAME` bytes)::
     {"type": "preview", "move": "0a1+0b1"}    the board a candidate move would leave
     {"type": "hint"}                          the engine's best move (games created with hints)
     {"type": "ping"}
+    {"type": "chat", "room": "players", "text": "..."}   a message (:mod:`spheria.server.chat`)
 
 Server → client::
 
@@ -54,6 +55,7 @@ _SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
     "preview": {"move": (str, True)},
     "ping": {},
     "hint": {},
+    "chat": {"room": (str, True), "text": (str, True)},  # spheria.server.chat
 }
 
 

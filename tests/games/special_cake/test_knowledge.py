@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from benchmarks import cake_eval
 
+from benchmarks import cake_eval
 from spheria.engine.board import TOP
 from spheria.games.special_cake.eating_table import EatingTableProbe
 
