@@ -45,9 +45,12 @@ import argparse
 import asyncio
 import contextlib
 import ipaddress
+import itertools
 import json
+import math
 import os
 import random
+import re
 import socket
 import statistics
 import subprocess
@@ -56,12 +59,16 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlparse
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
+
+from spheria.server.accounts import CSRF_COOKIE, CSRF_HEADER
+from spheria.server.limits import Limits
 
 
 def free_port() -> int:
@@ -101,6 +108,95 @@ def post(base: str, path: str, data: dict[str, Any]) -> dict[str, Any]:
         return result
 
 
+class Answer(NamedTuple):
+    status: int
+    cookies: dict[str, str]  # the cookies it set
+    body: Any
+
+
+async def http(
+    base: str,
+    method: str,
+    path: str,
+    body: dict[str, Any] | None = None,
+    *,
+    cookies: dict[str, str] | None = None,
+    source: str | None = None,
+) -> Answer:
+    """One request on a connection of its own from the address ``source``, with ``cookies`` (and the
+    CSRF header their CSRF cookie asks for); the answer's status, the cookies it set and its JSON."""
+    host, port = host_and_port(base)
+    payload = b"" if body is None else json.dumps(body).encode()
+    head = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close", f"Content-Length: {len(payload)}"]
+    if body is not None:
+        head.append("Content-Type: application/json")
+    for name, value in cookie_header(cookies or {}).items():
+        head.append(f"{name}: {value}")
+    if cookies and CSRF_COOKIE in cookies:
+        head.append(f"{CSRF_HEADER}: {cookies[CSRF_COOKIE]}")
+    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local(source)), 60)
+    try:
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
+        raw = await asyncio.wait_for(reader.read(), 60)
+    finally:
+        writer.close()
+    header, _, content = raw.partition(b"\r\n\r\n")
+    lines = header.decode("latin-1").split("\r\n")
+    if not lines[0].startswith("HTTP/"):
+        raise ConnectionError(f"{method} {path}: no answer")
+    set_cookies = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "set-cookie":
+            key, _, text = value.strip().split(";", 1)[0].partition("=")
+            set_cookies[key] = text
+    return Answer(int(lines[0].split()[1]), set_cookies, json.loads(content) if content else None)
+
+
+def cookie_header(cookies: dict[str, str]) -> dict[str, str]:
+    return {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
+
+
+def local(source: str | None) -> tuple[str, int] | None:
+    """The ``local_addr`` of a socket from ``source`` (any free port), or None: the system's choice."""
+    return None if source is None else (source, 0)
+
+
+#: Challenges posted a second in lobby mode, and as many accepts and as many lists (``--lobby-rate``).
+LOBBY_RATE = 10.0
+
+#: The clients' addresses: 127.0.0.3 on (Linux routes the whole of 127/8 to loopback); 127.0.0.1 is
+#: the attacker's and 127.0.0.2 the honest probe's (:data:`HONEST_ADDRESS`), counted apart from both.
+FIRST_CLIENT_ADDRESS = ipaddress.ip_address("127.0.0.3")
+
+
+def client_addresses(count: int) -> list[str]:
+    return [str(FIRST_CLIENT_ADDRESS + number) for number in range(count)]
+
+
+def addresses_needed(games: int, people: int, lobby_rate: float, seconds: float, serve_options: list[str]) -> int:
+    """Enough client addresses that no per-address limit of the server is met at this size, with room to
+    spare (half of each limit): websockets (each game's two and each person's lobby socket), guests
+    (one a person, within the login window) and challenges posted (within the challenge window). The
+    limits are the server's defaults, or their ``--serve-option`` values."""
+    given = dict(itertools.pairwise(serve_options))
+    for option in serve_options:
+        if "=" in option:
+            key, _, value = option.partition("=")
+            given[key] = value
+
+    def limit(option: str, default: int) -> int:
+        return max(1, int(given.get(option) or default))
+
+    defaults = Limits()
+    needs = [
+        (2 * games + people) / limit("--connections-per-address", defaults.connections_per_address),
+        people / limit("--signup-per-address", defaults.signup_per_address),
+        (lobby_rate * seconds if people else 0) / limit("--challenges-per-address", defaults.challenges_per_address),
+    ]
+    return max(1, math.ceil(2 * max(needs)))
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
@@ -112,6 +208,7 @@ class Stats:
         self.attacker_niceness = 0
         self.last_progress: dict[int, float] = {}
         self.longest_wait = 0.0
+        self.played_seconds: float | None = None  # from when the games began (after the lobby's people came)
 
     def progress(self, player: int) -> None:
         """Player ``player`` (one of the K concurrent games' drivers) made progress: a game joined or a
@@ -130,23 +227,42 @@ async def next_state(ws: ClientConnection, version: int) -> dict[str, Any]:
             return dict(frame)
 
 
-async def play_game(
-    base: str, game: str, options: dict[str, str], stats: Stats, deadline: float, seed: int, player: int
-) -> None:
+@dataclass
+class Table:
+    """A game ready to be played: per seat, its invite token, the cookies its player sends (none for a
+    game the benchmark created) and the address its socket comes from; the people seated (lobby mode)."""
+
+    game_id: str
+    tokens: list[str]
+    cookies: list[dict[str, str]]
+    sources: list[str | None]
+    people: list[Person] = field(default_factory=list)
+
+
+async def new_table(base: str, game: str, options: dict[str, str], source: str | None) -> Table:
+    """A game of two human seats created by ``POST /api/games`` from ``source``."""
+    body = {"game": game, "options": options, "seats": [{"kind": "human"}] * 2}
+    created = await http(base, "POST", "/api/games", body, source=source)
+    if created.status != 201:
+        raise RuntimeError(f"POST /api/games answered {created.status}: {created.body}")
+    tokens = [seat["invite"].split("#", 1)[1] for seat in created.body["seats"]]
+    return Table(created.body["id"], tokens, [{}, {}], [source, source])
+
+
+async def play_game(base: str, table: Table, stats: Stats, deadline: float, seed: int, player: int) -> None:
     rng = random.Random(seed)
-    created = await asyncio.to_thread(
-        post, base, "/api/games", {"game": game, "options": options, "seats": [{"kind": "human"}] * 2}
-    )
     if stats.first_game is not None and not stats.first_game.done():
-        stats.first_game.set_result(created["id"])
+        stats.first_game.set_result(table.game_id)
     ws_base = base.replace("http", "ws", 1)
-    tokens = [seat["invite"].split("#", 1)[1] for seat in created["seats"]]
-    async with (
-        connect(f"{ws_base}/ws/{created['id']}", open_timeout=60) as first,
-        connect(f"{ws_base}/ws/{created['id']}", open_timeout=60) as second,
-    ):
-        sockets = [first, second]
-        for ws, token in zip(sockets, tokens, strict=True):
+    url = f"{ws_base}/ws/{table.game_id}"
+    async with contextlib.AsyncExitStack() as stack:
+        sockets = [
+            await stack.enter_async_context(
+                connect(url, open_timeout=60, additional_headers=cookie_header(cookies), local_addr=local(source))
+            )
+            for cookies, source in zip(table.cookies, table.sources, strict=True)
+        ]
+        for ws, token in zip(sockets, table.tokens, strict=True):
             await ws.send(json.dumps({"type": "join", "token": token}))
         frames = [await next_state(ws, 0) for ws in sockets]
         stats.joined += 1
@@ -174,17 +290,36 @@ async def play_game(
 
 
 async def worker(
-    base: str, game: str, options: dict[str, str], stats: Stats, deadline: float, budget: list[int], player: int
+    base: str,
+    game: str,
+    options: dict[str, str],
+    stats: Stats,
+    deadline: float,
+    budget: list[int],
+    player: int,
+    source: str | None,
+    crowd: Crowd | None = None,
 ) -> None:
+    """Play games one after another until the deadline: in lobby mode a game started by an accepted
+    challenge when one waits (its two people's sockets), else one this worker creates."""
     stats.progress(player)
     while time.monotonic() < deadline and budget[0] > 0:
         budget[0] -= 1
+        table = None
         try:
-            await play_game(base, game, options, stats, deadline, budget[0], player)
+            if crowd is not None and not crowd.started.empty():
+                table = crowd.started.get_nowait()
+                crowd.games_played += 1
+            else:
+                table = await new_table(base, game, options, source)
+            await play_game(base, table, stats, deadline, budget[0], player)
         except (RuntimeError, OSError, WebSocketException) as error:
             stats.errors += 1
             print(f"game failed: {error}", file=sys.stderr)
             await asyncio.sleep(0.5)  # a refused game is not retried in a tight loop
+        finally:
+            for person in table.people if table is not None else []:
+                person.busy = False
 
 
 async def run(
@@ -199,14 +334,29 @@ async def run(
     probe: str = "none",
     server_pid: int | None = None,
     attack_size: int | None = None,
+    sources: list[str] | None = None,
+    people: int = 0,
+    lobby_rate: float = LOBBY_RATE,
+    cpu_shares: bool = False,
 ) -> Stats:
     """Play the games; meanwhile the attack ``abuse`` runs in its own process, and the probe
     ``probe`` (one of :data:`PROBES`: what an attack is measured by besides the games' moves) in
-    this one, both from when the games are under way until the deadline."""
+    this one, both from when the games are under way until the deadline. With ``people``, that
+    many people come to the lobby first (not timed), then post, list and accept challenges at
+    ``lobby_rate`` each a second while the games are played. Game ``k``'s sockets come from
+    ``sources[k % len(sources)]``. ``cpu_shares``: note the share of a core the server and this
+    process used while the games were played (which of the two was the bottleneck)."""
     stats = Stats()
     stats.attacker_niceness = attacker_niceness
     stats.first_game = asyncio.get_running_loop().create_future()
-    deadline = time.monotonic() + seconds
+    pool: list[str | None] = list(sources) if sources else [None]
+    crowd = None
+    if people:
+        crowd = Crowd(base, game, options, [pool[i % len(pool)] for i in range(people)], lobby_rate)
+        await crowd.arrive()
+    started = time.monotonic()
+    deadline = started + seconds
+    cpu = (cpu_seconds(server_pid) if server_pid else 0.0, time.process_time())
     budget = [max_games]
     finished = asyncio.Event()
     attack = None
@@ -215,13 +365,273 @@ async def run(
     watch = None
     if probe in PROBES:
         watch = asyncio.create_task(probe_when_playing(probe, base, stats, deadline, games, server_pid, finished))
-    await asyncio.gather(*(worker(base, game, options, stats, deadline, budget, player) for player in range(games)))
+    lobby = None if crowd is None else asyncio.create_task(crowd.meet(deadline))
+    await asyncio.gather(
+        *(
+            worker(base, game, options, stats, deadline, budget, player, pool[player % len(pool)], crowd)
+            for player in range(games)
+        )
+    )
+    stats.played_seconds = time.monotonic() - started
+    if cpu_shares:
+        server_cpu = cpu_seconds(server_pid) - cpu[0] if server_pid else float("nan")
+        stats.notes["server_cpu_share"] = round(server_cpu / stats.played_seconds, 2)
+        stats.notes["client_cpu_share"] = round((time.process_time() - cpu[1]) / stats.played_seconds, 2)
     if attack is not None:
         await attack
     finished.set()
     if watch is not None:
         await watch
+    if crowd is not None and lobby is not None:
+        await lobby
+        stats.notes.update(await crowd.leave())
     return stats
+
+
+# -- the lobby: people posting, listing and accepting challenges while the games are played ----------
+
+#: A lobby frame telling of a new challenge (the server's compact JSON), read without parsing the rest.
+CREATED = re.compile(r'"event":"created","challenge":\{"id":"([^"]+)"')
+
+
+@dataclass(eq=False)
+class Person:
+    """One of the lobby's people: a guest with a session cookie and a lobby socket, from one address."""
+
+    name: str
+    source: str | None
+    cookies: dict[str, str] = field(default_factory=dict)
+    busy: bool = False  # seated at a game (or about to be)
+    challenge: str | None = None  # their open challenge (one at a time)
+    lobby: ClientConnection | None = None
+
+
+def ms_spread(values: list[float]) -> str:
+    """``p50/p95/max`` in milliseconds of seconds, or ``-`` for none."""
+    if not values:
+        return "-"
+    return "/".join(f"{1000 * v:.0f}" for v in (statistics.median(values), percentile(values, 0.95), max(values)))
+
+
+class Crowd:
+    """The lobby's people: they come (a guest each, a lobby socket following the game and a few others),
+    then, at ``rate`` a second each, one posts a challenge, one lists the open challenges and one accepts
+    the oldest open challenge whose poster is free; the game an accept starts waits in :attr:`started`
+    for the next free player (:func:`worker`), who plays it on the two people's sockets.
+
+    Measured: for each challenge, when the ``created`` event reached the last open lobby, from the
+    moment its ``POST`` was answered (0 when every lobby had it first: the server pushes it before it
+    answers) and from the moment the ``POST`` was sent; the latency of posts, accepts and lists."""
+
+    def __init__(self, base: str, game: str, options: dict[str, str], sources: list[str | None], rate: float) -> None:
+        self.base, self.game, self.options, self.rate = base, game, options, rate
+        self.people = [Person(f"Person{number}", source) for number, source in enumerate(sources)]
+        self.started: asyncio.Queue[Table] = asyncio.Queue()
+        self.open: dict[str, Person] = {}  # open challenges, oldest first
+        self.lobbies = 0  # lobby sockets open
+        #: challenge: when its POST was sent and answered, and the lobby sockets open then
+        self.answered: dict[str, tuple[float, float, int]] = {}
+        self.arrivals: dict[str, list[float]] = {}  # challenge: [lobbies it reached, when it reached the last]
+        self.posts: list[float] = []
+        self.accepts: list[float] = []
+        self.lists: list[float] = []
+        self.listed: list[int] = []
+        self.refusals: dict[str, int] = {}
+        self.closes: dict[str, int] = {}
+        self.nobody_free = 0  # a post or accept skipped: everyone tried was busy
+        self.nothing_open = 0  # an accept skipped: no open challenge of a free poster
+        self.games_played = 0
+        self.setup_seconds = 0.0
+        self.actions: set[asyncio.Task[None]] = set()
+        self.readers: list[asyncio.Task[None]] = []
+
+    def refused(self, what: str) -> None:
+        self.refusals[what] = self.refusals.get(what, 0) + 1
+
+    async def arrive(self) -> None:
+        """Every person becomes a guest and opens a lobby socket (50 at a time, as people trickle in)."""
+        started = time.monotonic()
+        gate = asyncio.Semaphore(50)
+        games = [name for name in ("spline", "spinca", "spagyric", "special-cake") if name != self.game]
+
+        async def come(person: Person, follows: list[str]) -> None:
+            async with gate:
+                session = await http(self.base, "GET", "/api/session", source=person.source)
+                person.cookies.update(session.cookies)
+                guest = await http(
+                    self.base, "POST", "/api/guest", {"name": person.name}, cookies=person.cookies, source=person.source
+                )
+                if guest.status != 201:
+                    raise RuntimeError(f"POST /api/guest answered {guest.status}: {guest.body}")
+                person.cookies.update(guest.cookies)
+                ws_base = self.base.replace("http", "ws", 1)
+                person.lobby = await connect(
+                    f"{ws_base}/ws/lobby",
+                    open_timeout=60,
+                    close_timeout=1,
+                    additional_headers=cookie_header(person.cookies),
+                    local_addr=local(person.source),
+                )
+                await person.lobby.send(json.dumps({"type": "follow", "games": follows}))
+                self.lobbies += 1
+                self.readers.append(asyncio.create_task(self.listen(person.lobby)))
+
+        rng = random.Random(0)
+        await asyncio.gather(
+            *(come(person, [self.game, *rng.sample(games, rng.randint(0, len(games)))]) for person in self.people)
+        )
+        self.setup_seconds = time.monotonic() - started
+
+    async def listen(self, ws: ClientConnection) -> None:
+        try:
+            async for text in ws:
+                found = CREATED.search(text) if isinstance(text, str) else None
+                if found:
+                    reached = self.arrivals.setdefault(found[1], [0, 0.0])
+                    reached[0] += 1
+                    reached[1] = time.perf_counter()
+        except ConnectionClosed as closed:
+            code = str(closed.rcvd.code if closed.rcvd else "none")
+            self.closes[code] = self.closes.get(code, 0) + 1
+        finally:
+            self.lobbies -= 1
+
+    def free_person(self, rng: random.Random, besides: Person | None = None) -> Person | None:
+        """Someone neither at a game nor waiting on a challenge of their own (a few random tries)."""
+        for _ in range(50):
+            person = rng.choice(self.people)
+            if not person.busy and person.challenge is None and person is not besides and person.lobby is not None:
+                return person
+        self.nobody_free += 1
+        return None
+
+    async def post(self, rng: random.Random) -> None:
+        person = self.free_person(rng)
+        if person is None:
+            return
+        person.challenge = ""  # posting
+        body = {"game": self.game, "options": self.options, "seat": "random", "rated": False}
+        sent = time.perf_counter()
+        answer = await http(self.base, "POST", "/api/challenges", body, cookies=person.cookies, source=person.source)
+        now = time.perf_counter()
+        if answer.status != 201:
+            person.challenge = None
+            self.refused(f"post_{answer.status}_{(answer.body or {}).get('error', {}).get('code')}")
+            return
+        self.posts.append(now - sent)
+        person.challenge = answer.body["id"]
+        self.answered[person.challenge] = (sent, now, self.lobbies)
+        self.open[person.challenge] = person
+
+    async def accept(self, rng: random.Random) -> None:
+        challenge = next((key for key, poster in self.open.items() if not poster.busy), None)
+        if challenge is None:
+            self.nothing_open += 1
+            return
+        poster = self.open[challenge]
+        taker = self.free_person(rng, besides=poster)
+        if taker is None:
+            return
+        del self.open[challenge]
+        poster.challenge, poster.busy, taker.busy = None, True, True
+        try:
+            sent = time.perf_counter()
+            path = f"/api/challenges/{challenge}/accept"
+            answer = await http(self.base, "POST", path, {}, cookies=taker.cookies, source=taker.source)
+            if answer.status != 200 or answer.body.get("game_id") is None:
+                self.refused(f"accept_{answer.status}_{(answer.body or {}).get('error', {}).get('code')}")
+                poster.busy = taker.busy = False
+                return
+            self.accepts.append(time.perf_counter() - sent)
+            path = f"/api/challenges/{challenge}"
+            mine = await http(self.base, "GET", path, cookies=poster.cookies, source=poster.source)
+        except BaseException:
+            poster.busy = taker.busy = False
+            raise
+        seats = {answer.body["seat"]: taker, mine.body["seat"]: poster}
+        invites = {answer.body["seat"]: answer.body["invite"], mine.body["seat"]: mine.body["invite"]}
+        order = [seats[seat] for seat in sorted(seats)]
+        self.started.put_nowait(
+            Table(
+                answer.body["game_id"],
+                [invites[seat].split("#", 1)[1] for seat in sorted(invites)],
+                [person.cookies for person in order],
+                [person.source for person in order],
+                order,
+            )
+        )
+
+    async def list(self, rng: random.Random) -> None:
+        person = rng.choice(self.people)
+        sent = time.perf_counter()
+        answer = await http(
+            self.base, "GET", f"/api/challenges?game={self.game}", cookies=person.cookies, source=person.source
+        )
+        if answer.status != 200:
+            self.refused(f"list_{answer.status}")
+            return
+        self.lists.append(time.perf_counter() - sent)
+        self.listed.append(len(answer.body["challenges"]))
+
+    async def meet(self, deadline: float) -> None:
+        """Post, list and accept, each ``rate`` times a second (on a clock: a slow answer delays none of
+        the next ones) until the deadline; then wait for the actions under way."""
+        rng = random.Random(1)
+        start, tick = time.monotonic(), 0
+        while (at := start + tick / self.rate) < deadline:
+            await asyncio.sleep(max(0.0, at - time.monotonic()))
+            for action in (self.post, self.list, self.accept):
+                task = asyncio.create_task(self.act(action, rng))
+                self.actions.add(task)
+                task.add_done_callback(self.actions.discard)
+            tick += 1
+        if self.actions:
+            await asyncio.wait(list(self.actions), timeout=30)
+
+    async def act(self, action: Any, rng: random.Random) -> None:
+        try:
+            await action(rng)
+        except (OSError, TimeoutError, KeyError, TypeError, AttributeError) as error:
+            self.refused(f"{action.__name__}_{type(error).__name__}")
+
+    async def leave(self) -> dict[str, Any]:
+        """Let the last events arrive, close the lobby sockets and say what the lobby measured."""
+        await asyncio.sleep(1.0)
+        while not self.started.empty():  # games accepted too late to be played
+            for person in self.started.get_nowait().people:
+                person.busy = False
+        open_at_end = self.lobbies
+        await asyncio.gather(*(p.lobby.close() for p in self.people if p.lobby is not None), return_exceptions=True)
+        await asyncio.gather(*self.readers, return_exceptions=True)
+        reached, reached_from_sent, missed = [], [], 0
+        for challenge, (sent, answered, lobbies) in self.answered.items():
+            count, last = self.arrivals.get(challenge, [0, 0.0])
+            if lobbies and count >= lobbies:
+                reached.append(max(0.0, last - answered))
+                reached_from_sent.append(last - sent)
+            else:
+                missed += 1
+        return {
+            "people": len(self.people),
+            "lobbies_open_at_end": open_at_end,
+            "arrival_s": round(self.setup_seconds, 1),
+            "lobby_rate": self.rate,
+            "challenges_posted": len(self.answered),
+            "reached_every_lobby_ms_p50/p95/max": ms_spread(reached),
+            "from_post_sent": ms_spread(reached_from_sent),
+            "not_reaching_every_lobby": missed,
+            "post_ms": ms_spread(self.posts),
+            "accepts": len(self.accepts),
+            "accept_ms": ms_spread(self.accepts),
+            "lists": len(self.lists),
+            "list_ms": ms_spread(self.lists),
+            "listed_p50": statistics.median(self.listed) if self.listed else 0,
+            "challenge_games_played": self.games_played,
+            "nobody_free": self.nobody_free,
+            "nothing_open": self.nothing_open,
+            "refusals": self.refusals or "none",
+            "lobby_closes": self.closes or "none",
+        }
 
 
 # -- attacks (each runs beside the normal games until the deadline, in a process of its own) -----------
@@ -691,7 +1101,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=8, help="concurrent games (default 8)")
+    parser.add_argument("--games", type=int, help="concurrent games (default 8; 100 with --lobby)")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to play (default 20)")
     parser.add_argument("--game", default="spline", help="the game (default spline)")
     parser.add_argument("--option", action="append", default=[], metavar="K=V", help="a game option (repeatable)")
@@ -716,6 +1126,28 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="the attack's size instead of its own (a quick try: see ATTACK_SIZES)",
     )
+    parser.add_argument(
+        "--lobby",
+        type=int,
+        nargs="?",
+        const=1000,
+        default=0,
+        metavar="P",
+        help="P people in the lobby meanwhile, after a quiet run (default 1000)",
+    )
+    parser.add_argument(
+        "--lobby-rate",
+        type=float,
+        default=LOBBY_RATE,
+        metavar="R",
+        help=f"challenges posted a second, and as many accepts and lists (default {LOBBY_RATE:g})",
+    )
+    parser.add_argument(
+        "--addresses",
+        type=int,
+        metavar="N",
+        help="client addresses 127.0.0.3 on (default: enough for no per-address limit of the server)",
+    )
     parser.add_argument("--attack", choices=list(ATTACKS), help=argparse.SUPPRESS)  # the attacker's process
     parser.add_argument("--target", default="", help=argparse.SUPPRESS)  # the game the attacker aims at
     parser.add_argument(
@@ -723,6 +1155,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     options = dict(pair.split("=", 1) for pair in args.option)
+    if args.games is None:
+        args.games = 100 if args.lobby else 8
+    if args.addresses is None:
+        args.addresses = addresses_needed(args.games, args.lobby, args.lobby_rate, args.seconds, args.serve_option)
     raise_file_limit(25_000)
     if args.attack:
         check_loopback(args.url or "")
@@ -730,6 +1166,9 @@ def main(argv: list[str] | None = None) -> int:
             args.attack, args.url.rstrip("/"), args.target, args.seconds, args.attacker_niceness, args.attack_size
         )
         print(json.dumps(seen))
+        return 0
+    if args.lobby:
+        print_comparison([measure(args, options, "none"), measure(args, options, "lobby")])
         return 0
     if args.abuse == "compare":
         print_comparison([measure(args, options, abuse, kind) for kind in args.kinds for abuse in ("none", kind)])
@@ -815,10 +1254,11 @@ def measure(args: argparse.Namespace, options: dict[str, str], abuse: str, probe
         pid = server.pid if server is not None else None
         played = run(
             base, args.games, args.seconds, args.game, options, args.max_games, abuse, args.attacker_niceness,
-            probe, pid, args.attack_size,
+            probe, pid, args.attack_size, client_addresses(args.addresses), args.lobby if abuse == "lobby" else 0,
+            args.lobby_rate, bool(args.lobby),
         )  # fmt: skip
         stats = asyncio.run(played)
-        elapsed = time.monotonic() - started
+        elapsed = stats.played_seconds or time.monotonic() - started
     finally:
         if server is not None:
             server.terminate()
@@ -828,7 +1268,7 @@ def measure(args: argparse.Namespace, options: dict[str, str], abuse: str, probe
     return {
         "abuse": abuse,
         "load_average": [round(x, 2) for x in os.getloadavg()],
-        "notes": stats.notes,
+        "notes": {**stats.notes, "addresses": args.addresses},
         "game": args.game,
         "options": options,
         "concurrent_games": args.games,
