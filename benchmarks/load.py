@@ -37,6 +37,33 @@ attack's size (a quick try; the sizes above are ``ATTACK_SIZES``). The attacker 
 process of its own (``--attack KIND --url URL --target GAME_ID``), so its work does not slow
 the measured clients (``--attacker-niceness N`` lowers its CPU priority, so that it stands in
 for another machine). The file-descriptor limit is raised to its hard limit if needed.
+
+Every client socket of the games and of the lobby (HTTP and websocket) comes from a pool of
+loopback addresses, 127.0.0.3 on (``--addresses N``; Linux routes the whole of 127/8 to loopback,
+past 127.0.0.255 too; 127.0.0.1 stays the attacker's and 127.0.0.2 the honest probe's), game
+``k`` from address ``k mod N``: by default twice as many as the server's per-address limits need
+at the size asked (websockets, ``--connections-per-address``; guests, ``--signup-per-address``;
+challenges posted, ``--challenges-per-address``; their defaults, or the values given by
+``--serve-option``), so a run measures the server and not those caps (128 games from one address
+would need 256 sockets of its 200).
+
+``--lobby [P]`` (P people, default 1000; ``--games`` then defaults to 100): a quiet run (the
+games alone) on a fresh server, then the lobby run on another, printed as one table as
+``--abuse compare`` prints it. In the lobby run P people come first, before the clock starts (a
+guest each, ``GET /api/session`` for the CSRF cookie then ``POST /api/guest``, and a
+``/ws/lobby`` socket following the game played and a few others); then, ``--lobby-rate R``
+times a second each (default 10), a free person posts a casual challenge of the game (seat
+drawn), one lists the open ones (``GET /api/challenges``) and one accepts the oldest open
+challenge of a free poster. A game an accept starts is played by the next free game driver on
+the two people's sockets (their cookies: the seats are held by them), the others create their
+games as in the quiet run, so K games are in play throughout. Reported in the notes: when a
+challenge's ``created`` event reached the last open lobby, from its ``POST``'s answer
+(p50/p95/max; 0 when every lobby had it before the poster had the answer: the server pushes
+before it answers) and from the ``POST``'s sending; the latency of posts, accepts and lists; the
+share of a core the server and this process used (which of them was the bottleneck). No server
+option beyond the benchmark's own is needed: with the addresses spread, the per-address limits
+are not met, and P lobby sockets plus 2K game sockets stay under ``--max-connections`` (4096;
+raise it with ``--serve-option`` for more than about 3,500 people).
 """
 
 from __future__ import annotations
@@ -597,7 +624,8 @@ class Crowd:
     async def leave(self) -> dict[str, Any]:
         """Let the last events arrive, close the lobby sockets and say what the lobby measured."""
         await asyncio.sleep(1.0)
-        while not self.started.empty():  # games accepted too late to be played
+        unplayed = self.started.qsize()
+        while not self.started.empty():  # games accepted faster than the drivers were free to play them
             for person in self.started.get_nowait().people:
                 person.busy = False
         open_at_end = self.lobbies
@@ -627,6 +655,7 @@ class Crowd:
             "list_ms": ms_spread(self.lists),
             "listed_p50": statistics.median(self.listed) if self.listed else 0,
             "challenge_games_played": self.games_played,
+            "accepted_unplayed": unplayed,
             "nobody_free": self.nobody_free,
             "nothing_open": self.nothing_open,
             "refusals": self.refusals or "none",
