@@ -59,7 +59,8 @@ the two people's sockets (their cookies: the seats are held by them), the others
 games as in the quiet run, so K games are in play throughout. Reported in the notes: when a
 challenge's ``created`` event reached the last open lobby, from its ``POST``'s answer
 (p50/p95/max; 0 when every lobby had it before the poster had the answer: the server pushes
-before it answers) and from the ``POST``'s sending; the latency of posts, accepts and lists; the
+before it answers), from the ``POST``'s sending, and from when it reached the first lobby (the
+fan-out itself); the latency of posts, accepts and lists; the
 share of a core the server and this process used (which of them was the bottleneck). No server
 option beyond the benchmark's own is needed: with the addresses spread, the per-address limits
 are not met, and P lobby sockets plus 2K game sockets stay under ``--max-connections`` (4096;
@@ -70,6 +71,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import ipaddress
 import itertools
@@ -94,6 +96,7 @@ from urllib.parse import urlparse
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from spheria.kernel.registry import game_names
 from spheria.server.accounts import CSRF_COOKIE, CSRF_HEADER
 from spheria.server.limits import Limits
 
@@ -418,7 +421,7 @@ async def run(
 # -- the lobby: people posting, listing and accepting challenges while the games are played ----------
 
 #: A lobby frame telling of a new challenge (the server's compact JSON), read without parsing the rest.
-CREATED = re.compile(r'"event":"created","challenge":\{"id":"([^"]+)"')
+CREATED = re.compile(rb'"event":"created","challenge":\{"id":"([^"]+)"')
 
 
 @dataclass(eq=False)
@@ -430,7 +433,7 @@ class Person:
     cookies: dict[str, str] = field(default_factory=dict)
     busy: bool = False  # seated at a game (or about to be)
     challenge: str | None = None  # their open challenge (one at a time)
-    lobby: ClientConnection | None = None
+    lobby: LobbyWire | None = None
 
 
 def ms_spread(values: list[float]) -> str:
@@ -438,6 +441,123 @@ def ms_spread(values: list[float]) -> str:
     if not values:
         return "-"
     return "/".join(f"{1000 * v:.0f}" for v in (statistics.median(values), percentile(values, 0.95), max(values)))
+
+
+class LobbyWire(asyncio.Protocol):
+    """A person's ``/ws/lobby`` socket, read frame by frame in the transport's callback (no task, no
+    parsing beyond the challenge id of a ``created`` event): 1,000 of them must cost this process
+    little, as their frames would otherwise take the CPU of the game drivers measured beside them.
+    Speaks just what the lobby needs of RFC 6455: the handshake, unmasked frames from the server
+    (text, ping answered by pong, close), masked text frames to it; no extension is offered."""
+
+    def __init__(self, crowd: Crowd) -> None:
+        self.crowd = crowd
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.open = False
+
+    @classmethod
+    async def connect(cls, crowd: Crowd, base: str, cookies: dict[str, str], source: str | None) -> LobbyWire:
+        host, port = host_and_port(base)
+        _, wire = await asyncio.get_running_loop().create_connection(
+            lambda: cls(crowd), host, port, local_addr=local(source)
+        )
+        head = [
+            "GET /ws/lobby HTTP/1.1",
+            f"Host: {host}:{port}",
+            "Upgrade: websocket",
+            "Connection: Upgrade",
+            f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}",
+            "Sec-WebSocket-Version: 13",
+            *(f"{k}: {v}" for k, v in cookie_header(cookies).items()),
+        ]
+        assert wire.transport is not None
+        wire.transport.write(("\r\n".join(head) + "\r\n\r\n").encode())
+        await asyncio.wait_for(wire.opened, 60)
+        return wire
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError("the lobby socket closed before it opened"))
+        if self.open:
+            self.open = False
+            self.crowd.lobbies -= 1
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if not self.opened.done():
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = bytes(self.buffer[: self.buffer.find(b"\r\n")])
+            del self.buffer[: end + 4]
+            if b" 101 " not in status:
+                self.opened.set_exception(ConnectionError(f"lobby socket refused: {status.decode('latin-1')}"))
+                return
+            self.open = True
+            self.crowd.lobbies += 1
+            self.opened.set_result(None)
+        while len(self.buffer) >= 2:
+            opcode, size, start = self.buffer[0] & 0x0F, self.buffer[1] & 0x7F, 2
+            if size == 126:
+                if len(self.buffer) < 4:
+                    return
+                size, start = int.from_bytes(self.buffer[2:4], "big"), 4
+            elif size == 127:
+                if len(self.buffer) < 10:
+                    return
+                size, start = int.from_bytes(self.buffer[2:10], "big"), 10
+            if len(self.buffer) < start + size:
+                return
+            payload = bytes(self.buffer[start : start + size])
+            del self.buffer[: start + size]
+            if opcode == 0x1:
+                found = CREATED.search(payload)
+                if found:
+                    self.crowd.reached(found[1].decode())
+            elif opcode == 0x9:  # ping: answer at once (the server closes a socket that does not)
+                self.frame(0xA, payload)
+            elif opcode == 0x8:
+                code = str(int.from_bytes(payload[:2], "big")) if len(payload) >= 2 else "none"
+                if self.open:
+                    self.crowd.closes[code] = self.crowd.closes.get(code, 0) + 1
+                self.close()
+
+    def frame(self, opcode: int, payload: bytes) -> None:
+        """Send one frame, masked as a client's must be."""
+        if self.transport is None or self.transport.is_closing():
+            return
+        mask = os.urandom(4)
+        size = len(payload)
+        head = bytes([0x80 | opcode])
+        if size < 126:
+            head += bytes([0x80 | size])
+        elif size < 1 << 16:
+            head += bytes([0x80 | 126]) + size.to_bytes(2, "big")
+        else:
+            head += bytes([0x80 | 127]) + size.to_bytes(8, "big")
+        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+        self.transport.write(head + mask + masked)
+
+    def send(self, text: str) -> None:
+        self.frame(0x1, text.encode())
+
+    def close(self) -> None:
+        """Close the socket (a close frame, then the connection) without waiting for the server."""
+        if self.open:
+            self.open = False
+            self.crowd.lobbies -= 1
+        self.frame(0x8, (1000).to_bytes(2, "big"))
+        if self.transport is not None:
+            self.transport.close()
 
 
 class Crowd:
@@ -448,7 +568,8 @@ class Crowd:
 
     Measured: for each challenge, when the ``created`` event reached the last open lobby, from the
     moment its ``POST`` was answered (0 when every lobby had it first: the server pushes it before it
-    answers) and from the moment the ``POST`` was sent; the latency of posts, accepts and lists."""
+    answers), from the moment the ``POST`` was sent, and from when it reached the first lobby (the
+    fan-out itself); the latency of posts, accepts and lists."""
 
     def __init__(self, base: str, game: str, options: dict[str, str], sources: list[str | None], rate: float) -> None:
         self.base, self.game, self.options, self.rate = base, game, options, rate
@@ -458,7 +579,8 @@ class Crowd:
         self.lobbies = 0  # lobby sockets open
         #: challenge: when its POST was sent and answered, and the lobby sockets open then
         self.answered: dict[str, tuple[float, float, int]] = {}
-        self.arrivals: dict[str, list[float]] = {}  # challenge: [lobbies it reached, when it reached the last]
+        #: challenge: [lobbies it reached, when it reached the first, when it reached the last]
+        self.arrivals: dict[str, list[float]] = {}
         self.posts: list[float] = []
         self.accepts: list[float] = []
         self.lists: list[float] = []
@@ -470,7 +592,6 @@ class Crowd:
         self.games_played = 0
         self.setup_seconds = 0.0
         self.actions: set[asyncio.Task[None]] = set()
-        self.readers: list[asyncio.Task[None]] = []
 
     def refused(self, what: str) -> None:
         self.refusals[what] = self.refusals.get(what, 0) + 1
@@ -479,7 +600,7 @@ class Crowd:
         """Every person becomes a guest and opens a lobby socket (50 at a time, as people trickle in)."""
         started = time.monotonic()
         gate = asyncio.Semaphore(50)
-        games = [name for name in ("spline", "spinca", "spagyric", "special-cake") if name != self.game]
+        games = [name for name in game_names() if name != self.game]
 
         async def come(person: Person, follows: list[str]) -> None:
             async with gate:
@@ -491,17 +612,8 @@ class Crowd:
                 if guest.status != 201:
                     raise RuntimeError(f"POST /api/guest answered {guest.status}: {guest.body}")
                 person.cookies.update(guest.cookies)
-                ws_base = self.base.replace("http", "ws", 1)
-                person.lobby = await connect(
-                    f"{ws_base}/ws/lobby",
-                    open_timeout=60,
-                    close_timeout=1,
-                    additional_headers=cookie_header(person.cookies),
-                    local_addr=local(person.source),
-                )
-                await person.lobby.send(json.dumps({"type": "follow", "games": follows}))
-                self.lobbies += 1
-                self.readers.append(asyncio.create_task(self.listen(person.lobby)))
+                person.lobby = await LobbyWire.connect(self, self.base, person.cookies, person.source)
+                person.lobby.send(json.dumps({"type": "follow", "games": follows}))
 
         rng = random.Random(0)
         await asyncio.gather(
@@ -509,19 +621,12 @@ class Crowd:
         )
         self.setup_seconds = time.monotonic() - started
 
-    async def listen(self, ws: ClientConnection) -> None:
-        try:
-            async for text in ws:
-                found = CREATED.search(text) if isinstance(text, str) else None
-                if found:
-                    reached = self.arrivals.setdefault(found[1], [0, 0.0])
-                    reached[0] += 1
-                    reached[1] = time.perf_counter()
-        except ConnectionClosed as closed:
-            code = str(closed.rcvd.code if closed.rcvd else "none")
-            self.closes[code] = self.closes.get(code, 0) + 1
-        finally:
-            self.lobbies -= 1
+    def reached(self, challenge: str) -> None:
+        """The ``created`` event of ``challenge`` reached one more lobby, now."""
+        now = time.perf_counter()
+        reached = self.arrivals.setdefault(challenge, [0, now, now])
+        reached[0] += 1
+        reached[2] = now
 
     def free_person(self, rng: random.Random, besides: Person | None = None) -> Person | None:
         """Someone neither at a game nor waiting on a challenge of their own (a few random tries)."""
@@ -629,14 +734,17 @@ class Crowd:
             for person in self.started.get_nowait().people:
                 person.busy = False
         open_at_end = self.lobbies
-        await asyncio.gather(*(p.lobby.close() for p in self.people if p.lobby is not None), return_exceptions=True)
-        await asyncio.gather(*self.readers, return_exceptions=True)
-        reached, reached_from_sent, missed = [], [], 0
+        wires = [person.lobby for person in self.people if person.lobby is not None]
+        for wire in wires:
+            wire.close()
+        await asyncio.wait([wire.closed for wire in wires], timeout=10)
+        reached, reached_from_sent, fan_out, missed = [], [], [], 0
         for challenge, (sent, answered, lobbies) in self.answered.items():
-            count, last = self.arrivals.get(challenge, [0, 0.0])
+            count, first, last = self.arrivals.get(challenge, [0, 0.0, 0.0])
             if lobbies and count >= lobbies:
                 reached.append(max(0.0, last - answered))
                 reached_from_sent.append(last - sent)
+                fan_out.append(last - first)
             else:
                 missed += 1
         return {
@@ -647,6 +755,7 @@ class Crowd:
             "challenges_posted": len(self.answered),
             "reached_every_lobby_ms_p50/p95/max": ms_spread(reached),
             "from_post_sent": ms_spread(reached_from_sent),
+            "first_to_last_lobby": ms_spread(fan_out),
             "not_reaching_every_lobby": missed,
             "post_ms": ms_spread(self.posts),
             "accepts": len(self.accepts),
