@@ -60,8 +60,11 @@ games as in the quiet run, so K games are in play throughout. Reported in the no
 challenge's ``created`` event reached the last open lobby, from its ``POST``'s answer
 (p50/p95/max; 0 when every lobby had it before the poster had the answer: the server pushes
 before it answers), from the ``POST``'s sending, and from when it reached the first lobby (the
-fan-out itself); the latency of posts, accepts and lists; the
-share of a core the server and this process used (which of them was the bottleneck). No server
+fan-out itself); the latency of posts, accepts and lists; the share of a core the server and
+this process used (which of them was the bottleneck). The lobby sockets are read in the
+transport's callback by a minimal websocket client (:class:`LobbyWire`): read by the
+``websockets`` client, their 20,000 frames a second at the default rate took this process's CPU
+from the game drivers measured beside them (a p95 21 times the quiet run's). No server
 option beyond the benchmark's own is needed: with the addresses spread, the per-address limits
 are not met, and P lobby sockets plus 2K game sockets stay under ``--max-connections`` (4096;
 raise it with ``--serve-option`` for more than about 3,500 people).
