@@ -37,17 +37,52 @@ attack's size (a quick try; the sizes above are ``ATTACK_SIZES``). The attacker 
 process of its own (``--attack KIND --url URL --target GAME_ID``), so its work does not slow
 the measured clients (``--attacker-niceness N`` lowers its CPU priority, so that it stands in
 for another machine). The file-descriptor limit is raised to its hard limit if needed.
+
+Every client socket of the games and of the lobby (HTTP and websocket) comes from a pool of
+loopback addresses, 127.0.0.3 on (``--addresses N``; Linux routes the whole of 127/8 to loopback,
+past 127.0.0.255 too; 127.0.0.1 stays the attacker's and 127.0.0.2 the honest probe's), game
+``k`` from address ``k mod N``: by default twice as many as the server's per-address limits need
+at the size asked (websockets, ``--connections-per-address``; guests, ``--signup-per-address``;
+challenges posted, ``--challenges-per-address``; their defaults, or the values given by
+``--serve-option``), so a run measures the server and not those caps (128 games from one address
+would need 256 sockets of its 200).
+
+``--lobby [P]`` (P people, default 1000; ``--games`` then defaults to 100): a quiet run (the
+games alone) on a fresh server, then the lobby run on another, printed as one table as
+``--abuse compare`` prints it. In the lobby run P people come first, before the clock starts (a
+guest each, ``GET /api/session`` for the CSRF cookie then ``POST /api/guest``, and a
+``/ws/lobby`` socket following the game played and a few others); then, ``--lobby-rate R``
+times a second each (default 10), a free person posts a casual challenge of the game (seat
+drawn), one lists the open ones (``GET /api/challenges``) and one accepts the oldest open
+challenge of a free poster. A game an accept starts is played by the next free game driver on
+the two people's sockets (their cookies: the seats are held by them), the others create their
+games as in the quiet run, so K games are in play throughout. Reported in the notes: when a
+challenge's ``created`` event reached the last open lobby, from its ``POST``'s answer
+(p50/p95/max; 0 when every lobby had it before the poster had the answer: the server pushes
+before it answers), from the ``POST``'s sending, and from when it reached the first lobby (the
+fan-out itself); the latency of posts, accepts and lists; the share of a core the server and
+this process used (which of them was the bottleneck). The lobby sockets are read in the
+transport's callback by a minimal websocket client (:class:`LobbyWire`): read by the
+``websockets`` client, their 20,000 frames a second at the default rate took this process's CPU
+from the game drivers measured beside them (a p95 21 times the quiet run's). No server
+option beyond the benchmark's own is needed: with the addresses spread, the per-address limits
+are not met, and P lobby sockets plus 2K game sockets stay under ``--max-connections`` (4096;
+raise it with ``--serve-option`` for more than about 3,500 people).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import ipaddress
+import itertools
 import json
+import math
 import os
 import random
+import re
 import socket
 import statistics
 import subprocess
@@ -56,12 +91,17 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlparse
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
+
+from spheria.kernel.registry import game_names
+from spheria.server.accounts import CSRF_COOKIE, CSRF_HEADER
+from spheria.server.limits import Limits
 
 
 def free_port() -> int:
@@ -101,6 +141,95 @@ def post(base: str, path: str, data: dict[str, Any]) -> dict[str, Any]:
         return result
 
 
+class Answer(NamedTuple):
+    status: int
+    cookies: dict[str, str]  # the cookies it set
+    body: Any
+
+
+async def http(
+    base: str,
+    method: str,
+    path: str,
+    body: dict[str, Any] | None = None,
+    *,
+    cookies: dict[str, str] | None = None,
+    source: str | None = None,
+) -> Answer:
+    """One request on a connection of its own from the address ``source``, with ``cookies`` (and the
+    CSRF header their CSRF cookie asks for); the answer's status, the cookies it set and its JSON."""
+    host, port = host_and_port(base)
+    payload = b"" if body is None else json.dumps(body).encode()
+    head = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close", f"Content-Length: {len(payload)}"]
+    if body is not None:
+        head.append("Content-Type: application/json")
+    for name, value in cookie_header(cookies or {}).items():
+        head.append(f"{name}: {value}")
+    if cookies and CSRF_COOKIE in cookies:
+        head.append(f"{CSRF_HEADER}: {cookies[CSRF_COOKIE]}")
+    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local(source)), 60)
+    try:
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
+        raw = await asyncio.wait_for(reader.read(), 60)
+    finally:
+        writer.close()
+    header, _, content = raw.partition(b"\r\n\r\n")
+    lines = header.decode("latin-1").split("\r\n")
+    if not lines[0].startswith("HTTP/"):
+        raise ConnectionError(f"{method} {path}: no answer")
+    set_cookies = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "set-cookie":
+            key, _, text = value.strip().split(";", 1)[0].partition("=")
+            set_cookies[key] = text
+    return Answer(int(lines[0].split()[1]), set_cookies, json.loads(content) if content else None)
+
+
+def cookie_header(cookies: dict[str, str]) -> dict[str, str]:
+    return {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
+
+
+def local(source: str | None) -> tuple[str, int] | None:
+    """The ``local_addr`` of a socket from ``source`` (any free port), or None: the system's choice."""
+    return None if source is None else (source, 0)
+
+
+#: Challenges posted a second in lobby mode, and as many accepts and as many lists (``--lobby-rate``).
+LOBBY_RATE = 10.0
+
+#: The clients' addresses: 127.0.0.3 on (Linux routes the whole of 127/8 to loopback); 127.0.0.1 is
+#: the attacker's and 127.0.0.2 the honest probe's (:data:`HONEST_ADDRESS`), counted apart from both.
+FIRST_CLIENT_ADDRESS = ipaddress.ip_address("127.0.0.3")
+
+
+def client_addresses(count: int) -> list[str]:
+    return [str(FIRST_CLIENT_ADDRESS + number) for number in range(count)]
+
+
+def addresses_needed(games: int, people: int, lobby_rate: float, seconds: float, serve_options: list[str]) -> int:
+    """Enough client addresses that no per-address limit of the server is met at this size, with room to
+    spare (half of each limit): websockets (each game's two and each person's lobby socket), guests
+    (one a person, within the login window) and challenges posted (within the challenge window). The
+    limits are the server's defaults, or their ``--serve-option`` values."""
+    given = dict(itertools.pairwise(serve_options))
+    for option in serve_options:
+        if "=" in option:
+            key, _, value = option.partition("=")
+            given[key] = value
+
+    def limit(option: str, default: int) -> int:
+        return max(1, int(given.get(option) or default))
+
+    defaults = Limits()
+    needs = [
+        (2 * games + people) / limit("--connections-per-address", defaults.connections_per_address),
+        people / limit("--signup-per-address", defaults.signup_per_address),
+        (lobby_rate * seconds if people else 0) / limit("--challenges-per-address", defaults.challenges_per_address),
+    ]
+    return max(1, math.ceil(2 * max(needs)))
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
@@ -112,6 +241,7 @@ class Stats:
         self.attacker_niceness = 0
         self.last_progress: dict[int, float] = {}
         self.longest_wait = 0.0
+        self.played_seconds: float | None = None  # from when the games began (after the lobby's people came)
 
     def progress(self, player: int) -> None:
         """Player ``player`` (one of the K concurrent games' drivers) made progress: a game joined or a
@@ -130,23 +260,42 @@ async def next_state(ws: ClientConnection, version: int) -> dict[str, Any]:
             return dict(frame)
 
 
-async def play_game(
-    base: str, game: str, options: dict[str, str], stats: Stats, deadline: float, seed: int, player: int
-) -> None:
+@dataclass
+class Table:
+    """A game ready to be played: per seat, its invite token, the cookies its player sends (none for a
+    game the benchmark created) and the address its socket comes from; the people seated (lobby mode)."""
+
+    game_id: str
+    tokens: list[str]
+    cookies: list[dict[str, str]]
+    sources: list[str | None]
+    people: list[Person] = field(default_factory=list)
+
+
+async def new_table(base: str, game: str, options: dict[str, str], source: str | None) -> Table:
+    """A game of two human seats created by ``POST /api/games`` from ``source``."""
+    body = {"game": game, "options": options, "seats": [{"kind": "human"}] * 2}
+    created = await http(base, "POST", "/api/games", body, source=source)
+    if created.status != 201:
+        raise RuntimeError(f"POST /api/games answered {created.status}: {created.body}")
+    tokens = [seat["invite"].split("#", 1)[1] for seat in created.body["seats"]]
+    return Table(created.body["id"], tokens, [{}, {}], [source, source])
+
+
+async def play_game(base: str, table: Table, stats: Stats, deadline: float, seed: int, player: int) -> None:
     rng = random.Random(seed)
-    created = await asyncio.to_thread(
-        post, base, "/api/games", {"game": game, "options": options, "seats": [{"kind": "human"}] * 2}
-    )
     if stats.first_game is not None and not stats.first_game.done():
-        stats.first_game.set_result(created["id"])
+        stats.first_game.set_result(table.game_id)
     ws_base = base.replace("http", "ws", 1)
-    tokens = [seat["invite"].split("#", 1)[1] for seat in created["seats"]]
-    async with (
-        connect(f"{ws_base}/ws/{created['id']}", open_timeout=60) as first,
-        connect(f"{ws_base}/ws/{created['id']}", open_timeout=60) as second,
-    ):
-        sockets = [first, second]
-        for ws, token in zip(sockets, tokens, strict=True):
+    url = f"{ws_base}/ws/{table.game_id}"
+    async with contextlib.AsyncExitStack() as stack:
+        sockets = [
+            await stack.enter_async_context(
+                connect(url, open_timeout=60, additional_headers=cookie_header(cookies), local_addr=local(source))
+            )
+            for cookies, source in zip(table.cookies, table.sources, strict=True)
+        ]
+        for ws, token in zip(sockets, table.tokens, strict=True):
             await ws.send(json.dumps({"type": "join", "token": token}))
         frames = [await next_state(ws, 0) for ws in sockets]
         stats.joined += 1
@@ -174,17 +323,36 @@ async def play_game(
 
 
 async def worker(
-    base: str, game: str, options: dict[str, str], stats: Stats, deadline: float, budget: list[int], player: int
+    base: str,
+    game: str,
+    options: dict[str, str],
+    stats: Stats,
+    deadline: float,
+    budget: list[int],
+    player: int,
+    source: str | None,
+    crowd: Crowd | None = None,
 ) -> None:
+    """Play games one after another until the deadline: in lobby mode a game started by an accepted
+    challenge when one waits (its two people's sockets), else one this worker creates."""
     stats.progress(player)
     while time.monotonic() < deadline and budget[0] > 0:
         budget[0] -= 1
+        table = None
         try:
-            await play_game(base, game, options, stats, deadline, budget[0], player)
+            if crowd is not None and not crowd.started.empty():
+                table = crowd.started.get_nowait()
+                crowd.games_played += 1
+            else:
+                table = await new_table(base, game, options, source)
+            await play_game(base, table, stats, deadline, budget[0], player)
         except (RuntimeError, OSError, WebSocketException) as error:
             stats.errors += 1
             print(f"game failed: {error}", file=sys.stderr)
             await asyncio.sleep(0.5)  # a refused game is not retried in a tight loop
+        finally:
+            for person in table.people if table is not None else []:
+                person.busy = False
 
 
 async def run(
@@ -199,14 +367,29 @@ async def run(
     probe: str = "none",
     server_pid: int | None = None,
     attack_size: int | None = None,
+    sources: list[str] | None = None,
+    people: int = 0,
+    lobby_rate: float = LOBBY_RATE,
+    cpu_shares: bool = False,
 ) -> Stats:
     """Play the games; meanwhile the attack ``abuse`` runs in its own process, and the probe
     ``probe`` (one of :data:`PROBES`: what an attack is measured by besides the games' moves) in
-    this one, both from when the games are under way until the deadline."""
+    this one, both from when the games are under way until the deadline. With ``people``, that
+    many people come to the lobby first (not timed), then post, list and accept challenges at
+    ``lobby_rate`` each a second while the games are played. Game ``k``'s sockets come from
+    ``sources[k % len(sources)]``. ``cpu_shares``: note the share of a core the server and this
+    process used while the games were played (which of the two was the bottleneck)."""
     stats = Stats()
     stats.attacker_niceness = attacker_niceness
     stats.first_game = asyncio.get_running_loop().create_future()
-    deadline = time.monotonic() + seconds
+    pool: list[str | None] = list(sources) if sources else [None]
+    crowd = None
+    if people:
+        crowd = Crowd(base, game, options, [pool[i % len(pool)] for i in range(people)], lobby_rate)
+        await crowd.arrive()
+    started = time.monotonic()
+    deadline = started + seconds
+    cpu = (cpu_seconds(server_pid) if server_pid else 0.0, time.process_time())
     budget = [max_games]
     finished = asyncio.Event()
     attack = None
@@ -215,13 +398,381 @@ async def run(
     watch = None
     if probe in PROBES:
         watch = asyncio.create_task(probe_when_playing(probe, base, stats, deadline, games, server_pid, finished))
-    await asyncio.gather(*(worker(base, game, options, stats, deadline, budget, player) for player in range(games)))
+    lobby = None if crowd is None else asyncio.create_task(crowd.meet(deadline))
+    await asyncio.gather(
+        *(
+            worker(base, game, options, stats, deadline, budget, player, pool[player % len(pool)], crowd)
+            for player in range(games)
+        )
+    )
+    stats.played_seconds = time.monotonic() - started
+    if cpu_shares:
+        server_cpu = cpu_seconds(server_pid) - cpu[0] if server_pid else float("nan")
+        stats.notes["server_cpu_share"] = round(server_cpu / stats.played_seconds, 2)
+        stats.notes["client_cpu_share"] = round((time.process_time() - cpu[1]) / stats.played_seconds, 2)
     if attack is not None:
         await attack
     finished.set()
     if watch is not None:
         await watch
+    if crowd is not None and lobby is not None:
+        await lobby
+        stats.notes.update(await crowd.leave())
     return stats
+
+
+# -- the lobby: people posting, listing and accepting challenges while the games are played ----------
+
+#: A lobby frame telling of a new challenge (the server's compact JSON), read without parsing the rest.
+CREATED = re.compile(rb'"event":"created","challenge":\{"id":"([^"]+)"')
+
+
+@dataclass(eq=False)
+class Person:
+    """One of the lobby's people: a guest with a session cookie and a lobby socket, from one address."""
+
+    name: str
+    source: str | None
+    cookies: dict[str, str] = field(default_factory=dict)
+    busy: bool = False  # seated at a game (or about to be)
+    challenge: str | None = None  # their open challenge (one at a time)
+    lobby: LobbyWire | None = None
+
+
+def ms_spread(values: list[float]) -> str:
+    """``p50/p95/max`` in milliseconds of seconds, or ``-`` for none."""
+    if not values:
+        return "-"
+    return "/".join(f"{1000 * v:.0f}" for v in (statistics.median(values), percentile(values, 0.95), max(values)))
+
+
+class LobbyWire(asyncio.Protocol):
+    """A person's ``/ws/lobby`` socket, read frame by frame in the transport's callback (no task, no
+    parsing beyond the challenge id of a ``created`` event): 1,000 of them must cost this process
+    little, as their frames would otherwise take the CPU of the game drivers measured beside them.
+    Speaks just what the lobby needs of RFC 6455: the handshake, unmasked frames from the server
+    (text, ping answered by pong, close), masked text frames to it; no extension is offered."""
+
+    def __init__(self, crowd: Crowd) -> None:
+        self.crowd = crowd
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.open = False
+
+    @classmethod
+    async def connect(cls, crowd: Crowd, base: str, cookies: dict[str, str], source: str | None) -> LobbyWire:
+        host, port = host_and_port(base)
+        _, wire = await asyncio.get_running_loop().create_connection(
+            lambda: cls(crowd), host, port, local_addr=local(source)
+        )
+        head = [
+            "GET /ws/lobby HTTP/1.1",
+            f"Host: {host}:{port}",
+            "Upgrade: websocket",
+            "Connection: Upgrade",
+            f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}",
+            "Sec-WebSocket-Version: 13",
+            *(f"{k}: {v}" for k, v in cookie_header(cookies).items()),
+        ]
+        assert wire.transport is not None
+        wire.transport.write(("\r\n".join(head) + "\r\n\r\n").encode())
+        await asyncio.wait_for(wire.opened, 60)
+        return wire
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError("the lobby socket closed before it opened"))
+        if self.open:
+            self.open = False
+            self.crowd.lobbies -= 1
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if not self.opened.done():
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = bytes(self.buffer[: self.buffer.find(b"\r\n")])
+            del self.buffer[: end + 4]
+            if b" 101 " not in status:
+                self.opened.set_exception(ConnectionError(f"lobby socket refused: {status.decode('latin-1')}"))
+                return
+            self.open = True
+            self.crowd.lobbies += 1
+            self.opened.set_result(None)
+        while len(self.buffer) >= 2:
+            opcode, size, start = self.buffer[0] & 0x0F, self.buffer[1] & 0x7F, 2
+            if size == 126:
+                if len(self.buffer) < 4:
+                    return
+                size, start = int.from_bytes(self.buffer[2:4], "big"), 4
+            elif size == 127:
+                if len(self.buffer) < 10:
+                    return
+                size, start = int.from_bytes(self.buffer[2:10], "big"), 10
+            if len(self.buffer) < start + size:
+                return
+            payload = bytes(self.buffer[start : start + size])
+            del self.buffer[: start + size]
+            if opcode == 0x1:
+                found = CREATED.search(payload)
+                if found:
+                    self.crowd.reached(found[1].decode())
+            elif opcode == 0x9:  # ping: answer at once (the server closes a socket that does not)
+                self.frame(0xA, payload)
+            elif opcode == 0x8:
+                code = str(int.from_bytes(payload[:2], "big")) if len(payload) >= 2 else "none"
+                if self.open:
+                    self.crowd.closes[code] = self.crowd.closes.get(code, 0) + 1
+                self.close()
+
+    def frame(self, opcode: int, payload: bytes) -> None:
+        """Send one frame, masked as a client's must be."""
+        if self.transport is None or self.transport.is_closing():
+            return
+        mask = os.urandom(4)
+        size = len(payload)
+        head = bytes([0x80 | opcode])
+        if size < 126:
+            head += bytes([0x80 | size])
+        elif size < 1 << 16:
+            head += bytes([0x80 | 126]) + size.to_bytes(2, "big")
+        else:
+            head += bytes([0x80 | 127]) + size.to_bytes(8, "big")
+        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+        self.transport.write(head + mask + masked)
+
+    def send(self, text: str) -> None:
+        self.frame(0x1, text.encode())
+
+    def close(self) -> None:
+        """Close the socket (a close frame, then the connection) without waiting for the server."""
+        if self.open:
+            self.open = False
+            self.crowd.lobbies -= 1
+        self.frame(0x8, (1000).to_bytes(2, "big"))
+        if self.transport is not None:
+            self.transport.close()
+
+
+class Crowd:
+    """The lobby's people: they come (a guest each, a lobby socket following the game and a few others),
+    then, at ``rate`` a second each, one posts a challenge, one lists the open challenges and one accepts
+    the oldest open challenge whose poster is free; the game an accept starts waits in :attr:`started`
+    for the next free player (:func:`worker`), who plays it on the two people's sockets.
+
+    Measured: for each challenge, when the ``created`` event reached the last open lobby, from the
+    moment its ``POST`` was answered (0 when every lobby had it first: the server pushes it before it
+    answers), from the moment the ``POST`` was sent, and from when it reached the first lobby (the
+    fan-out itself); the latency of posts, accepts and lists."""
+
+    def __init__(self, base: str, game: str, options: dict[str, str], sources: list[str | None], rate: float) -> None:
+        self.base, self.game, self.options, self.rate = base, game, options, rate
+        self.people = [Person(f"Person{number}", source) for number, source in enumerate(sources)]
+        self.started: asyncio.Queue[Table] = asyncio.Queue()
+        self.open: dict[str, Person] = {}  # open challenges, oldest first
+        self.lobbies = 0  # lobby sockets open
+        #: challenge: when its POST was sent and answered, and the lobby sockets open then
+        self.answered: dict[str, tuple[float, float, int]] = {}
+        #: challenge: [lobbies it reached, when it reached the first, when it reached the last]
+        self.arrivals: dict[str, list[float]] = {}
+        self.posts: list[float] = []
+        self.accepts: list[float] = []
+        self.lists: list[float] = []
+        self.listed: list[int] = []
+        self.refusals: dict[str, int] = {}
+        self.closes: dict[str, int] = {}
+        self.nobody_free = 0  # a post or accept skipped: everyone tried was busy
+        self.nothing_open = 0  # an accept skipped: no open challenge of a free poster
+        self.games_played = 0
+        self.setup_seconds = 0.0
+        self.actions: set[asyncio.Task[None]] = set()
+
+    def refused(self, what: str) -> None:
+        self.refusals[what] = self.refusals.get(what, 0) + 1
+
+    async def arrive(self) -> None:
+        """Every person becomes a guest and opens a lobby socket (50 at a time, as people trickle in)."""
+        started = time.monotonic()
+        gate = asyncio.Semaphore(50)
+        games = [name for name in game_names() if name != self.game]
+
+        async def come(person: Person, follows: list[str]) -> None:
+            async with gate:
+                session = await http(self.base, "GET", "/api/session", source=person.source)
+                person.cookies.update(session.cookies)
+                guest = await http(
+                    self.base, "POST", "/api/guest", {"name": person.name}, cookies=person.cookies, source=person.source
+                )
+                if guest.status != 201:
+                    raise RuntimeError(f"POST /api/guest answered {guest.status}: {guest.body}")
+                person.cookies.update(guest.cookies)
+                person.lobby = await LobbyWire.connect(self, self.base, person.cookies, person.source)
+                person.lobby.send(json.dumps({"type": "follow", "games": follows}))
+
+        rng = random.Random(0)
+        await asyncio.gather(
+            *(come(person, [self.game, *rng.sample(games, rng.randint(0, len(games)))]) for person in self.people)
+        )
+        self.setup_seconds = time.monotonic() - started
+
+    def reached(self, challenge: str) -> None:
+        """The ``created`` event of ``challenge`` reached one more lobby, now."""
+        now = time.perf_counter()
+        reached = self.arrivals.setdefault(challenge, [0, now, now])
+        reached[0] += 1
+        reached[2] = now
+
+    def free_person(self, rng: random.Random, besides: Person | None = None) -> Person | None:
+        """Someone neither at a game nor waiting on a challenge of their own (a few random tries)."""
+        for _ in range(50):
+            person = rng.choice(self.people)
+            if not person.busy and person.challenge is None and person is not besides and person.lobby is not None:
+                return person
+        self.nobody_free += 1
+        return None
+
+    async def post(self, rng: random.Random) -> None:
+        person = self.free_person(rng)
+        if person is None:
+            return
+        person.challenge = ""  # posting
+        body = {"game": self.game, "options": self.options, "seat": "random", "rated": False}
+        sent = time.perf_counter()
+        answer = await http(self.base, "POST", "/api/challenges", body, cookies=person.cookies, source=person.source)
+        now = time.perf_counter()
+        if answer.status != 201:
+            person.challenge = None
+            self.refused(f"post_{answer.status}_{(answer.body or {}).get('error', {}).get('code')}")
+            return
+        self.posts.append(now - sent)
+        person.challenge = answer.body["id"]
+        self.answered[person.challenge] = (sent, now, self.lobbies)
+        self.open[person.challenge] = person
+
+    async def accept(self, rng: random.Random) -> None:
+        challenge = next((key for key, poster in self.open.items() if not poster.busy), None)
+        if challenge is None:
+            self.nothing_open += 1
+            return
+        poster = self.open[challenge]
+        taker = self.free_person(rng, besides=poster)
+        if taker is None:
+            return
+        del self.open[challenge]
+        poster.challenge, poster.busy, taker.busy = None, True, True
+        try:
+            sent = time.perf_counter()
+            path = f"/api/challenges/{challenge}/accept"
+            answer = await http(self.base, "POST", path, {}, cookies=taker.cookies, source=taker.source)
+            if answer.status != 200 or answer.body.get("game_id") is None:
+                self.refused(f"accept_{answer.status}_{(answer.body or {}).get('error', {}).get('code')}")
+                poster.busy = taker.busy = False
+                return
+            self.accepts.append(time.perf_counter() - sent)
+            path = f"/api/challenges/{challenge}"
+            mine = await http(self.base, "GET", path, cookies=poster.cookies, source=poster.source)
+        except BaseException:
+            poster.busy = taker.busy = False
+            raise
+        seats = {answer.body["seat"]: taker, mine.body["seat"]: poster}
+        invites = {answer.body["seat"]: answer.body["invite"], mine.body["seat"]: mine.body["invite"]}
+        order = [seats[seat] for seat in sorted(seats)]
+        self.started.put_nowait(
+            Table(
+                answer.body["game_id"],
+                [invites[seat].split("#", 1)[1] for seat in sorted(invites)],
+                [person.cookies for person in order],
+                [person.source for person in order],
+                order,
+            )
+        )
+
+    async def list(self, rng: random.Random) -> None:
+        person = rng.choice(self.people)
+        sent = time.perf_counter()
+        answer = await http(
+            self.base, "GET", f"/api/challenges?game={self.game}", cookies=person.cookies, source=person.source
+        )
+        if answer.status != 200:
+            self.refused(f"list_{answer.status}")
+            return
+        self.lists.append(time.perf_counter() - sent)
+        self.listed.append(len(answer.body["challenges"]))
+
+    async def meet(self, deadline: float) -> None:
+        """Post, list and accept, each ``rate`` times a second (on a clock: a slow answer delays none of
+        the next ones) until the deadline; then wait for the actions under way."""
+        rng = random.Random(1)
+        start, tick = time.monotonic(), 0
+        while (at := start + tick / self.rate) < deadline:
+            await asyncio.sleep(max(0.0, at - time.monotonic()))
+            for action in (self.post, self.list, self.accept):
+                task = asyncio.create_task(self.act(action, rng))
+                self.actions.add(task)
+                task.add_done_callback(self.actions.discard)
+            tick += 1
+        if self.actions:
+            await asyncio.wait(list(self.actions), timeout=30)
+
+    async def act(self, action: Any, rng: random.Random) -> None:
+        try:
+            await action(rng)
+        except (OSError, TimeoutError, KeyError, TypeError, AttributeError) as error:
+            self.refused(f"{action.__name__}_{type(error).__name__}")
+
+    async def leave(self) -> dict[str, Any]:
+        """Let the last events arrive, close the lobby sockets and say what the lobby measured."""
+        await asyncio.sleep(1.0)
+        unplayed = self.started.qsize()
+        while not self.started.empty():  # games accepted faster than the drivers were free to play them
+            for person in self.started.get_nowait().people:
+                person.busy = False
+        open_at_end = self.lobbies
+        wires = [person.lobby for person in self.people if person.lobby is not None]
+        for wire in wires:
+            wire.close()
+        await asyncio.wait([wire.closed for wire in wires], timeout=10)
+        reached, reached_from_sent, fan_out, missed = [], [], [], 0
+        for challenge, (sent, answered, lobbies) in self.answered.items():
+            count, first, last = self.arrivals.get(challenge, [0, 0.0, 0.0])
+            if lobbies and count >= lobbies:
+                reached.append(max(0.0, last - answered))
+                reached_from_sent.append(last - sent)
+                fan_out.append(last - first)
+            else:
+                missed += 1
+        return {
+            "people": len(self.people),
+            "lobbies_open_at_end": open_at_end,
+            "arrival_s": round(self.setup_seconds, 1),
+            "lobby_rate": self.rate,
+            "challenges_posted": len(self.answered),
+            "reached_every_lobby_ms_p50/p95/max": ms_spread(reached),
+            "from_post_sent": ms_spread(reached_from_sent),
+            "first_to_last_lobby": ms_spread(fan_out),
+            "not_reaching_every_lobby": missed,
+            "post_ms": ms_spread(self.posts),
+            "accepts": len(self.accepts),
+            "accept_ms": ms_spread(self.accepts),
+            "lists": len(self.lists),
+            "list_ms": ms_spread(self.lists),
+            "listed_p50": statistics.median(self.listed) if self.listed else 0,
+            "challenge_games_played": self.games_played,
+            "accepted_unplayed": unplayed,
+            "nobody_free": self.nobody_free,
+            "nothing_open": self.nothing_open,
+            "refusals": self.refusals or "none",
+            "lobby_closes": self.closes or "none",
+        }
 
 
 # -- attacks (each runs beside the normal games until the deadline, in a process of its own) -----------
@@ -691,7 +1242,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=8, help="concurrent games (default 8)")
+    parser.add_argument("--games", type=int, help="concurrent games (default 8; 100 with --lobby)")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to play (default 20)")
     parser.add_argument("--game", default="spline", help="the game (default spline)")
     parser.add_argument("--option", action="append", default=[], metavar="K=V", help="a game option (repeatable)")
@@ -716,6 +1267,28 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="the attack's size instead of its own (a quick try: see ATTACK_SIZES)",
     )
+    parser.add_argument(
+        "--lobby",
+        type=int,
+        nargs="?",
+        const=1000,
+        default=0,
+        metavar="P",
+        help="P people in the lobby meanwhile, after a quiet run (default 1000)",
+    )
+    parser.add_argument(
+        "--lobby-rate",
+        type=float,
+        default=LOBBY_RATE,
+        metavar="R",
+        help=f"challenges posted a second, and as many accepts and lists (default {LOBBY_RATE:g})",
+    )
+    parser.add_argument(
+        "--addresses",
+        type=int,
+        metavar="N",
+        help="client addresses 127.0.0.3 on (default: enough for no per-address limit of the server)",
+    )
     parser.add_argument("--attack", choices=list(ATTACKS), help=argparse.SUPPRESS)  # the attacker's process
     parser.add_argument("--target", default="", help=argparse.SUPPRESS)  # the game the attacker aims at
     parser.add_argument(
@@ -723,6 +1296,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     options = dict(pair.split("=", 1) for pair in args.option)
+    if args.games is None:
+        args.games = 100 if args.lobby else 8
+    if args.addresses is None:
+        args.addresses = addresses_needed(args.games, args.lobby, args.lobby_rate, args.seconds, args.serve_option)
     raise_file_limit(25_000)
     if args.attack:
         check_loopback(args.url or "")
@@ -730,6 +1307,9 @@ def main(argv: list[str] | None = None) -> int:
             args.attack, args.url.rstrip("/"), args.target, args.seconds, args.attacker_niceness, args.attack_size
         )
         print(json.dumps(seen))
+        return 0
+    if args.lobby:
+        print_comparison([measure(args, options, "none"), measure(args, options, "lobby")])
         return 0
     if args.abuse == "compare":
         print_comparison([measure(args, options, abuse, kind) for kind in args.kinds for abuse in ("none", kind)])
@@ -815,10 +1395,11 @@ def measure(args: argparse.Namespace, options: dict[str, str], abuse: str, probe
         pid = server.pid if server is not None else None
         played = run(
             base, args.games, args.seconds, args.game, options, args.max_games, abuse, args.attacker_niceness,
-            probe, pid, args.attack_size,
+            probe, pid, args.attack_size, client_addresses(args.addresses), args.lobby if abuse == "lobby" else 0,
+            args.lobby_rate, bool(args.lobby),
         )  # fmt: skip
         stats = asyncio.run(played)
-        elapsed = time.monotonic() - started
+        elapsed = stats.played_seconds or time.monotonic() - started
     finally:
         if server is not None:
             server.terminate()
@@ -828,7 +1409,7 @@ def measure(args: argparse.Namespace, options: dict[str, str], abuse: str, probe
     return {
         "abuse": abuse,
         "load_average": [round(x, 2) for x in os.getloadavg()],
-        "notes": stats.notes,
+        "notes": {**stats.notes, "addresses": args.addresses},
         "game": args.game,
         "options": options,
         "concurrent_games": args.games,

@@ -61,3 +61,62 @@ def test_an_unknown_kind_is_refused_by_name(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         load.main(["--abuse", "compare", "--kinds", "hints,floods"])
     assert "unknown attack 'floods'" in capsys.readouterr().err
+
+
+def notes_of(row: str) -> dict[str, str]:
+    """The notes cell of a table row (``key value, key value``) as a mapping."""
+    cell = row.rstrip(" |").rsplit(" | ", 1)[1]
+    return dict(note.split(" ", 1) for note in cell.split(", "))
+
+
+def test_the_lobby_mode_reports_a_quiet_run_then_the_lobbys_fan_out_accepts_lists_and_moves(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert load.main(["--lobby", "20", "--games", "4", "--seconds", "3", "--lobby-rate", "5"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line for line in lines if line.startswith("| none") or line.startswith("| lobby")]
+    assert [row.split(" | ")[0] for row in rows] == ["| none", "| lobby"], lines
+    quiet, lobby = (row.split(" | ") for row in rows)
+    assert float(quiet[1]) > 0 and float(lobby[1]) > 0 and lobby[8] == "0"  # moves/s both, no error
+    assert float(lobby[4]) > 0  # the ratio of the p95 move latencies
+    notes = notes_of(rows[1])
+    assert notes["people"] == "20" and notes["lobbies_open_at_end"] == "20"
+    assert int(notes["challenges_posted"]) >= 10 and notes["not_reaching_every_lobby"] == "0", notes
+    for spread in (
+        "reached_every_lobby_ms_p50/p95/max",
+        "from_post_sent",
+        "first_to_last_lobby",
+        "accept_ms",
+        "list_ms",
+    ):
+        p50, p95, most = (float(ms) for ms in notes[spread].split("/"))
+        assert 0 <= p50 <= p95 <= most, (spread, notes)
+    assert float(notes["from_post_sent"].split("/")[0]) > 0  # a challenge takes time to reach every lobby
+    assert int(notes["accepts"]) >= 5 and int(notes["lists"]) >= 10
+    assert int(notes["challenge_games_played"]) >= 1  # games started by accepts were played on the people's seats
+    assert notes["refusals"] == "none" and notes["lobby_closes"] == "none", notes
+    assert "server_cpu_share" in notes_of(rows[0]) and "people" not in notes_of(rows[0])
+
+
+def test_clients_spread_over_enough_loopback_addresses_for_the_servers_per_address_limits() -> None:
+    # 128 games: 256 sockets, over 200 a single address may hold
+    assert load.addresses_needed(128, 0, 10, 30, []) >= 2
+    # 1,000 guests: 20 signups an address; 300 challenges: 30 an address
+    assert load.addresses_needed(100, 1000, 10, 30, []) * 20 >= 1000
+    assert load.addresses_needed(1, 10, 10, 300, ["--challenges-per-address", "30"]) * 30 >= 3000
+    assert load.addresses_needed(128, 0, 10, 30, ["--connections-per-address=1000"]) == 1
+    assert load.client_addresses(3) == ["127.0.0.3", "127.0.0.4", "127.0.0.5"]
+    assert load.client_addresses(300)[-1] == "127.0.1.46"  # past 127.0.0.255 into the rest of 127/8
+
+
+def test_games_from_one_address_beyond_its_socket_cap_are_refused_and_spread_ones_are_not(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The benchmark measures the server, not the per-address cap: with the cap at 4 websockets, 4
+    games (8 sockets) from one address are refused, and spread over the default addresses play."""
+    cap = ["--serve-option=--connections-per-address", "--serve-option=4"]
+    assert load.main(["--games", "4", "--seconds", "2", "--addresses", "1", *cap]) == 1
+    assert json.loads(capsys.readouterr().out)["errors"] > 0
+    assert load.main(["--games", "4", "--seconds", "2", *cap]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["errors"] == 0 and report["notes"]["addresses"] >= 4, report
