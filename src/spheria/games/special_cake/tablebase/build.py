@@ -31,6 +31,8 @@ CACHE_VARIABLE = "SPHERIA_TABLEBASE"
 DEFAULT_CACHE = Path(os.environ.get(CACHE_VARIABLE) or Path.home() / ".cache" / "spheria" / "tablebase")
 
 RULE_CODES = {"mixed": 0, "same": 1}
+#: The variants with an eating table: mint, and poisoned (every position also has the cherry).
+VARIANTS = ("mint", "poisoned")
 
 _FLAG_SETS: tuple[tuple[str, ...], ...] = (
     ("-O3", "-march=native", "-fopenmp"),
@@ -45,17 +47,23 @@ class BuildError(RuntimeError):
 
 @dataclass(frozen=True)
 class TableSpec:
-    """What a build covers: the sites it may use, the most candies of one colour, the line rule."""
+    """What a build covers: the sites it may use, the most candies of one colour, the line rule, the variant."""
 
     universe: int = ALL_SITES
     cap: int = MINT_CAP
     line_rule: str = "mixed"
+    variant: str = "mint"
 
     @property
     def name(self) -> str:
         if self.universe == ALL_SITES and self.cap == MINT_CAP:
-            return f"mint-{self.line_rule}"
-        return f"mint-{self.line_rule}-u{self.universe:08x}-c{self.cap}"
+            return f"{self.variant}-{self.line_rule}"
+        return f"{self.variant}-{self.line_rule}-u{self.universe:08x}-c{self.cap}"
+
+    @property
+    def cherry(self) -> bool:
+        """Whether every position also has the cherry (poisoned)."""
+        return self.variant == "poisoned"
 
     def symmetries(self) -> list[tuple[int, ...]]:
         """The pyramid's symmetries that map the universe onto itself (the identity first)."""
@@ -70,12 +78,16 @@ class TableSpec:
         """The board tables for the builder, one record a line."""
         if self.line_rule not in RULE_CODES:
             raise ValueError(f"unknown line rule {self.line_rule!r} (mixed, same)")
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown variant {self.variant!r} (mint, poisoned)")
         lines = [
             f"format {FORMAT_VERSION}",
             f"universe {self.universe}",
             f"cap {self.cap}",
             f"rule {RULE_CODES[self.line_rule]}",
         ]
+        if self.cherry:  # absent from mint's tables, whose hash (and so its finished levels) stays
+            lines.append("cherry 1")
         lines += [f"above {s} {ABOVE[s]}" for s in range(NUM_SITES)]
         for s in range(NUM_SITES):
             for t in range(NUM_SITES):

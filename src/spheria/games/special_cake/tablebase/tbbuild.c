@@ -17,6 +17,16 @@
  * searched: the least one of a canonical shape, by (whites, white mask). Its value is then
  * written to every image (the bit is set only for a win, so images of losses stay 0).
  *
+ * Poisoned (the tables file says "cherry 1"): a position is also the cherry's site, always a ball
+ * with nothing on it (nothing ever comes to rest on the cherry: it starts on top and only drops).
+ * Level n then holds the positions with n candies besides the cherry, numbered by (shape,
+ * cherry) pairs: the shapes of n + 1 balls sorted by mask, each shape's uncovered sites in
+ * increasing order, every pair holding the same per_shape colourings of its n other sites:
+ *     pair_rank * per_shape + woff[w] + colex rank of the white pattern on the other sites.
+ * The cherry is never eaten (the position with the cherry alone is lost for the player to move)
+ * and is never part of a line. The symmetries map pairs onto pairs; the colour swap keeps the
+ * cherry.
+ *
  * Each finished level is written to DIR/level-NN.bin (header + bits, renamed into place), and
  * a run resumes from the levels it finds there. Once the eating table is complete the set-up
  * table follows (DIR/setup-NN.bin, bit = Mint wins), from the full cakes down to the empty
@@ -59,6 +69,7 @@ enum { RULE_MIXED = 0, RULE_SAME = 1 };
 static uint32_t UNIVERSE;
 static int CAP;
 static int RULE;
+static int CHERRY; /* poisoned: every position also has the cherry, on a site with nothing on it */
 /* ABOVE, CHAIN, the segments and SYM_T are cake_steps.h's; here the segments by length too */
 static int NSEG_OF[MAX_SEG_LEN + 1], SEG_OF[MAX_SEG_LEN + 1][MAX_SEGMENTS];
 static int NSYM;
@@ -112,6 +123,8 @@ static void read_tables(const char *path) {
         } else if (!strcmp(key, "cap") && n == 1) {
             CAP = (int)v[0];
             have_cap = 1;
+        } else if (!strcmp(key, "cherry") && n == 1 && (v[0] == 0 || v[0] == 1)) {
+            CHERRY = v[0];
         } else if (!strcmp(key, "rule") && n == 1) {
             RULE = (int)v[0];
         } else if (!strcmp(key, "above") && n == 2 && v[0] >= 0 && v[0] < NSITES) {
@@ -203,7 +216,8 @@ static inline uint32_t pdep32(uint32_t x, uint32_t m) {
 
 typedef struct {
     uint32_t count;
-    uint32_t *masks; /* sorted */
+    uint32_t *masks;  /* sorted; poisoned: a pair's shape, each shape once per uncovered site */
+    uint8_t *cherry;  /* poisoned: a pair's cherry site (increasing within a shape); else NULL */
     uint64_t per_shape;
     uint64_t woff[NSITES + 2];
     int wlo, whi;
@@ -212,9 +226,9 @@ typedef struct {
 } Level;
 
 static Level LV[MAX_LEVELS];
-static int TOP_LEVEL; /* candies in a full universe */
+static int TOP_LEVEL; /* candies in a full universe (besides the cherry) */
 #define HASH_BITS 18 /* 141,120 shapes: a 2 MiB table, a little over half full */
-static uint64_t HASH[1u << HASH_BITS]; /* (mask | 1 << 31) << 32 | rank; 0 = empty */
+static uint64_t HASH[1u << HASH_BITS]; /* (mask | 1 << 31) << 32 | rank (poisoned: its first pair); 0 = empty */
 
 static uint32_t *all_shapes;
 static size_t nshapes, cap_shapes;
@@ -247,16 +261,41 @@ static inline uint32_t shape_rank(uint32_t mask) {
     return (uint32_t)HASH[h];
 }
 
+/* The balls of occ with nothing on them: where the cherry may be. */
+static inline uint32_t uncovered(uint32_t occ) {
+    uint32_t holding = 0;
+    for (uint32_t m = occ; m; m &= m - 1) holding |= BELOW[__builtin_ctz(m)];
+    return occ & ~holding;
+}
+
 static void build_shapes(void) {
     enumerate(0, 0);
     qsort(all_shapes, nshapes, sizeof *all_shapes, cmp_u32);
-    TOP_LEVEL = __builtin_popcount(UNIVERSE);
+    TOP_LEVEL = __builtin_popcount(UNIVERSE) - CHERRY;
     for (int n = 0; n <= TOP_LEVEL; n++) {
         Level *L = &LV[n];
-        L->masks = malloc((nshapes + 1) * sizeof(uint32_t));
-        L->count = 0;
+        size_t room = 0;
         for (size_t i = 0; i < nshapes; i++)
-            if (__builtin_popcount(all_shapes[i]) == n) L->masks[L->count++] = all_shapes[i];
+            if (__builtin_popcount(all_shapes[i]) == n + CHERRY) room += CHERRY ? (size_t)__builtin_popcount(uncovered(all_shapes[i])) : 1;
+        L->masks = malloc((room + 1) * sizeof(uint32_t));
+        L->cherry = CHERRY ? malloc(room + 1) : NULL;
+        if (!L->masks || (CHERRY && !L->cherry)) die("%s", "out of memory");
+        L->count = 0;
+        for (size_t i = 0; i < nshapes; i++) {
+            uint32_t occ = all_shapes[i];
+            if (__builtin_popcount(occ) != n + CHERRY) continue;
+            if (!CHERRY) {
+                L->masks[L->count++] = occ;
+                continue;
+            }
+            uint32_t h = hslot(occ);
+            while (HASH[h]) h = (h + 1) & ((1u << HASH_BITS) - 1);
+            HASH[h] = (uint64_t)(occ | 0x80000000u) << 32 | L->count;
+            for (uint32_t u = uncovered(occ); u; u &= u - 1) {
+                L->masks[L->count] = occ;
+                L->cherry[L->count++] = (uint8_t)__builtin_ctz(u);
+            }
+        }
         L->wlo = n - CAP > 0 ? n - CAP : 0;
         L->whi = n < CAP ? n : CAP;
         L->per_shape = 0;
@@ -266,7 +305,7 @@ static void build_shapes(void) {
         }
         L->bits = (uint64_t)L->count * L->per_shape;
         L->words = (L->bits + 63) / 64;
-        for (uint32_t i = 0; i < L->count; i++) {
+        for (uint32_t i = 0; i < L->count && !CHERRY; i++) {
             uint32_t h = hslot(L->masks[i]);
             while (HASH[h]) h = (h + 1) & ((1u << HASH_BITS) - 1);
             HASH[h] = (uint64_t)(L->masks[i] | 0x80000000u) << 32 | i;
@@ -284,9 +323,11 @@ static uint64_t SETUP_PER[MAX_LEVELS]; /* set-up colourings of a shape: C(k, cei
 static inline uint64_t per_shape_of(int kind, int n) { return kind == SETUP ? SETUP_PER[n] : LV[n].per_shape; }
 static inline uint64_t words_of(int kind, int n) { return ((uint64_t)LV[n].count * per_shape_of(kind, n) + 63) / 64; }
 
-static inline uint64_t position_index(const Level *L, uint32_t occ, uint32_t white) {
-    uint32_t pattern = pext32(white, occ);
-    return (uint64_t)shape_rank(occ) * L->per_shape + L->woff[__builtin_popcount(pattern)] + colex_rank(pattern);
+/* Where the positions of shape occ (poisoned: with the cherry on cherry_bit) start in their level. */
+static inline uint64_t block_base(const Level *L, uint32_t occ, uint32_t cherry_bit) {
+    uint64_t rank = shape_rank(occ);
+    if (CHERRY) rank += (uint64_t)__builtin_popcount(uncovered(occ) & (cherry_bit - 1));
+    return rank * L->per_shape;
 }
 
 typedef struct {
@@ -405,6 +446,7 @@ static void order_sizes(int n) {
 #define MAX_MOVES 400
 typedef struct {
     uint32_t child_occ;
+    uint32_t child_rest; /* the child's sites but the cherry's: where its colouring lies */
     uint32_t seg_mask; /* 0 for a single candy; else the line, whose colours the rule checks */
     uint64_t child_base;
     uint8_t nsteps;
@@ -429,9 +471,12 @@ static int same_transformation(const Move *a, const Move *b, uint32_t occ) {
     return 1;
 }
 
-static void add_move(MoveList *list, int size, Move *m, uint32_t occ, int first_of_line) {
-    int level = __builtin_popcount(m->child_occ);
-    m->child_base = (uint64_t)shape_rank(m->child_occ) * LV[level].per_shape;
+static void add_move(MoveList *list, int size, Move *m, uint32_t occ, uint32_t cherry_bit, int first_of_line) {
+    int level = __builtin_popcount(m->child_occ) - CHERRY;
+    uint32_t child_cherry = apply_steps(m, cherry_bit);
+    if ((child_cherry & uncovered(m->child_occ)) != child_cherry) die("%s", "a move left a ball on the cherry");
+    m->child_rest = m->child_occ & ~child_cherry;
+    m->child_base = block_base(&LV[level], m->child_occ, child_cherry);
     for (int i = first_of_line; i < list->count[size]; i++)
         if (same_transformation(&list->moves[size][i], m, occ)) return;
     if (list->count[size] == MAX_MOVES) die("%s", "too many moves of one size");
@@ -439,8 +484,8 @@ static void add_move(MoveList *list, int size, Move *m, uint32_t occ, int first_
 }
 
 /* The orders of eating the line candies now on pos[0..n), each unpinned when eaten. */
-static void line_moves(MoveList *list, int size, uint32_t occ0, uint32_t occ, const uint8_t *pos, int n, Move *m,
-                       int first_of_line) {
+static void line_moves(MoveList *list, int size, uint32_t occ0, uint32_t cherry_bit, uint32_t occ, const uint8_t *pos,
+                       int n, Move *m, int first_of_line) {
     for (int i = 0; i < n; i++) {
         int s = pos[i];
         if (pinned(s, occ)) continue;
@@ -452,60 +497,63 @@ static void line_moves(MoveList *list, int size, uint32_t occ0, uint32_t occ, co
         uint32_t nocc = shift_down(occ, chain, len);
         if (n == 1) {
             m->child_occ = nocc;
-            add_move(list, size, m, occ0, first_of_line);
+            add_move(list, size, m, occ0, cherry_bit, first_of_line);
         } else {
             uint8_t rest[MAX_SEG_LEN];
             line_rest(pos, n, i, chain, len, rest);
-            line_moves(list, size, occ0, nocc, rest, n - 1, m, first_of_line);
+            line_moves(list, size, occ0, cherry_bit, nocc, rest, n - 1, m, first_of_line);
         }
         m->nsteps--;
     }
 }
 
-static void list_moves(uint32_t occ, MoveList *list) {
+/* The moves of shape occ; poisoned: with the cherry on cherry_bit (never eaten, never in a line). */
+static void list_moves(uint32_t occ, uint32_t cherry_bit, MoveList *list) {
     for (int size = 1; size <= MAX_SEG_LEN; size++) list->count[size] = 0;
     Move m;
     memset(&m, 0, sizeof m);
     for (uint32_t b = occ; b; b &= b - 1) {
         int s = __builtin_ctz(b);
-        if (pinned(s, occ)) continue;
+        if (pinned(s, occ) || (cherry_bit >> s & 1)) continue;
         m.nsteps = 1;
         m.len[0] = (uint8_t)drop_chain(occ, s, m.chain[0]);
         m.child_occ = shift_down(occ, m.chain[0], m.len[0]);
         m.seg_mask = 0;
-        add_move(list, 1, &m, occ, list->count[1]);
+        add_move(list, 1, &m, occ, cherry_bit, list->count[1]);
     }
     for (int g = 0; g < NSEG; g++) {
         uint32_t sm = SEG_MASK[g];
-        if ((occ & sm) != sm) continue;
+        if ((occ & sm) != sm || (sm & cherry_bit)) continue;
         int size = SEG_LEN[g];
         m.seg_mask = sm;
         m.nsteps = 0;
-        line_moves(list, size, occ, occ, SEG_SITES[g], size, &m, list->count[size]);
+        line_moves(list, size, occ, cherry_bit, occ, SEG_SITES[g], size, &m, list->count[size]);
     }
 }
 
 /* This thread's list of the moves of shape occ (listed again only when the shape changes). */
 static __thread MoveList *THREAD_MOVES;
-static __thread uint32_t THREAD_SHAPE;
+static __thread uint32_t THREAD_SHAPE, THREAD_CHERRY;
 static __thread int THREAD_LISTED;
 
-static const MoveList *thread_moves(uint32_t occ) {
+static const MoveList *thread_moves(uint32_t occ, uint32_t cherry_bit) {
     if (!THREAD_MOVES) {
         THREAD_MOVES = malloc(sizeof *THREAD_MOVES);
         if (!THREAD_MOVES) die("%s", "out of memory");
     }
-    if (!THREAD_LISTED || THREAD_SHAPE != occ) {
-        list_moves(occ, THREAD_MOVES);
+    if (!THREAD_LISTED || THREAD_SHAPE != occ || THREAD_CHERRY != cherry_bit) {
+        list_moves(occ, cherry_bit, THREAD_MOVES);
         THREAD_SHAPE = occ;
+        THREAD_CHERRY = cherry_bit;
         THREAD_LISTED = 1;
     }
     return THREAD_MOVES;
 }
 
-/* 1 when the player to move at (occ, white) wins, with the shape's moves listed. */
-static int wins_listed(int level, const MoveList *list, uint32_t occ, uint32_t white) {
-    uint32_t black = occ & ~white;
+/* 1 when the player to move at (rest, white) wins, with the shape's moves listed (rest: the
+   candies' sites, the cherry's left out). */
+static int wins_listed(int level, const MoveList *list, uint32_t rest, uint32_t white) {
+    uint32_t black = rest & ~white;
     for (int k = 0; k < MAX_SEG_LEN; k++) {
         int size = SIZE_ORDER[level][k];
         if (size > level) continue;
@@ -522,7 +570,7 @@ static int wins_listed(int level, const MoveList *list, uint32_t occ, uint32_t w
                     int colours = ((white & m->seg_mask) != 0) + ((black & m->seg_mask) != 0);
                     if (RULE == RULE_MIXED ? colours < 2 : colours != 1) continue;
                 }
-                uint32_t pattern = pext32(apply_steps(m, white), m->child_occ);
+                uint32_t pattern = pext32(apply_steps(m, white), m->child_rest);
                 uint64_t idx = m->child_base + L->woff[__builtin_popcount(pattern)] + colex_rank(pattern);
                 word[got] = &bits[idx >> 6];
                 bit[got] = (int)(idx & 63);
@@ -550,13 +598,25 @@ static inline void set_bit(uint64_t *words, uint64_t i) {
 
 static int symmetry_on = 1;
 
+/* Whether block i of level L (a shape; poisoned: a shape and the cherry's site) is the least of
+   its images under the first nsym symmetries: only those are searched. */
+static int canonical_block(const Level *L, uint32_t i, int nsym) {
+    uint32_t occ = L->masks[i], cherry_bit = CHERRY ? UINT32_C(1) << L->cherry[i] : 0;
+    for (int k = 1; k < nsym; k++) {
+        uint32_t image = sym_mask(k, occ);
+        if (image < occ || (image == occ && sym_mask(k, cherry_bit) < cherry_bit)) return 0;
+    }
+    return 1;
+}
+
 static uint64_t compute_level(int n, int threads, double build_start, uint64_t done_before, uint64_t total_all) {
     (void)threads; /* without OpenMP: one thread */
     Level *L = &LV[n];
     BITS[n] = calloc(L->words + 1, 8);
     if (!BITS[n]) die("%s", "out of memory");
     if (n == 0) {
-        BITS[0][0] = 1; /* the empty cake: the opponent ate the last candy */
+        /* mint: the empty cake, the opponent ate the last candy; poisoned: the cherry alone, lost */
+        if (!CHERRY) BITS[0][0] = 1;
         return 1;
     }
     int nsym = symmetry_on ? NSYM : 1;
@@ -565,10 +625,7 @@ static uint64_t compute_level(int n, int threads, double build_start, uint64_t d
     Unit *units = malloc(cap_units * sizeof *units);
     uint64_t work = 0;
     for (uint32_t i = 0; i < L->count; i++) {
-        uint32_t m = L->masks[i];
-        int canonical = 1;
-        for (int k = 1; k < nsym && canonical; k++) canonical = sym_mask(k, m) >= m;
-        if (!canonical) continue;
+        if (!canonical_block(L, i, nsym)) continue;
         for (int w = L->wlo; w <= L->whi; w++) {
             if (symmetry_on && w > n - w) continue;
             for (uint64_t start = 0; start < BINOM[n][w]; start += BLOCK) {
@@ -590,19 +647,20 @@ static uint64_t compute_level(int n, int threads, double build_start, uint64_t d
     for (size_t u = 0; u < nunits; u++) {
         const Unit *U = &units[u];
         uint32_t occ = L->masks[U->shape];
+        uint32_t cherry_bit = CHERRY ? UINT32_C(1) << L->cherry[U->shape] : 0, rest = occ & ~cherry_bit;
         int w = U->w;
-        const MoveList *moves = thread_moves(occ);
-        /* the symmetries that keep this shape */
+        const MoveList *moves = thread_moves(occ, cherry_bit);
+        /* the symmetries that keep this shape (and the cherry's site) */
         int stab[8], nstab = 0;
         for (int k = 1; k < nsym; k++)
-            if (sym_mask(k, occ) == occ) stab[nstab++] = k;
+            if (sym_mask(k, occ) == occ && sym_mask(k, cherry_bit) == cherry_bit) stab[nstab++] = k;
         uint64_t image_base[8]; /* where each image of the shape starts */
-        for (int k = 0; k < nsym; k++) image_base[k] = (uint64_t)shape_rank(sym_mask(k, occ)) * L->per_shape;
-        uint32_t image_occ[8];
-        for (int k = 0; k < nsym; k++) image_occ[k] = sym_mask(k, occ);
+        for (int k = 0; k < nsym; k++) image_base[k] = block_base(L, sym_mask(k, occ), sym_mask(k, cherry_bit));
+        uint32_t image_occ[8]; /* the images' colourings lie on these sites */
+        for (int k = 0; k < nsym; k++) image_occ[k] = sym_mask(k, rest);
         uint32_t pattern = colex_unrank(U->start, w);
         for (uint64_t r = U->start; r < U->end; r++) {
-            uint32_t white = pdep32(pattern, occ), black = occ ^ white;
+            uint32_t white = pdep32(pattern, rest), black = rest ^ white;
             if (w > 0 && r + 1 < U->end) pattern = next_combination(pattern);
             int canonical = 1;
             if (symmetry_on) {
@@ -614,7 +672,7 @@ static uint64_t compute_level(int n, int threads, double build_start, uint64_t d
             }
             if (!canonical) continue;
             searched++;
-            if (!wins_listed(n, moves, occ, white)) continue;
+            if (!wins_listed(n, moves, rest, white)) continue;
             set_bit(bits, (uint64_t)U->shape * L->per_shape + L->woff[w] + r);
             if (!symmetry_on) continue;
             for (int k = 0; k < nsym; k++) {
@@ -819,10 +877,7 @@ static uint64_t level_work(int n) {
     uint64_t work = 0;
     int nsym = symmetry_on ? NSYM : 1;
     for (uint32_t i = 0; i < L->count; i++) {
-        uint32_t m = L->masks[i];
-        int canonical = 1;
-        for (int k = 1; k < nsym && canonical; k++) canonical = sym_mask(k, m) >= m;
-        if (!canonical) continue;
+        if (!canonical_block(L, i, nsym)) continue;
         for (int w = L->wlo; w <= L->whi; w++)
             if (!symmetry_on || w <= n - w) work += BINOM[n][w];
     }
@@ -917,6 +972,6 @@ int main(int argc, char **argv) {
     }
     printf("tablebase: levels 0..%d complete in %.1f s\n", upto, now() - build_start);
     fflush(stdout);
-    if (setup && upto == TOP_LEVEL) build_setup(dir, threads);
+    if (setup && upto == TOP_LEVEL && !CHERRY) build_setup(dir, threads);
     return 0;
 }

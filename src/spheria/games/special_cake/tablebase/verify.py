@@ -15,13 +15,21 @@ import functools
 import json
 import math
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from spheria.engine.board import BELOW, NUM_SITES
 from spheria.games.special_cake.tablebase.build import TableSpec
-from spheria.games.special_cake.tablebase.layout import EATING, SETUP, Layout, LevelFile, LevelFileError, read_level
+from spheria.games.special_cake.tablebase.layout import (
+    EATING,
+    SETUP,
+    Layout,
+    LevelFile,
+    LevelFileError,
+    PoisonedLayout,
+    read_level,
+)
 
 _FNV_OFFSET = 0xCBF29CE484222325
 _FNV_PRIME = 0x100000001B3
@@ -91,6 +99,70 @@ class EatingTable:
         if max(white.bit_count(), black.bit_count()) > self.spec.cap:
             raise ValueError(f"more than {self.spec.cap} candies of one colour")
         return self.level_file(n).won(self.layout.level(n).index(occupied, white))
+
+
+class PoisonedEatingTable:
+    """The levels of one poisoned build (``spec.variant == "poisoned"``), read lazily from ``directory``."""
+
+    def __init__(self, directory: Path, spec: TableSpec) -> None:
+        if not spec.cherry:
+            raise ValueError(f"{spec.name} is not a poisoned table")
+        self.directory = directory
+        self.spec = spec
+        self.layout = PoisonedLayout(spec.universe, spec.cap)
+        self._hash = config_hash(spec.tables_text())
+        self._files: dict[int, LevelFile] = {}
+
+    def level_file(self, n: int) -> LevelFile:
+        if n not in self._files:
+            level_file = read_level(self.directory, n)
+            level = self.layout.level(n)
+            if level_file.config_hash != self._hash:
+                raise LevelFileError(f"level {n} in {self.directory} was built from other tables or another builder")
+            if (level_file.shapes, level_file.per_shape) != (len(level.pairs), level.per_shape):
+                raise LevelFileError(f"level {n} in {self.directory} does not match the layout")
+            self._files[n] = level_file
+        return self._files[n]
+
+    def wins(self, white: int, black: int, red: int) -> bool:
+        """Whether the player to move wins the poisoned eating position (white, black, cherry masks)."""
+        occupied = white | black | red
+        if occupied & ~self.spec.universe or white & black or (white | black) & red or red.bit_count() != 1:
+            raise ValueError("the position is outside this table")
+        if max(white.bit_count(), black.bit_count()) > self.spec.cap:
+            raise ValueError(f"more than {self.spec.cap} candies of one colour")
+        n = occupied.bit_count() - 1
+        return self.level_file(n).won(self.layout.level(n).index(occupied, red.bit_length() - 1, white))
+
+    def positions(self, n: int) -> Iterator[tuple[int, int, int]]:
+        """Every position of level ``n`` as (white, black, red) masks, in index order."""
+        level = self.layout.level(n)
+        for occupied, cherry in level.pairs:
+            rest = occupied & ~(1 << cherry)
+            colourings = _colourings_of(rest, self.spec.cap)
+            for white, black in sorted(colourings, key=lambda c: level.index(occupied, cherry, c[0])):
+                yield white, black, 1 << cherry
+
+    def random_position(self, n: int, rng: random.Random) -> tuple[int, int, int]:
+        """A uniformly random position of level ``n``: a random (shape, cherry) pair, then a random colouring."""
+        occupied, cherry = rng.choice(self.layout.level(n).pairs)
+        white, black = random_colouring(occupied & ~(1 << cherry), self.spec.cap, rng)
+        return white, black, 1 << cherry
+
+
+def _colourings_of(occupied: int, cap: int) -> Iterator[tuple[int, int]]:
+    sites = [s for s in range(NUM_SITES) if occupied >> s & 1]
+    for bits in range(1 << len(sites)):
+        white = sum(1 << s for i, s in enumerate(sites) if bits >> i & 1)
+        if white.bit_count() <= cap and len(sites) - white.bit_count() <= cap:
+            yield white, occupied & ~white
+
+
+def poisoned_search_value(line_rule: str, white: int, black: int, red: int) -> int:
+    """The search solver's value of a poisoned eating position: +1 when the player to move wins."""
+    from spheria.games.special_cake.solver import position_value
+
+    return position_value((white, black, red), "poisoned", line_rule)
 
 
 def random_colouring(occupied: int, cap: int, rng: random.Random) -> tuple[int, int]:

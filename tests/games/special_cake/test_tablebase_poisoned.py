@@ -1,0 +1,169 @@
+"""The poisoned eating table (the cherry on the pyramid), built on the 3x3 corner sub-pyramid.
+
+Eating never leaves the corner sub-pyramid, so its poisoned positions (13 candies and the
+cherry, at most 7 of a colour) are real poisoned positions: the table must give the search
+solver's value for every one of them. Levels count the candies besides the cherry.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from spheria.engine.board import ABOVE, ALL_SITES, NUM_SITES
+from spheria.games.special_cake.rules import MIXED, POISONED, SAME, eating_outcomes
+from spheria.games.special_cake.solver.setup_table import stable_shapes
+from spheria.games.special_cake.tablebase.build import TableSpec, compile_builder, run_builder
+from spheria.games.special_cake.tablebase.layout import SUB_PYRAMID_3, PoisonedLayout, read_level, uncovered
+from spheria.games.special_cake.tablebase.verify import PoisonedEatingTable, poisoned_search_value
+
+SUB = TableSpec(universe=SUB_PYRAMID_3, cap=7, variant=POISONED)
+
+# The full poisoned table's positions per level (candies besides the cherry), docs/tablebase.md.
+FULL_POSITIONS = [16, 480, 6720, 58240, 349584, 1544448, 5239168, 14195712, 32156416, 64131072]
+FULL_POSITIONS += [117823488, 204570624, 338808832, 537296896, 816316416, 1186594816, 1648573304]
+FULL_POSITIONS += [2183583904, 2751518000, 3288398400, 3713683456, 3960238400, 3958295232, 3742789632]
+FULL_POSITIONS += [3316513612, 2792115360, 1987406080, 1198149120, 460003680, 155117520]
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("tablebase")
+
+
+@pytest.fixture(scope="module")
+def program(cache: Path) -> Path:
+    return compile_builder(cache)
+
+
+def _build(spec: TableSpec, cache: Path, program: Path, **kwargs: object) -> tuple[Path, list[str]]:
+    lines: list[str] = []
+    directory = run_builder(spec, cache, output=lines.append, program=program, **kwargs)  # type: ignore[arg-type]
+    return directory, lines
+
+
+@pytest.fixture(scope="module")
+def sub_table(cache: Path, program: Path) -> PoisonedEatingTable:
+    directory, _ = _build(SUB, cache, program)
+    return PoisonedEatingTable(directory, SUB)
+
+
+# -- layout ----------------------------------------------------------------------------------
+
+
+def test_full_poisoned_layout_counts() -> None:
+    layout = PoisonedLayout()
+    # the cherry is on a ball with nothing on it: the full cake's only such ball is the top
+    assert layout.level(29).pairs == ((ALL_SITES, 29),)
+    assert [layout.level(n).positions for n in range(30)] == FULL_POSITIONS
+    assert sum(FULL_POSITIONS) == 38_475_478_628
+
+
+def test_pairs_are_every_shape_with_the_cherry_on_an_uncovered_ball() -> None:
+    layout = PoisonedLayout(SUB_PYRAMID_3, 7)
+    for n in range(14):
+        expected = sorted(
+            (occ, s)
+            for occ in stable_shapes(SUB_PYRAMID_3)
+            if occ.bit_count() == n + 1
+            for s in range(NUM_SITES)
+            if occ >> s & 1 and not ABOVE[s] & occ
+        )
+        assert list(layout.level(n).pairs) == expected
+        assert layout.level(n).per_shape == sum(math.comb(n, w) for w in range(n + 1) if max(w, n - w) <= 7)
+
+
+def test_poisoned_indices_number_each_level_without_gaps(sub_table: PoisonedEatingTable) -> None:
+    for n in (0, 4, 9, 13):
+        level = sub_table.layout.level(n)
+        indices = [level.index(w | b | r, r.bit_length() - 1, w) for w, b, r in sub_table.positions(n)]
+        assert indices == list(range(level.positions))
+
+
+def test_index_refuses_a_covered_cherry() -> None:
+    level = PoisonedLayout(SUB_PYRAMID_3, 7).level(4)
+    occ = 0b11 | 0b11 << 4 | 1 << 16  # 0a1 0b1 0a2 0b2 and 1a1 on them
+    assert uncovered(occ) == 1 << 16
+    with pytest.raises(ValueError, match="nothing on it"):
+        level.index(occ, 0, 0)
+
+
+def test_no_eating_move_puts_a_ball_on_the_cherry() -> None:
+    # the invariant the layout rests on, checked on the engine's own moves from random positions
+    rng = random.Random(4)
+    layout = PoisonedLayout()
+    for n in (3, 8, 15, 22, 29):
+        for _ in range(30):
+            occ, cherry = rng.choice(layout.level(n).pairs)
+            rest = occ & ~(1 << cherry)
+            white = rest & rng.getrandbits(30)
+            for w, b, r in eating_outcomes((white, rest & ~white, 1 << cherry), POISONED, MIXED):
+                assert r & uncovered(w | b | r) == r
+
+
+# -- values against the search solver --------------------------------------------------------
+
+
+def test_small_levels_agree_with_the_solver_everywhere(sub_table: PoisonedEatingTable) -> None:
+    checked = 0
+    for n in range(7):
+        for w, b, r in sub_table.positions(n):
+            assert sub_table.wins(w, b, r) == (poisoned_search_value(MIXED, w, b, r) > 0), (n, w, b, r)
+            checked += 1
+    assert checked == sum(sub_table.layout.level(n).positions for n in range(7)) == 56_553
+    # the cherry alone is lost; one candy beside it is won (eat it); level 2 holds both
+    assert read_level(sub_table.directory, 0).wins == 0
+    assert read_level(sub_table.directory, 1).wins == sub_table.layout.level(1).positions
+    assert 0 < read_level(sub_table.directory, 2).wins < sub_table.layout.level(2).positions
+
+
+def test_large_levels_agree_with_the_solver_on_random_positions(sub_table: PoisonedEatingTable) -> None:
+    rng = random.Random(1)
+    for n in range(7, 14):
+        won = 0
+        for _ in range(120):
+            w, b, r = sub_table.random_position(n, rng)
+            got = sub_table.wins(w, b, r)
+            assert got == (poisoned_search_value(MIXED, w, b, r) > 0), (n, w, b, r)
+            won += got
+        assert 0 < won < 120
+
+
+def test_same_lines_build_their_own_poisoned_table(cache: Path, program: Path) -> None:
+    spec = TableSpec(universe=SUB_PYRAMID_3, cap=7, line_rule=SAME, variant=POISONED)
+    directory, _ = _build(spec, cache, program, upto=8)
+    table = PoisonedEatingTable(directory, spec)
+    rng = random.Random(2)
+    for n in range(9):
+        for _ in range(60):
+            w, b, r = table.random_position(n, rng)
+            assert table.wins(w, b, r) == (poisoned_search_value(SAME, w, b, r) > 0), (n, w, b, r)
+
+
+def test_symmetry_changes_nothing_but_the_work(sub_table: PoisonedEatingTable, tmp_path: Path, program: Path) -> None:
+    directory, lines = _build(SUB, tmp_path, program, symmetry=False)
+    for n in range(14):
+        assert read_level(directory, n).bits == read_level(sub_table.directory, n).bits, n
+    searched = [int(line.split(" searched")[0].split()[-1]) for line in lines if " done " in line]
+    assert sum(searched) == sum(PoisonedLayout(SUB_PYRAMID_3, 7).level(n).positions for n in range(1, 14)) + 1
+
+
+def test_mint_tables_are_unchanged_by_the_cherry() -> None:
+    # mint's finished levels carry the hash of its tables text: the poisoned line must not enter it
+    assert "cherry" not in TableSpec().tables_text()
+    assert "cherry 1" in SUB.tables_text()
+    assert TableSpec(variant=POISONED).name == "poisoned-mixed"
+    with pytest.raises(ValueError, match="unknown variant"):
+        TableSpec(variant="sugar").tables_text()
+
+
+def test_reader_refuses_a_mint_spec_and_positions_outside(sub_table: PoisonedEatingTable) -> None:
+    with pytest.raises(ValueError, match="not a poisoned table"):
+        PoisonedEatingTable(sub_table.directory, TableSpec(universe=SUB_PYRAMID_3, cap=7))
+    with pytest.raises(ValueError, match="outside"):
+        sub_table.wins(0b1, 0b10, 0)  # no cherry
+    with pytest.raises(ValueError, match="outside"):
+        sub_table.wins(0b1, 0b10, 1 << 3)  # 0d1 is not in the corner
