@@ -7,13 +7,14 @@ solver's value for every one of them. Levels count the candies besides the cherr
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from pathlib import Path
 
 import pytest
 
-from spheria.engine.board import ABOVE, ALL_SITES, NUM_SITES
+from spheria.engine.board import ABOVE, ALL_SITES, BELOW, NUM_SITES
 from spheria.games.special_cake.rules import MIXED, POISONED, SAME, eating_outcomes
 from spheria.games.special_cake.solver.setup_table import stable_shapes
 from spheria.games.special_cake.tablebase.build import TableSpec, compile_builder, run_builder
@@ -147,7 +148,8 @@ def test_symmetry_changes_nothing_but_the_work(sub_table: PoisonedEatingTable, t
     directory, lines = _build(SUB, tmp_path, program, symmetry=False)
     for n in range(14):
         assert read_level(directory, n).bits == read_level(sub_table.directory, n).bits, n
-    searched = [int(line.split(" searched")[0].split()[-1]) for line in lines if " done " in line]
+    done = [line for line in lines if line.startswith("level") and " done " in line]
+    searched = [int(line.split(" searched")[0].split()[-1]) for line in done]
     assert sum(searched) == sum(PoisonedLayout(SUB_PYRAMID_3, 7).level(n).positions for n in range(1, 14)) + 1
 
 
@@ -167,3 +169,56 @@ def test_reader_refuses_a_mint_spec_and_positions_outside(sub_table: PoisonedEat
         sub_table.wins(0b1, 0b10, 0)  # no cherry
     with pytest.raises(ValueError, match="outside"):
         sub_table.wins(0b1, 0b10, 1 << 3)  # 0d1 is not in the corner
+
+
+# -- the set-up table: 13 placements on the corner, then the cherry on its top ---------------
+
+
+@functools.cache
+def _setup_minimax(white: int, black: int, line_rule: str) -> bool:
+    """Whether Mint wins, by explicit minimax over the placements left and the search solver at the end."""
+    occupied = white | black
+    if occupied.bit_count() == SUB_PYRAMID_3.bit_count() - 1:
+        cherry = SUB_PYRAMID_3 & ~occupied  # the one site left: the corner's top
+        return poisoned_search_value(line_rule, white, black, cherry) > 0  # Mint eats first
+    sites = [s for s in range(NUM_SITES) if SUB_PYRAMID_3 >> s & 1 and not occupied >> s & 1]
+    sites = [s for s in sites if occupied & BELOW[s] == BELOW[s]]
+    if occupied.bit_count() % 2 == 0:
+        return any(_setup_minimax(white | 1 << s, black, line_rule) for s in sites)
+    return all(_setup_minimax(white, black | 1 << s, line_rule) for s in sites)
+
+
+def test_setup_table_agrees_with_explicit_minimax(sub_table: PoisonedEatingTable) -> None:
+    rng = random.Random(3)
+    won = checked = 0
+    for k in range(9, 14):  # 4 .. 0 placements left before the cherry
+        level = sub_table.layout.setup_level(k)
+        for _ in range(40):
+            occ = rng.choice(level.shapes)
+            white = sum(1 << s for s in rng.sample([s for s in range(NUM_SITES) if occ >> s & 1], (k + 1) // 2))
+            got = sub_table.mint_wins_setup(white, occ & ~white)
+            assert got == _setup_minimax(white, occ & ~white, MIXED), (k, white, occ)
+            won += got
+            checked += 1
+    assert 0 < won < checked
+    # the empty corner: its value is the minimax of the whole corner game
+    assert sub_table.mint_wins_setup(0, 0) == any(
+        sub_table.mint_wins_setup(1 << s, 0) for s in range(NUM_SITES) if SUB_PYRAMID_3 >> s & 1 and not BELOW[s]
+    )
+
+
+def test_setup_top_level_is_the_eating_table_with_the_cherry_on_top(sub_table: PoisonedEatingTable) -> None:
+    top = SUB_PYRAMID_3.bit_count() - 1
+    cherry = 1 << 25  # 2a1, the corner's top
+    level = sub_table.layout.setup_level(top)
+    assert level.shapes == (SUB_PYRAMID_3 & ~cherry,)
+    for white, black, red in sub_table.positions(top):
+        if red == cherry and white.bit_count() == (top + 1) // 2:
+            assert sub_table.mint_wins_setup(white, black) == sub_table.wins(white, black, red)
+
+
+def test_setup_reader_refuses_wrong_counts(sub_table: PoisonedEatingTable) -> None:
+    with pytest.raises(ValueError, match="1 mint and 0 liquorice"):
+        sub_table.mint_wins_setup(0, 1)
+    with pytest.raises(ValueError, match="outside"):
+        sub_table.mint_wins_setup(0, 1 << 3)

@@ -212,6 +212,10 @@ class PoisonedLayout:
             self._levels[n] = PoisonedLevel(n, self.cap, tuple(pairs), first, woff, per_shape)
         return self._levels[n]
 
+    def setup_level(self, k: int) -> SetupLevel:
+        """The set-up positions with ``k`` candies placed (the cherry comes after the last), as mint's."""
+        return Layout(self.universe, self.cap).setup_level(k)
+
 
 class LevelFileError(ValueError):
     """A level file is missing, truncated or does not belong to this layout."""

@@ -229,6 +229,12 @@ static Level LV[MAX_LEVELS];
 static int TOP_LEVEL; /* candies in a full universe (besides the cherry) */
 #define HASH_BITS 18 /* 141,120 shapes: a 2 MiB table, a little over half full */
 static uint64_t HASH[1u << HASH_BITS]; /* (mask | 1 << 31) << 32 | rank (poisoned: its first pair); 0 = empty */
+/* The set-up's levels: the shapes of k balls (for mint, the eating levels themselves; poisoned
+   has its own, since its eating levels are (shape, cherry) pairs), and their ranks. */
+static Level SETUP_STORE[MAX_LEVELS];
+static Level *SLV = LV;
+static uint64_t SETUP_HASH_STORE[1u << HASH_BITS];
+static uint64_t *SHASH = HASH;
 
 static uint32_t *all_shapes;
 static size_t nshapes, cap_shapes;
@@ -255,10 +261,19 @@ static int cmp_u32(const void *a, const void *b) {
 
 static inline uint32_t hslot(uint32_t mask) { return (uint32_t)((mask * UINT64_C(0x9E3779B97F4A7C15)) >> 40) & ((1u << HASH_BITS) - 1); }
 
-static inline uint32_t shape_rank(uint32_t mask) {
+static inline uint32_t rank_in(const uint64_t *table, uint32_t mask) {
     uint32_t h = hslot(mask), key = mask | 0x80000000u;
-    while ((uint32_t)(HASH[h] >> 32) != key) h = (h + 1) & ((1u << HASH_BITS) - 1);
-    return (uint32_t)HASH[h];
+    while ((uint32_t)(table[h] >> 32) != key) h = (h + 1) & ((1u << HASH_BITS) - 1);
+    return (uint32_t)table[h];
+}
+
+static inline uint32_t shape_rank(uint32_t mask) { return rank_in(HASH, mask); }
+static inline uint32_t setup_rank(uint32_t mask) { return rank_in(SHASH, mask); }
+
+static void hash_insert(uint64_t *table, uint32_t mask, uint32_t rank) {
+    uint32_t h = hslot(mask);
+    while (table[h]) h = (h + 1) & ((1u << HASH_BITS) - 1);
+    table[h] = (uint64_t)(mask | 0x80000000u) << 32 | rank;
 }
 
 /* The balls of occ with nothing on them: where the cherry may be. */
@@ -288,9 +303,7 @@ static void build_shapes(void) {
                 L->masks[L->count++] = occ;
                 continue;
             }
-            uint32_t h = hslot(occ);
-            while (HASH[h]) h = (h + 1) & ((1u << HASH_BITS) - 1);
-            HASH[h] = (uint64_t)(occ | 0x80000000u) << 32 | L->count;
+            hash_insert(HASH, occ, L->count);
             for (uint32_t u = uncovered(occ); u; u &= u - 1) {
                 L->masks[L->count] = occ;
                 L->cherry[L->count++] = (uint8_t)__builtin_ctz(u);
@@ -305,11 +318,22 @@ static void build_shapes(void) {
         }
         L->bits = (uint64_t)L->count * L->per_shape;
         L->words = (L->bits + 63) / 64;
-        for (uint32_t i = 0; i < L->count && !CHERRY; i++) {
-            uint32_t h = hslot(L->masks[i]);
-            while (HASH[h]) h = (h + 1) & ((1u << HASH_BITS) - 1);
-            HASH[h] = (uint64_t)(L->masks[i] | 0x80000000u) << 32 | i;
-        }
+        for (uint32_t i = 0; i < L->count && !CHERRY; i++) hash_insert(HASH, L->masks[i], i);
+    }
+    if (!CHERRY) return;
+    /* poisoned's set-up: the shapes of k = 0 .. TOP_LEVEL balls (the cherry comes last) */
+    SLV = SETUP_STORE;
+    SHASH = SETUP_HASH_STORE;
+    for (int k = 0; k <= TOP_LEVEL; k++) {
+        Level *S = &SLV[k];
+        S->masks = malloc((nshapes + 1) * sizeof(uint32_t));
+        if (!S->masks) die("%s", "out of memory");
+        S->count = 0;
+        for (size_t i = 0; i < nshapes; i++)
+            if (__builtin_popcount(all_shapes[i]) == k) {
+                hash_insert(SHASH, all_shapes[i], S->count);
+                S->masks[S->count++] = all_shapes[i];
+            }
     }
 }
 
@@ -321,7 +345,8 @@ static uint64_t *TBITS[2][MAX_LEVELS]; /* loaded or computed levels, NULL when n
 static uint64_t SETUP_PER[MAX_LEVELS]; /* set-up colourings of a shape: C(k, ceil(k/2)) */
 
 static inline uint64_t per_shape_of(int kind, int n) { return kind == SETUP ? SETUP_PER[n] : LV[n].per_shape; }
-static inline uint64_t words_of(int kind, int n) { return ((uint64_t)LV[n].count * per_shape_of(kind, n) + 63) / 64; }
+static inline uint32_t blocks_of(int kind, int n) { return kind == SETUP ? SLV[n].count : LV[n].count; }
+static inline uint64_t words_of(int kind, int n) { return ((uint64_t)blocks_of(kind, n) * per_shape_of(kind, n) + 63) / 64; }
 
 /* Where the positions of shape occ (poisoned: with the cherry on cherry_bit) start in their level. */
 static inline uint64_t block_base(const Level *L, uint32_t occ, uint32_t cherry_bit) {
@@ -359,7 +384,7 @@ static int header_ok(const char *dir, int kind, int n, Header *h) {
     FILE *f = fopen(path, "rb");
     if (!f) return 0;
     int ok = fread(h, sizeof *h, 1, f) == 1 && !memcmp(h->magic, MAGIC[kind], 8) && h->version == FORMAT_VERSION &&
-             h->level == (uint32_t)n && h->shapes == LV[n].count && h->per_shape == per_shape_of(kind, n) &&
+             h->level == (uint32_t)n && h->shapes == blocks_of(kind, n) && h->per_shape == per_shape_of(kind, n) &&
              h->config_hash == CONFIG_HASH;
     fclose(f);
     return ok;
@@ -398,7 +423,7 @@ static void save_level(const char *dir, int kind, int n, double seconds) {
     memcpy(h.magic, MAGIC[kind], 8);
     h.version = FORMAT_VERSION;
     h.level = (uint32_t)n;
-    h.shapes = LV[n].count;
+    h.shapes = blocks_of(kind, n);
     h.per_shape = per_shape_of(kind, n);
     h.config_hash = CONFIG_HASH;
     h.checksum = checksum(data, words);
@@ -733,25 +758,29 @@ static inline uint32_t placeable(uint32_t occ) {
 }
 
 static inline uint64_t setup_index(int k, uint32_t occ, uint32_t white) {
-    return (uint64_t)shape_rank(occ) * SETUP_PER[k] + colex_rank(pext32(white, occ));
+    return (uint64_t)setup_rank(occ) * SETUP_PER[k] + colex_rank(pext32(white, occ));
 }
 
-/* The full cakes: copied from the eating table's last level. */
+/* The full cakes: copied from the eating table's last level. Poisoned: the last placement leaves
+   one site, where the cherry goes, and Mint eats first; the candies' pattern is the same. */
 static void setup_from_eating(int top) {
-    const Level *L = &LV[top];
+    const Level *S = &SLV[top], *L = &LV[top];
     int w = (top + 1) / 2;
     SBITS[top] = calloc(words_of(SETUP, top) + 1, 8);
     if (!SBITS[top]) die("%s", "out of memory");
-    for (uint32_t i = 0; i < L->count; i++)
+    for (uint32_t i = 0; i < S->count; i++) {
+        uint32_t cherry_bit = CHERRY ? UNIVERSE & ~S->masks[i] : 0;
+        uint64_t base = block_base(L, S->masks[i] | cherry_bit, cherry_bit);
         for (uint64_t r = 0; r < SETUP_PER[top]; r++) {
-            uint64_t e = (uint64_t)i * L->per_shape + L->woff[w] + r;
+            uint64_t e = base + L->woff[w] + r;
             if (BITS[top][e >> 6] >> (e & 63) & 1) set_bit(SBITS[top], (uint64_t)i * SETUP_PER[top] + r);
         }
+    }
 }
 
 static uint64_t compute_setup_level(int k, int threads) {
     (void)threads;
-    const Level *L = &LV[k];
+    const Level *L = &SLV[k];
     int w = (k + 1) / 2, mint_places = k % 2 == 0;
     int nsym = symmetry_on ? NSYM : 1;
     SBITS[k] = calloc(words_of(SETUP, k) + 1, 8);
@@ -779,7 +808,7 @@ static uint64_t compute_setup_level(int k, int threads) {
         uint32_t image_occ[8];
         for (int q = 0; q < nsym; q++) {
             image_occ[q] = sym_mask(q, occ);
-            image_base[q] = (uint64_t)shape_rank(image_occ[q]) * SETUP_PER[k];
+            image_base[q] = (uint64_t)setup_rank(image_occ[q]) * SETUP_PER[k];
         }
         uint32_t sites = placeable(occ);
         int nkids = 0;
@@ -787,7 +816,7 @@ static uint64_t compute_setup_level(int k, int threads) {
         uint64_t kid_base[NSITES];
         for (uint32_t m = sites; m; m &= m - 1) {
             kid_bit[nkids] = m & -m;
-            kid_base[nkids++] = (uint64_t)shape_rank(occ | (m & -m)) * SETUP_PER[k + 1];
+            kid_base[nkids++] = (uint64_t)setup_rank(occ | (m & -m)) * SETUP_PER[k + 1];
         }
         uint32_t pattern = colex_unrank(0, w);
         for (uint64_t r = 0; r < SETUP_PER[k]; r++) {
@@ -846,7 +875,7 @@ static void build_setup(const char *dir, int threads) {
         setup_from_eating(top);
         save_level(dir, SETUP, top, 0.0);
         printf("setup %2d  done  %" PRIu64 " full cakes  %" PRIu64 " won by Mint\n", top,
-               (uint64_t)LV[top].count * SETUP_PER[top], count_wins(SBITS[top], words_of(SETUP, top)));
+               (uint64_t)SLV[top].count * SETUP_PER[top], count_wins(SBITS[top], words_of(SETUP, top)));
         low = top;
     } else if (low < top + 1) {
         printf("setup: levels %d..%d are in %s\n", low, top, dir);
@@ -861,7 +890,7 @@ static void build_setup(const char *dir, int threads) {
         save_level(dir, SETUP, k, seconds);
         printf("setup %2d  done  %u shapes  %" PRIu64 " positions  %" PRIu64 " won by Mint  %" PRIu64
                " searched  %.1f s  cpu %.1f s  peak RSS %ld MiB\n",
-               k, LV[k].count, (uint64_t)LV[k].count * SETUP_PER[k], count_wins(SBITS[k], words_of(SETUP, k)), searched,
+               k, SLV[k].count, (uint64_t)SLV[k].count * SETUP_PER[k], count_wins(SBITS[k], words_of(SETUP, k)), searched,
                seconds, cpu, peak_rss_kib() / 1024);
         fflush(stdout);
         free(SBITS[k + 1]);
@@ -972,6 +1001,6 @@ int main(int argc, char **argv) {
     }
     printf("tablebase: levels 0..%d complete in %.1f s\n", upto, now() - build_start);
     fflush(stdout);
-    if (setup && upto == TOP_LEVEL && !CHERRY) build_setup(dir, threads);
+    if (setup && upto == TOP_LEVEL) build_setup(dir, threads);
     return 0;
 }

@@ -112,6 +112,7 @@ class PoisonedEatingTable:
         self.layout = PoisonedLayout(spec.universe, spec.cap)
         self._hash = config_hash(spec.tables_text())
         self._files: dict[int, LevelFile] = {}
+        self._setup_files: dict[int, LevelFile] = {}
 
     def level_file(self, n: int) -> LevelFile:
         if n not in self._files:
@@ -123,6 +124,26 @@ class PoisonedEatingTable:
                 raise LevelFileError(f"level {n} in {self.directory} does not match the layout")
             self._files[n] = level_file
         return self._files[n]
+
+    def mint_wins_setup(self, white: int, black: int) -> bool:
+        """Whether Mint wins the poisoned set-up position (mint and liquorice masks) with perfect play."""
+        occupied = white | black
+        k = occupied.bit_count()
+        if occupied & ~self.spec.universe or white & black or k > self.layout.top:
+            raise ValueError("the position is outside this table")
+        if (white.bit_count(), black.bit_count()) != ((k + 1) // 2, k // 2):
+            raise ValueError(f"a set-up with {k} candies has {(k + 1) // 2} mint and {k // 2} liquorice")
+        level = self.layout.setup_level(k)
+        level_file = self._setup_files.get(k)
+        if level_file is None:
+            level_file = read_level(self.directory, k, SETUP)
+            if level_file.config_hash != self._hash or (level_file.shapes, level_file.per_shape) != (
+                len(level.shapes),
+                level.per_shape,
+            ):
+                raise LevelFileError(f"set-up {k} in {self.directory} is not of this build")
+            self._setup_files[k] = level_file
+        return level_file.won(level.index(occupied, white))
 
     def wins(self, white: int, black: int, red: int) -> bool:
         """Whether the player to move wins the poisoned eating position (white, black, cherry masks)."""
