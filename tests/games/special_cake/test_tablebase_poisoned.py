@@ -10,15 +10,24 @@ from __future__ import annotations
 import functools
 import math
 import random
+import shutil
 from pathlib import Path
 
 import pytest
 
+from spheria.cli.main import main
 from spheria.engine.board import ABOVE, ALL_SITES, BELOW, NUM_SITES
 from spheria.games.special_cake.rules import MIXED, POISONED, SAME, eating_outcomes
 from spheria.games.special_cake.solver.setup_table import stable_shapes
 from spheria.games.special_cake.tablebase.build import TableSpec, compile_builder, run_builder
-from spheria.games.special_cake.tablebase.layout import SUB_PYRAMID_3, PoisonedLayout, read_level, uncovered
+from spheria.games.special_cake.tablebase.layout import (
+    HEADER,
+    SUB_PYRAMID_3,
+    PoisonedLayout,
+    level_path,
+    read_level,
+    uncovered,
+)
 from spheria.games.special_cake.tablebase.verify import PoisonedEatingTable, poisoned_search_value
 
 SUB = TableSpec(universe=SUB_PYRAMID_3, cap=7, variant=POISONED)
@@ -222,3 +231,34 @@ def test_setup_reader_refuses_wrong_counts(sub_table: PoisonedEatingTable) -> No
         sub_table.mint_wins_setup(0, 1)
     with pytest.raises(ValueError, match="outside"):
         sub_table.mint_wins_setup(0, 1 << 3)
+
+
+# -- the command -----------------------------------------------------------------------------
+
+
+def test_cli_builds_lists_and_verifies_poisoned(
+    tmp_path: Path, program: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copytree(program.parent, tmp_path / "bin")  # the compiled builder, found by its key
+    cache = ["--variant", "poisoned", "--cache", str(tmp_path)]
+    assert main(["tablebase", "status", *cache]) == 0
+    out = capsys.readouterr().out
+    assert "0 of 30 levels finished" in out and "level 29  not built" in out
+    assert main(["tablebase", "build", "--upto", "6", *cache]) == 0
+    assert "level  6  done  81862 shapes  5239168 positions" in capsys.readouterr().out
+    assert main(["tablebase", "status", *cache]) == 0
+    out = capsys.readouterr().out
+    assert "level  0              16 positions               0 won" in out and "7 of 30 levels finished" in out
+    assert main(["tablebase", "verify", "--levels", "0-6", "--per-level", "60", *cache]) == 0
+    out = capsys.readouterr().out
+    assert "level  6      60 checked" in out and "all 376 positions agree with the search solver" in out
+    assert main(["tablebase", "verify", "--against", "step", *cache]) == 1
+    assert "--against step checks mint tables" in capsys.readouterr().err
+    # a damaged level: every two-candy position "won" (some are lost)
+    path = level_path(tmp_path / TableSpec(variant=POISONED).name, 2)
+    data = bytearray(path.read_bytes())
+    for i in range(HEADER.size, len(data)):
+        data[i] = 0xFF
+    path.write_bytes(bytes(data))
+    assert main(["tablebase", "verify", "--levels", "2", "--per-level", "10000", *cache]) == 1
+    assert "disagrees with the solver on 6048 positions" in capsys.readouterr().err

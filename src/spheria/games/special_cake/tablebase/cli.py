@@ -1,4 +1,4 @@
-"""``spheria tablebase``: build, inspect and verify the retrograde table of Special Cake mint.
+"""``spheria tablebase``: build, inspect and verify the retrograde tables of Special Cake mint and poisoned.
 
 ``build`` compiles the builder and runs it (or resumes it) in the cache directory, printing
 its progress, then checks the shipped set-up table against the build; ``status`` lists the
@@ -22,12 +22,14 @@ from spheria.i18n import INTEGER, N_
 from spheria.i18n import gettext as _
 
 MESSAGES = {
-    "help": N_("build and check the retrograde table of Special Cake mint"),
-    "description": N_("The eating-phase table of Special Cake mint, computed level by level (see docs/tablebase.md)."),
+    "help": N_("build and check the retrograde tables of Special Cake mint and poisoned"),
+    "description": N_(
+        "The eating-phase tables of Special Cake mint and poisoned, computed level by level (see docs/tablebase.md)."
+    ),
     "build_help": N_("build the table, or resume an interrupted build"),
     "status_help": N_("list the finished levels of a build"),
     "verify_help": N_("compare finished levels with the search solver on random positions"),
-    "variant_help": N_("the variant to build (only mint has a table)"),
+    "variant_help": N_("the variant: mint or poisoned (default: mint)"),
     "rule_help": N_("the line rule (default: mixed)"),
     "cache_help": N_("where builds live (default: %(default)s)"),
     "threads_help": N_("threads to compute with (default: 2)"),
@@ -47,7 +49,12 @@ MESSAGES = {
     "workers_need_search": N_("--workers is for --against search; the step check runs in this process"),
     "bad_journal": N_("--journal: {error}"),
     "verify_progress": N_("level {level:2d}  {done}/{total} positions to check are checked"),
-    "only_mint": N_("only the mint variant has a table, not {variant}"),
+    "no_table_variant": N_("only mint and poisoned have a table, not {variant}"),
+    "step_only_mint": N_("--against step checks mint tables; check poisoned against the search solver"),
+    "verify_bad_poisoned": N_(
+        "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x} "
+        "cherry {cherry:#x}"
+    ),
     "bad_levels": N_("{option} wants N or A-B, not {text!r}"),
     "no_levels": N_("no finished level in {directory}; run 'spheria tablebase build' first"),
     "status_head": N_("{directory}: levels with {positions:,} positions in all, {done} of {total} levels finished"),
@@ -129,11 +136,18 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def _spec(args: argparse.Namespace) -> Any:
-    from spheria.games.special_cake.tablebase.build import TableSpec
+    from spheria.games.special_cake.tablebase.build import VARIANTS, TableSpec
 
-    if args.variant != "mint":
-        raise CliError(_(MESSAGES["only_mint"]).format(variant=args.variant))
-    return TableSpec(line_rule=args.line_rule)
+    if args.variant not in VARIANTS:
+        raise CliError(_(MESSAGES["no_table_variant"]).format(variant=args.variant))
+    return TableSpec(line_rule=args.line_rule, variant=args.variant)
+
+
+def _table(directory: Path, spec: Any) -> Any:
+    """The reader of the build in ``directory``: a mint or a poisoned table."""
+    from spheria.games.special_cake.tablebase.verify import EatingTable, PoisonedEatingTable
+
+    return PoisonedEatingTable(directory, spec) if spec.cherry else EatingTable(directory, spec)
 
 
 def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
@@ -144,7 +158,7 @@ def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
         directory = run_builder(spec, args.cache, threads=max(args.threads, 1), upto=args.upto, output=term.say)
     except BuildError as error:
         raise CliError(_(MESSAGES["build_failed"]).format(error=error)) from None
-    if spec.line_rule == "mixed" and args.upto is None:
+    if spec.line_rule == "mixed" and not spec.cherry and args.upto is None:
         _check_shipped(_setup_reader(directory, spec), term)
     return 0
 
@@ -188,7 +202,7 @@ def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.games.special_cake.tablebase.build import build_dir
 
     spec = _spec(args)
-    if spec.line_rule != "mixed":
+    if spec.line_rule != "mixed" or spec.cherry:
         raise CliError(_(MESSAGES["shipped_only_mint_mixed"]))
     bits = _setup_reader(build_dir(args.cache, spec), spec)
     if args.check:
@@ -203,10 +217,9 @@ def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
 def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.games.special_cake.tablebase.build import build_dir
     from spheria.games.special_cake.tablebase.layout import SETUP
-    from spheria.games.special_cake.tablebase.verify import EatingTable
 
     spec = _spec(args)
-    table = EatingTable(build_dir(args.cache, spec), spec)
+    table = _table(build_dir(args.cache, spec), spec)
     levels = range(table.layout.top + 1)
     done = [n for n in levels if table.has_level(n)]
     total = sum(table.layout.level(n).positions for n in levels)
@@ -255,16 +268,16 @@ def _parse_levels(text: str | None, finished: list[int], option: str = "--levels
 
 def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
     from spheria.games.special_cake.tablebase.layout import SETUP
-    from spheria.games.special_cake.tablebase.verify import check_setup, solver_leaf
+    from spheria.games.special_cake.tablebase.verify import check_setup, poisoned_solver_leaf, solver_leaf
 
     top = table.layout.top
     empties = _parse_levels(args.setup, list(range(1, top + 1)), "--setup")
     for empty in empties:
         if not table.has_level(top - empty, SETUP):
             raise CliError(_(MESSAGES["no_setup"]).format(directory=table.directory, empty=empty))
-    results = check_setup(
-        table, empties, max(args.per_level, 1), random.Random(args.seed), solver_leaf(table.spec.line_rule)
-    )
+    rule = table.spec.line_rule
+    leaf = poisoned_solver_leaf(rule, table.spec.universe) if table.spec.cherry else solver_leaf(rule)
+    results = check_setup(table, empties, max(args.per_level, 1), random.Random(args.seed), leaf)
     bad = [position for result in results for position in result.mismatches]
     for empty, result in zip(empties, results, strict=True):
         term.say(
@@ -281,16 +294,18 @@ def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
 
 def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.games.special_cake.tablebase.build import build_dir
-    from spheria.games.special_cake.tablebase.verify import EatingTable, Journal, check_levels, solver_value, step_value
+    from spheria.games.special_cake.tablebase.verify import Journal, check_levels, solver_value, step_value
 
     spec = _spec(args)
-    table = EatingTable(build_dir(args.cache, spec), spec)
+    table = _table(build_dir(args.cache, spec), spec)
     if args.setup is not None:
         return _verify_setup(args, table, term)
     finished = [n for n in range(table.layout.top + 1) if table.has_level(n)]
     levels = _parse_levels(args.levels, finished)
     if not levels:
         raise CliError(_(MESSAGES["no_levels"]).format(directory=table.directory))
+    if spec.cherry:
+        return _verify_poisoned(args, table, levels, term)
     if args.against == "step":
         if args.workers > 1:
             raise CliError(_(MESSAGES["workers_need_search"]))
@@ -357,3 +372,27 @@ def _reporting(evaluate_all: Callable[..., Iterable[int]], level: int, term: Ter
             yield result
 
     return evaluate
+
+
+def _verify_poisoned(args: argparse.Namespace, table: Any, levels: list[int], term: Terminal) -> int:
+    """``verify`` of a poisoned table: random positions of each level against the search solver."""
+    from spheria.games.special_cake.tablebase.verify import check_poisoned_levels
+
+    if args.against != "search":
+        raise CliError(_(MESSAGES["step_only_mint"]))
+    rng = random.Random(args.seed)
+    checked, bad = 0, []
+    for n in levels:
+        [result] = check_poisoned_levels(table, [n], max(args.per_level, 1), rng)
+        checked += result.checked
+        bad += result.mismatches
+        term.say(
+            _(MESSAGES["verify_line"]).format(
+                level=n, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
+            )
+        )
+    if bad:
+        white, black, red = bad[0]
+        raise CliError(_(MESSAGES["verify_bad_poisoned"]).format(count=len(bad), white=white, black=black, cherry=red))
+    term.say(_(MESSAGES["verify_ok"]).format(checked=checked))
+    return 0

@@ -70,6 +70,11 @@ class Level:
     per_shape: int
 
     @property
+    def blocks(self) -> int:
+        """The blocks of ``per_shape`` positions: the shapes."""
+        return len(self.shapes)
+
+    @property
     def positions(self) -> int:
         return len(self.shapes) * self.per_shape
 
@@ -91,6 +96,11 @@ class SetupLevel:
     shapes: tuple[int, ...]
     shape_rank: dict[int, int] = field(repr=False)
     per_shape: int
+
+    @property
+    def blocks(self) -> int:
+        """The blocks of ``per_shape`` positions: the shapes."""
+        return len(self.shapes)
 
     @property
     def positions(self) -> int:
@@ -140,6 +150,11 @@ class PoisonedLevel:
     first_pair: dict[int, int] = field(repr=False)
     woff: dict[int, int] = field(repr=False)
     per_shape: int
+
+    @property
+    def blocks(self) -> int:
+        """The blocks of ``per_shape`` positions: the (shape, cherry) pairs."""
+        return len(self.pairs)
 
     @property
     def positions(self) -> int:
@@ -197,6 +212,7 @@ class PoisonedLayout:
         self.cap = cap
         self.top = universe.bit_count() - 1
         self._levels: dict[int, PoisonedLevel] = {}
+        self._setup = Layout(universe, cap)
 
     def level(self, n: int) -> PoisonedLevel:
         if n not in self._levels:
@@ -214,7 +230,7 @@ class PoisonedLayout:
 
     def setup_level(self, k: int) -> SetupLevel:
         """The set-up positions with ``k`` candies placed (the cherry comes after the last), as mint's."""
-        return Layout(self.universe, self.cap).setup_level(k)
+        return self._setup.setup_level(k)
 
 
 class LevelFileError(ValueError):
