@@ -17,11 +17,19 @@ import pytest
 
 from spheria.cli.main import main
 from spheria.engine.board import ABOVE, ALL_SITES, BELOW, NUM_SITES
-from spheria.games.special_cake.rules import MIXED, POISONED, SAME, eating_outcomes
+from spheria.games.special_cake.rules import MINT, MIXED, POISONED, SAME, eating_outcomes
 from spheria.games.special_cake.solver.setup_table import stable_shapes
-from spheria.games.special_cake.tablebase.build import TableSpec, compile_builder, run_builder
+from spheria.games.special_cake.tablebase.build import (
+    BuildError,
+    TableSpec,
+    compile_builder,
+    merge_level,
+    run_builder,
+    run_chunk,
+)
 from spheria.games.special_cake.tablebase.layout import (
     HEADER,
+    SETUP,
     SUB_PYRAMID_3,
     PoisonedLayout,
     level_path,
@@ -262,3 +270,66 @@ def test_cli_builds_lists_and_verifies_poisoned(
     path.write_bytes(bytes(data))
     assert main(["tablebase", "verify", "--levels", "2", "--per-level", "10000", *cache]) == 1
     assert "disagrees with the solver on 6048 positions" in capsys.readouterr().err
+
+
+# -- chunks: a level computed in parts, anywhere, merged to the same bits ---------------------
+
+
+def _chunk_files(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if ".chunk-" in p.name)
+
+
+@pytest.mark.parametrize("variant", [MINT, POISONED])
+def test_a_chunked_build_gives_the_same_files(
+    variant: str, sub_table: PoisonedEatingTable, cache: Path, tmp_path: Path, program: Path
+) -> None:
+    spec = TableSpec(universe=SUB_PYRAMID_3, cap=7, variant=variant)
+    whole, _ = _build(spec, cache, program)  # the poisoned one is sub_table's
+    chunked, lines = _build(spec, tmp_path, program, chunks=3)
+    assert sum("chunk 2 of 3  done" in line for line in lines) == spec.universe.bit_count() - spec.cherry
+    top = spec.universe.bit_count() - spec.cherry
+    for n in range(top + 1):
+        assert read_level(chunked, n).bits == read_level(whole, n).bits, n
+        assert read_level(chunked, n).wins == read_level(whole, n).wins
+    for k in range(top + 1):
+        assert read_level(chunked, k, SETUP).bits == read_level(whole, k, SETUP).bits, k
+    assert _chunk_files(chunked) == []  # merged and removed
+
+
+def test_chunks_computed_apart_merge_to_the_level(
+    sub_table: PoisonedEatingTable, tmp_path: Path, program: Path
+) -> None:
+    directory, _ = _build(SUB, tmp_path, program, upto=7)
+    (directory / "level-08.bin").unlink(missing_ok=True)
+    for chunk in (3, 0, 2, 1):  # any order, as workers finish
+        run_chunk(SUB, tmp_path, 8, chunk, 4, threads=1, output=lambda line: None, program=program)
+    assert len(_chunk_files(directory)) == 4
+    lines: list[str] = []
+    run_chunk(SUB, tmp_path, 8, 2, 4, output=lines.append, program=program)
+    assert lines == [f"level  8  chunk 2 of 4 is in {directory}"]  # a finished chunk is kept
+    merge_level(SUB, tmp_path, 8, 4, output=lambda line: None, program=program)
+    assert read_level(directory, 8).bits == read_level(sub_table.directory, 8).bits
+    assert _chunk_files(directory) == []
+
+
+def test_a_chunk_needs_the_levels_below_and_a_merge_every_chunk(tmp_path: Path, program: Path) -> None:
+    _build(SUB, tmp_path, program, upto=3)
+    with pytest.raises(BuildError):
+        run_chunk(SUB, tmp_path, 6, 0, 2, output=lambda line: None, program=program)  # level 5 is missing
+    run_chunk(SUB, tmp_path, 4, 0, 2, output=lambda line: None, program=program)
+    with pytest.raises(BuildError):
+        merge_level(SUB, tmp_path, 4, 2, output=lambda line: None, program=program)  # chunk 1 is missing
+
+
+def test_a_chunked_build_resumes_from_its_chunks(sub_table: PoisonedEatingTable, tmp_path: Path, program: Path) -> None:
+    directory, _ = _build(SUB, tmp_path, program, upto=8)
+    for chunk in (0, 1):  # a build stopped during level 9, two chunks of three done
+        run_chunk(SUB, tmp_path, 9, chunk, 3, threads=1, output=lambda line: None, program=program)
+    damaged = directory / "level-09.chunk-001-of-003.bin"
+    data = bytearray(damaged.read_bytes())
+    data[-1] ^= 0x10
+    damaged.write_bytes(bytes(data))
+    _, lines = _build(SUB, tmp_path, program, upto=9, chunks=3)
+    assert f"level  9  chunk 0 of 3 is in {directory}" in lines
+    assert any(line.startswith("level  9  chunk 1 of 3  done") for line in lines)  # damaged: computed again
+    assert read_level(directory, 9).bits == read_level(sub_table.directory, 9).bits

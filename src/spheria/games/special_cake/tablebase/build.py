@@ -155,15 +155,64 @@ def run_builder(
     threads: int = 2,
     upto: int | None = None,
     symmetry: bool = True,
+    chunks: int = 1,
     output: Callable[[str], None] | None = None,
     extra: Sequence[str] = (),
     program: Path | None = None,
 ) -> Path:
     """Build (or resume) the eating table of ``spec`` in ``cache``; returns the level directory.
 
-    Every line the builder prints goes to ``output`` (stdout by default). ``program`` is the
-    compiled builder to run (by default the one in ``cache``, compiled if missing).
+    With ``chunks`` > 1 each level is computed in that many chunks, each saved as it finishes
+    (a resumed build keeps them), then merged. Every line the builder prints goes to ``output``
+    (stdout by default). ``program`` is the compiled builder to run (by default the one in
+    ``cache``, compiled if missing).
     """
+    options = ["--chunks", str(chunks), *extra]
+    if upto is not None:
+        options += ["--upto", str(upto)]
+    if not symmetry:
+        options.append("--no-symmetry")
+    return _run(spec, cache, threads, options, output, program)
+
+
+def run_chunk(
+    spec: TableSpec,
+    cache: Path,
+    level: int,
+    chunk: int,
+    chunks: int,
+    *,
+    threads: int = 2,
+    output: Callable[[str], None] | None = None,
+    program: Path | None = None,
+) -> Path:
+    """Compute chunk ``chunk`` of ``chunks`` of one level alone, from the finished levels below
+    it (what a worker of a distributed build does); nothing when its file is there already."""
+    options = ["--chunks", str(chunks), "--level", str(level), "--chunk", str(chunk)]
+    return _run(spec, cache, threads, options, output, program)
+
+
+def merge_level(
+    spec: TableSpec,
+    cache: Path,
+    level: int,
+    chunks: int,
+    *,
+    output: Callable[[str], None] | None = None,
+    program: Path | None = None,
+) -> Path:
+    """Assemble a level from its ``chunks`` chunk files (then removed) into its level file."""
+    return _run(spec, cache, 1, ["--chunks", str(chunks), "--level", str(level), "--merge"], output, program)
+
+
+def _run(
+    spec: TableSpec,
+    cache: Path,
+    threads: int,
+    options: Sequence[str],
+    output: Callable[[str], None] | None,
+    program: Path | None,
+) -> Path:
     program = program or compile_builder(cache)
     directory = build_dir(cache, spec)
     directory.mkdir(parents=True, exist_ok=True)
@@ -171,11 +220,7 @@ def run_builder(
     text = spec.tables_text()
     if not tables.exists() or tables.read_text() != text:
         tables.write_text(text)
-    command = [str(program), str(tables), str(directory), "--threads", str(threads), *extra]
-    if upto is not None:
-        command += ["--upto", str(upto)]
-    if not symmetry:
-        command.append("--no-symmetry")
+    command = [str(program), str(tables), str(directory), "--threads", str(threads), *options]
     write = output or (lambda line: print(line, flush=True))
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
         assert process.stdout is not None

@@ -32,7 +32,15 @@
  * table follows (DIR/setup-NN.bin, bit = Mint wins), from the full cakes down to the empty
  * table. See docs/tablebase.md.
  *
+ * A level may be computed in chunks (--chunks K): chunk I takes every K-th canonical block
+ * (from the I-th) and writes the blocks of their orbits to DIR/level-NN.chunk-III-of-KKK.bin;
+ * the chunks are disjoint, so merging them gives the level's bits whatever computed them. A
+ * build with --chunks resumes from its finished chunks; --level N --chunk I computes one chunk
+ * alone (from the finished levels below, as a worker on another machine would), --level N
+ * --merge assembles level N from its K chunk files.
+ *
  * usage: tbbuild TABLES DIR [--threads N] [--upto LEVEL] [--no-symmetry] [--no-setup] [--plan]
+ *                [--chunks K [--level N (--chunk I | --merge)]]
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -634,7 +642,9 @@ static int canonical_block(const Level *L, uint32_t i, int nsym) {
     return 1;
 }
 
-static uint64_t compute_level(int n, int threads, double build_start, uint64_t done_before, uint64_t total_all) {
+/* Level n's bits (BITS[n]); with chunks > 1 only those of chunk `chunk`'s canonical blocks' orbits. */
+static uint64_t compute_level(int n, int threads, double build_start, uint64_t done_before, uint64_t total_all,
+                              int chunk, int chunks) {
     (void)threads; /* without OpenMP: one thread */
     Level *L = &LV[n];
     BITS[n] = calloc(L->words + 1, 8);
@@ -648,9 +658,10 @@ static uint64_t compute_level(int n, int threads, double build_start, uint64_t d
     /* work units: canonical shapes only, colourings with w <= n - w (the colour swap), in blocks */
     size_t nunits = 0, cap_units = 1024;
     Unit *units = malloc(cap_units * sizeof *units);
-    uint64_t work = 0;
+    uint64_t work = 0, canonical_seen = 0;
     for (uint32_t i = 0; i < L->count; i++) {
         if (!canonical_block(L, i, nsym)) continue;
+        if (canonical_seen++ % (uint64_t)chunks != (uint64_t)chunk) continue;
         for (int w = L->wlo; w <= L->whi; w++) {
             if (symmetry_on && w > n - w) continue;
             for (uint64_t start = 0; start < BINOM[n][w]; start += BLOCK) {
@@ -740,6 +751,167 @@ static long peak_rss_kib(void) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
+}
+
+/* ---- chunks --------------------------------------------------------------------------- */
+
+typedef struct {
+    char magic[8];
+    uint32_t version, level, chunk, chunks;
+    uint64_t config_hash, per_shape, nblocks, searched, checksum, seconds_x1000;
+} ChunkHeader;
+static const char CHUNK_MAGIC[8] = {'S', 'P', 'H', 'T', 'B', 'C', 'H', 'K'};
+
+static void chunk_path(char *out, size_t size, const char *dir, int n, int chunk, int chunks) {
+    snprintf(out, size, "%s/level-%02d.chunk-%03d-of-%03d.bin", dir, n, chunk, chunks);
+}
+
+static int cmp_block(const void *a, const void *b) { return cmp_u32(a, b); }
+
+/* The blocks chunk `chunk` of level n computes: the orbits of its canonical blocks, sorted. */
+static uint32_t chunk_blocks(int n, int chunk, int chunks, uint32_t **out) {
+    const Level *L = &LV[n];
+    int nsym = symmetry_on ? NSYM : 1;
+    uint32_t *blocks = malloc(((size_t)L->count + 1) * sizeof *blocks), count = 0;
+    if (!blocks) die("%s", "out of memory");
+    uint64_t canonical_seen = 0;
+    for (uint32_t i = 0; i < L->count; i++) {
+        if (!canonical_block(L, i, nsym)) continue;
+        if (canonical_seen++ % (uint64_t)chunks != (uint64_t)chunk) continue;
+        uint32_t occ = L->masks[i], cherry_bit = CHERRY ? UINT32_C(1) << L->cherry[i] : 0;
+        uint32_t first = count;
+        for (int k = 0; k < nsym; k++) {
+            uint32_t b = (uint32_t)(block_base(L, sym_mask(k, occ), sym_mask(k, cherry_bit)) / L->per_shape);
+            int seen = 0;
+            for (uint32_t j = first; j < count && !seen; j++) seen = blocks[j] == b;
+            if (!seen) blocks[count++] = b;
+        }
+    }
+    qsort(blocks, count, sizeof *blocks, cmp_block);
+    *out = blocks;
+    return count;
+}
+
+static inline uint64_t bits_at(const uint64_t *w, uint64_t off) {
+    uint64_t i = off >> 6;
+    unsigned s = (unsigned)(off & 63);
+    return s ? (w[i] >> s) | (w[i + 1] << (64 - s)) : w[i];
+}
+
+/* len bits of src from bit off, into dst (whole words, the last one's spare bits 0) */
+static void extract_bits(const uint64_t *src, uint64_t off, uint64_t len, uint64_t *dst) {
+    uint64_t nw = (len + 63) / 64;
+    for (uint64_t q = 0; q < nw; q++) dst[q] = bits_at(src, off + 64 * q);
+    if (len & 63) dst[nw - 1] &= (UINT64_C(1) << (len & 63)) - 1;
+}
+
+/* OR len bits of src into dst from bit off (dst has a spare word at its end) */
+static void deposit_bits(uint64_t *dst, uint64_t off, uint64_t len, const uint64_t *src) {
+    uint64_t nw = (len + 63) / 64;
+    for (uint64_t q = 0; q < nw; q++) {
+        uint64_t v = src[q];
+        if (q == nw - 1 && (len & 63)) v &= (UINT64_C(1) << (len & 63)) - 1;
+        uint64_t p = off + 64 * q, i = p >> 6;
+        unsigned sh = (unsigned)(p & 63);
+        dst[i] |= v << sh;
+        if (sh) dst[i + 1] |= v >> (64 - sh);
+    }
+}
+
+/* Write chunk `chunk` of level n from BITS[n] (where only that chunk was computed). */
+static void save_chunk(const char *dir, int n, int chunk, int chunks, uint64_t searched, double seconds) {
+    const Level *L = &LV[n];
+    uint32_t *blocks;
+    uint32_t nblocks = chunk_blocks(n, chunk, chunks, &blocks);
+    uint64_t wpb = (L->per_shape + 63) / 64;
+    uint64_t *data = calloc((size_t)nblocks * wpb + 1, 8);
+    if (!data) die("%s", "out of memory");
+    for (uint32_t j = 0; j < nblocks; j++) extract_bits(BITS[n], (uint64_t)blocks[j] * L->per_shape, L->per_shape, data + j * wpb);
+    ChunkHeader h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, CHUNK_MAGIC, 8);
+    h.version = FORMAT_VERSION;
+    h.level = (uint32_t)n;
+    h.chunk = (uint32_t)chunk;
+    h.chunks = (uint32_t)chunks;
+    h.config_hash = CONFIG_HASH;
+    h.per_shape = L->per_shape;
+    h.nblocks = nblocks;
+    h.searched = searched;
+    h.checksum = checksum(data, (uint64_t)nblocks * wpb) ^ fnv1a(blocks, (size_t)nblocks * sizeof *blocks, CONFIG_HASH);
+    h.seconds_x1000 = (uint64_t)(seconds * 1000.0);
+    char path[4096], tmp[4200];
+    chunk_path(path, sizeof path, dir, n, chunk, chunks);
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) die("cannot write %s", tmp);
+    if (fwrite(&h, sizeof h, 1, f) != 1 || fwrite(blocks, sizeof *blocks, nblocks, f) != nblocks ||
+        fwrite(data, 8, (size_t)nblocks * wpb, f) != (size_t)nblocks * wpb || fflush(f) != 0 || fsync(fileno(f)) != 0)
+        die("cannot write %s", tmp);
+    fclose(f);
+    if (rename(tmp, path) != 0) die("cannot rename into %s", path);
+    free(blocks);
+    free(data);
+}
+
+/* Read chunk `chunk` of level n whole and check it; OR its blocks into `into` unless NULL.
+   0 when it is missing, of another build, truncated or corrupt. */
+static int read_chunk(const char *dir, int n, int chunk, int chunks, uint64_t *into, ChunkHeader *out) {
+    const Level *L = &LV[n];
+    char path[4096];
+    chunk_path(path, sizeof path, dir, n, chunk, chunks);
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    ChunkHeader h;
+    uint64_t wpb = (L->per_shape + 63) / 64;
+    int ok = fread(&h, sizeof h, 1, f) == 1 && !memcmp(h.magic, CHUNK_MAGIC, 8) && h.version == FORMAT_VERSION &&
+             h.level == (uint32_t)n && h.chunk == (uint32_t)chunk && h.chunks == (uint32_t)chunks &&
+             h.config_hash == CONFIG_HASH && h.per_shape == L->per_shape && h.nblocks <= L->count;
+    uint32_t *blocks = NULL;
+    uint64_t *data = NULL;
+    if (ok) {
+        blocks = malloc((size_t)h.nblocks * sizeof *blocks + 4);
+        data = malloc((size_t)h.nblocks * wpb * 8 + 8);
+        ok = blocks && data && fread(blocks, sizeof *blocks, h.nblocks, f) == h.nblocks &&
+             fread(data, 8, (size_t)h.nblocks * wpb, f) == (size_t)h.nblocks * wpb &&
+             (checksum(data, h.nblocks * wpb) ^ fnv1a(blocks, (size_t)h.nblocks * sizeof *blocks, CONFIG_HASH)) ==
+                 h.checksum;
+        for (uint64_t j = 0; ok && j < h.nblocks; j++) ok = blocks[j] < L->count;
+    }
+    fclose(f);
+    if (ok && into)
+        for (uint64_t j = 0; j < h.nblocks; j++) deposit_bits(into, (uint64_t)blocks[j] * L->per_shape, L->per_shape, data + j * wpb);
+    free(blocks);
+    free(data);
+    if (ok && out) *out = h;
+    return ok;
+}
+
+/* Level n from its chunk files into BITS[n]; returns the positions searched (sum of the chunks'). */
+static uint64_t merge_chunks(const char *dir, int n, int chunks, double *seconds) {
+    BITS[n] = calloc(LV[n].words + 1, 8);
+    if (!BITS[n]) die("%s", "out of memory");
+    uint64_t searched = 0;
+    *seconds = 0.0;
+    for (int c = 0; c < chunks; c++) {
+        ChunkHeader h;
+        if (!read_chunk(dir, n, c, chunks, BITS[n], &h)) {
+            char path[4096];
+            chunk_path(path, sizeof path, dir, n, c, chunks);
+            die("the chunk %s is missing or damaged", path);
+        }
+        searched += h.searched;
+        *seconds += (double)h.seconds_x1000 / 1000.0;
+    }
+    return searched;
+}
+
+static void remove_chunks(const char *dir, int n, int chunks) {
+    for (int c = 0; c < chunks; c++) {
+        char path[4096];
+        chunk_path(path, sizeof path, dir, n, c, chunks);
+        unlink(path);
+    }
 }
 
 /* ---- the set-up ----------------------------------------------------------------------- */
@@ -913,13 +1085,49 @@ static uint64_t level_work(int n) {
     return work;
 }
 
+/* --level N: compute chunk I of level N alone (its file; nothing if it is there already), or
+   with --merge assemble level N from its chunks. The levels below must be finished. */
+static int one_level(const char *dir, int n, int chunk, int chunks, int merge, int threads) {
+    if (n < 1 || n > TOP_LEVEL) die("%s", "--level is out of range (1 .. the top level)");
+    if (merge) {
+        double seconds;
+        uint64_t searched = merge_chunks(dir, n, chunks, &seconds);
+        save_level(dir, EATING, n, seconds);
+        remove_chunks(dir, n, chunks);
+        printf("level %2d  merged  %d chunks  %" PRIu64 " won  %" PRIu64 " searched\n", n, chunks,
+               count_wins(BITS[n], LV[n].words), searched);
+        return 0;
+    }
+    if (chunk < 0 || chunk >= chunks) die("%s", "--chunk must be below --chunks");
+    if (read_chunk(dir, n, chunk, chunks, NULL, NULL)) {
+        printf("level %2d  chunk %d of %d is in %s\n", n, chunk, chunks, dir);
+        return 0;
+    }
+    Header h;
+    for (int m = 0; m < n; m++)
+        if (header_ok(dir, EATING, m, &h)) LOST_SHARE[m] = 1.0 - (double)h.wins / (double)LV[m].bits;
+    for (int m = n - 4 > 0 ? n - 4 : 0; m < n; m++)
+        if (!load_level(dir, EATING, m)) {
+            char arg[16];
+            snprintf(arg, sizeof arg, "%d", m);
+            die("level %s below is not finished", arg);
+        }
+    order_sizes(n);
+    double t = now();
+    uint64_t searched = compute_level(n, threads, t, 0, level_work(n), chunk, chunks);
+    save_chunk(dir, n, chunk, chunks, searched, now() - t);
+    printf("level %2d  chunk %d of %d  done  %" PRIu64 " searched  %.1f s  peak RSS %ld MiB\n", n, chunk, chunks,
+           searched, now() - t, peak_rss_kib() / 1024);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: tbbuild TABLES DIR [--threads N] [--upto LEVEL] [--no-symmetry] [--no-setup] [--plan]\n");
         return 2;
     }
     const char *tables = argv[1], *dir = argv[2];
-    int threads = 2, upto = -1, plan = 0, setup = 1;
+    int threads = 2, upto = -1, plan = 0, setup = 1, chunks = 1, only_level = -1, only_chunk = -1, merge = 0;
     for (int i = 3; i < argc; i++) {
         if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             threads = atoi(argv[++i]);
@@ -929,6 +1137,14 @@ int main(int argc, char **argv) {
             setup = 0;
         } else if (!strcmp(argv[i], "--plan")) {
             plan = 1;
+        } else if (!strcmp(argv[i], "--chunks") && i + 1 < argc) {
+            chunks = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--level") && i + 1 < argc) {
+            only_level = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--chunk") && i + 1 < argc) {
+            only_chunk = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--merge")) {
+            merge = 1;
         } else if (!strcmp(argv[i], "--no-symmetry")) {
             symmetry_on = 0;
         } else {
@@ -940,6 +1156,9 @@ int main(int argc, char **argv) {
     init_combinatorics();
     build_shapes();
     if (upto < 0 || upto > TOP_LEVEL) upto = TOP_LEVEL;
+    if (chunks < 1 || chunks > 999) die("%s", "--chunks takes 1 to 999");
+    if (only_level >= 0) return one_level(dir, only_level, only_chunk, chunks, merge, threads);
+    if (only_chunk >= 0 || merge) die("%s", "--chunk and --merge need --level");
     uint64_t total_positions = 0, total_work = 0, level_works[MAX_LEVELS];
     for (int n = 0; n <= upto; n++) {
         total_positions += LV[n].bits;
@@ -986,10 +1205,30 @@ int main(int argc, char **argv) {
         }
         double t = now(), cpu = cpu_seconds();
         order_sizes(n);
-        uint64_t searched = compute_level(n, threads, build_start, done_work, total_work - skipped_work);
-        double seconds = now() - t;
+        uint64_t searched;
+        double seconds;
+        if (chunks > 1 && n > 0) {
+            for (int c = 0; c < chunks; c++) {
+                if (read_chunk(dir, n, c, chunks, NULL, NULL)) {
+                    printf("level %2d  chunk %d of %d is in %s\n", n, c, chunks, dir);
+                    continue;
+                }
+                double tc = now();
+                uint64_t s = compute_level(n, threads, build_start, done_work, total_work - skipped_work, c, chunks);
+                save_chunk(dir, n, c, chunks, s, now() - tc);
+                free(BITS[n]);
+                BITS[n] = NULL;
+                printf("level %2d  chunk %d of %d  done  %" PRIu64 " searched  %.1f s\n", n, c, chunks, s, now() - tc);
+                fflush(stdout);
+            }
+            searched = merge_chunks(dir, n, chunks, &seconds);
+        } else {
+            searched = compute_level(n, threads, build_start, done_work, total_work - skipped_work, 0, 1);
+            seconds = now() - t;
+        }
         cpu = cpu_seconds() - cpu;
         save_level(dir, EATING, n, seconds);
+        if (chunks > 1) remove_chunks(dir, n, chunks);
         done_work += level_works[n];
         uint64_t w = count_wins(BITS[n], LV[n].words);
         LOST_SHARE[n] = 1.0 - (double)w / (double)LV[n].bits;
