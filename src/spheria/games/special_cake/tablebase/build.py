@@ -12,6 +12,7 @@ directory; a run resumes from the levels it finds.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import platform
 import shutil
@@ -230,6 +231,107 @@ def _run(
     if code != 0:
         raise BuildError(f"the builder stopped with status {code}")
     return directory
+
+
+def finished_levels(spec: TableSpec, cache: Path) -> list[int]:
+    """The eating levels of ``spec`` whose files in ``cache`` are of this build (headers checked, not the bits)."""
+    from spheria.games.special_cake.tablebase.layout import LevelFileError, read_level
+    from spheria.games.special_cake.tablebase.verify import config_hash
+
+    directory, expected = build_dir(cache, spec), config_hash(spec.tables_text())
+    done = []
+    for n in range(spec.universe.bit_count() - spec.cherry + 1):
+        try:
+            if read_level(directory, n, with_bits=False).config_hash == expected:
+                done.append(n)
+        except LevelFileError:
+            pass
+    return done
+
+
+#: Computes the given chunks of one level (``level``, ``chunks`` in all, ``todo`` the chunk
+#: numbers), anywhere that sees ``cache``: what a distributed build backend provides.
+ChunkRunner = Callable[[int, int, list[int]], None]
+
+
+def build_in_chunks(
+    spec: TableSpec,
+    cache: Path,
+    run_chunks: ChunkRunner,
+    *,
+    chunks: int,
+    threads: int = 2,
+    upto: int | None = None,
+    output: Callable[[str], None] | None = None,
+    program: Path | None = None,
+) -> Path:
+    """Build (or resume) the table of ``spec`` level by level, each level's ``chunks`` chunks
+    computed by ``run_chunks`` (e.g. as tasks on a cluster), then merged here; level 0 and the
+    set-up table (once every level is there) are computed here. ``upto``: the last level to
+    build. The files are those of :func:`run_builder`."""
+    program = program or compile_builder(cache)
+    write = output or (lambda line: print(line, flush=True))
+    top = spec.universe.bit_count() - spec.cherry
+    last = top if upto is None else min(upto, top)
+    done = set(finished_levels(spec, cache))
+    if 0 not in done:
+        run_builder(spec, cache, threads=threads, upto=0, output=write, program=program)
+    for n in range(1, last + 1):
+        if n in done:
+            continue
+        run_chunks(n, chunks, list(range(chunks)))
+        merge_level(spec, cache, n, chunks, output=write, program=program)
+    return run_builder(spec, cache, threads=threads, upto=last, output=write, program=program)  # the set-up
+
+
+def chunk_task(spec: TableSpec, cache: str, level: int, chunk: int, chunks: int) -> list[str]:
+    """One chunk computed where a distributed build runs this (one thread); the builder's lines."""
+    lines: list[str] = []
+    run_chunk(spec, Path(cache), level, chunk, chunks, threads=1, output=lines.append)
+    return lines
+
+
+#: Where distributed builds run their chunks: a backend name, and the module (an extra) and its
+#: context manager ``(workers, address) -> run(function, calls)`` that runs functions as tasks.
+TASK_BACKENDS: dict[str, tuple[str, str]] = {"ray": ("spheria.integrations.ray_tasks", "ray_tasks")}
+
+
+def build_distributed(
+    spec: TableSpec,
+    cache: Path,
+    backend: str,
+    *,
+    chunks: int,
+    workers: int = 2,
+    address: str | None = None,
+    threads: int = 2,
+    upto: int | None = None,
+    output: Callable[[str], None] | None = None,
+    program: Path | None = None,
+) -> Path:
+    """Build (or resume) the table of ``spec`` with each level's chunks as tasks of ``backend``
+    (``ray``: joining the cluster at ``address``, or a local Ray with ``workers`` CPUs); the
+    chunk files are written in ``cache``, which every node must see at the same path.
+
+    Raises ``ImportError`` when the backend's extra is not installed, ``ValueError`` for an
+    unknown backend, :class:`BuildError` when a chunk or a merge fails.
+    """
+    if backend not in TASK_BACKENDS:
+        raise ValueError(f"unknown build backend {backend!r} ({', '.join(sorted(TASK_BACKENDS))})")
+    module, name = TASK_BACKENDS[backend]
+    tasks = getattr(importlib.import_module(module), name)
+    write = output or (lambda line: print(line, flush=True))
+    program = program or compile_builder(cache)
+    with tasks(workers, address) as run:
+
+        def run_chunks(level: int, count: int, todo: list[int]) -> None:
+            for lines in run(chunk_task, [(spec, str(cache), level, chunk, count) for chunk in todo]):
+                for line in lines:
+                    write(line)
+
+        return build_in_chunks(
+            spec, cache, run_chunks, chunks=chunks, threads=threads, upto=upto, output=write, program=program
+        )
 
 
 if __name__ == "__main__":  # pragma: no cover - a quick manual entry point

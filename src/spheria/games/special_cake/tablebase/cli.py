@@ -82,6 +82,17 @@ MESSAGES = {
     "step_needs_below": N_("the step check of level {level} reads level {below}, which is not finished"),
     "verify_ok_step": N_("all {checked} positions agree with one move into the level below"),
     "build_failed": N_("the build failed: {error}"),
+    "backend_help": N_(
+        "where to compute: 'local' (this machine) or 'ray' (each level's chunks as tasks on a Ray "
+        "cluster; the cache must be on a file system every node sees) (default: %(default)s)"
+    ),
+    "chunks_help": N_(
+        "compute each level in this many chunks, each saved as it finishes (default: 1 locally, 4 per Ray worker)"
+    ),
+    "ray_workers_help": N_("CPUs of the local Ray started when no --address is given (default: %(default)s)"),
+    "address_help": N_("the Ray cluster to join (default: RAY_ADDRESS, or a local Ray)"),
+    "ray_only": N_("{option} is for --backend ray"),
+    "needs_extra": N_("the ray build needs the ray extra: pip install 'spheria[ray]' ({error})"),
     "pack_help": N_("pack the set-up table for shipping, or check the shipped one against the build"),
     "output_help": N_("where to write the packed table (default: the one shipped in the package)"),
     "check_help": N_("only compare the shipped table with the build (no writing)"),
@@ -102,6 +113,10 @@ def add_parser(commands: Any) -> None:
     _add_common(build)
     build.add_argument("--threads", metavar="N", type=INTEGER, default=2, help=_(MESSAGES["threads_help"]))
     build.add_argument("--upto", metavar="LEVEL", type=INTEGER, help=_(MESSAGES["upto_help"]))
+    build.add_argument("--backend", choices=("local", "ray"), default="local", help=_(MESSAGES["backend_help"]))
+    build.add_argument("--chunks", metavar="K", type=INTEGER, help=_(MESSAGES["chunks_help"]))
+    build.add_argument("--workers", metavar="N", type=INTEGER, default=2, help=_(MESSAGES["ray_workers_help"]))
+    build.add_argument("--address", metavar="ADDR", help=_(MESSAGES["address_help"]))
     build.set_defaults(handler=cmd_build)
 
     pack = actions.add_parser("pack", help=_(MESSAGES["pack_help"]), description=_(MESSAGES["pack_help"]))
@@ -151,13 +166,33 @@ def _table(directory: Path, spec: Any) -> Any:
 
 
 def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
-    from spheria.games.special_cake.tablebase.build import BuildError, run_builder
+    from spheria.games.special_cake.tablebase.build import BuildError, build_distributed, run_builder
 
+    spec = _spec(args)
+    threads, workers = max(args.threads, 1), max(args.workers, 1)
     try:
-        spec = _spec(args)
-        directory = run_builder(spec, args.cache, threads=max(args.threads, 1), upto=args.upto, output=term.say)
+        if args.backend == "ray":
+            chunks = max(args.chunks or 4 * workers, 1)
+            directory = build_distributed(
+                spec,
+                args.cache,
+                "ray",
+                chunks=chunks,
+                workers=workers,
+                address=args.address,
+                threads=threads,
+                upto=args.upto,
+                output=term.say,
+            )
+        else:
+            if args.address is not None:
+                raise CliError(_(MESSAGES["ray_only"]).format(option="--address"))
+            chunks = max(args.chunks or 1, 1)
+            directory = run_builder(spec, args.cache, threads=threads, upto=args.upto, chunks=chunks, output=term.say)
     except BuildError as error:
         raise CliError(_(MESSAGES["build_failed"]).format(error=error)) from None
+    except ImportError as error:
+        raise CliError(_(MESSAGES["needs_extra"]).format(error=error)) from None
     if spec.line_rule == "mixed" and not spec.cherry and args.upto is None:
         _check_shipped(_setup_reader(directory, spec), term)
     return 0
