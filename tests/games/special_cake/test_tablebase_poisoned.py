@@ -23,6 +23,7 @@ from spheria.games.special_cake.tablebase.build import (
     BuildError,
     TableSpec,
     compile_builder,
+    count_reachable,
     merge_level,
     run_builder,
     run_chunk,
@@ -36,7 +37,7 @@ from spheria.games.special_cake.tablebase.layout import (
     read_level,
     uncovered,
 )
-from spheria.games.special_cake.tablebase.verify import PoisonedEatingTable, poisoned_search_value
+from spheria.games.special_cake.tablebase.verify import EatingTable, PoisonedEatingTable, poisoned_search_value
 
 SUB = TableSpec(universe=SUB_PYRAMID_3, cap=7, variant=POISONED)
 
@@ -333,3 +334,45 @@ def test_a_chunked_build_resumes_from_its_chunks(sub_table: PoisonedEatingTable,
     assert f"level  9  chunk 0 of 3 is in {directory}" in lines
     assert any(line.startswith("level  9  chunk 1 of 3  done") for line in lines)  # damaged: computed again
     assert read_level(directory, 9).bits == read_level(sub_table.directory, 9).bits
+
+
+# -- the cakes a set-up can finish -----------------------------------------------------------
+
+
+def _reachable_by_search(universe: int, placements: int) -> list[set[tuple[int, int]]]:
+    """Every set-up position an alternating order of placements reaches, level by level (forward search)."""
+    levels = [{(0, 0)}]
+    for k in range(placements):
+        mint_places = k % 2 == 0
+        step = set()
+        for white, black in levels[-1]:
+            occupied = white | black
+            for s in range(NUM_SITES):
+                bit = 1 << s
+                if universe & bit and not occupied & bit and occupied & BELOW[s] == BELOW[s]:
+                    step.add((white | bit, black) if mint_places else (white, black | bit))
+        levels.append(step)
+    return levels
+
+
+@pytest.mark.parametrize("variant", [MINT, POISONED])
+def test_reachable_cakes_are_counted_as_a_forward_search_finds_them(
+    variant: str, sub_table: PoisonedEatingTable, cache: Path, program: Path
+) -> None:
+    spec = TableSpec(universe=SUB_PYRAMID_3, cap=7, variant=variant)
+    directory, _ = _build(spec, cache, program)
+    lines: list[str] = []
+    count_reachable(spec, cache, output=lines.append, program=program)
+    top = SUB_PYRAMID_3.bit_count() - spec.cherry
+    levels = _reachable_by_search(SUB_PYRAMID_3, top)
+    table = sub_table if spec.cherry else EatingTable(directory, spec)
+    for k in range(1, top + 1):
+        positions = table.layout.setup_level(k).positions
+        assert f"reachable {k:2d}  {len(levels[k])} of {positions} set-up positions" in lines
+    won = sum(table.mint_wins_setup(white, black) for white, black in levels[top])
+    cakes = table.layout.setup_level(top).positions
+    assert lines[-1] == (
+        f"reachable: {len(levels[top])} of {cakes} full cakes have an alternating order of placements, "
+        f"{won} of them won by Mint"
+    )
+    assert 0 < len(levels[top]) < cakes  # some colourings have no alternating order

@@ -233,6 +233,20 @@ def _run(
     return directory
 
 
+def count_reachable(
+    spec: TableSpec,
+    cache: Path,
+    *,
+    threads: int = 2,
+    output: Callable[[str], None] | None = None,
+    program: Path | None = None,
+) -> Path:
+    """Count, from the finished build of ``spec``, the set-up positions that an alternating order
+    of placements (Mint first) reaches, level by level, and the full cakes among them that Mint
+    wins (the builder's ``reachable`` lines, to ``output``)."""
+    return _run(spec, cache, threads, ["--reachable"], output, program)
+
+
 def finished_levels(spec: TableSpec, cache: Path) -> list[int]:
     """The eating levels of ``spec`` whose files in ``cache`` are of this build (headers checked, not the bits)."""
     from spheria.games.special_cake.tablebase.layout import LevelFileError, read_level

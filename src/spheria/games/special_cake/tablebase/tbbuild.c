@@ -40,7 +40,10 @@
  * --merge assembles level N from its K chunk files.
  *
  * usage: tbbuild TABLES DIR [--threads N] [--upto LEVEL] [--no-symmetry] [--no-setup] [--plan]
- *                [--chunks K [--level N (--chunk I | --merge)]]
+ *                [--chunks K [--level N (--chunk I | --merge)]] [--reachable]
+ *
+ * --reachable counts, from a finished build, the set-up positions an alternating order of
+ * placements reaches, and the full cakes among them that Mint wins.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -1072,6 +1075,59 @@ static void build_setup(const char *dir, int threads) {
     printf("setup: from the empty table %s wins\n", SBITS[0][0] & 1 ? "Mint" : "Liquorice");
 }
 
+/* The set-up positions that some alternating order of placements (Mint first) reaches from
+   the empty table, level by level, forward; at the top, how many cakes a set-up can finish and
+   how many of them Mint wins (from the finished set-up table's top level). */
+static void count_reachable(const char *dir, int threads) {
+    (void)threads;
+    int top = TOP_LEVEL;
+    for (int k = 0; k <= top; k++) SETUP_PER[k] = BINOM[k][(k + 1) / 2];
+    uint64_t *reach = calloc(words_of(SETUP, 0) + 1, 8);
+    if (!reach) die("%s", "out of memory");
+    reach[0] = 1; /* the empty table */
+    for (int k = 0; k < top; k++) {
+        uint64_t *next = calloc(words_of(SETUP, k + 1) + 1, 8);
+        if (!next) die("%s", "out of memory");
+        const Level *L = &SLV[k];
+        int w = (k + 1) / 2, mint_places = k % 2 == 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+        for (uint32_t i = 0; i < L->count; i++) {
+            uint32_t occ = L->masks[i];
+            uint32_t sites = placeable(occ);
+            int nkids = 0;
+            uint32_t kid_bit[NSITES];
+            uint64_t kid_base[NSITES];
+            for (uint32_t m = sites; m; m &= m - 1) {
+                kid_bit[nkids] = m & -m;
+                kid_base[nkids++] = (uint64_t)setup_rank(occ | (m & -m)) * SETUP_PER[k + 1];
+            }
+            uint32_t pattern = colex_unrank(0, w);
+            for (uint64_t r = 0; r < SETUP_PER[k]; r++) {
+                uint32_t white = pdep32(pattern, occ);
+                if (w > 0 && r + 1 < SETUP_PER[k]) pattern = next_combination(pattern);
+                uint64_t idx = (uint64_t)i * SETUP_PER[k] + r;
+                if (!(reach[idx >> 6] >> (idx & 63) & 1)) continue;
+                for (int c = 0; c < nkids; c++) {
+                    uint32_t cocc = occ | kid_bit[c], cwhite = mint_places ? white | kid_bit[c] : white;
+                    set_bit(next, kid_base[c] + colex_rank(pext32(cwhite, cocc)));
+                }
+            }
+        }
+        free(reach);
+        reach = next;
+        printf("reachable %2d  %" PRIu64 " of %" PRIu64 " set-up positions\n", k + 1,
+               count_wins(reach, words_of(SETUP, k + 1)), (uint64_t)SLV[k + 1].count * SETUP_PER[k + 1]);
+        fflush(stdout);
+    }
+    if (!load_level(dir, SETUP, top)) die("%s", "the set-up table's top level is missing: build the table first");
+    uint64_t words = words_of(SETUP, top), cakes = count_wins(reach, words), won = 0;
+    for (uint64_t q = 0; q < words; q++) won += (uint64_t)__builtin_popcountll(reach[q] & SBITS[top][q]);
+    printf("reachable: %" PRIu64 " of %" PRIu64 " full cakes have an alternating order of placements, %" PRIu64
+           " of them won by Mint\n",
+           cakes, (uint64_t)SLV[top].count * SETUP_PER[top], won);
+    free(reach);
+}
+
 /* The canonical colourings of a level: the work of computing it (for the ETA). */
 static uint64_t level_work(int n) {
     const Level *L = &LV[n];
@@ -1128,6 +1184,7 @@ int main(int argc, char **argv) {
     }
     const char *tables = argv[1], *dir = argv[2];
     int threads = 2, upto = -1, plan = 0, setup = 1, chunks = 1, only_level = -1, only_chunk = -1, merge = 0;
+    int reachable = 0;
     for (int i = 3; i < argc; i++) {
         if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             threads = atoi(argv[++i]);
@@ -1143,6 +1200,8 @@ int main(int argc, char **argv) {
             only_level = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--chunk") && i + 1 < argc) {
             only_chunk = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--reachable")) {
+            reachable = 1;
         } else if (!strcmp(argv[i], "--merge")) {
             merge = 1;
         } else if (!strcmp(argv[i], "--no-symmetry")) {
@@ -1157,6 +1216,10 @@ int main(int argc, char **argv) {
     build_shapes();
     if (upto < 0 || upto > TOP_LEVEL) upto = TOP_LEVEL;
     if (chunks < 1 || chunks > 999) die("%s", "--chunks takes 1 to 999");
+    if (reachable) {
+        count_reachable(dir, threads);
+        return 0;
+    }
     if (only_level >= 0) return one_level(dir, only_level, only_chunk, chunks, merge, threads);
     if (only_chunk >= 0 || merge) die("%s", "--chunk and --merge need --level");
     uint64_t total_positions = 0, total_work = 0, level_works[MAX_LEVELS];
