@@ -263,6 +263,8 @@ def test_cli_builds_lists_and_verifies_poisoned(
     assert "level  6      60 checked" in out and "all 376 positions agree with the search solver" in out
     assert main(["tablebase", "verify", "--against", "step", *cache]) == 1
     assert "--against step checks mint tables" in capsys.readouterr().err
+    assert main(["tablebase", "status", "--reachable", *cache]) == 1  # needs the set-up table
+    assert "the set-up table of" in capsys.readouterr().err
     # a damaged level: every two-candy position "won" (some are lost)
     path = level_path(tmp_path / TableSpec(variant=POISONED).name, 2)
     data = bytearray(path.read_bytes())

@@ -92,6 +92,10 @@ MESSAGES = {
     "ray_workers_help": N_("CPUs of the local Ray started when no --address is given (default: %(default)s)"),
     "address_help": N_("the Ray cluster to join (default: RAY_ADDRESS, or a local Ray)"),
     "ray_only": N_("{option} is for --backend ray"),
+    "reachable_help": N_(
+        "also count the set-up positions an alternating order of placements reaches, and the full "
+        "cakes among them Mint wins (a minute or two)"
+    ),
     "needs_extra": N_("the ray build needs the ray extra: pip install 'spheria[ray]' ({error})"),
     "pack_help": N_("pack the set-up table for shipping, or check the shipped one against the build"),
     "output_help": N_("where to write the packed table (default: the one shipped in the package)"),
@@ -127,6 +131,7 @@ def add_parser(commands: Any) -> None:
 
     status = actions.add_parser("status", help=_(MESSAGES["status_help"]), description=_(MESSAGES["status_help"]))
     _add_common(status)
+    status.add_argument("--reachable", action="store_true", help=_(MESSAGES["reachable_help"]))
     status.set_defaults(handler=cmd_status)
 
     verify = actions.add_parser("verify", help=_(MESSAGES["verify_help"]), description=_(MESSAGES["verify_help"]))
@@ -287,6 +292,15 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
     if 0 in setup_done:
         winner = _(MESSAGES["mint"]) if table.mint_wins_setup(0, 0) else _(MESSAGES["liquorice"])
         term.say(_(MESSAGES["status_value"]).format(winner=winner))
+    if args.reachable:
+        from spheria.games.special_cake.tablebase.build import BuildError, count_reachable
+
+        if table.layout.top not in setup_done:
+            raise CliError(_(MESSAGES["pack_needs_setup"]).format(directory=table.directory))
+        try:
+            count_reachable(spec, args.cache, output=term.say)
+        except BuildError as error:
+            raise CliError(_(MESSAGES["build_failed"]).format(error=error)) from None
     return 0
 
 
