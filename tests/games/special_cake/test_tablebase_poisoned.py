@@ -15,10 +15,13 @@ from pathlib import Path
 
 import pytest
 
+import spheria
 from spheria.cli.main import main
-from spheria.engine.board import ABOVE, ALL_SITES, BELOW, NUM_SITES
-from spheria.games.special_cake.rules import MINT, MIXED, POISONED, SAME, eating_outcomes
+from spheria.engine.board import ABOVE, ALL_SITES, BELOW, NUM_SITES, SITE_COORDS
+from spheria.games.special_cake.eating_table import EatingTableProbe
+from spheria.games.special_cake.rules import MINT, MIXED, POISONED, SAME, CakeState, eating_outcomes
 from spheria.games.special_cake.solver.setup_table import stable_shapes
+from spheria.games.special_cake.solver_agent import SolverAgent
 from spheria.games.special_cake.tablebase.build import (
     BuildError,
     TableSpec,
@@ -378,3 +381,61 @@ def test_reachable_cakes_are_counted_as_a_forward_search_finds_them(
         f"{won} of them won by Mint"
     )
     assert 0 < len(levels[top]) < cakes  # some colourings have no alternating order
+
+
+# -- the solver agent eats poisoned from the table --------------------------------------------
+
+
+def test_probe_reads_the_poisoned_table_as_the_reader_does(sub_table: PoisonedEatingTable) -> None:
+    probe = EatingTableProbe(sub_table.directory, SUB_PYRAMID_3, 7, cherry=True)
+    rng = random.Random(6)
+    for n in range(14):
+        for _ in range(60):
+            w, b, r = sub_table.random_position(n, rng)
+            assert probe.wins(w, b, r) == sub_table.wins(w, b, r), (n, w, b, r)
+    assert probe.available()
+    assert probe.wins(0b1, 0b10, 0) is None  # no cherry
+    assert probe.wins(0b10, 0, 0b1 | 1 << 16) is None  # two cherries
+    covered = 0b11 | 0b11 << 4  # 0a1 0b1 0a2 0b2, and 1a1 on them: the cherry under a ball
+    assert probe.wins(1 << 1, 1 << 16 | 1 << 4 | 1 << 5, 1) is None
+    assert uncovered(covered | 1 << 16) == 1 << 16
+    probe.close()
+
+
+def _spn(white: int, black: int, red: int, player: int) -> str:
+    levels = []
+    for level in range(4):
+        sites = sorted((row, col, s) for s, (lv, row, col) in enumerate(SITE_COORDS) if lv == level)
+        chars = ["w" if white >> s & 1 else "b" if black >> s & 1 else "r" if red >> s & 1 else "." for *_, s in sites]
+        levels.append("".join(chars))
+    return f"{'/'.join(levels)} {player + 1} eat"
+
+
+def test_the_agent_eats_poisoned_from_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, program: Path) -> None:
+    spec = TableSpec(variant=POISONED)
+    _build(spec, tmp_path, program, upto=7)
+    monkeypatch.setenv("SPHERIA_TABLEBASE", str(tmp_path))
+
+    def no_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the table answers: no search")
+
+    monkeypatch.setattr("spheria.games.special_cake.solver.solve", no_search)
+    game = spheria.load_game("special-cake", variant=POISONED)
+    table = PoisonedEatingTable(tmp_path / spec.name, spec)
+    rng = random.Random(7)
+    won = 0
+    for n in (3, 5, 7):
+        for _ in range(8):
+            w, b, r = table.random_position(n, rng)
+            state = game.state_from_spn(_spn(w, b, r, 0))
+            assert isinstance(state, CakeState)
+            agent = SolverAgent(seed=n)
+            move = agent.choose(state, 0)
+            value = poisoned_search_value(MIXED, w, b, r)
+            assert agent.last_value == value
+            if value > 0:  # the move leaves a position the search solver says the opponent loses
+                child = state.clone()
+                child.apply(move)
+                assert poisoned_search_value(MIXED, *child.masks()) < 0
+                won += 1
+    assert won > 0
