@@ -118,7 +118,7 @@ def _eating_state(spn: str) -> CakeState:
 
 def test_the_agent_eats_from_the_table_without_searching(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _write_levels(tmp_path, _mover_wins)
-    monkeypatch.setattr(solver_agent, "shared_probe", lambda: EatingTableProbe(tmp_path))
+    monkeypatch.setattr(solver_agent, "shared_probe", lambda variant: EatingTableProbe(tmp_path))
 
     def no_search(*args: object, **kwargs: object) -> None:
         raise AssertionError("the table answers: no search")
@@ -138,7 +138,7 @@ def test_the_agent_eats_from_the_table_without_searching(tmp_path: Path, monkeyp
 
 def test_without_the_table_the_agent_searches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _write_levels(tmp_path, lambda white, black: False)  # a wrong table: the agent must not read it
-    monkeypatch.setattr(solver_agent, "shared_probe", lambda: EatingTableProbe(tmp_path))
+    monkeypatch.setattr(solver_agent, "shared_probe", lambda variant: EatingTableProbe(tmp_path))
     pair = _eating_state("wb............../........./..../. 1 eat")
     agent = SolverAgent(seed=1, tablebase=False)
     assert (len(agent.choose(pair, 0).sites), agent.last_value) == (1, 1)

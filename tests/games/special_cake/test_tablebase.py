@@ -363,7 +363,7 @@ def test_cli_status_and_verify(tmp_path: Path, program: Path, capsys: pytest.Cap
     assert main(["tablebase", "verify", "--cache", str(tmp_path)]) == 1
     assert "no finished level" in capsys.readouterr().err
     assert main(["tablebase", "build", "--variant", "sugar", "--cache", str(tmp_path)]) == 1
-    assert "only the mint variant" in capsys.readouterr().err
+    assert "only mint and poisoned have a table, not sugar" in capsys.readouterr().err
     assert main(["tablebase", "build", "--upto", "5", "--cache", str(tmp_path)]) == 0
     assert "level  5  done" in capsys.readouterr().out
     assert main(["tablebase", "verify", "--levels", "0-5", "--per-level", "50", "--cache", str(tmp_path)]) == 0

@@ -15,6 +15,10 @@ is ``shape_rank * per_shape + woff[w] + colex_rank(pext(white, occupied))``.
 
 A level whose file is missing, of another format, or of another size than the layout asks is
 not used: :meth:`EatingTableProbe.wins` answers ``None`` and the agent searches as before.
+
+A poisoned table (``cherry=True``, ``poisoned-mixed/``) is read the same way: its level ``n``
+holds the positions with ``n`` candies besides the cherry, numbered by (shape, cherry site)
+pairs, the cherry always on a ball with nothing on it (docs/tablebase.md, *Poisoned*).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from spheria.engine.board import ALL_SITES
+from spheria.engine.board import ALL_SITES, BELOW, NUM_SITES
 from spheria.games.special_cake.solver.setup_table import colex_rank, pext, stable_shapes
 
 #: A level file's header (as ``tablebase.layout.HEADER``): magic, format, level, shapes, per shape, ...
@@ -39,10 +43,19 @@ MINT_CAP = 15
 CACHE_VARIABLE = "SPHERIA_TABLEBASE"
 
 
-def default_directory() -> Path:
-    """Where ``spheria tablebase build`` puts the mint table with mixed lines, read when asked."""
+def default_directory(variant: str = "mint") -> Path:
+    """Where ``spheria tablebase build`` puts the table of ``variant`` (mint, poisoned) with mixed lines."""
     root = os.environ.get(CACHE_VARIABLE)
-    return (Path(root) if root else Path.home() / ".cache" / "spheria" / "tablebase") / "mint-mixed"
+    return (Path(root) if root else Path.home() / ".cache" / "spheria" / "tablebase") / f"{variant}-mixed"
+
+
+def _uncovered(occupied: int) -> int:
+    """The balls of ``occupied`` with nothing on them (as ``tablebase.layout.uncovered``)."""
+    holding = 0
+    for s in range(NUM_SITES):
+        if occupied >> s & 1:
+            holding |= BELOW[s]
+    return occupied & ~holding
 
 
 @dataclass(frozen=True)
@@ -56,32 +69,43 @@ class _Level:
 class EatingTableProbe:
     """The eating table of one build in ``directory`` (sites ``universe``, at most ``cap`` of a colour)."""
 
-    def __init__(self, directory: Path | None = None, universe: int = ALL_SITES, cap: int = MINT_CAP) -> None:
-        self.directory = directory if directory is not None else default_directory()
+    def __init__(
+        self, directory: Path | None = None, universe: int = ALL_SITES, cap: int = MINT_CAP, cherry: bool = False
+    ) -> None:
+        self.directory = directory if directory is not None else default_directory("poisoned" if cherry else "mint")
         self.universe = universe
         self.cap = cap
+        self.cherry = cherry
         self._levels: dict[int, _Level | None] = {}
         self._lock = threading.Lock()
 
-    def wins(self, white: int, black: int) -> bool | None:
-        """Whether the player to move wins the eating position; ``None`` if the table cannot say."""
-        occupied = white | black
+    def wins(self, white: int, black: int, red: int = 0) -> bool | None:
+        """Whether the player to move wins the eating position (``red`` the cherry, poisoned
+        only); ``None`` if the table cannot say."""
+        occupied = white | black | red
         if white & black or occupied & ~self.universe or max(white.bit_count(), black.bit_count()) > self.cap:
             return None
-        level = self._level(occupied.bit_count())
+        if (white | black) & red or red.bit_count() != self.cherry:
+            return None
+        level = self._level(occupied.bit_count() - self.cherry)
         if level is None:
             return None
         rank = level.rank.get(occupied)
         if rank is None:
             return None  # not a stable shape: no position of the game
-        pattern = pext(white, occupied)
+        if red:
+            open_sites = _uncovered(occupied)
+            if not open_sites & red:
+                return None  # a ball on the cherry: no position of the game
+            rank += (open_sites & (red - 1)).bit_count()
+        pattern = pext(white, occupied & ~red)
         index = rank * level.per_shape + level.woff[pattern.bit_count()] + colex_rank(pattern)
         byte = os.pread(level.fd, 1, HEADER.size + (index >> 3))
         return bool(byte and byte[0] >> (index & 7) & 1)
 
     def available(self) -> bool:
         """Whether the full cake's level is there (the one every game's eating starts from)."""
-        return self._level(self.universe.bit_count()) is not None
+        return self._level(self.universe.bit_count() - self.cherry) is not None
 
     def _level(self, n: int) -> _Level | None:
         with self._lock:
@@ -90,7 +114,11 @@ class EatingTableProbe:
             return self._levels[n]
 
     def _open(self, n: int) -> _Level | None:
-        shapes = [m for m in stable_shapes(self.universe) if m.bit_count() == n]
+        shapes = [m for m in stable_shapes(self.universe) if m.bit_count() == n + self.cherry]
+        rank, blocks = {}, 0  # a shape's first block: poisoned has one per uncovered ball
+        for m in shapes:
+            rank[m] = blocks
+            blocks += _uncovered(m).bit_count() if self.cherry else 1
         woff, per_shape = {}, 0
         for w in range(max(0, n - self.cap), min(n, self.cap) + 1):
             woff[w] = per_shape
@@ -103,15 +131,15 @@ class EatingTableProbe:
         head = os.pread(fd, HEADER.size, 0)
         size = os.fstat(fd).st_size
         fields = HEADER.unpack(head) if len(head) == HEADER.size else None
-        words = (len(shapes) * per_shape + 63) // 64
+        words = (blocks * per_shape + 63) // 64
         if (
             fields is None
-            or fields[:5] != (LEVEL_MAGIC, FORMAT_VERSION, n, len(shapes), per_shape)
+            or fields[:5] != (LEVEL_MAGIC, FORMAT_VERSION, n, blocks, per_shape)
             or (size != HEADER.size + words * 8)
         ):
             os.close(fd)
             return None
-        return _Level({m: i for i, m in enumerate(shapes)}, woff, per_shape, fd)
+        return _Level(rank, woff, per_shape, fd)
 
     def close(self) -> None:
         with self._lock:
@@ -124,9 +152,10 @@ class EatingTableProbe:
 _SHARED: dict[Path, EatingTableProbe] = {}
 
 
-def shared_probe(directory: Path | None = None) -> EatingTableProbe:
-    """One probe per directory for the whole process (its open files and shape ranks are shared)."""
-    directory = directory if directory is not None else default_directory()
+def shared_probe(variant: str = "mint") -> EatingTableProbe:
+    """One probe per variant's table (mint, poisoned) for the whole process (its open files and
+    shape ranks are shared)."""
+    directory = default_directory(variant)
     if directory not in _SHARED:
-        _SHARED[directory] = EatingTableProbe(directory)
+        _SHARED[directory] = EatingTableProbe(directory, cherry=variant == "poisoned")
     return _SHARED[directory]

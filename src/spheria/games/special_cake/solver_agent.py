@@ -42,7 +42,16 @@ from spheria.agents.heuristics import require_state
 from spheria.agents.options import CLOCK, SEED, check_max_time, time_option
 from spheria.agents.registry import make_agent
 from spheria.games.special_cake.eating_table import shared_probe
-from spheria.games.special_cake.rules import MINT, MIXED, PLACE, CakeMove, CakeState, SpecialCake, eating_moves
+from spheria.games.special_cake.rules import (
+    MINT,
+    MIXED,
+    PLACE,
+    POISONED,
+    CakeMove,
+    CakeState,
+    SpecialCake,
+    eating_moves,
+)
 from spheria.kernel.agent import Agent, Plays
 from spheria.kernel.game import PlayerView
 from spheria.kernel.options import Option
@@ -74,7 +83,7 @@ class SolverAgent(Agent):
         SEED,
         Option("setup", SETUP_TABLE, "the agent that builds the cake", SETUP_AGENTS),
         time_option(None, "seconds a solve may take (default: the caller's max_time)"),
-        Option("tablebase", True, "eat mint from the built eating table when it is there", kind=bool),
+        Option("tablebase", True, "eat mint and poisoned from the built eating tables when they are there", kind=bool),
         Option("clock", CLOCK.default, "what the set-up agent's time counts (a solve's cap: wall)", CLOCK.choices),
     )
     plays = Plays(games=(SpecialCake,), seats=(2,))
@@ -150,20 +159,20 @@ class SolverAgent(Agent):
         return self.rng.choice([move for move in moves if len(move.sites) == smallest])
 
     def _table_move(self, state: CakeState) -> CakeMove | None:
-        """The move the built mint eating table gives (a random winning one), or ``None`` without a table."""
+        """The move the built eating table (mint or poisoned) gives (a random winning one), or
+        ``None`` without a table."""
         game = state.game
-        if not self.use_tablebase or game.variant != MINT or game.line_rule != MIXED:
+        if not self.use_tablebase or game.variant not in (MINT, POISONED) or game.line_rule != MIXED:
             return None
-        table = shared_probe()
-        white, black, _ = state.masks()
-        won = table.wins(white, black)
+        table = shared_probe(game.variant)
+        won = table.wins(*state.masks())
         if won is None:
             return None
         outcomes = eating_moves(state.masks(), game.variant, game.line_rule)
         if not won:
             self.last_value = -1
             return self._smallest_eat(list(outcomes))
-        winning = [move for move, child in outcomes.items() if table.wins(child[0], child[1]) is False]
+        winning = [move for move, child in outcomes.items() if table.wins(*child) is False]
         if not winning:
             return None  # a level below is missing: search instead
         self.last_value = 1

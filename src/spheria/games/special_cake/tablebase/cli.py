@@ -1,4 +1,4 @@
-"""``spheria tablebase``: build, inspect and verify the retrograde table of Special Cake mint.
+"""``spheria tablebase``: build, inspect and verify the retrograde tables of Special Cake mint and poisoned.
 
 ``build`` compiles the builder and runs it (or resumes it) in the cache directory, printing
 its progress, then checks the shipped set-up table against the build; ``status`` lists the
@@ -22,12 +22,14 @@ from spheria.i18n import INTEGER, N_
 from spheria.i18n import gettext as _
 
 MESSAGES = {
-    "help": N_("build and check the retrograde table of Special Cake mint"),
-    "description": N_("The eating-phase table of Special Cake mint, computed level by level (see docs/tablebase.md)."),
+    "help": N_("build and check the retrograde tables of Special Cake mint and poisoned"),
+    "description": N_(
+        "The eating-phase tables of Special Cake mint and poisoned, computed level by level (see docs/tablebase.md)."
+    ),
     "build_help": N_("build the table, or resume an interrupted build"),
     "status_help": N_("list the finished levels of a build"),
     "verify_help": N_("compare finished levels with the search solver on random positions"),
-    "variant_help": N_("the variant to build (only mint has a table)"),
+    "variant_help": N_("the variant: mint or poisoned (default: mint)"),
     "rule_help": N_("the line rule (default: mixed)"),
     "cache_help": N_("where builds live (default: %(default)s)"),
     "threads_help": N_("threads to compute with (default: 2)"),
@@ -47,7 +49,12 @@ MESSAGES = {
     "workers_need_search": N_("--workers is for --against search; the step check runs in this process"),
     "bad_journal": N_("--journal: {error}"),
     "verify_progress": N_("level {level:2d}  {done}/{total} positions to check are checked"),
-    "only_mint": N_("only the mint variant has a table, not {variant}"),
+    "no_table_variant": N_("only mint and poisoned have a table, not {variant}"),
+    "step_only_mint": N_("--against step checks mint tables; check poisoned against the search solver"),
+    "verify_bad_poisoned": N_(
+        "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x} "
+        "cherry {cherry:#x}"
+    ),
     "bad_levels": N_("{option} wants N or A-B, not {text!r}"),
     "no_levels": N_("no finished level in {directory}; run 'spheria tablebase build' first"),
     "status_head": N_("{directory}: levels with {positions:,} positions in all, {done} of {total} levels finished"),
@@ -75,6 +82,21 @@ MESSAGES = {
     "step_needs_below": N_("the step check of level {level} reads level {below}, which is not finished"),
     "verify_ok_step": N_("all {checked} positions agree with one move into the level below"),
     "build_failed": N_("the build failed: {error}"),
+    "backend_help": N_(
+        "where to compute: 'local' (this machine) or 'ray' (each level's chunks as tasks on a Ray "
+        "cluster; the cache must be on a file system every node sees) (default: %(default)s)"
+    ),
+    "chunks_help": N_(
+        "compute each level in this many chunks, each saved as it finishes (default: 1 locally, 4 per Ray worker)"
+    ),
+    "ray_workers_help": N_("CPUs of the local Ray started when no --address is given (default: %(default)s)"),
+    "address_help": N_("the Ray cluster to join (default: RAY_ADDRESS, or a local Ray)"),
+    "ray_only": N_("{option} is for --backend ray"),
+    "reachable_help": N_(
+        "also count the set-up positions an alternating order of placements reaches, and the full "
+        "cakes among them Mint wins (a minute or two)"
+    ),
+    "needs_extra": N_("the ray build needs the ray extra: pip install 'spheria[ray]' ({error})"),
     "pack_help": N_("pack the set-up table for shipping, or check the shipped one against the build"),
     "output_help": N_("where to write the packed table (default: the one shipped in the package)"),
     "check_help": N_("only compare the shipped table with the build (no writing)"),
@@ -95,6 +117,10 @@ def add_parser(commands: Any) -> None:
     _add_common(build)
     build.add_argument("--threads", metavar="N", type=INTEGER, default=2, help=_(MESSAGES["threads_help"]))
     build.add_argument("--upto", metavar="LEVEL", type=INTEGER, help=_(MESSAGES["upto_help"]))
+    build.add_argument("--backend", choices=("local", "ray"), default="local", help=_(MESSAGES["backend_help"]))
+    build.add_argument("--chunks", metavar="K", type=INTEGER, help=_(MESSAGES["chunks_help"]))
+    build.add_argument("--workers", metavar="N", type=INTEGER, default=2, help=_(MESSAGES["ray_workers_help"]))
+    build.add_argument("--address", metavar="ADDR", help=_(MESSAGES["address_help"]))
     build.set_defaults(handler=cmd_build)
 
     pack = actions.add_parser("pack", help=_(MESSAGES["pack_help"]), description=_(MESSAGES["pack_help"]))
@@ -105,6 +131,7 @@ def add_parser(commands: Any) -> None:
 
     status = actions.add_parser("status", help=_(MESSAGES["status_help"]), description=_(MESSAGES["status_help"]))
     _add_common(status)
+    status.add_argument("--reachable", action="store_true", help=_(MESSAGES["reachable_help"]))
     status.set_defaults(handler=cmd_status)
 
     verify = actions.add_parser("verify", help=_(MESSAGES["verify_help"]), description=_(MESSAGES["verify_help"]))
@@ -129,22 +156,49 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def _spec(args: argparse.Namespace) -> Any:
-    from spheria.games.special_cake.tablebase.build import TableSpec
+    from spheria.games.special_cake.tablebase.build import VARIANTS, TableSpec
 
-    if args.variant != "mint":
-        raise CliError(_(MESSAGES["only_mint"]).format(variant=args.variant))
-    return TableSpec(line_rule=args.line_rule)
+    if args.variant not in VARIANTS:
+        raise CliError(_(MESSAGES["no_table_variant"]).format(variant=args.variant))
+    return TableSpec(line_rule=args.line_rule, variant=args.variant)
+
+
+def _table(directory: Path, spec: Any) -> Any:
+    """The reader of the build in ``directory``: a mint or a poisoned table."""
+    from spheria.games.special_cake.tablebase.verify import EatingTable, PoisonedEatingTable
+
+    return PoisonedEatingTable(directory, spec) if spec.cherry else EatingTable(directory, spec)
 
 
 def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
-    from spheria.games.special_cake.tablebase.build import BuildError, run_builder
+    from spheria.games.special_cake.tablebase.build import BuildError, build_distributed, run_builder
 
+    spec = _spec(args)
+    threads, workers = max(args.threads, 1), max(args.workers, 1)
     try:
-        spec = _spec(args)
-        directory = run_builder(spec, args.cache, threads=max(args.threads, 1), upto=args.upto, output=term.say)
+        if args.backend == "ray":
+            chunks = max(args.chunks or 4 * workers, 1)
+            directory = build_distributed(
+                spec,
+                args.cache,
+                "ray",
+                chunks=chunks,
+                workers=workers,
+                address=args.address,
+                threads=threads,
+                upto=args.upto,
+                output=term.say,
+            )
+        else:
+            if args.address is not None:
+                raise CliError(_(MESSAGES["ray_only"]).format(option="--address"))
+            chunks = max(args.chunks or 1, 1)
+            directory = run_builder(spec, args.cache, threads=threads, upto=args.upto, chunks=chunks, output=term.say)
     except BuildError as error:
         raise CliError(_(MESSAGES["build_failed"]).format(error=error)) from None
-    if spec.line_rule == "mixed" and args.upto is None:
+    except ImportError as error:
+        raise CliError(_(MESSAGES["needs_extra"]).format(error=error)) from None
+    if spec.line_rule == "mixed" and not spec.cherry and args.upto is None:
         _check_shipped(_setup_reader(directory, spec), term)
     return 0
 
@@ -188,7 +242,7 @@ def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.games.special_cake.tablebase.build import build_dir
 
     spec = _spec(args)
-    if spec.line_rule != "mixed":
+    if spec.line_rule != "mixed" or spec.cherry:
         raise CliError(_(MESSAGES["shipped_only_mint_mixed"]))
     bits = _setup_reader(build_dir(args.cache, spec), spec)
     if args.check:
@@ -203,10 +257,9 @@ def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
 def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.games.special_cake.tablebase.build import build_dir
     from spheria.games.special_cake.tablebase.layout import SETUP
-    from spheria.games.special_cake.tablebase.verify import EatingTable
 
     spec = _spec(args)
-    table = EatingTable(build_dir(args.cache, spec), spec)
+    table = _table(build_dir(args.cache, spec), spec)
     levels = range(table.layout.top + 1)
     done = [n for n in levels if table.has_level(n)]
     total = sum(table.layout.level(n).positions for n in levels)
@@ -239,6 +292,15 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
     if 0 in setup_done:
         winner = _(MESSAGES["mint"]) if table.mint_wins_setup(0, 0) else _(MESSAGES["liquorice"])
         term.say(_(MESSAGES["status_value"]).format(winner=winner))
+    if args.reachable:
+        from spheria.games.special_cake.tablebase.build import BuildError, count_reachable
+
+        if table.layout.top not in setup_done:
+            raise CliError(_(MESSAGES["pack_needs_setup"]).format(directory=table.directory))
+        try:
+            count_reachable(spec, args.cache, output=term.say)
+        except BuildError as error:
+            raise CliError(_(MESSAGES["build_failed"]).format(error=error)) from None
     return 0
 
 
@@ -255,16 +317,16 @@ def _parse_levels(text: str | None, finished: list[int], option: str = "--levels
 
 def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
     from spheria.games.special_cake.tablebase.layout import SETUP
-    from spheria.games.special_cake.tablebase.verify import check_setup, solver_leaf
+    from spheria.games.special_cake.tablebase.verify import check_setup, poisoned_solver_leaf, solver_leaf
 
     top = table.layout.top
     empties = _parse_levels(args.setup, list(range(1, top + 1)), "--setup")
     for empty in empties:
         if not table.has_level(top - empty, SETUP):
             raise CliError(_(MESSAGES["no_setup"]).format(directory=table.directory, empty=empty))
-    results = check_setup(
-        table, empties, max(args.per_level, 1), random.Random(args.seed), solver_leaf(table.spec.line_rule)
-    )
+    rule = table.spec.line_rule
+    leaf = poisoned_solver_leaf(rule, table.spec.universe) if table.spec.cherry else solver_leaf(rule)
+    results = check_setup(table, empties, max(args.per_level, 1), random.Random(args.seed), leaf)
     bad = [position for result in results for position in result.mismatches]
     for empty, result in zip(empties, results, strict=True):
         term.say(
@@ -281,16 +343,18 @@ def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
 
 def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.games.special_cake.tablebase.build import build_dir
-    from spheria.games.special_cake.tablebase.verify import EatingTable, Journal, check_levels, solver_value, step_value
+    from spheria.games.special_cake.tablebase.verify import Journal, check_levels, solver_value, step_value
 
     spec = _spec(args)
-    table = EatingTable(build_dir(args.cache, spec), spec)
+    table = _table(build_dir(args.cache, spec), spec)
     if args.setup is not None:
         return _verify_setup(args, table, term)
     finished = [n for n in range(table.layout.top + 1) if table.has_level(n)]
     levels = _parse_levels(args.levels, finished)
     if not levels:
         raise CliError(_(MESSAGES["no_levels"]).format(directory=table.directory))
+    if spec.cherry:
+        return _verify_poisoned(args, table, levels, term)
     if args.against == "step":
         if args.workers > 1:
             raise CliError(_(MESSAGES["workers_need_search"]))
@@ -357,3 +421,27 @@ def _reporting(evaluate_all: Callable[..., Iterable[int]], level: int, term: Ter
             yield result
 
     return evaluate
+
+
+def _verify_poisoned(args: argparse.Namespace, table: Any, levels: list[int], term: Terminal) -> int:
+    """``verify`` of a poisoned table: random positions of each level against the search solver."""
+    from spheria.games.special_cake.tablebase.verify import check_poisoned_levels
+
+    if args.against != "search":
+        raise CliError(_(MESSAGES["step_only_mint"]))
+    rng = random.Random(args.seed)
+    checked, bad = 0, []
+    for n in levels:
+        [result] = check_poisoned_levels(table, [n], max(args.per_level, 1), rng)
+        checked += result.checked
+        bad += result.mismatches
+        term.say(
+            _(MESSAGES["verify_line"]).format(
+                level=n, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
+            )
+        )
+    if bad:
+        white, black, red = bad[0]
+        raise CliError(_(MESSAGES["verify_bad_poisoned"]).format(count=len(bad), white=white, black=black, cherry=red))
+    term.say(_(MESSAGES["verify_ok"]).format(checked=checked))
+    return 0

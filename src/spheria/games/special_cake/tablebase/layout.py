@@ -28,7 +28,7 @@ import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spheria.engine.board import ALL_SITES, SITE_COORDS
+from spheria.engine.board import ALL_SITES, BELOW, NUM_SITES, SITE_COORDS
 from spheria.games.special_cake.solver.setup_table import colex_rank, pext, stable_shapes
 
 #: Candies of each colour on a full mint cake: no eating position has more.
@@ -70,6 +70,11 @@ class Level:
     per_shape: int
 
     @property
+    def blocks(self) -> int:
+        """The blocks of ``per_shape`` positions: the shapes."""
+        return len(self.shapes)
+
+    @property
     def positions(self) -> int:
         return len(self.shapes) * self.per_shape
 
@@ -93,6 +98,11 @@ class SetupLevel:
     per_shape: int
 
     @property
+    def blocks(self) -> int:
+        """The blocks of ``per_shape`` positions: the shapes."""
+        return len(self.shapes)
+
+    @property
     def positions(self) -> int:
         return len(self.shapes) * self.per_shape
 
@@ -113,10 +123,7 @@ class Layout:
     def level(self, n: int) -> Level:
         if n not in self._levels:
             shapes = tuple(m for m in stable_shapes(self.universe) if m.bit_count() == n)
-            woff, per_shape = {}, 0
-            for w in range(max(0, n - self.cap), min(n, self.cap) + 1):
-                woff[w] = per_shape
-                per_shape += math.comb(n, w)
+            woff, per_shape = colour_offsets(n, self.cap)
             rank = {m: i for i, m in enumerate(shapes)}
             self._levels[n] = Level(n, self.cap, shapes, rank, woff, per_shape)
         return self._levels[n]
@@ -124,6 +131,106 @@ class Layout:
     def setup_level(self, k: int) -> SetupLevel:
         level = self.level(k)
         return SetupLevel(k, level.shapes, level.shape_rank, math.comb(k, (k + 1) // 2))
+
+
+@dataclass(frozen=True)
+class PoisonedLevel:
+    """The poisoned positions with ``n`` candies besides the cherry, numbered by (shape, cherry) pairs.
+
+    The shapes have ``n + 1`` balls; the cherry is on a ball with nothing on it (it starts on
+    top and only ever drops, so nothing comes to rest on it). The pairs are sorted by shape
+    mask, then cherry site; each holds the same ``per_shape`` colourings of its other ``n``
+    sites. A position's index is ``pair_rank * per_shape + woff[w] + colex_rank(pattern)``,
+    the pattern being the mint mask compressed onto the occupied sites but the cherry's.
+    """
+
+    n: int
+    cap: int
+    pairs: tuple[tuple[int, int], ...]
+    first_pair: dict[int, int] = field(repr=False)
+    woff: dict[int, int] = field(repr=False)
+    per_shape: int
+
+    @property
+    def blocks(self) -> int:
+        """The blocks of ``per_shape`` positions: the (shape, cherry) pairs."""
+        return len(self.pairs)
+
+    @property
+    def positions(self) -> int:
+        return len(self.pairs) * self.per_shape
+
+    def index(self, occupied: int, cherry: int, white: int) -> int:
+        """The bit index of the position: ``cherry`` the cherry's site, ``white`` a subset of the others."""
+        first = self.first_pair.get(occupied)
+        if first is None:
+            raise ValueError(f"{occupied:#x} is not a stable shape of {self.n + 1} balls in this table")
+        open_sites = uncovered(occupied)
+        if not open_sites >> cherry & 1:
+            raise ValueError(f"the cherry's site {cherry} is not a ball with nothing on it in {occupied:#x}")
+        rest = occupied & ~(1 << cherry)
+        if white & ~rest:
+            raise ValueError("the mint candies are not on the shape's other sites")
+        pattern = pext(white, rest)
+        pair = first + (open_sites & ((1 << cherry) - 1)).bit_count()
+        return pair * self.per_shape + self.woff[pattern.bit_count()] + colex_rank(pattern)
+
+
+def uncovered(occupied: int) -> int:
+    """The balls of ``occupied`` with nothing resting on them (where a cherry can be).
+
+    >>> bin(uncovered(0b11))
+    '0b11'
+    """
+    holding = 0
+    for s in range(len(BELOW)):
+        if occupied >> s & 1:
+            holding |= BELOW[s]
+    return occupied & ~holding
+
+
+def colour_offsets(n: int, cap: int) -> tuple[dict[int, int], int]:
+    """Where each count of whites starts among ``n`` candies with at most ``cap`` of a colour, and the total."""
+    woff, total = {}, 0
+    for w in range(max(0, n - cap), min(n, cap) + 1):
+        woff[w] = total
+        total += math.comb(n, w)
+    return woff, total
+
+
+class PoisonedLayout:
+    """Levels 0..(sites in the universe - 1) of a poisoned table over ``universe``, at most ``cap`` of a colour.
+
+    >>> layout = PoisonedLayout(SUB_PYRAMID_3, 7)
+    >>> level = layout.level(0)  # the cherry alone, on any site of level 0
+    >>> len(level.pairs), level.per_shape
+    (9, 1)
+    """
+
+    def __init__(self, universe: int = ALL_SITES, cap: int = MINT_CAP) -> None:
+        self.universe = universe
+        self.cap = cap
+        self.top = universe.bit_count() - 1
+        self._levels: dict[int, PoisonedLevel] = {}
+        self._setup = Layout(universe, cap)
+
+    def level(self, n: int) -> PoisonedLevel:
+        if n not in self._levels:
+            pairs: list[tuple[int, int]] = []
+            first: dict[int, int] = {}
+            for occupied in stable_shapes(self.universe):
+                if occupied.bit_count() != n + 1:
+                    continue
+                first[occupied] = len(pairs)
+                open_sites = uncovered(occupied)
+                pairs += [(occupied, s) for s in range(NUM_SITES) if open_sites >> s & 1]
+            woff, per_shape = colour_offsets(n, self.cap)
+            self._levels[n] = PoisonedLevel(n, self.cap, tuple(pairs), first, woff, per_shape)
+        return self._levels[n]
+
+    def setup_level(self, k: int) -> SetupLevel:
+        """The set-up positions with ``k`` candies placed (the cherry comes after the last), as mint's."""
+        return self._setup.setup_level(k)
 
 
 class LevelFileError(ValueError):

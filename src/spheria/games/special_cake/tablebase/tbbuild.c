@@ -17,12 +17,33 @@
  * searched: the least one of a canonical shape, by (whites, white mask). Its value is then
  * written to every image (the bit is set only for a win, so images of losses stay 0).
  *
+ * Poisoned (the tables file says "cherry 1"): a position is also the cherry's site, always a ball
+ * with nothing on it (nothing ever comes to rest on the cherry: it starts on top and only drops).
+ * Level n then holds the positions with n candies besides the cherry, numbered by (shape,
+ * cherry) pairs: the shapes of n + 1 balls sorted by mask, each shape's uncovered sites in
+ * increasing order, every pair holding the same per_shape colourings of its n other sites:
+ *     pair_rank * per_shape + woff[w] + colex rank of the white pattern on the other sites.
+ * The cherry is never eaten (the position with the cherry alone is lost for the player to move)
+ * and is never part of a line. The symmetries map pairs onto pairs; the colour swap keeps the
+ * cherry.
+ *
  * Each finished level is written to DIR/level-NN.bin (header + bits, renamed into place), and
  * a run resumes from the levels it finds there. Once the eating table is complete the set-up
  * table follows (DIR/setup-NN.bin, bit = Mint wins), from the full cakes down to the empty
  * table. See docs/tablebase.md.
  *
+ * A level may be computed in chunks (--chunks K): chunk I takes every K-th canonical block
+ * (from the I-th) and writes the blocks of their orbits to DIR/level-NN.chunk-III-of-KKK.bin;
+ * the chunks are disjoint, so merging them gives the level's bits whatever computed them. A
+ * build with --chunks resumes from its finished chunks; --level N --chunk I computes one chunk
+ * alone (from the finished levels below, as a worker on another machine would), --level N
+ * --merge assembles level N from its K chunk files.
+ *
  * usage: tbbuild TABLES DIR [--threads N] [--upto LEVEL] [--no-symmetry] [--no-setup] [--plan]
+ *                [--chunks K [--level N (--chunk I | --merge)]] [--reachable]
+ *
+ * --reachable counts, from a finished build, the set-up positions an alternating order of
+ * placements reaches, and the full cakes among them that Mint wins.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -59,6 +80,7 @@ enum { RULE_MIXED = 0, RULE_SAME = 1 };
 static uint32_t UNIVERSE;
 static int CAP;
 static int RULE;
+static int CHERRY; /* poisoned: every position also has the cherry, on a site with nothing on it */
 /* ABOVE, CHAIN, the segments and SYM_T are cake_steps.h's; here the segments by length too */
 static int NSEG_OF[MAX_SEG_LEN + 1], SEG_OF[MAX_SEG_LEN + 1][MAX_SEGMENTS];
 static int NSYM;
@@ -112,6 +134,8 @@ static void read_tables(const char *path) {
         } else if (!strcmp(key, "cap") && n == 1) {
             CAP = (int)v[0];
             have_cap = 1;
+        } else if (!strcmp(key, "cherry") && n == 1 && (v[0] == 0 || v[0] == 1)) {
+            CHERRY = v[0];
         } else if (!strcmp(key, "rule") && n == 1) {
             RULE = (int)v[0];
         } else if (!strcmp(key, "above") && n == 2 && v[0] >= 0 && v[0] < NSITES) {
@@ -203,7 +227,8 @@ static inline uint32_t pdep32(uint32_t x, uint32_t m) {
 
 typedef struct {
     uint32_t count;
-    uint32_t *masks; /* sorted */
+    uint32_t *masks;  /* sorted; poisoned: a pair's shape, each shape once per uncovered site */
+    uint8_t *cherry;  /* poisoned: a pair's cherry site (increasing within a shape); else NULL */
     uint64_t per_shape;
     uint64_t woff[NSITES + 2];
     int wlo, whi;
@@ -212,9 +237,15 @@ typedef struct {
 } Level;
 
 static Level LV[MAX_LEVELS];
-static int TOP_LEVEL; /* candies in a full universe */
+static int TOP_LEVEL; /* candies in a full universe (besides the cherry) */
 #define HASH_BITS 18 /* 141,120 shapes: a 2 MiB table, a little over half full */
-static uint64_t HASH[1u << HASH_BITS]; /* (mask | 1 << 31) << 32 | rank; 0 = empty */
+static uint64_t HASH[1u << HASH_BITS]; /* (mask | 1 << 31) << 32 | rank (poisoned: its first pair); 0 = empty */
+/* The set-up's levels: the shapes of k balls (for mint, the eating levels themselves; poisoned
+   has its own, since its eating levels are (shape, cherry) pairs), and their ranks. */
+static Level SETUP_STORE[MAX_LEVELS];
+static Level *SLV = LV;
+static uint64_t SETUP_HASH_STORE[1u << HASH_BITS];
+static uint64_t *SHASH = HASH;
 
 static uint32_t *all_shapes;
 static size_t nshapes, cap_shapes;
@@ -241,22 +272,54 @@ static int cmp_u32(const void *a, const void *b) {
 
 static inline uint32_t hslot(uint32_t mask) { return (uint32_t)((mask * UINT64_C(0x9E3779B97F4A7C15)) >> 40) & ((1u << HASH_BITS) - 1); }
 
-static inline uint32_t shape_rank(uint32_t mask) {
+static inline uint32_t rank_in(const uint64_t *table, uint32_t mask) {
     uint32_t h = hslot(mask), key = mask | 0x80000000u;
-    while ((uint32_t)(HASH[h] >> 32) != key) h = (h + 1) & ((1u << HASH_BITS) - 1);
-    return (uint32_t)HASH[h];
+    while ((uint32_t)(table[h] >> 32) != key) h = (h + 1) & ((1u << HASH_BITS) - 1);
+    return (uint32_t)table[h];
+}
+
+static inline uint32_t shape_rank(uint32_t mask) { return rank_in(HASH, mask); }
+static inline uint32_t setup_rank(uint32_t mask) { return rank_in(SHASH, mask); }
+
+static void hash_insert(uint64_t *table, uint32_t mask, uint32_t rank) {
+    uint32_t h = hslot(mask);
+    while (table[h]) h = (h + 1) & ((1u << HASH_BITS) - 1);
+    table[h] = (uint64_t)(mask | 0x80000000u) << 32 | rank;
+}
+
+/* The balls of occ with nothing on them: where the cherry may be. */
+static inline uint32_t uncovered(uint32_t occ) {
+    uint32_t holding = 0;
+    for (uint32_t m = occ; m; m &= m - 1) holding |= BELOW[__builtin_ctz(m)];
+    return occ & ~holding;
 }
 
 static void build_shapes(void) {
     enumerate(0, 0);
     qsort(all_shapes, nshapes, sizeof *all_shapes, cmp_u32);
-    TOP_LEVEL = __builtin_popcount(UNIVERSE);
+    TOP_LEVEL = __builtin_popcount(UNIVERSE) - CHERRY;
     for (int n = 0; n <= TOP_LEVEL; n++) {
         Level *L = &LV[n];
-        L->masks = malloc((nshapes + 1) * sizeof(uint32_t));
-        L->count = 0;
+        size_t room = 0;
         for (size_t i = 0; i < nshapes; i++)
-            if (__builtin_popcount(all_shapes[i]) == n) L->masks[L->count++] = all_shapes[i];
+            if (__builtin_popcount(all_shapes[i]) == n + CHERRY) room += CHERRY ? (size_t)__builtin_popcount(uncovered(all_shapes[i])) : 1;
+        L->masks = malloc((room + 1) * sizeof(uint32_t));
+        L->cherry = CHERRY ? malloc(room + 1) : NULL;
+        if (!L->masks || (CHERRY && !L->cherry)) die("%s", "out of memory");
+        L->count = 0;
+        for (size_t i = 0; i < nshapes; i++) {
+            uint32_t occ = all_shapes[i];
+            if (__builtin_popcount(occ) != n + CHERRY) continue;
+            if (!CHERRY) {
+                L->masks[L->count++] = occ;
+                continue;
+            }
+            hash_insert(HASH, occ, L->count);
+            for (uint32_t u = uncovered(occ); u; u &= u - 1) {
+                L->masks[L->count] = occ;
+                L->cherry[L->count++] = (uint8_t)__builtin_ctz(u);
+            }
+        }
         L->wlo = n - CAP > 0 ? n - CAP : 0;
         L->whi = n < CAP ? n : CAP;
         L->per_shape = 0;
@@ -266,11 +329,22 @@ static void build_shapes(void) {
         }
         L->bits = (uint64_t)L->count * L->per_shape;
         L->words = (L->bits + 63) / 64;
-        for (uint32_t i = 0; i < L->count; i++) {
-            uint32_t h = hslot(L->masks[i]);
-            while (HASH[h]) h = (h + 1) & ((1u << HASH_BITS) - 1);
-            HASH[h] = (uint64_t)(L->masks[i] | 0x80000000u) << 32 | i;
-        }
+        for (uint32_t i = 0; i < L->count && !CHERRY; i++) hash_insert(HASH, L->masks[i], i);
+    }
+    if (!CHERRY) return;
+    /* poisoned's set-up: the shapes of k = 0 .. TOP_LEVEL balls (the cherry comes last) */
+    SLV = SETUP_STORE;
+    SHASH = SETUP_HASH_STORE;
+    for (int k = 0; k <= TOP_LEVEL; k++) {
+        Level *S = &SLV[k];
+        S->masks = malloc((nshapes + 1) * sizeof(uint32_t));
+        if (!S->masks) die("%s", "out of memory");
+        S->count = 0;
+        for (size_t i = 0; i < nshapes; i++)
+            if (__builtin_popcount(all_shapes[i]) == k) {
+                hash_insert(SHASH, all_shapes[i], S->count);
+                S->masks[S->count++] = all_shapes[i];
+            }
     }
 }
 
@@ -282,11 +356,14 @@ static uint64_t *TBITS[2][MAX_LEVELS]; /* loaded or computed levels, NULL when n
 static uint64_t SETUP_PER[MAX_LEVELS]; /* set-up colourings of a shape: C(k, ceil(k/2)) */
 
 static inline uint64_t per_shape_of(int kind, int n) { return kind == SETUP ? SETUP_PER[n] : LV[n].per_shape; }
-static inline uint64_t words_of(int kind, int n) { return ((uint64_t)LV[n].count * per_shape_of(kind, n) + 63) / 64; }
+static inline uint32_t blocks_of(int kind, int n) { return kind == SETUP ? SLV[n].count : LV[n].count; }
+static inline uint64_t words_of(int kind, int n) { return ((uint64_t)blocks_of(kind, n) * per_shape_of(kind, n) + 63) / 64; }
 
-static inline uint64_t position_index(const Level *L, uint32_t occ, uint32_t white) {
-    uint32_t pattern = pext32(white, occ);
-    return (uint64_t)shape_rank(occ) * L->per_shape + L->woff[__builtin_popcount(pattern)] + colex_rank(pattern);
+/* Where the positions of shape occ (poisoned: with the cherry on cherry_bit) start in their level. */
+static inline uint64_t block_base(const Level *L, uint32_t occ, uint32_t cherry_bit) {
+    uint64_t rank = shape_rank(occ);
+    if (CHERRY) rank += (uint64_t)__builtin_popcount(uncovered(occ) & (cherry_bit - 1));
+    return rank * L->per_shape;
 }
 
 typedef struct {
@@ -318,7 +395,7 @@ static int header_ok(const char *dir, int kind, int n, Header *h) {
     FILE *f = fopen(path, "rb");
     if (!f) return 0;
     int ok = fread(h, sizeof *h, 1, f) == 1 && !memcmp(h->magic, MAGIC[kind], 8) && h->version == FORMAT_VERSION &&
-             h->level == (uint32_t)n && h->shapes == LV[n].count && h->per_shape == per_shape_of(kind, n) &&
+             h->level == (uint32_t)n && h->shapes == blocks_of(kind, n) && h->per_shape == per_shape_of(kind, n) &&
              h->config_hash == CONFIG_HASH;
     fclose(f);
     return ok;
@@ -357,7 +434,7 @@ static void save_level(const char *dir, int kind, int n, double seconds) {
     memcpy(h.magic, MAGIC[kind], 8);
     h.version = FORMAT_VERSION;
     h.level = (uint32_t)n;
-    h.shapes = LV[n].count;
+    h.shapes = blocks_of(kind, n);
     h.per_shape = per_shape_of(kind, n);
     h.config_hash = CONFIG_HASH;
     h.checksum = checksum(data, words);
@@ -405,6 +482,7 @@ static void order_sizes(int n) {
 #define MAX_MOVES 400
 typedef struct {
     uint32_t child_occ;
+    uint32_t child_rest; /* the child's sites but the cherry's: where its colouring lies */
     uint32_t seg_mask; /* 0 for a single candy; else the line, whose colours the rule checks */
     uint64_t child_base;
     uint8_t nsteps;
@@ -429,9 +507,12 @@ static int same_transformation(const Move *a, const Move *b, uint32_t occ) {
     return 1;
 }
 
-static void add_move(MoveList *list, int size, Move *m, uint32_t occ, int first_of_line) {
-    int level = __builtin_popcount(m->child_occ);
-    m->child_base = (uint64_t)shape_rank(m->child_occ) * LV[level].per_shape;
+static void add_move(MoveList *list, int size, Move *m, uint32_t occ, uint32_t cherry_bit, int first_of_line) {
+    int level = __builtin_popcount(m->child_occ) - CHERRY;
+    uint32_t child_cherry = apply_steps(m, cherry_bit);
+    if ((child_cherry & uncovered(m->child_occ)) != child_cherry) die("%s", "a move left a ball on the cherry");
+    m->child_rest = m->child_occ & ~child_cherry;
+    m->child_base = block_base(&LV[level], m->child_occ, child_cherry);
     for (int i = first_of_line; i < list->count[size]; i++)
         if (same_transformation(&list->moves[size][i], m, occ)) return;
     if (list->count[size] == MAX_MOVES) die("%s", "too many moves of one size");
@@ -439,8 +520,8 @@ static void add_move(MoveList *list, int size, Move *m, uint32_t occ, int first_
 }
 
 /* The orders of eating the line candies now on pos[0..n), each unpinned when eaten. */
-static void line_moves(MoveList *list, int size, uint32_t occ0, uint32_t occ, const uint8_t *pos, int n, Move *m,
-                       int first_of_line) {
+static void line_moves(MoveList *list, int size, uint32_t occ0, uint32_t cherry_bit, uint32_t occ, const uint8_t *pos,
+                       int n, Move *m, int first_of_line) {
     for (int i = 0; i < n; i++) {
         int s = pos[i];
         if (pinned(s, occ)) continue;
@@ -452,60 +533,63 @@ static void line_moves(MoveList *list, int size, uint32_t occ0, uint32_t occ, co
         uint32_t nocc = shift_down(occ, chain, len);
         if (n == 1) {
             m->child_occ = nocc;
-            add_move(list, size, m, occ0, first_of_line);
+            add_move(list, size, m, occ0, cherry_bit, first_of_line);
         } else {
             uint8_t rest[MAX_SEG_LEN];
             line_rest(pos, n, i, chain, len, rest);
-            line_moves(list, size, occ0, nocc, rest, n - 1, m, first_of_line);
+            line_moves(list, size, occ0, cherry_bit, nocc, rest, n - 1, m, first_of_line);
         }
         m->nsteps--;
     }
 }
 
-static void list_moves(uint32_t occ, MoveList *list) {
+/* The moves of shape occ; poisoned: with the cherry on cherry_bit (never eaten, never in a line). */
+static void list_moves(uint32_t occ, uint32_t cherry_bit, MoveList *list) {
     for (int size = 1; size <= MAX_SEG_LEN; size++) list->count[size] = 0;
     Move m;
     memset(&m, 0, sizeof m);
     for (uint32_t b = occ; b; b &= b - 1) {
         int s = __builtin_ctz(b);
-        if (pinned(s, occ)) continue;
+        if (pinned(s, occ) || (cherry_bit >> s & 1)) continue;
         m.nsteps = 1;
         m.len[0] = (uint8_t)drop_chain(occ, s, m.chain[0]);
         m.child_occ = shift_down(occ, m.chain[0], m.len[0]);
         m.seg_mask = 0;
-        add_move(list, 1, &m, occ, list->count[1]);
+        add_move(list, 1, &m, occ, cherry_bit, list->count[1]);
     }
     for (int g = 0; g < NSEG; g++) {
         uint32_t sm = SEG_MASK[g];
-        if ((occ & sm) != sm) continue;
+        if ((occ & sm) != sm || (sm & cherry_bit)) continue;
         int size = SEG_LEN[g];
         m.seg_mask = sm;
         m.nsteps = 0;
-        line_moves(list, size, occ, occ, SEG_SITES[g], size, &m, list->count[size]);
+        line_moves(list, size, occ, cherry_bit, occ, SEG_SITES[g], size, &m, list->count[size]);
     }
 }
 
 /* This thread's list of the moves of shape occ (listed again only when the shape changes). */
 static __thread MoveList *THREAD_MOVES;
-static __thread uint32_t THREAD_SHAPE;
+static __thread uint32_t THREAD_SHAPE, THREAD_CHERRY;
 static __thread int THREAD_LISTED;
 
-static const MoveList *thread_moves(uint32_t occ) {
+static const MoveList *thread_moves(uint32_t occ, uint32_t cherry_bit) {
     if (!THREAD_MOVES) {
         THREAD_MOVES = malloc(sizeof *THREAD_MOVES);
         if (!THREAD_MOVES) die("%s", "out of memory");
     }
-    if (!THREAD_LISTED || THREAD_SHAPE != occ) {
-        list_moves(occ, THREAD_MOVES);
+    if (!THREAD_LISTED || THREAD_SHAPE != occ || THREAD_CHERRY != cherry_bit) {
+        list_moves(occ, cherry_bit, THREAD_MOVES);
         THREAD_SHAPE = occ;
+        THREAD_CHERRY = cherry_bit;
         THREAD_LISTED = 1;
     }
     return THREAD_MOVES;
 }
 
-/* 1 when the player to move at (occ, white) wins, with the shape's moves listed. */
-static int wins_listed(int level, const MoveList *list, uint32_t occ, uint32_t white) {
-    uint32_t black = occ & ~white;
+/* 1 when the player to move at (rest, white) wins, with the shape's moves listed (rest: the
+   candies' sites, the cherry's left out). */
+static int wins_listed(int level, const MoveList *list, uint32_t rest, uint32_t white) {
+    uint32_t black = rest & ~white;
     for (int k = 0; k < MAX_SEG_LEN; k++) {
         int size = SIZE_ORDER[level][k];
         if (size > level) continue;
@@ -522,7 +606,7 @@ static int wins_listed(int level, const MoveList *list, uint32_t occ, uint32_t w
                     int colours = ((white & m->seg_mask) != 0) + ((black & m->seg_mask) != 0);
                     if (RULE == RULE_MIXED ? colours < 2 : colours != 1) continue;
                 }
-                uint32_t pattern = pext32(apply_steps(m, white), m->child_occ);
+                uint32_t pattern = pext32(apply_steps(m, white), m->child_rest);
                 uint64_t idx = m->child_base + L->woff[__builtin_popcount(pattern)] + colex_rank(pattern);
                 word[got] = &bits[idx >> 6];
                 bit[got] = (int)(idx & 63);
@@ -550,25 +634,37 @@ static inline void set_bit(uint64_t *words, uint64_t i) {
 
 static int symmetry_on = 1;
 
-static uint64_t compute_level(int n, int threads, double build_start, uint64_t done_before, uint64_t total_all) {
+/* Whether block i of level L (a shape; poisoned: a shape and the cherry's site) is the least of
+   its images under the first nsym symmetries: only those are searched. */
+static int canonical_block(const Level *L, uint32_t i, int nsym) {
+    uint32_t occ = L->masks[i], cherry_bit = CHERRY ? UINT32_C(1) << L->cherry[i] : 0;
+    for (int k = 1; k < nsym; k++) {
+        uint32_t image = sym_mask(k, occ);
+        if (image < occ || (image == occ && sym_mask(k, cherry_bit) < cherry_bit)) return 0;
+    }
+    return 1;
+}
+
+/* Level n's bits (BITS[n]); with chunks > 1 only those of chunk `chunk`'s canonical blocks' orbits. */
+static uint64_t compute_level(int n, int threads, double build_start, uint64_t done_before, uint64_t total_all,
+                              int chunk, int chunks) {
     (void)threads; /* without OpenMP: one thread */
     Level *L = &LV[n];
     BITS[n] = calloc(L->words + 1, 8);
     if (!BITS[n]) die("%s", "out of memory");
     if (n == 0) {
-        BITS[0][0] = 1; /* the empty cake: the opponent ate the last candy */
+        /* mint: the empty cake, the opponent ate the last candy; poisoned: the cherry alone, lost */
+        if (!CHERRY) BITS[0][0] = 1;
         return 1;
     }
     int nsym = symmetry_on ? NSYM : 1;
     /* work units: canonical shapes only, colourings with w <= n - w (the colour swap), in blocks */
     size_t nunits = 0, cap_units = 1024;
     Unit *units = malloc(cap_units * sizeof *units);
-    uint64_t work = 0;
+    uint64_t work = 0, canonical_seen = 0;
     for (uint32_t i = 0; i < L->count; i++) {
-        uint32_t m = L->masks[i];
-        int canonical = 1;
-        for (int k = 1; k < nsym && canonical; k++) canonical = sym_mask(k, m) >= m;
-        if (!canonical) continue;
+        if (!canonical_block(L, i, nsym)) continue;
+        if (canonical_seen++ % (uint64_t)chunks != (uint64_t)chunk) continue;
         for (int w = L->wlo; w <= L->whi; w++) {
             if (symmetry_on && w > n - w) continue;
             for (uint64_t start = 0; start < BINOM[n][w]; start += BLOCK) {
@@ -590,19 +686,20 @@ static uint64_t compute_level(int n, int threads, double build_start, uint64_t d
     for (size_t u = 0; u < nunits; u++) {
         const Unit *U = &units[u];
         uint32_t occ = L->masks[U->shape];
+        uint32_t cherry_bit = CHERRY ? UINT32_C(1) << L->cherry[U->shape] : 0, rest = occ & ~cherry_bit;
         int w = U->w;
-        const MoveList *moves = thread_moves(occ);
-        /* the symmetries that keep this shape */
+        const MoveList *moves = thread_moves(occ, cherry_bit);
+        /* the symmetries that keep this shape (and the cherry's site) */
         int stab[8], nstab = 0;
         for (int k = 1; k < nsym; k++)
-            if (sym_mask(k, occ) == occ) stab[nstab++] = k;
+            if (sym_mask(k, occ) == occ && sym_mask(k, cherry_bit) == cherry_bit) stab[nstab++] = k;
         uint64_t image_base[8]; /* where each image of the shape starts */
-        for (int k = 0; k < nsym; k++) image_base[k] = (uint64_t)shape_rank(sym_mask(k, occ)) * L->per_shape;
-        uint32_t image_occ[8];
-        for (int k = 0; k < nsym; k++) image_occ[k] = sym_mask(k, occ);
+        for (int k = 0; k < nsym; k++) image_base[k] = block_base(L, sym_mask(k, occ), sym_mask(k, cherry_bit));
+        uint32_t image_occ[8]; /* the images' colourings lie on these sites */
+        for (int k = 0; k < nsym; k++) image_occ[k] = sym_mask(k, rest);
         uint32_t pattern = colex_unrank(U->start, w);
         for (uint64_t r = U->start; r < U->end; r++) {
-            uint32_t white = pdep32(pattern, occ), black = occ ^ white;
+            uint32_t white = pdep32(pattern, rest), black = rest ^ white;
             if (w > 0 && r + 1 < U->end) pattern = next_combination(pattern);
             int canonical = 1;
             if (symmetry_on) {
@@ -614,7 +711,7 @@ static uint64_t compute_level(int n, int threads, double build_start, uint64_t d
             }
             if (!canonical) continue;
             searched++;
-            if (!wins_listed(n, moves, occ, white)) continue;
+            if (!wins_listed(n, moves, rest, white)) continue;
             set_bit(bits, (uint64_t)U->shape * L->per_shape + L->woff[w] + r);
             if (!symmetry_on) continue;
             for (int k = 0; k < nsym; k++) {
@@ -659,6 +756,167 @@ static long peak_rss_kib(void) {
     return ru.ru_maxrss;
 }
 
+/* ---- chunks --------------------------------------------------------------------------- */
+
+typedef struct {
+    char magic[8];
+    uint32_t version, level, chunk, chunks;
+    uint64_t config_hash, per_shape, nblocks, searched, checksum, seconds_x1000;
+} ChunkHeader;
+static const char CHUNK_MAGIC[8] = {'S', 'P', 'H', 'T', 'B', 'C', 'H', 'K'};
+
+static void chunk_path(char *out, size_t size, const char *dir, int n, int chunk, int chunks) {
+    snprintf(out, size, "%s/level-%02d.chunk-%03d-of-%03d.bin", dir, n, chunk, chunks);
+}
+
+static int cmp_block(const void *a, const void *b) { return cmp_u32(a, b); }
+
+/* The blocks chunk `chunk` of level n computes: the orbits of its canonical blocks, sorted. */
+static uint32_t chunk_blocks(int n, int chunk, int chunks, uint32_t **out) {
+    const Level *L = &LV[n];
+    int nsym = symmetry_on ? NSYM : 1;
+    uint32_t *blocks = malloc(((size_t)L->count + 1) * sizeof *blocks), count = 0;
+    if (!blocks) die("%s", "out of memory");
+    uint64_t canonical_seen = 0;
+    for (uint32_t i = 0; i < L->count; i++) {
+        if (!canonical_block(L, i, nsym)) continue;
+        if (canonical_seen++ % (uint64_t)chunks != (uint64_t)chunk) continue;
+        uint32_t occ = L->masks[i], cherry_bit = CHERRY ? UINT32_C(1) << L->cherry[i] : 0;
+        uint32_t first = count;
+        for (int k = 0; k < nsym; k++) {
+            uint32_t b = (uint32_t)(block_base(L, sym_mask(k, occ), sym_mask(k, cherry_bit)) / L->per_shape);
+            int seen = 0;
+            for (uint32_t j = first; j < count && !seen; j++) seen = blocks[j] == b;
+            if (!seen) blocks[count++] = b;
+        }
+    }
+    qsort(blocks, count, sizeof *blocks, cmp_block);
+    *out = blocks;
+    return count;
+}
+
+static inline uint64_t bits_at(const uint64_t *w, uint64_t off) {
+    uint64_t i = off >> 6;
+    unsigned s = (unsigned)(off & 63);
+    return s ? (w[i] >> s) | (w[i + 1] << (64 - s)) : w[i];
+}
+
+/* len bits of src from bit off, into dst (whole words, the last one's spare bits 0) */
+static void extract_bits(const uint64_t *src, uint64_t off, uint64_t len, uint64_t *dst) {
+    uint64_t nw = (len + 63) / 64;
+    for (uint64_t q = 0; q < nw; q++) dst[q] = bits_at(src, off + 64 * q);
+    if (len & 63) dst[nw - 1] &= (UINT64_C(1) << (len & 63)) - 1;
+}
+
+/* OR len bits of src into dst from bit off (dst has a spare word at its end) */
+static void deposit_bits(uint64_t *dst, uint64_t off, uint64_t len, const uint64_t *src) {
+    uint64_t nw = (len + 63) / 64;
+    for (uint64_t q = 0; q < nw; q++) {
+        uint64_t v = src[q];
+        if (q == nw - 1 && (len & 63)) v &= (UINT64_C(1) << (len & 63)) - 1;
+        uint64_t p = off + 64 * q, i = p >> 6;
+        unsigned sh = (unsigned)(p & 63);
+        dst[i] |= v << sh;
+        if (sh) dst[i + 1] |= v >> (64 - sh);
+    }
+}
+
+/* Write chunk `chunk` of level n from BITS[n] (where only that chunk was computed). */
+static void save_chunk(const char *dir, int n, int chunk, int chunks, uint64_t searched, double seconds) {
+    const Level *L = &LV[n];
+    uint32_t *blocks;
+    uint32_t nblocks = chunk_blocks(n, chunk, chunks, &blocks);
+    uint64_t wpb = (L->per_shape + 63) / 64;
+    uint64_t *data = calloc((size_t)nblocks * wpb + 1, 8);
+    if (!data) die("%s", "out of memory");
+    for (uint32_t j = 0; j < nblocks; j++) extract_bits(BITS[n], (uint64_t)blocks[j] * L->per_shape, L->per_shape, data + j * wpb);
+    ChunkHeader h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, CHUNK_MAGIC, 8);
+    h.version = FORMAT_VERSION;
+    h.level = (uint32_t)n;
+    h.chunk = (uint32_t)chunk;
+    h.chunks = (uint32_t)chunks;
+    h.config_hash = CONFIG_HASH;
+    h.per_shape = L->per_shape;
+    h.nblocks = nblocks;
+    h.searched = searched;
+    h.checksum = checksum(data, (uint64_t)nblocks * wpb) ^ fnv1a(blocks, (size_t)nblocks * sizeof *blocks, CONFIG_HASH);
+    h.seconds_x1000 = (uint64_t)(seconds * 1000.0);
+    char path[4096], tmp[4200];
+    chunk_path(path, sizeof path, dir, n, chunk, chunks);
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) die("cannot write %s", tmp);
+    if (fwrite(&h, sizeof h, 1, f) != 1 || fwrite(blocks, sizeof *blocks, nblocks, f) != nblocks ||
+        fwrite(data, 8, (size_t)nblocks * wpb, f) != (size_t)nblocks * wpb || fflush(f) != 0 || fsync(fileno(f)) != 0)
+        die("cannot write %s", tmp);
+    fclose(f);
+    if (rename(tmp, path) != 0) die("cannot rename into %s", path);
+    free(blocks);
+    free(data);
+}
+
+/* Read chunk `chunk` of level n whole and check it; OR its blocks into `into` unless NULL.
+   0 when it is missing, of another build, truncated or corrupt. */
+static int read_chunk(const char *dir, int n, int chunk, int chunks, uint64_t *into, ChunkHeader *out) {
+    const Level *L = &LV[n];
+    char path[4096];
+    chunk_path(path, sizeof path, dir, n, chunk, chunks);
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    ChunkHeader h;
+    uint64_t wpb = (L->per_shape + 63) / 64;
+    int ok = fread(&h, sizeof h, 1, f) == 1 && !memcmp(h.magic, CHUNK_MAGIC, 8) && h.version == FORMAT_VERSION &&
+             h.level == (uint32_t)n && h.chunk == (uint32_t)chunk && h.chunks == (uint32_t)chunks &&
+             h.config_hash == CONFIG_HASH && h.per_shape == L->per_shape && h.nblocks <= L->count;
+    uint32_t *blocks = NULL;
+    uint64_t *data = NULL;
+    if (ok) {
+        blocks = malloc((size_t)h.nblocks * sizeof *blocks + 4);
+        data = malloc((size_t)h.nblocks * wpb * 8 + 8);
+        ok = blocks && data && fread(blocks, sizeof *blocks, h.nblocks, f) == h.nblocks &&
+             fread(data, 8, (size_t)h.nblocks * wpb, f) == (size_t)h.nblocks * wpb &&
+             (checksum(data, h.nblocks * wpb) ^ fnv1a(blocks, (size_t)h.nblocks * sizeof *blocks, CONFIG_HASH)) ==
+                 h.checksum;
+        for (uint64_t j = 0; ok && j < h.nblocks; j++) ok = blocks[j] < L->count;
+    }
+    fclose(f);
+    if (ok && into)
+        for (uint64_t j = 0; j < h.nblocks; j++) deposit_bits(into, (uint64_t)blocks[j] * L->per_shape, L->per_shape, data + j * wpb);
+    free(blocks);
+    free(data);
+    if (ok && out) *out = h;
+    return ok;
+}
+
+/* Level n from its chunk files into BITS[n]; returns the positions searched (sum of the chunks'). */
+static uint64_t merge_chunks(const char *dir, int n, int chunks, double *seconds) {
+    BITS[n] = calloc(LV[n].words + 1, 8);
+    if (!BITS[n]) die("%s", "out of memory");
+    uint64_t searched = 0;
+    *seconds = 0.0;
+    for (int c = 0; c < chunks; c++) {
+        ChunkHeader h;
+        if (!read_chunk(dir, n, c, chunks, BITS[n], &h)) {
+            char path[4096];
+            chunk_path(path, sizeof path, dir, n, c, chunks);
+            die("the chunk %s is missing or damaged", path);
+        }
+        searched += h.searched;
+        *seconds += (double)h.seconds_x1000 / 1000.0;
+    }
+    return searched;
+}
+
+static void remove_chunks(const char *dir, int n, int chunks) {
+    for (int c = 0; c < chunks; c++) {
+        char path[4096];
+        chunk_path(path, sizeof path, dir, n, c, chunks);
+        unlink(path);
+    }
+}
+
 /* ---- the set-up ----------------------------------------------------------------------- */
 /* After k placements Mint has ceil(k/2) candies and Liquorice floor(k/2); Mint places when k is
    even. A set-up position's bit is 1 when Mint wins; the full cake is Mint's to eat, so its
@@ -675,25 +933,29 @@ static inline uint32_t placeable(uint32_t occ) {
 }
 
 static inline uint64_t setup_index(int k, uint32_t occ, uint32_t white) {
-    return (uint64_t)shape_rank(occ) * SETUP_PER[k] + colex_rank(pext32(white, occ));
+    return (uint64_t)setup_rank(occ) * SETUP_PER[k] + colex_rank(pext32(white, occ));
 }
 
-/* The full cakes: copied from the eating table's last level. */
+/* The full cakes: copied from the eating table's last level. Poisoned: the last placement leaves
+   one site, where the cherry goes, and Mint eats first; the candies' pattern is the same. */
 static void setup_from_eating(int top) {
-    const Level *L = &LV[top];
+    const Level *S = &SLV[top], *L = &LV[top];
     int w = (top + 1) / 2;
     SBITS[top] = calloc(words_of(SETUP, top) + 1, 8);
     if (!SBITS[top]) die("%s", "out of memory");
-    for (uint32_t i = 0; i < L->count; i++)
+    for (uint32_t i = 0; i < S->count; i++) {
+        uint32_t cherry_bit = CHERRY ? UNIVERSE & ~S->masks[i] : 0;
+        uint64_t base = block_base(L, S->masks[i] | cherry_bit, cherry_bit);
         for (uint64_t r = 0; r < SETUP_PER[top]; r++) {
-            uint64_t e = (uint64_t)i * L->per_shape + L->woff[w] + r;
+            uint64_t e = base + L->woff[w] + r;
             if (BITS[top][e >> 6] >> (e & 63) & 1) set_bit(SBITS[top], (uint64_t)i * SETUP_PER[top] + r);
         }
+    }
 }
 
 static uint64_t compute_setup_level(int k, int threads) {
     (void)threads;
-    const Level *L = &LV[k];
+    const Level *L = &SLV[k];
     int w = (k + 1) / 2, mint_places = k % 2 == 0;
     int nsym = symmetry_on ? NSYM : 1;
     SBITS[k] = calloc(words_of(SETUP, k) + 1, 8);
@@ -721,7 +983,7 @@ static uint64_t compute_setup_level(int k, int threads) {
         uint32_t image_occ[8];
         for (int q = 0; q < nsym; q++) {
             image_occ[q] = sym_mask(q, occ);
-            image_base[q] = (uint64_t)shape_rank(image_occ[q]) * SETUP_PER[k];
+            image_base[q] = (uint64_t)setup_rank(image_occ[q]) * SETUP_PER[k];
         }
         uint32_t sites = placeable(occ);
         int nkids = 0;
@@ -729,7 +991,7 @@ static uint64_t compute_setup_level(int k, int threads) {
         uint64_t kid_base[NSITES];
         for (uint32_t m = sites; m; m &= m - 1) {
             kid_bit[nkids] = m & -m;
-            kid_base[nkids++] = (uint64_t)shape_rank(occ | (m & -m)) * SETUP_PER[k + 1];
+            kid_base[nkids++] = (uint64_t)setup_rank(occ | (m & -m)) * SETUP_PER[k + 1];
         }
         uint32_t pattern = colex_unrank(0, w);
         for (uint64_t r = 0; r < SETUP_PER[k]; r++) {
@@ -788,7 +1050,7 @@ static void build_setup(const char *dir, int threads) {
         setup_from_eating(top);
         save_level(dir, SETUP, top, 0.0);
         printf("setup %2d  done  %" PRIu64 " full cakes  %" PRIu64 " won by Mint\n", top,
-               (uint64_t)LV[top].count * SETUP_PER[top], count_wins(SBITS[top], words_of(SETUP, top)));
+               (uint64_t)SLV[top].count * SETUP_PER[top], count_wins(SBITS[top], words_of(SETUP, top)));
         low = top;
     } else if (low < top + 1) {
         printf("setup: levels %d..%d are in %s\n", low, top, dir);
@@ -803,7 +1065,7 @@ static void build_setup(const char *dir, int threads) {
         save_level(dir, SETUP, k, seconds);
         printf("setup %2d  done  %u shapes  %" PRIu64 " positions  %" PRIu64 " won by Mint  %" PRIu64
                " searched  %.1f s  cpu %.1f s  peak RSS %ld MiB\n",
-               k, LV[k].count, (uint64_t)LV[k].count * SETUP_PER[k], count_wins(SBITS[k], words_of(SETUP, k)), searched,
+               k, SLV[k].count, (uint64_t)SLV[k].count * SETUP_PER[k], count_wins(SBITS[k], words_of(SETUP, k)), searched,
                seconds, cpu, peak_rss_kib() / 1024);
         fflush(stdout);
         free(SBITS[k + 1]);
@@ -813,20 +1075,106 @@ static void build_setup(const char *dir, int threads) {
     printf("setup: from the empty table %s wins\n", SBITS[0][0] & 1 ? "Mint" : "Liquorice");
 }
 
+/* The set-up positions that some alternating order of placements (Mint first) reaches from
+   the empty table, level by level, forward; at the top, how many cakes a set-up can finish and
+   how many of them Mint wins (from the finished set-up table's top level). */
+static void count_reachable(const char *dir, int threads) {
+    (void)threads;
+    int top = TOP_LEVEL;
+    for (int k = 0; k <= top; k++) SETUP_PER[k] = BINOM[k][(k + 1) / 2];
+    uint64_t *reach = calloc(words_of(SETUP, 0) + 1, 8);
+    if (!reach) die("%s", "out of memory");
+    reach[0] = 1; /* the empty table */
+    for (int k = 0; k < top; k++) {
+        uint64_t *next = calloc(words_of(SETUP, k + 1) + 1, 8);
+        if (!next) die("%s", "out of memory");
+        const Level *L = &SLV[k];
+        int w = (k + 1) / 2, mint_places = k % 2 == 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+        for (uint32_t i = 0; i < L->count; i++) {
+            uint32_t occ = L->masks[i];
+            uint32_t sites = placeable(occ);
+            int nkids = 0;
+            uint32_t kid_bit[NSITES];
+            uint64_t kid_base[NSITES];
+            for (uint32_t m = sites; m; m &= m - 1) {
+                kid_bit[nkids] = m & -m;
+                kid_base[nkids++] = (uint64_t)setup_rank(occ | (m & -m)) * SETUP_PER[k + 1];
+            }
+            uint32_t pattern = colex_unrank(0, w);
+            for (uint64_t r = 0; r < SETUP_PER[k]; r++) {
+                uint32_t white = pdep32(pattern, occ);
+                if (w > 0 && r + 1 < SETUP_PER[k]) pattern = next_combination(pattern);
+                uint64_t idx = (uint64_t)i * SETUP_PER[k] + r;
+                if (!(reach[idx >> 6] >> (idx & 63) & 1)) continue;
+                for (int c = 0; c < nkids; c++) {
+                    uint32_t cocc = occ | kid_bit[c], cwhite = mint_places ? white | kid_bit[c] : white;
+                    set_bit(next, kid_base[c] + colex_rank(pext32(cwhite, cocc)));
+                }
+            }
+        }
+        free(reach);
+        reach = next;
+        printf("reachable %2d  %" PRIu64 " of %" PRIu64 " set-up positions\n", k + 1,
+               count_wins(reach, words_of(SETUP, k + 1)), (uint64_t)SLV[k + 1].count * SETUP_PER[k + 1]);
+        fflush(stdout);
+    }
+    if (!load_level(dir, SETUP, top)) die("%s", "the set-up table's top level is missing: build the table first");
+    uint64_t words = words_of(SETUP, top), cakes = count_wins(reach, words), won = 0;
+    for (uint64_t q = 0; q < words; q++) won += (uint64_t)__builtin_popcountll(reach[q] & SBITS[top][q]);
+    printf("reachable: %" PRIu64 " of %" PRIu64 " full cakes have an alternating order of placements, %" PRIu64
+           " of them won by Mint\n",
+           cakes, (uint64_t)SLV[top].count * SETUP_PER[top], won);
+    free(reach);
+}
+
 /* The canonical colourings of a level: the work of computing it (for the ETA). */
 static uint64_t level_work(int n) {
     const Level *L = &LV[n];
     uint64_t work = 0;
     int nsym = symmetry_on ? NSYM : 1;
     for (uint32_t i = 0; i < L->count; i++) {
-        uint32_t m = L->masks[i];
-        int canonical = 1;
-        for (int k = 1; k < nsym && canonical; k++) canonical = sym_mask(k, m) >= m;
-        if (!canonical) continue;
+        if (!canonical_block(L, i, nsym)) continue;
         for (int w = L->wlo; w <= L->whi; w++)
             if (!symmetry_on || w <= n - w) work += BINOM[n][w];
     }
     return work;
+}
+
+/* --level N: compute chunk I of level N alone (its file; nothing if it is there already), or
+   with --merge assemble level N from its chunks. The levels below must be finished. */
+static int one_level(const char *dir, int n, int chunk, int chunks, int merge, int threads) {
+    if (n < 1 || n > TOP_LEVEL) die("%s", "--level is out of range (1 .. the top level)");
+    if (merge) {
+        double seconds;
+        uint64_t searched = merge_chunks(dir, n, chunks, &seconds);
+        save_level(dir, EATING, n, seconds);
+        remove_chunks(dir, n, chunks);
+        printf("level %2d  merged  %d chunks  %" PRIu64 " won  %" PRIu64 " searched\n", n, chunks,
+               count_wins(BITS[n], LV[n].words), searched);
+        return 0;
+    }
+    if (chunk < 0 || chunk >= chunks) die("%s", "--chunk must be below --chunks");
+    if (read_chunk(dir, n, chunk, chunks, NULL, NULL)) {
+        printf("level %2d  chunk %d of %d is in %s\n", n, chunk, chunks, dir);
+        return 0;
+    }
+    Header h;
+    for (int m = 0; m < n; m++)
+        if (header_ok(dir, EATING, m, &h)) LOST_SHARE[m] = 1.0 - (double)h.wins / (double)LV[m].bits;
+    for (int m = n - 4 > 0 ? n - 4 : 0; m < n; m++)
+        if (!load_level(dir, EATING, m)) {
+            char arg[16];
+            snprintf(arg, sizeof arg, "%d", m);
+            die("level %s below is not finished", arg);
+        }
+    order_sizes(n);
+    double t = now();
+    uint64_t searched = compute_level(n, threads, t, 0, level_work(n), chunk, chunks);
+    save_chunk(dir, n, chunk, chunks, searched, now() - t);
+    printf("level %2d  chunk %d of %d  done  %" PRIu64 " searched  %.1f s  peak RSS %ld MiB\n", n, chunk, chunks,
+           searched, now() - t, peak_rss_kib() / 1024);
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -835,7 +1183,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *tables = argv[1], *dir = argv[2];
-    int threads = 2, upto = -1, plan = 0, setup = 1;
+    int threads = 2, upto = -1, plan = 0, setup = 1, chunks = 1, only_level = -1, only_chunk = -1, merge = 0;
+    int reachable = 0;
     for (int i = 3; i < argc; i++) {
         if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             threads = atoi(argv[++i]);
@@ -845,6 +1194,16 @@ int main(int argc, char **argv) {
             setup = 0;
         } else if (!strcmp(argv[i], "--plan")) {
             plan = 1;
+        } else if (!strcmp(argv[i], "--chunks") && i + 1 < argc) {
+            chunks = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--level") && i + 1 < argc) {
+            only_level = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--chunk") && i + 1 < argc) {
+            only_chunk = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--reachable")) {
+            reachable = 1;
+        } else if (!strcmp(argv[i], "--merge")) {
+            merge = 1;
         } else if (!strcmp(argv[i], "--no-symmetry")) {
             symmetry_on = 0;
         } else {
@@ -856,6 +1215,13 @@ int main(int argc, char **argv) {
     init_combinatorics();
     build_shapes();
     if (upto < 0 || upto > TOP_LEVEL) upto = TOP_LEVEL;
+    if (chunks < 1 || chunks > 999) die("%s", "--chunks takes 1 to 999");
+    if (reachable) {
+        count_reachable(dir, threads);
+        return 0;
+    }
+    if (only_level >= 0) return one_level(dir, only_level, only_chunk, chunks, merge, threads);
+    if (only_chunk >= 0 || merge) die("%s", "--chunk and --merge need --level");
     uint64_t total_positions = 0, total_work = 0, level_works[MAX_LEVELS];
     for (int n = 0; n <= upto; n++) {
         total_positions += LV[n].bits;
@@ -902,10 +1268,30 @@ int main(int argc, char **argv) {
         }
         double t = now(), cpu = cpu_seconds();
         order_sizes(n);
-        uint64_t searched = compute_level(n, threads, build_start, done_work, total_work - skipped_work);
-        double seconds = now() - t;
+        uint64_t searched;
+        double seconds;
+        if (chunks > 1 && n > 0) {
+            for (int c = 0; c < chunks; c++) {
+                if (read_chunk(dir, n, c, chunks, NULL, NULL)) {
+                    printf("level %2d  chunk %d of %d is in %s\n", n, c, chunks, dir);
+                    continue;
+                }
+                double tc = now();
+                uint64_t s = compute_level(n, threads, build_start, done_work, total_work - skipped_work, c, chunks);
+                save_chunk(dir, n, c, chunks, s, now() - tc);
+                free(BITS[n]);
+                BITS[n] = NULL;
+                printf("level %2d  chunk %d of %d  done  %" PRIu64 " searched  %.1f s\n", n, c, chunks, s, now() - tc);
+                fflush(stdout);
+            }
+            searched = merge_chunks(dir, n, chunks, &seconds);
+        } else {
+            searched = compute_level(n, threads, build_start, done_work, total_work - skipped_work, 0, 1);
+            seconds = now() - t;
+        }
         cpu = cpu_seconds() - cpu;
         save_level(dir, EATING, n, seconds);
+        if (chunks > 1) remove_chunks(dir, n, chunks);
         done_work += level_works[n];
         uint64_t w = count_wins(BITS[n], LV[n].words);
         LOST_SHARE[n] = 1.0 - (double)w / (double)LV[n].bits;

@@ -15,13 +15,21 @@ import functools
 import json
 import math
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from spheria.engine.board import BELOW, NUM_SITES
 from spheria.games.special_cake.tablebase.build import TableSpec
-from spheria.games.special_cake.tablebase.layout import EATING, SETUP, Layout, LevelFile, LevelFileError, read_level
+from spheria.games.special_cake.tablebase.layout import (
+    EATING,
+    SETUP,
+    Layout,
+    LevelFile,
+    LevelFileError,
+    PoisonedLayout,
+    read_level,
+)
 
 _FNV_OFFSET = 0xCBF29CE484222325
 _FNV_PRIME = 0x100000001B3
@@ -35,13 +43,13 @@ def config_hash(text: str) -> int:
     return h
 
 
-class EatingTable:
-    """The levels of one build, read lazily from ``directory``."""
+class TableFiles:
+    """The level files of one build, read lazily from ``directory``, numbered by ``layout``."""
 
-    def __init__(self, directory: Path, spec: TableSpec) -> None:
+    def __init__(self, directory: Path, spec: TableSpec, layout: Layout | PoisonedLayout) -> None:
         self.directory = directory
         self.spec = spec
-        self.layout = Layout(spec.universe, spec.cap)
+        self.layout = layout
         self._hash = config_hash(spec.tables_text())
         self._files: dict[tuple[str, int], LevelFile] = {}
 
@@ -68,7 +76,7 @@ class EatingTable:
         level = self.layout.level(n) if kind == EATING else self.layout.setup_level(n)
         if level_file.config_hash != self._hash:
             raise LevelFileError(f"{kind} {n} in {self.directory} was built from other tables or another builder")
-        if (level_file.shapes, level_file.per_shape) != (len(level.shapes), level.per_shape):
+        if (level_file.shapes, level_file.per_shape) != (level.blocks, level.per_shape):
             raise LevelFileError(f"{kind} {n} in {self.directory} does not match the layout")
         return level_file
 
@@ -76,11 +84,22 @@ class EatingTable:
         """Whether Mint wins the set-up position (mint and liquorice masks) with perfect play."""
         occupied = white | black
         k = occupied.bit_count()
-        if occupied & ~self.spec.universe or white & black:
+        if occupied & ~self.spec.universe or white & black or k > self.layout.top:
             raise ValueError("the position is outside this table")
         if (white.bit_count(), black.bit_count()) != ((k + 1) // 2, k // 2):
             raise ValueError(f"a set-up with {k} candies has {(k + 1) // 2} mint and {k // 2} liquorice")
         return self.level_file(k, SETUP).won(self.layout.setup_level(k).index(occupied, white))
+
+
+class EatingTable(TableFiles):
+    """The levels of one mint build, read lazily from ``directory``."""
+
+    layout: Layout
+
+    def __init__(self, directory: Path, spec: TableSpec) -> None:
+        if spec.cherry:
+            raise ValueError(f"{spec.name} is a poisoned table")
+        super().__init__(directory, spec, Layout(spec.universe, spec.cap))
 
     def wins(self, white: int, black: int) -> bool:
         """Whether the player to move wins the eating position (white and black masks)."""
@@ -91,6 +110,88 @@ class EatingTable:
         if max(white.bit_count(), black.bit_count()) > self.spec.cap:
             raise ValueError(f"more than {self.spec.cap} candies of one colour")
         return self.level_file(n).won(self.layout.level(n).index(occupied, white))
+
+
+class PoisonedEatingTable(TableFiles):
+    """The levels of one poisoned build (``spec.variant == "poisoned"``), read lazily from ``directory``."""
+
+    layout: PoisonedLayout
+
+    def __init__(self, directory: Path, spec: TableSpec) -> None:
+        if not spec.cherry:
+            raise ValueError(f"{spec.name} is not a poisoned table")
+        super().__init__(directory, spec, PoisonedLayout(spec.universe, spec.cap))
+
+    def wins(self, white: int, black: int, red: int) -> bool:
+        """Whether the player to move wins the poisoned eating position (white, black, cherry masks)."""
+        occupied = white | black | red
+        if occupied & ~self.spec.universe or white & black or (white | black) & red or red.bit_count() != 1:
+            raise ValueError("the position is outside this table")
+        if max(white.bit_count(), black.bit_count()) > self.spec.cap:
+            raise ValueError(f"more than {self.spec.cap} candies of one colour")
+        n = occupied.bit_count() - 1
+        return self.level_file(n).won(self.layout.level(n).index(occupied, red.bit_length() - 1, white))
+
+    def positions(self, n: int) -> Iterator[tuple[int, int, int]]:
+        """Every position of level ``n`` as (white, black, red) masks, in index order."""
+        level = self.layout.level(n)
+        for occupied, cherry in level.pairs:
+            rest = occupied & ~(1 << cherry)
+            colourings = _colourings_of(rest, self.spec.cap)
+            for white, black in sorted(colourings, key=lambda c: level.index(occupied, cherry, c[0])):
+                yield white, black, 1 << cherry
+
+    def random_position(self, n: int, rng: random.Random) -> tuple[int, int, int]:
+        """A uniformly random position of level ``n``: a random (shape, cherry) pair, then a random colouring."""
+        occupied, cherry = rng.choice(self.layout.level(n).pairs)
+        white, black = random_colouring(occupied & ~(1 << cherry), self.spec.cap, rng)
+        return white, black, 1 << cherry
+
+
+def _colourings_of(occupied: int, cap: int) -> Iterator[tuple[int, int]]:
+    sites = [s for s in range(NUM_SITES) if occupied >> s & 1]
+    for bits in range(1 << len(sites)):
+        white = sum(1 << s for i, s in enumerate(sites) if bits >> i & 1)
+        if white.bit_count() <= cap and len(sites) - white.bit_count() <= cap:
+            yield white, occupied & ~white
+
+
+def poisoned_search_value(line_rule: str, white: int, black: int, red: int) -> int:
+    """The search solver's value of a poisoned eating position: +1 when the player to move wins."""
+    from spheria.games.special_cake.solver import position_value
+
+    return position_value((white, black, red), "poisoned", line_rule)
+
+
+@dataclass(frozen=True)
+class PoisonedLevelCheck:
+    """The outcome of checking one poisoned level: positions compared, won, disagreements (white, black, red)."""
+
+    level: int
+    checked: int
+    won: int
+    mismatches: list[tuple[int, int, int]]
+
+
+def check_poisoned_levels(
+    table: PoisonedEatingTable, levels: Iterable[int], per_level: int, rng: random.Random
+) -> list[PoisonedLevelCheck]:
+    """Compare a poisoned table with the search solver on ``per_level`` random positions of each
+    level (the whole level when it holds no more)."""
+    results = []
+    for n in levels:
+        if table.layout.level(n).positions <= per_level:
+            positions = list(table.positions(n))
+        else:
+            positions = [table.random_position(n, rng) for _ in range(per_level)]
+        won, mismatches = 0, []
+        for white, black, red in positions:
+            expected = poisoned_search_value(table.spec.line_rule, white, black, red) > 0
+            won += expected
+            if table.wins(white, black, red) != expected:
+                mismatches.append((white, black, red))
+        results.append(PoisonedLevelCheck(n, len(positions), won, mismatches))
+    return results
 
 
 def random_colouring(occupied: int, cap: int, rng: random.Random) -> tuple[int, int]:
@@ -243,13 +344,17 @@ def step_value(table: EatingTable) -> Callable[[int, int], int]:
     return value
 
 
-def setup_minimax(white: int, black: int, universe: int, leaf: Callable[[int, int], bool]) -> bool:
+def setup_minimax(
+    white: int, black: int, universe: int, leaf: Callable[[int, int], bool], *, placements: int | None = None
+) -> bool:
     """Whether Mint wins the set-up position by explicit minimax over the remaining placements.
 
-    ``leaf(white, black)`` values a full cake (Mint eats first): True when Mint wins.
+    The set-up ends after ``placements`` candies (default: every site of the universe; poisoned
+    stops one short, the cherry goes on the last site); ``leaf(white, black)`` values the cake
+    then (Mint eats first): True when Mint wins.
     """
     occupied = white | black
-    if occupied == universe:
+    if occupied.bit_count() == (universe.bit_count() if placements is None else placements):
         return leaf(white, black)
     mint_places = occupied.bit_count() % 2 == 0
     for site in range(NUM_SITES):
@@ -257,24 +362,24 @@ def setup_minimax(white: int, black: int, universe: int, leaf: Callable[[int, in
         if not universe & bit or occupied & bit or occupied & BELOW[site] != BELOW[site]:
             continue
         if mint_places:
-            if setup_minimax(white | bit, black, universe, leaf):
+            if setup_minimax(white | bit, black, universe, leaf, placements=placements):
                 return True
-        elif not setup_minimax(white, black | bit, universe, leaf):
+        elif not setup_minimax(white, black | bit, universe, leaf, placements=placements):
             return False
     return not mint_places
 
 
-def random_setup(table: EatingTable, empty: int, rng: random.Random) -> tuple[int, int]:
-    """A set-up position with ``empty`` free sites: a random shape, a random colouring of it."""
-    k = table.spec.universe.bit_count() - empty
-    occupied = rng.choice(table.layout.level(k).shapes)
+def random_setup(table: TableFiles, empty: int, rng: random.Random) -> tuple[int, int]:
+    """A set-up position with ``empty`` placements left: a random shape, a random colouring of it."""
+    k = table.layout.top - empty
+    occupied = rng.choice(table.layout.setup_level(k).shapes)
     sites = [s for s in range(NUM_SITES) if occupied >> s & 1]
     white = sum(1 << s for s in rng.sample(sites, (k + 1) // 2))
     return white, occupied & ~white
 
 
 def check_setup(
-    table: EatingTable, empties: Iterable[int], count: int, rng: random.Random, leaf: Callable[[int, int], bool]
+    table: TableFiles, empties: Iterable[int], count: int, rng: random.Random, leaf: Callable[[int, int], bool]
 ) -> list[LevelCheck]:
     """Compare the set-up table with :func:`setup_minimax` on ``count`` random positions per number of free sites."""
     results = []
@@ -282,11 +387,11 @@ def check_setup(
         won, mismatches = 0, []
         for _ in range(count):
             white, black = random_setup(table, empty, rng)
-            expected = setup_minimax(white, black, table.spec.universe, leaf)
+            expected = setup_minimax(white, black, table.spec.universe, leaf, placements=table.layout.top)
             won += expected
             if table.mint_wins_setup(white, black) != expected:
                 mismatches.append((white, black))
-        results.append(LevelCheck(table.spec.universe.bit_count() - empty, count, won, mismatches))
+        results.append(LevelCheck(table.layout.top - empty, count, won, mismatches))
     return results
 
 
@@ -294,3 +399,9 @@ def solver_leaf(line_rule: str) -> Callable[[int, int], bool]:
     """The search solver's verdict on a full cake: True when Mint, eating first, wins."""
     value = solver_value(line_rule)
     return lambda white, black: value(white, black) > 0
+
+
+def poisoned_solver_leaf(line_rule: str, universe: int) -> Callable[[int, int], bool]:
+    """The search solver's verdict on a set-up finished but for the cherry, which goes on the one
+    site left: True when Mint, eating first, wins."""
+    return lambda white, black: poisoned_search_value(line_rule, white, black, universe & ~(white | black)) > 0
