@@ -481,6 +481,16 @@ function renderChallengeSeats(result) {
   select.appendChild(h("option", { value: "random" }, t("people.seat_random")));
   result.players.forEach((name, i) => select.appendChild(h("option", { value: String(i) }, seatName(name))));
   select.value = [...select.options].some((o) => o.value === before) ? before : "random";
+  // Whom to: anyone, a level of the engine (the game starts at once), or one player by name.
+  const to = $("challenge-to");
+  const chosenTo = to.value;
+  clear(to);
+  to.appendChild(h("option", { value: "" }, t("people.anyone")));
+  for (const level of result.levels || []) to.appendChild(h("option", { value: `level:${level.level}` }, agentName(`level:${level.level}`)));
+  to.appendChild(h("option", { value: "name" }, t("people.named")));
+  to.value = [...to.options].some((o) => o.value === chosenTo) ? chosenTo : "";
+  to.onchange = () => ($("opponent-row").hidden = to.value !== "name");
+  to.onchange();
 }
 
 /** Rated games are for registered players: the box is offered to accounts only. */
@@ -500,7 +510,8 @@ async function postChallenge(event) {
     return;
   }
   const seat = $("challenge-seat").value;
-  const opponent = $("challenge-opponent").value.trim();
+  const to = $("challenge-to").value;
+  const opponent = to === "name" ? $("challenge-opponent").value.trim() : to;
   const body = { game: $("game").value, options: options(), seat: seat === "random" ? "random" : Number(seat), rated: $("challenge-rated").checked };
   if (opponent) body.opponent = opponent;
   $("post").disabled = true;
