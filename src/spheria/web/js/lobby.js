@@ -402,6 +402,7 @@ function onLobbyFrame(frame) {
     for (const c of frame.challenges) challenges.set(c.id, c);
     for (const c of frame.challenges) challengeGames.set(c.id, c.game);
     renderChallenges();
+    if (frame.type === "lobby") refreshPresence(); // this lobby now counts among those online
   } else if (frame.type === "challenge") {
     const c = frame.challenge;
     challengeGames.set(c.id, c.game);
