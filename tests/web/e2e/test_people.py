@@ -11,7 +11,6 @@ player's page says so with a 404. Screenshots go to ``test-artifacts/`` (``peopl
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from playwright.sync_api import Browser, Page
 
@@ -31,8 +30,7 @@ PASSWORD = "correct horse battery"
 
 
 def person(browser: Browser, size: str, lang: str = "en") -> tuple[Page, list[str]]:  # noqa: F811
-    options: dict[str, Any] = dict(SIZES[size])
-    return watched_page(browser, locale=LOCALES[lang], **options)
+    return watched_page(browser, locale=LOCALES[lang], **SIZES[size])  # type: ignore[arg-type]
 
 
 def open_lobby(page: Page, server: str) -> None:  # noqa: F811
@@ -69,6 +67,10 @@ def test_two_people_meet_through_a_rated_challenge(browser: Browser, server: str
     register(phone, "Mina_phone")
     register(desk, "Jun-desk")
     phone.evaluate("window.stillHere = true")  # gone if the page reloads
+    # Both are online, counted by their lobby sockets (the list is asked for every few seconds).
+    desk.wait_for_selector("#presence-players a[href='/@/Mina_phone']")
+    desk.wait_for_selector("#presence-players a[href='/@/Jun-desk']")
+    desk.wait_for_function("document.getElementById('presence-counts').textContent.startsWith('2 people online')")
 
     # The desktop posts a rated Special Cake mint challenge, playing the first seat.
     choose_game(desk, "special-cake")
@@ -77,11 +79,13 @@ def test_two_people_meet_through_a_rated_challenge(browser: Browser, server: str
     desk.check("#challenge-rated")
     desk.click("#post")
     own = desk.wait_for_selector("#challenges li.challenge[data-game='special-cake']")
+    assert own is not None
     assert own.query_selector("button.cancel-challenge") is not None  # one's own: cancel, not accept
     assert own.query_selector("button.accept-challenge") is None
 
     # The phone sees it at once, pushed over its lobby socket, with the poster's name and "rated".
     offer = phone.wait_for_selector("#challenges li.challenge[data-game='special-cake'] button.accept-challenge")
+    assert offer is not None
     assert phone.evaluate("window.stillHere") is True
     row = phone.inner_text("#challenges li.challenge[data-game='special-cake']")
     assert "Jun-desk" in row and "rated" in row and "mint" in row.lower(), row
@@ -108,6 +112,7 @@ def test_two_people_meet_through_a_rated_challenge(browser: Browser, server: str
         response = page.goto(f"{server}/@/{name}")
         assert response is not None and response.status == 200
         playing = page.wait_for_selector(f"#playing li[data-game='{game_id}']")
+        assert playing is not None
         assert page.inner_text("#player-name") == name
         assert other in playing.inner_text()
         assert playing.query_selector(f"a[href='/game/{game_id}']") is not None
