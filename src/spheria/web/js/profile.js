@@ -34,7 +34,7 @@ async function load(cursor) {
 
 onLanguageChange(() => profile && render());
 
-/** "special-cake/variant=mint" as people read it: the game's title and its options in words. */
+/** A rating key ("<game>/<option>=<value>,...") as people read it: the game's title and its options in words. */
 function keyWords(key) {
   const [game, rest] = key.split("/");
   const options = {};
