@@ -42,6 +42,8 @@ export function playerLink(player) {
 
 /** Fill ``box`` with the "who you are" controls; ``changed()`` after each sign-in or sign-out. */
 export function renderAccount(box, changed) {
+  // Re-drawn on a switch of language: what was being typed stays.
+  const typed = Object.fromEntries([...box.querySelectorAll("input[id]")].map((input) => [input.id, input.value]));
   clear(box);
   const error = h("div", { class: "form-error", id: "account-error" });
   const act = async (path, method, body) => {
@@ -92,6 +94,7 @@ export function renderAccount(box, changed) {
     );
   }
   box.append(error);
+  for (const input of box.querySelectorAll("input[id]")) if (typed[input.id]) input.value = typed[input.id];
 }
 
 /** Player search by name prefix (GET /api/players?prefix=): ``input`` in ``form``, links in ``results``. */

@@ -415,7 +415,12 @@ function onLobbyFrame(frame) {
 }
 
 /** To the seat a started challenge gives us (its invite kept, as the lobby keeps its own seats'). */
+let landing = false;
+
 function land(answer) {
+  // The accepter hears twice (the accept's answer and game_ready): a second navigation would abort the first.
+  if (landing) return;
+  landing = true;
   const game = catalog.games.find((g) => g.name === challengeGames.get(answer.challenge));
   const name = game && game.players[answer.seat] ? game.players[answer.seat] : String(answer.seat);
   saveInvites(answer.game_id, [{ seat: answer.seat, name, invite: answer.invite }]);
