@@ -10,6 +10,7 @@ player's page says so with a 404. Screenshots go to ``test-artifacts/`` (``peopl
 
 from __future__ import annotations
 
+import random
 import re
 
 from playwright.sync_api import Browser, Page
@@ -19,6 +20,7 @@ from tests.web.e2e.test_browser import (  # noqa: F401  (browser and server are 
     assert_fits,
     browser,
     choose_game,
+    play_to_the_end,
     screenshot,
     server,
     watched_page,
@@ -188,3 +190,46 @@ def test_an_unknown_player_page_says_so(browser: Browser, server: str) -> None: 
     page.context.close()
     # The page's own fetch of the missing profile is logged by the browser as a failed resource.
     assert [e for e in errors if "404" not in e] == [], errors
+
+
+def test_a_rated_game_against_a_level_shows_on_the_profile(browser: Browser, server: str) -> None:  # noqa: F811
+    page, errors = person(browser, "desktop")
+    open_lobby(page, server)
+    register(page, "Sora_rated")
+    choose_game(page, "special-cake")
+    page.select_option("#opt-variant", "mint")
+    page.select_option("#challenge-seat", "0")
+    page.select_option("#challenge-to", "level:1")
+    page.check("#challenge-rated")
+    game_ids = []
+    for round_ in range(2):  # two rated games: a history of two points to chart
+        if round_:
+            open_lobby(page, server)
+            choose_game(page, "special-cake")
+            page.select_option("#opt-variant", "mint")
+            page.select_option("#challenge-to", "level:1")
+            page.check("#challenge-rated")
+        page.click("#post")  # against a level the game starts at once
+        page.wait_for_url(re.compile(r"/game/[^/#]+#"))
+        game_ids.append(page.url.split("/game/")[1].split("#")[0])
+        play_to_the_end(page, random.Random(3 + round_), f"people-rated-level-{round_}")
+    game_id = game_ids[0]
+    response = page.goto(f"{server}/@/Sora_rated")
+    assert response is not None and response.status == 200
+    row = page.wait_for_selector(f"#games tr[data-game='{game_id}']")
+    assert row is not None
+    text = row.inner_text()
+    assert any(word in text for word in ("Won", "Lost", "Draw")), text
+    assert "→" in text  # the rating before and after the game
+    assert row.query_selector(f"a[href='/replay/{game_id}']") is not None
+    assert row.query_selector("a[href^='/analysis?record=']") is not None
+    rating = page.wait_for_selector("#ratings .rating[data-key^='special-cake/']")
+    assert rating is not None and "Special Cake" in rating.inner_text()
+    assert rating.query_selector("abbr.provisional") is not None  # two games: still provisional
+    assert rating.query_selector("svg.eval-chart polyline") is not None  # the history, charted
+    assert "2 games" in rating.inner_text()
+    page.wait_for_selector(f"#games tr[data-game='{game_ids[1]}']")
+    assert page.is_hidden("#no-ratings")
+    screenshot(page, "people-profile-rated-desktop", full_page=True)
+    page.context.close()
+    assert errors == [], errors
