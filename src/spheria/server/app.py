@@ -47,7 +47,7 @@ from dataclasses import replace
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -82,6 +82,15 @@ async def api_words(request: Request) -> Response:
     return response
 
 
+async def profile_page(request: Request) -> Response:
+    """``GET /@/{name}``: the profile page; for nobody of that name the page all the same (it says
+    so to a person) with the status 404, as an unknown game's page. Found as the API finds it."""
+    found = (await profiles.api_player(request)).status_code == 200
+    return FileResponse(
+        WEB_DIR / "profile.html", status_code=200 if found else 404, headers={"Cache-Control": "no-cache"}
+    )
+
+
 ROUTES = [
     *analysis.ROUTES,  # /ws/analysis before /ws/{game_id}
     *accounts.ROUTES,  # guests, accounts and sessions (docs/server.md, Accounts)
@@ -107,6 +116,7 @@ ROUTES = [
     WebSocketRoute("/ws/lobby", challenges.LobbySocket),  # before /ws/{game_id}
     WebSocketRoute("/ws/{game_id}", GameSocket),
     *profiles.ROUTES,  # profiles, player search, resign and rematch (docs/server.md, Profiles)
+    Route("/@/{name}", profile_page, methods=["GET"]),
     Mount("/static", app=StaticFiles(directory=WEB_DIR), name="static"),
 ]
 

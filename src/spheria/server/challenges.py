@@ -198,12 +198,17 @@ class LobbySocket:
             await self.ws.accept()
             self.pump = asyncio.create_task(self.client.pump())
             self.lobby.arrive(self)
+            # Counted online as a game's socket is (docs/server.md, Presence): a player once, else the socket.
+            presence = self.ws.scope["app"].state.presence
+            key = self.player.id if self.player is not None else f"socket:{id(self)}"
+            presence.enter(key, None if self.player is None else self.player.shown())
             try:
                 shown = None if self.player is None else self.player.shown()
                 self.client.push({"type": "lobby", "player": shown, "challenges": self.lobby.seen_by(self)})
                 await self.serve()
             finally:
                 self.lobby.leave(self)
+                presence.leave(key)
         except WebSocketDisconnect:
             pass
         finally:

@@ -1,7 +1,10 @@
-// The lobby: the new game form, games in play and finished games.
+// The lobby: who you are, the open challenges (live over /ws/lobby), your games, who is online,
+// the new game form (a private game with invite links, or a challenge posted to everyone), games
+// in play and finished games. Everything the server sends about people is shown as text (h()).
 
 import { t, translatePage, onLanguageChange, currentLanguage, gameTitle, seatName, agentName, levelWords } from "./messages.js";
-import { h, clear, api, renderOptionInputs, optionValues, showResolvedDefaults, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch, resultText, refusalText, showHowTo } from "./ui.js";
+import { h, clear, api, renderOptionInputs, optionValues, showResolvedDefaults, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch, resultText, refusalText, showHowTo, socketUrl } from "./ui.js";
+import { me, loadSession, send, playerLink, renderAccount, searchBox } from "./account.js";
 
 translatePage(); // static labels from the message table
 
@@ -14,6 +17,7 @@ let chosen = false; // whether the player chose the game or its options (then th
 
 async function start() {
   catalog = await api("/api/catalog");
+  await loadSession(); // who this browser is, and the CSRF token every change carries
   const select = $("game");
   for (const game of catalog.games) select.appendChild(h("option", { value: game.name }, gameTitle(game.name, game.title)));
   const query = new URLSearchParams(location.search);
@@ -33,6 +37,7 @@ async function start() {
   await check();
   await refreshGames();
   setInterval(refreshGames, 5000);
+  await startPeople();
 }
 
 /** Every game's title in a line under the heading, in the page's language, as the server lists them. */
@@ -54,6 +59,7 @@ onLanguageChange(() => {
   if (created) showCreated(created);
   if (lastGames) renderGames(lastGames); // at once, in the new words; then fresh from the server
   refreshGames();
+  rewordPeople();
 });
 
 /** The option inputs of the chosen game; ``keep`` (name: value) what the player had chosen. */
@@ -98,6 +104,7 @@ async function check() {
     showResolvedDefaults($("option-rows"), result.options);
     showLinks(result);
     renderSeats(result);
+    renderChallengeSeats(result);
     $("create").disabled = false;
   } catch (error) {
     if (serial !== checkSerial) return;
@@ -197,7 +204,8 @@ async function create(event) {
   $("form-error").textContent = "";
   $("create").disabled = true;
   try {
-    const result = await api("/api/games", { method: "POST", body: JSON.stringify({ game: $("game").value, options: options(), seats: seats(), hints: $("hints").checked }) });
+    // Sent with the CSRF token: the game is filed under the signed-in player (their games).
+    const result = await send("/api/games", "POST", { game: $("game").value, options: options(), seats: seats(), hints: $("hints").checked });
     // Only the creator's own seat (the first human one) and the watch link stay in this browser:
     // the first browser to open a seat's link takes that seat. The owner credential re-issues links.
     const own = result.seats.find((s) => s.invite);
@@ -290,6 +298,311 @@ function renderGames(data) {
   }
   $("no-active").hidden = nActive > 0;
   $("no-finished").hidden = nFinished > 0;
+}
+
+
+// ---- People: who you are, open challenges, your games, who is online ----------------------------
+
+const FOLLOWING = "spheria.following";
+/** The open challenges this lobby sees, by id (kept live by the lobby socket). */
+const challenges = new Map();
+/** The game of every challenge seen (a taken one leaves the list before its game_ready comes). */
+const challengeGames = new Map();
+let lobbySocket = null;
+let reconnectTimer = null;
+
+async function startPeople() {
+  renderAccount($("account"), signedChanged);
+  renderFollowing();
+  renderQuick();
+  syncRated();
+  $("post-challenge").addEventListener("submit", postChallenge);
+  searchBox($("player-search"), $("player-prefix"), $("player-results"));
+  connectLobby();
+  await Promise.all([refreshPresence(), refreshMyGames()]);
+  setInterval(refreshPresence, 10000);
+  setInterval(refreshMyGames, 10000);
+}
+
+/** After a sign-in or sign-out: the socket learns who we are only at its handshake. */
+function signedChanged() {
+  syncRated();
+  renderChallenges();
+  refreshMyGames();
+  refreshPresence();
+  if (lobbySocket) lobbySocket.close(); // reopened at once, as the new player
+}
+
+function rewordPeople() {
+  renderAccount($("account"), signedChanged);
+  renderFollowing();
+  renderQuick();
+  renderChallenges();
+  if (lastPresence) renderPresence(lastPresence);
+  if (lastMyGames) renderMyGames(lastMyGames);
+}
+
+/** The games whose challenges this lobby shows (every game until the person unticks some). */
+function followed() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(FOLLOWING) || "null");
+    if (Array.isArray(stored)) return stored.filter((name) => catalog.games.some((g) => g.name === name));
+  } catch {
+    // nothing kept: every game
+  }
+  return catalog.games.map((g) => g.name);
+}
+
+function renderFollowing() {
+  const box = clear($("following"));
+  const chosen = followed();
+  for (const game of catalog.games) {
+    const box_ = h("input", { type: "checkbox", value: game.name, checked: chosen.includes(game.name), "data-follow": game.name });
+    box_.addEventListener("change", () => {
+      const names = [...$("following").querySelectorAll("input:checked")].map((i) => i.value);
+      try {
+        localStorage.setItem(FOLLOWING, JSON.stringify(names));
+      } catch {
+        // followed for this page only
+      }
+      follow();
+    });
+    box.appendChild(h("label", { class: "follow" }, box_, " ", gameTitle(game.name, game.title)));
+  }
+}
+
+function follow() {
+  if (lobbySocket && lobbySocket.readyState === WebSocket.OPEN) lobbySocket.send(JSON.stringify({ type: "follow", games: followed() }));
+}
+
+function connectLobby() {
+  clearTimeout(reconnectTimer);
+  const socket = new WebSocket(socketUrl("/ws/lobby"));
+  lobbySocket = socket;
+  socket.addEventListener("open", follow);
+  socket.addEventListener("message", (event) => {
+    let frame;
+    try {
+      frame = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    onLobbyFrame(frame);
+  });
+  socket.addEventListener("close", () => {
+    if (lobbySocket !== socket) return;
+    lobbySocket = null;
+    reconnectTimer = setTimeout(connectLobby, 1000);
+  });
+}
+
+function onLobbyFrame(frame) {
+  if (frame.type === "lobby" || frame.type === "following") {
+    challenges.clear();
+    for (const c of frame.challenges) challenges.set(c.id, c);
+    for (const c of frame.challenges) challengeGames.set(c.id, c.game);
+    renderChallenges();
+    if (frame.type === "lobby") refreshPresence(); // this lobby now counts among those online
+  } else if (frame.type === "challenge") {
+    const c = frame.challenge;
+    challengeGames.set(c.id, c.game);
+    if (c.status === "open" && followed().includes(c.game)) challenges.set(c.id, c);
+    else challenges.delete(c.id);
+    renderChallenges();
+  } else if (frame.type === "game_ready") {
+    land(frame);
+  }
+}
+
+/** To the seat a started challenge gives us (its invite kept, as the lobby keeps its own seats'). */
+let landing = false;
+
+function land(answer) {
+  // The accepter hears twice (the accept's answer and game_ready): a second navigation would abort the first.
+  if (landing) return;
+  landing = true;
+  const game = catalog.games.find((g) => g.name === challengeGames.get(answer.challenge));
+  const name = game && game.players[answer.seat] ? game.players[answer.seat] : String(answer.seat);
+  saveInvites(answer.game_id, [{ seat: answer.seat, name, invite: answer.invite }]);
+  location.href = answer.invite;
+}
+
+function seatWord(game, seat) {
+  if (seat === null || seat === undefined) return t("people.seat_random");
+  const known = catalog.games.find((g) => g.name === game);
+  return known && known.players[seat] ? seatName(known.players[seat]) : String(seat + 1);
+}
+
+function renderChallenges() {
+  const list = clear($("challenges"));
+  const player = me();
+  const mine = (c) => player && c.poster && !c.poster.guest === !player.guest && c.poster.name === player.name;
+  for (const c of [...challenges.values()].sort((a, b) => a.created - b.created)) {
+    const own = mine(c);
+    const action = own
+      ? h("button", { type: "button", class: "small cancel-challenge", onclick: () => cancelChallenge(c.id) }, t("people.cancel"))
+      : h("button", { type: "button", class: "small primary accept-challenge", onclick: () => acceptChallenge(c.id) }, t("people.accept"));
+    const facts = [c.rated ? t("people.rated_word") : t("people.casual"), t("people.poster_seat", { seat: seatWord(c.game, c.seat) })];
+    if (c.seats > 2) facts.push(t("people.joined", { count: c.joined.length, seats: c.seats }));
+    list.appendChild(
+      h(
+        "li",
+        { class: "challenge", "data-challenge": c.id, "data-game": c.game },
+        h("div", { class: "challenge-what" }, h("b", {}, gameTitle(c.game)), " ", h("span", { class: "muted" }, describeOptions(c.options))),
+        h("div", { class: "challenge-who" }, playerLink(c.poster), c.opponent ? h("span", { class: "muted" }, " → ", c.opponent) : null, " · ", h("span", { class: "muted" }, facts.join(" · "))),
+        action,
+      ),
+    );
+  }
+  $("no-challenges").hidden = challenges.size > 0;
+}
+
+async function acceptChallenge(id) {
+  $("challenge-error").textContent = "";
+  try {
+    const answer = await send(`/api/challenges/${encodeURIComponent(id)}/accept`, "POST");
+    if (answer.game_id) land(answer);
+    else $("challenge-error").textContent = t("people.waiting", { count: answer.waiting });
+  } catch (error) {
+    $("challenge-error").textContent = refusalText(error);
+  }
+}
+
+async function cancelChallenge(id) {
+  $("challenge-error").textContent = "";
+  try {
+    await send(`/api/challenges/${encodeURIComponent(id)}`, "DELETE");
+    challenges.delete(id);
+    renderChallenges();
+  } catch (error) {
+    $("challenge-error").textContent = refusalText(error);
+  }
+}
+
+/** The challenge's seat choice: drawn, or one of the game's seats (as the form's game has them). */
+function renderChallengeSeats(result) {
+  const select = $("challenge-seat");
+  const before = select.value;
+  clear(select);
+  select.appendChild(h("option", { value: "random" }, t("people.seat_random")));
+  result.players.forEach((name, i) => select.appendChild(h("option", { value: String(i) }, seatName(name))));
+  select.value = [...select.options].some((o) => o.value === before) ? before : "random";
+  // Whom to: anyone, a level of the engine (the game starts at once), or one player by name.
+  const to = $("challenge-to");
+  const chosenTo = to.value;
+  clear(to);
+  to.appendChild(h("option", { value: "" }, t("people.anyone")));
+  for (const level of result.levels || []) to.appendChild(h("option", { value: `level:${level.level}` }, agentName(`level:${level.level}`)));
+  to.appendChild(h("option", { value: "name" }, t("people.named")));
+  to.value = [...to.options].some((o) => o.value === chosenTo) ? chosenTo : "";
+  to.onchange = () => ($("opponent-row").hidden = to.value !== "name");
+  to.onchange();
+}
+
+/** Rated games are for registered players: the box is offered to accounts only. */
+function syncRated() {
+  const player = me();
+  const account = Boolean(player && !player.guest);
+  $("challenge-rated").disabled = !account;
+  if (!account) $("challenge-rated").checked = false;
+  $("rated-note").hidden = account;
+}
+
+async function postChallenge(event) {
+  event.preventDefault();
+  $("post-error").textContent = "";
+  if (!me()) {
+    $("post-error").textContent = t("people.sign_in_first");
+    return;
+  }
+  const seat = $("challenge-seat").value;
+  const to = $("challenge-to").value;
+  const opponent = to === "name" ? $("challenge-opponent").value.trim() : to;
+  const body = { game: $("game").value, options: options(), seat: seat === "random" ? "random" : Number(seat), rated: $("challenge-rated").checked };
+  if (opponent) body.opponent = opponent;
+  $("post").disabled = true;
+  try {
+    const answer = await send("/api/challenges", "POST", body);
+    if (answer.invite) land(answer); // against a level: the game has started
+    else $("post-error").textContent = "";
+  } catch (error) {
+    $("post-error").textContent = refusalText(error);
+  } finally {
+    $("post").disabled = false;
+  }
+}
+
+/** One button per game: take the oldest open casual challenge of it, else post one. */
+function renderQuick() {
+  const box = clear($("quick"));
+  for (const game of catalog.games) {
+    box.appendChild(h("button", { type: "button", class: "small quick-pair", "data-game": game.name, onclick: () => quickPair(game.name) }, t("people.quick_game", { game: gameTitle(game.name, game.title) })));
+  }
+}
+
+async function quickPair(game) {
+  $("post-error").textContent = "";
+  if (!me()) {
+    $("post-error").textContent = t("people.sign_in_first");
+    return;
+  }
+  try {
+    const answer = await send("/api/challenges/quick", "POST", { game, options: {} });
+    if (answer.invite) land(answer);
+  } catch (error) {
+    $("post-error").textContent = refusalText(error);
+  }
+}
+
+let lastPresence = null;
+
+async function refreshPresence() {
+  try {
+    lastPresence = await api("/api/presence");
+  } catch {
+    return;
+  }
+  renderPresence(lastPresence);
+}
+
+function renderPresence(data) {
+  $("presence-counts").textContent = `${t("people.online_count", { count: data.online })} · ${t("people.games_count", { count: data.games })}`;
+  const names = clear($("presence-players"));
+  for (const player of data.players) names.appendChild(playerLink(player));
+}
+
+let lastMyGames = null;
+
+async function refreshMyGames() {
+  if (!me()) {
+    lastMyGames = { games: [] };
+    renderMyGames(lastMyGames);
+    return;
+  }
+  try {
+    lastMyGames = await api("/api/my/games");
+  } catch {
+    return;
+  }
+  renderMyGames(lastMyGames);
+}
+
+function renderMyGames(data) {
+  const list = clear($("my-games"));
+  const invites = savedInvites();
+  for (const game of data.games) {
+    const own = (invites[game.id] || []).find((s) => s.seat === game.seat && s.invite);
+    list.appendChild(
+      h(
+        "li",
+        { class: "challenge my-game", "data-game": game.id },
+        h("div", {}, h("b", {}, gameTitle(game.game, game.title)), " ", h("span", { class: "muted" }, t("lobby.moves", { count: game.plies }))),
+        h("div", { class: game.your_move ? "your-move" : "muted" }, game.your_move ? t("people.your_move") : t("people.their_move")),
+        h("a", { href: own ? own.invite : `/game/${game.id}`, class: "button small" }, t("people.open_game")),
+      ),
+    );
+  }
+  $("no-my-games").hidden = data.games.length > 0;
 }
 
 start().catch((error) => ($("form-error").textContent = t("lobby.unreachable", { error: error.message })));
