@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Dialog, Page
 
 from tests.web.e2e.test_browser import (  # noqa: F401  (browser and server are fixtures)
     SIZES,
@@ -49,8 +49,13 @@ class Person:
         self.errors: list[str] = []
         self.dialogs: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("dialog", lambda dialog: (self.dialogs.append(dialog.message), dialog.dismiss()))
+        self.page.on("dialog", self.dismiss)
         self.page.goto(server + "/")
+
+    def dismiss(self, dialog: Dialog) -> None:
+        """A dialog (an ``alert`` run by a message) is noted and closed."""
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
 
     def post(self, path: str, body: dict[str, Any], status: int = 201) -> dict[str, Any]:
         """POST as this browser (its cookies), with the CSRF header its session gives."""
@@ -101,7 +106,11 @@ def seated(people: list[Person], game: dict[str, Any]) -> list[Page]:
     return pages
 
 
-def test_players_and_spectators_chat_apart_mute_and_resign(browser: Browser, server: str, contexts: list[BrowserContext]) -> None:  # noqa: F811
+def test_players_and_spectators_chat_apart_mute_and_resign(
+    browser: Browser,  # noqa: F811
+    server: str,  # noqa: F811
+    contexts: list[BrowserContext],
+) -> None:
     phone = Person(browser, contexts, server, "phone", "en")
     desk = Person(browser, contexts, server, "desktop", "ko")
     phone.guest(unique("Mina"))
@@ -162,7 +171,9 @@ def test_players_and_spectators_chat_apart_mute_and_resign(browser: Browser, ser
 
     # The desktop mutes the phone's player: the old messages go, the next one never shows.
     b.locator("#chat .chat-message", has_text="hello from the phone").locator(".chat-mute").click()
-    b.wait_for_function("() => ![...document.querySelectorAll('#chat .chat-text')].some(n => n.textContent.includes('hello'))")
+    b.wait_for_function(
+        "() => ![...document.querySelectorAll('#chat .chat-text')].some(n => n.textContent.includes('hello'))"
+    )
     phone.say("can you read me")
     phone.sees("can you read me")
     desk.say("still here")
@@ -212,7 +223,11 @@ def test_players_and_spectators_chat_apart_mute_and_resign(browser: Browser, ser
     assert phone.errors == desk.errors == watcher.errors == []
 
 
-def test_resigning_before_both_moved_aborts_unrated(browser: Browser, server: str, contexts: list[BrowserContext]) -> None:  # noqa: F811
+def test_resigning_before_both_moved_aborts_unrated(
+    browser: Browser,  # noqa: F811
+    server: str,  # noqa: F811
+    contexts: list[BrowserContext],
+) -> None:
     one = Person(browser, contexts, server, "desktop", "ko")
     two = Person(browser, contexts, server, "phone", "en")
     one.guest(unique("Hana"))
@@ -231,7 +246,11 @@ def test_resigning_before_both_moved_aborts_unrated(browser: Browser, server: st
     assert one.errors == two.errors == []
 
 
-def test_a_rated_game_between_two_accounts_shows_the_rating_change(browser: Browser, server: str, contexts: list[BrowserContext]) -> None:  # noqa: F811
+def test_a_rated_game_between_two_accounts_shows_the_rating_change(
+    browser: Browser,  # noqa: F811
+    server: str,  # noqa: F811
+    contexts: list[BrowserContext],
+) -> None:
     phone = Person(browser, contexts, server, "phone", "ko")
     desk = Person(browser, contexts, server, "desktop", "en")
     phone.account(unique("kim"))
@@ -246,7 +265,10 @@ def test_a_rated_game_between_two_accounts_shows_the_rating_change(browser: Brow
         page.wait_for_selector("#result .result-ratings .rating-change >> nth=1")
         changes = page.locator("#result .rating-change")
         assert changes.count() == 2
-        diffs = [int(text.replace("−", "-").replace("±", "")) for text in page.locator("#result .rating-diff").all_inner_texts()]
+        diffs = [
+            int(text.replace("−", "-").replace("±", ""))
+            for text in page.locator("#result .rating-diff").all_inner_texts()
+        ]
         assert diffs[0] == -diffs[1] != 0  # two newcomers of equal rating: one wins what the other loses
         assert "?" in page.inner_text("#result .rating-values >> nth=0")  # newcomers are provisional
         assert " → " in page.inner_text("#result .rating-values >> nth=0")
