@@ -237,9 +237,9 @@ def test_resigning_before_both_moved_aborts_unrated(
     a.click("#btn-resign-yes")
     for page in (a, b):
         page.wait_for_selector("#result .result-reason[data-reason='aborted']")
-        assert page.locator("#result .result-ratings[data-unrated]").count() == 1
+        assert page.locator("#result .result-ratings[data-unrated='aborted']").count() == 1
     assert b.inner_text("#result .result-title") == "Game aborted"
-    assert "rating" in b.inner_text("#result .result-ratings")
+    assert b.inner_text("#result .result-ratings") == "Aborted: not rated."
     assert b.locator("#result .result-text").count() == 0  # no "draw" for a game nobody played
     screenshot(a, "people-aborted-desktop-ko")
     screenshot(b, "people-aborted-phone-en")

@@ -315,5 +315,7 @@ export function ratingLines(result, players) {
     return h("div", { class: "result-ratings" }, h("div", { class: "muted" }, t("rating.rated")), h("ul", { class: "rating-list" }, rows));
   }
   if (!result.unrated) return "";
-  return h("div", { class: "result-ratings unrated", "data-unrated": result.unrated }, tOr(`rating.unrated.${result.unrated}`, t("rating.unrated.other")));
+  // An aborted game says so, whether or not it was offered as rated.
+  const why = result.reason && result.reason.code === "aborted" ? "aborted" : result.unrated;
+  return h("div", { class: "result-ratings unrated", "data-unrated": why }, tOr(`rating.unrated.${why}`, t("rating.unrated.other")));
 }
