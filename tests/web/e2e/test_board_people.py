@@ -253,9 +253,16 @@ def test_a_rated_game_between_two_accounts_shows_the_rating_change(
 ) -> None:
     phone = Person(browser, contexts, server, "phone", "ko")
     desk = Person(browser, contexts, server, "desktop", "en")
-    phone.account(unique("kim"))
+    kim = unique("kim")
+    phone.account(kim)
     desk.account(unique("lee"))
     pages = seated([phone, desk], new_game(desk, rated=True))
+    # An account speaks under its name, with no guest mark.
+    phone.say("잘 부탁합니다")
+    desk.sees("잘 부탁합니다")
+    assert desk.page.inner_text("#chat .chat-message .chat-name") == kim
+    pages[0].locator("#chat .chat-form").scroll_into_view_if_needed()
+    screenshot(pages[0], "people-chat-phone-ko")
     rng = random.Random(3)
     moves = 0
     while wait_turn(pages[moves % 2]):

@@ -55,6 +55,8 @@ export class Chat {
     this.button = h("button", { type: "submit", class: "small" });
     this.form = h("form", { class: "chat-form" }, this.input, this.count, this.button);
     this.input.addEventListener("input", () => this.renderCount());
+    // Enter in the chat sends the words, never the move picked on the board (the page's Enter).
+    this.host.addEventListener("keydown", (e) => e.key === "Enter" && e.stopPropagation());
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
       this.say();
@@ -119,7 +121,8 @@ export class Chat {
   guestForm() {
     const name = h("input", { type: "text", class: "chat-guest-name", maxlength: 20, placeholder: t("chat.guest_name"), "aria-label": t("chat.guest_name") });
     const problem = h("span", { class: "chat-guest-problem muted" });
-    const form = h("form", { class: "chat-guest" }, name, h("button", { type: "submit", class: "small" }, t("chat.guest_sign_in")), problem);
+    const lobby = h("a", { href: "/", class: "chat-lobby" }, t("chat.lobby"));
+    const form = h("form", { class: "chat-guest" }, name, h("button", { type: "submit", class: "small" }, t("chat.guest_sign_in")), lobby, problem);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       try {
