@@ -8,6 +8,8 @@ import { Picker, isSite, moveSites } from "./moves.js";
 import { t, translatePage, joinNames, onLanguageChange, seatName, gameTitle, agentName, errorText, colorWord } from "./messages.js";
 import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute, showHowTo, scoreTable, keepEndInSight, resultText, reasonText, socketUrl } from "./ui.js";
 import { MoveBox, Announcer, ballNames, revealVerdict, resultOutcome } from "./keyboard.js";
+import { Chat, post } from "./chat.js";
+import { ratingLines } from "./ui.js";
 
 translatePage(); // static labels from the message table
 
@@ -25,6 +27,7 @@ new ResizeObserver(([entry]) => {
 }).observe($("action-bar"));
 const moveBox = new MoveBox($("move-box"), (move) => submit(move)); // a move typed as in the terminal
 const announcer = new Announcer(); // each move and the result, for a screen reader
+const chat = new Chat($("chat"), gameId, send); // the players' or the spectators' room
 
 let socket = null;
 let seat = null;
@@ -142,7 +145,13 @@ function showMissing(reason) {
 }
 
 function onFrame(data) {
-  if (data.type === "claimed") {
+  if (chat.handle(data)) return;
+  if (data.type === "rematch_offer") {
+    rematchOffered = data.seats;
+    render();
+  } else if (data.type === "rematch") {
+    location.assign(data.invite); // the other player made the rematch: this seat's invite to it
+  } else if (data.type === "claimed") {
     if (claimKey) localStorage.setItem(claimKey, data.credential);
   } else if (data.type === "presence") {
     if (frame) {
@@ -152,6 +161,7 @@ function onFrame(data) {
   } else if (data.type === "welcome") {
     seat = data.seat;
     info = data.game;
+    chat.joined(seat);
     setConnection("online");
     renderHeading();
   } else if (data.type === "thinking") {
@@ -299,6 +309,8 @@ onLanguageChange(() => {
   if (gone) return showMissing(document.body.dataset.missing);
   setConnection(connection);
   if (info) renderHeading();
+  chat.renderWords();
+  resultShown = null;
   render();
 });
 
@@ -405,6 +417,7 @@ function render() {
   renderPicker(options, myTurn);
   renderHistory(obs);
   renderResult();
+  renderResign();
   renderProgress();
 }
 
@@ -568,16 +581,19 @@ function renderResult() {
   }
   box.hidden = false;
   // Built once per result (and language): a rebuild under a click on one of its links loses the click.
-  const shown = JSON.stringify([frame.result, frame.players.map((p) => p.name), seat, frame.hints, t("result.over")]);
+  const shown = JSON.stringify([frame.result, frame.players.map((p) => p.name), seat, frame.hints, t("result.over"), rematchOffered]);
   if (resultShown === shown) return;
   resultShown = shown;
-  const outcome = resultOutcome(frame.result, seat);
+  const aborted = frame.result.reason && frame.result.reason.code === "aborted";
+  const outcome = aborted ? "aborted" : resultOutcome(frame.result, seat);
   const hints = frame.hints && frame.hints.allowed && seat !== null ? h("div", { class: "muted result-hints" }, t("hints.used", { count: frame.hints.used[seat] || 0 })) : "";
   clear(box).append(
     h("div", { class: `result-title${outcome === "over" ? "" : ` ${outcome}`}` }, t(`result.${outcome}`)),
-    h("div", { class: "result-text" }, resultText(frame.result, frame.players)),
+    aborted ? "" : h("div", { class: "result-text" }, resultText(frame.result, frame.players)),
     reasonLine(),
+    ratingLines(frame.result, frame.players),
     hints,
+    rematchRow(),
     h(
       "div",
       { class: "result-links" },
@@ -587,6 +603,65 @@ function renderResult() {
       h("a", { href: "/", class: "button" }, t("links.new")),
     ),
   );
+}
+
+// Resigning asks once more before it ends the game (POST /api/games/{id}/resign, with this seat's credential).
+let resignAsked = false;
+let rematchOffered = []; // the seats that have offered a rematch of this ended game
+
+function credentialBody() {
+  const credential = claimKey && localStorage.getItem(claimKey);
+  return credential ? { credential } : {};
+}
+
+function renderResign() {
+  const row = $("resign-row");
+  row.hidden = seat === null || !frame || frame.terminal;
+  if (row.hidden) resignAsked = false;
+  const ask = h("button", { type: "button", id: "btn-resign", class: "small" }, t("resign.button"));
+  ask.addEventListener("click", () => {
+    resignAsked = true;
+    renderResign();
+  });
+  const yes = h("button", { type: "button", id: "btn-resign-yes", class: "small danger" }, t("resign.yes"));
+  yes.addEventListener("click", () => {
+    resignAsked = false;
+    post(`/api/games/${encodeURIComponent(gameId)}/resign`, credentialBody()).catch((error) => showMessage(error.message, "error"));
+    renderResign();
+  });
+  const no = h("button", { type: "button", id: "btn-resign-no", class: "small" }, t("resign.no"));
+  no.addEventListener("click", () => {
+    resignAsked = false;
+    renderResign();
+  });
+  const shown = resignAsked ? "ask" : "button";
+  if (row.dataset.shown === `${shown}${t("resign.button")}`) return; // not rebuilt under a finger
+  row.dataset.shown = `${shown}${t("resign.button")}`;
+  clear(row).append(...(resignAsked ? [h("span", { class: "resign-question" }, t("resign.confirm")), yes, no] : [ask]));
+}
+
+/** Offer a rematch, or take the one offered; the seats asked so far, in words. */
+function rematchRow() {
+  if (seat === null) return "";
+  const mine = rematchOffered.includes(seat);
+  const others = rematchOffered.filter((s) => s !== seat);
+  const label = mine ? "rematch.offered" : others.length ? "rematch.accept" : "rematch.offer";
+  const button = h("button", { type: "button", id: "btn-rematch", class: others.length && !mine ? "primary" : "", disabled: mine }, t(label));
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const answer = await post(`/api/games/${encodeURIComponent(gameId)}/rematch`, credentialBody());
+      if (answer.invite) return location.assign(answer.invite);
+      rematchOffered = answer.offered || [seat];
+      resultShown = null;
+      render();
+    } catch (error) {
+      button.disabled = false;
+      showMessage(error.message, "error");
+    }
+  });
+  const note = others.length && !mine ? h("span", { class: "rematch-note muted" }, t("rematch.offered_by", { names: joinNames(others.map(nameOf)) })) : "";
+  return h("div", { class: "rematch-row" }, button, note);
 }
 
 /** Why the game ended, in the page's words (nothing when the game gives no reason). */

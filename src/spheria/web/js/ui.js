@@ -1,7 +1,7 @@
 // Small helpers shared by the pages.
 
 import { PyramidView } from "./board.js";
-import { t, has, currentLanguage, errorText, optionLabel, optionValue, optionHelp, joinNames, seatName, colorWord, sentence } from "./messages.js";
+import { t, tOr, has, formatNumber, currentLanguage, errorText, optionLabel, optionValue, optionHelp, joinNames, seatName, colorWord, sentence } from "./messages.js";
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -287,4 +287,35 @@ export function optionValues(root = document) {
     else if (input.value !== "") out[name] = input.type === "number" ? Number(input.value) : input.value;
   }
   return out;
+}
+
+/** What a finished game did to the ratings (``result.rated``, ``result.unrated``, ``result.ratings``:
+ * per seat ``{before, after, provisional}`` or null): each seat's change, before → after and the
+ * difference, a "?" on a provisional rating; or why the game moved no rating. Empty for a game
+ * the server says nothing about. */
+export function ratingLines(result, players) {
+  if (result.rated) {
+    const rows = (result.ratings || []).map((change, seat) => {
+      if (!change) return null;
+      const name = seatName((players.find((p) => p.seat === seat) || players[seat] || {}).name);
+      const before = Math.round(change.before);
+      const after = Math.round(change.after);
+      const diff = after - before;
+      const mark = change.provisional ? "?" : ""; // a provisional rating's mark, as lichess writes it
+      return h(
+        "li",
+        { class: "rating-change", "data-seat": seat, title: change.provisional ? t("rating.provisional") : null },
+        h("span", { class: "rating-name" }, name),
+        " ",
+        h("span", { class: "rating-values" }, `${formatNumber(before)} → ${formatNumber(after)}${mark}`),
+        " ",
+        h("span", { class: `rating-diff ${diff > 0 ? "up" : diff < 0 ? "down" : "same"}` }, diff > 0 ? `+${diff}` : diff < 0 ? `−${-diff}` : "±0"),
+      );
+    });
+    return h("div", { class: "result-ratings" }, h("div", { class: "muted" }, t("rating.rated")), h("ul", { class: "rating-list" }, rows));
+  }
+  if (!result.unrated) return "";
+  // An aborted game says so, whether or not it was offered as rated.
+  const why = result.reason && result.reason.code === "aborted" ? "aborted" : result.unrated;
+  return h("div", { class: "result-ratings unrated", "data-unrated": why }, tOr(`rating.unrated.${why}`, t("rating.unrated.other")));
 }
