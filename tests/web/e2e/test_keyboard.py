@@ -279,10 +279,8 @@ def test_a_whole_game_by_keyboard_alone(
     size: str,
     bad: tuple[str, ...],
 ) -> None:
-    setup, _ = watched_page(browser, **SIZES["desktop"])  # type: ignore[arg-type]
-    invites = create_from_lobby(setup, server, game, options)
-    setup.context.close()
     page, errors = watched_page(browser, locale="ko-KR" if lang == "ko" else "en-US", **SIZES[size])  # type: ignore[arg-type]
+    invites = create_from_lobby(page, server, game, options)  # this browser holds the seat now
     frames = Frames(page)
     page.goto(server + invites[0])
     page.wait_for_selector("#players li.player")
@@ -359,10 +357,8 @@ def test_the_analysis_boards_keys_stay_its_own_unless_the_board_has_the_focus(br
 def test_a_switch_of_language_words_the_sites_and_the_log_again(browser: Browser, server: str) -> None:
     """Switched by keys in the middle of a game, the sites' names, the log's entries and the move
     box are worded in the new language at once (the socket, the game and the seat stay)."""
-    setup, _ = watched_page(browser, **SIZES["desktop"])  # type: ignore[arg-type]
-    invites = create_from_lobby(setup, server, "spline", {})
-    setup.context.close()
     page, errors = watched_page(browser, locale="en-US", **SIZES["desktop"])  # type: ignore[arg-type]
+    invites = create_from_lobby(page, server, "spline", {})  # this browser holds the seat now
     frames = Frames(page)
     page.goto(server + invites[0])
     page.wait_for_selector("#players li.player")
