@@ -219,9 +219,10 @@ def test_with_the_engine_off_nothing_is_asked_until_it_is_switched_on(
 @pytest.mark.parametrize(
     ("query", "words"),
     [
-        ({"game": "special-cake", "spn": "garbage"}, "bad SPN for special-cake"),
-        ({"game": "chess"}, "no game called 'chess'"),
-        ({"game": "spline", "tree": "0a1,0a1"}, "move 2 (0a1)"),
+        # the server's detail begins its own sentence under the page's words, with a capital
+        ({"game": "special-cake", "spn": "garbage"}, "\nBad SPN for special-cake"),
+        ({"game": "chess"}, "\nNo game called 'chess'"),
+        ({"game": "spline", "tree": "0a1,0a1"}, "\nMove 2 (0a1)"),
         ({"game": "spline", "options": "size=9"}, "size"),
     ],
 )
