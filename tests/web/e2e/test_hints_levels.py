@@ -119,7 +119,7 @@ def test_a_game_against_a_level_with_hints_from_the_lobby(page: Page, server: st
     invite = create_against_level(page, server, "spline", 4, hints=True)
     page.goto(server + invite)
     page.wait_for_selector("#players li.player")
-    assert "agent level 4 (hard)" in page.inner_text("#players")
+    assert "agent level 4, hard" in page.inner_text("#players")  # no parentheses in parentheses (issue 36, item 7)
     assert wait_turn(page)
     page.click("#btn-hint")
     page.wait_for_selector("#hint-status:has-text('The engine is thinking')")  # the progress of the hint
