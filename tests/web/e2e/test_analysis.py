@@ -390,7 +390,6 @@ def test_a_finished_games_review_claims_mistakes_only_beyond_the_estimates_error
     size: str,
     lang: str,
 ) -> None:
-    game_id = finished_game(server, "poisoned")  # its set-up is estimated (MCTS), its eating exact
     context = browser.new_context(locale=LANGUAGES[lang], **SIZES[size])
     context.set_default_timeout(TIMEOUT)
     contexts.append(context)
@@ -408,18 +407,26 @@ def test_a_finished_games_review_claims_mistakes_only_beyond_the_estimates_error
         socket.on("framereceived", received)
 
     page.on("websocket", on_socket)
-    page.goto(f"{server}/analysis?record={game_id}")
-    # About 40 positions at half a second each, and the cakes solved: up to the server's minute.
-    page.wait_for_selector("#chart svg.eval-chart", timeout=120_000)
-    page.wait_for_function("() => document.querySelector('#mistakes-list li') !== null")
-    assert len(reports) == 1
-    report = reports[0]
-    claimed, within, thrown = (
-        set(report["largest_drops"]),
-        set(report["drops_within_error"]),
-        set(report["threw_away_win"]),
-    )
-    assert claimed | within, "a random game's set-up has falls of the estimated win rate"
+    # A game of random agents (the server does not seed them) whose set-up has falls of the
+    # estimated win rate to word; one without any is left for another.
+    for _ in range(4):
+        game_id = finished_game(server, "poisoned")  # its set-up is estimated (MCTS), its eating exact
+        reports.clear()
+        page.goto(f"{server}/analysis?record={game_id}")
+        # About 40 positions at half a second each, and the cakes solved: up to the server's minute.
+        page.wait_for_selector("#chart svg.eval-chart", timeout=120_000)
+        page.wait_for_function("() => document.querySelector('#mistakes-list li') !== null")
+        assert len(reports) == 1
+        report = reports[0]
+        claimed, within, thrown = (
+            set(report["largest_drops"]),
+            set(report["drops_within_error"]),
+            set(report["threw_away_win"]),
+        )
+        if claimed | within:
+            break
+    else:
+        raise AssertionError("four random games' set-ups had no fall of the estimated win rate")
     rows = {m["number"]: m for m in report["moves"]}
     for number in claimed:
         assert rows[number]["clear_drop"] and rows[number]["drop"] > rows[number]["drop_margin"]
