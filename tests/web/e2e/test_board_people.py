@@ -46,6 +46,7 @@ class Person:
         self.context.set_default_timeout(TIMEOUT)
         opened.append(self.context)
         self.page = self.context.new_page()
+        self.name = ""  # who this browser signed in as
         self.errors: list[str] = []
         self.dialogs: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
@@ -67,27 +68,33 @@ class Person:
 
     def guest(self, name: str) -> None:
         self.post("/api/guest", {"name": name})
+        self.name = name
 
     def account(self, name: str) -> None:
         self.post("/api/account", {"name": name, "password": "correct horse battery"})
+        self.name = name
 
     def open(self, path: str) -> Page:
         self.page.goto(self.server + path)
         self.page.wait_for_selector("#chat:not([hidden])")
         return self.page
 
-    def say(self, text: str) -> None:
-        page = self.page
-        if page.locator("#chat[open]").count() == 0:
-            page.click("#chat > summary")
-        page.fill("#chat .chat-input", text)
-        page.click("#chat .chat-form button")
 
-    def sees(self, text: str) -> None:
-        self.page.locator("#chat .chat-text", has_text=text).first.wait_for()
+def say(page: Page, text: str) -> None:
+    """Type ``text`` in the chat (opened first if folded) and send it."""
+    if page.locator("#chat[open]").count() == 0:
+        page.click("#chat > summary")
+    page.fill("#chat .chat-input", text)
+    page.click("#chat .chat-form button")
 
-    def texts(self) -> list[str]:
-        return self.page.locator("#chat .chat-text").all_inner_texts()
+
+def sees(page: Page, text: str) -> None:
+    """Wait until a chat line holding ``text`` is shown."""
+    page.locator("#chat .chat-text", has_text=text).first.wait_for()
+
+
+def chat_texts(page: Page) -> list[str]:
+    return page.locator("#chat .chat-text").all_inner_texts()
 
 
 def unique(prefix: str) -> str:
@@ -122,11 +129,11 @@ def test_players_and_spectators_chat_apart_mute_and_resign(
 
     # On a phone the chat is folded below the board, and opened it stays clear of the action bar.
     assert a.locator("#chat[open]").count() == 0
-    phone.say("hello from the phone")
+    say(a, "hello from the phone")
     assert a.inner_text("#chat .chat-count") == "0/300"
-    desk.sees("hello from the phone")  # without reloading
-    desk.say("안녕하세요")
-    phone.sees("안녕하세요")
+    sees(b, "hello from the phone")  # without reloading
+    say(b, "안녕하세요")
+    sees(a, "안녕하세요")
     a.fill("#chat .chat-input", "x" * 12)
     assert a.inner_text("#chat .chat-count") == "12/300"
     a.fill("#chat .chat-input", "")
@@ -138,9 +145,9 @@ def test_players_and_spectators_chat_apart_mute_and_resign(
     assert_fits(a)
 
     # Markup typed into the chat is shown as the characters typed, and makes no element.
-    desk.say(XSS)
-    phone.sees("<img")
-    assert XSS in phone.texts()
+    say(b, XSS)
+    sees(a, "<img")
+    assert XSS in chat_texts(a)
     assert a.locator("#chat img, #chat-log img").count() == 0
     assert a.evaluate("document.querySelectorAll('img[src=x]').length") == 0
     assert b.locator("#chat img").count() == 0
@@ -149,41 +156,68 @@ def test_players_and_spectators_chat_apart_mute_and_resign(
     watcher = Person(browser, contexts, server, "desktop", "en")
     w = watcher.open(game["spectate"])
     assert w.inner_text("#chat > summary") == "Spectators' chat"
-    assert not any("hello" in text for text in watcher.texts())
-    watcher.say("who is winning?")
+    assert not any("hello" in text for text in chat_texts(w))
+    say(w, "who is winning?")
     w.wait_for_selector("#chat .chat-refusal[data-code='not_signed_in']")
     assert "guest name" in w.inner_text("#chat .chat-refusal")
     w.fill("#chat .chat-guest-name", unique("Sora"))
     with w.expect_navigation():
         w.click("#chat .chat-guest button")
     w.wait_for_selector("#chat:not([hidden])")
-    watcher.say("who is winning?")
-    watcher.sees("who is winning?")
+    say(w, "who is winning?")
+    sees(w, "who is winning?")
     screenshot(w, "people-spectator-desktop-en")
     # Past a burst of messages, the refusal says how long to wait.
     for i in range(7):
-        watcher.say(f"flood {i}")
+        say(w, f"flood {i}")
     w.wait_for_selector("#chat .chat-refusal[data-code='chat_rate_limited']")
     assert "wait" in w.inner_text("#chat .chat-refusal")
-    phone.say("players only")
-    desk.sees("players only")
-    assert not any("winning" in text or "flood" in text for text in phone.texts() + desk.texts())
+    say(a, "players only")
+    sees(b, "players only")
+    assert not any("winning" in text or "flood" in text for text in chat_texts(a) + chat_texts(b))
 
     # The desktop mutes the phone's player: the old messages go, the next one never shows.
     b.locator("#chat .chat-message", has_text="hello from the phone").locator(".chat-mute").click()
     b.wait_for_function(
         "() => ![...document.querySelectorAll('#chat .chat-text')].some(n => n.textContent.includes('hello'))"
     )
-    phone.say("can you read me")
-    phone.sees("can you read me")
-    desk.say("still here")
-    phone.sees("still here")
+    say(a, "can you read me")
+    sees(a, "can you read me")
+    say(b, "still here")
+    sees(a, "still here")
     b.wait_for_timeout(300)
-    assert not any("read me" in text for text in desk.texts())
+    assert not any("read me" in text for text in chat_texts(b))
     # A report is kept for the operator: the message says it was reported.
     a.locator("#chat .chat-message", has_text="still here").locator(".chat-report").click()
     a.wait_for_selector("#chat .chat-message .chat-report[disabled]")
     screenshot(a, "people-chat-phone-en", full_page=True)
+
+    # The muted player is listed with a way back; unmuted, the lines this page kept show again (those
+    # said before the mute), while the one said meanwhile never reached it (the server held it back)
+    # and stays away; what they say next is heard.
+    muted = b.locator("#chat .chat-muted li")
+    assert muted.count() == 1 and muted.get_attribute("data-name") == phone.name
+    assert phone.name in muted.inner_text() and "숨겼습니다" in muted.inner_text()
+    assert b.inner_text("#chat .chat-muted .chat-unmute") == "다시 보기"
+    screenshot(b, "people-chat-muted-desktop-ko")
+    b.click("#chat .chat-muted .chat-unmute")
+    sees(b, "hello from the phone")
+    assert "players only" in chat_texts(b)
+    b.wait_for_selector("#chat .chat-muted", state="hidden")
+    assert not any("read me" in text for text in chat_texts(b))
+    say(a, "heard again")
+    sees(b, "heard again")
+    # The same on the phone, in English and by touch: the unmute button is a finger's size.
+    a.locator("#chat .chat-message", has_text="still here").locator(".chat-mute").tap()
+    a.wait_for_selector("#chat .chat-muted .chat-unmute")
+    assert not any("still here" in text for text in chat_texts(a))
+    assert a.inner_text("#chat .chat-muted li").split() == f"{desk.name}'s messages are hidden from you. Unmute".split()
+    a.locator("#chat .chat-muted").scroll_into_view_if_needed()
+    assert_fits(a)
+    screenshot(a, "people-chat-muted-phone-en")
+    a.tap("#chat .chat-muted .chat-unmute")
+    sees(a, "still here")
+    a.wait_for_selector("#chat .chat-muted", state="hidden")
     screenshot(b, "people-chat-desktop-ko")
 
     # Two moves each, then the phone resigns (a confirm first): the desktop wins, casual.
@@ -258,8 +292,8 @@ def test_a_rated_game_between_two_accounts_shows_the_rating_change(
     desk.account(unique("lee"))
     pages = seated([phone, desk], new_game(desk, rated=True))
     # An account speaks under its name, with no guest mark.
-    phone.say("잘 부탁합니다")
-    desk.sees("잘 부탁합니다")
+    say(phone.page, "잘 부탁합니다")
+    sees(desk.page, "잘 부탁합니다")
     assert desk.page.inner_text("#chat .chat-message .chat-name") == kim
     pages[0].locator("#chat .chat-form").scroll_into_view_if_needed()
     screenshot(pages[0], "people-chat-phone-ko")

@@ -19,10 +19,15 @@ export async function csrf() {
   return csrfToken;
 }
 
-/** POST ``body`` to ``path`` with the CSRF header; the answer's JSON (``api`` throws a refusal). */
-export async function post(path, body = {}) {
+/** Send ``body`` to ``path`` by ``method`` with the CSRF header; the answer's JSON (``api`` throws a refusal). */
+async function request(method, path, body = {}) {
   const token = await csrf();
-  return api(path, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json", "X-CSRF-Token": token } });
+  return api(path, { method, body: JSON.stringify(body), headers: { "Content-Type": "application/json", "X-CSRF-Token": token } });
+}
+
+/** POST ``body`` to ``path`` with the CSRF header; the answer's JSON (``api`` throws a refusal). */
+export function post(path, body = {}) {
+  return request("POST", path, body);
 }
 
 export class Chat {
@@ -33,7 +38,7 @@ export class Chat {
     this.send = send;
     this.room = null;
     this.messages = new Map(); // id -> message, one per id
-    this.muted = new Set(); // senders muted here: "name|guest"
+    this.muted = new Map(); // senders muted here ("name|guest") -> a message of theirs, to unmute by
     this.reported = new Set();
     this.me = null;
     this.build();
@@ -49,6 +54,7 @@ export class Chat {
   build() {
     this.title = h("summary", { class: "chat-title" });
     this.log = h("ol", { class: "chat-log", "aria-live": "polite" });
+    this.mutedList = h("ul", { class: "chat-muted", hidden: true });
     this.refusal = h("div", { class: "chat-refusal", role: "alert", hidden: true });
     this.input = h("input", { type: "text", class: "chat-input", maxlength: CHAT_LIMIT, autocomplete: "off" });
     this.count = h("span", { class: "chat-count muted" });
@@ -62,7 +68,7 @@ export class Chat {
       this.say();
     });
     this.host.open = !matchMedia("(max-width: 900px)").matches; // folded on a phone until opened
-    clear(this.host).append(this.title, this.log, this.refusal, this.form);
+    clear(this.host).append(this.title, this.log, this.mutedList, this.refusal, this.form);
     this.renderWords();
   }
 
@@ -160,6 +166,18 @@ export class Chat {
     if (!list.length) this.log.append(h("li", { class: "chat-empty muted" }, t("chat.empty")));
     for (const message of list) this.log.append(this.line(message));
     this.log.scrollTop = this.log.scrollHeight;
+    this.renderMuted();
+  }
+
+  /** The senders muted on this page, each with its way back. */
+  renderMuted() {
+    clear(this.mutedList);
+    for (const message of this.muted.values()) {
+      const unmute = h("button", { type: "button", class: "link chat-unmute", title: t("chat.unmute_title") }, t("chat.unmute"));
+      unmute.addEventListener("click", () => this.unmute(message));
+      this.mutedList.append(h("li", { class: "muted", "data-name": message.name }, h("span", {}, t("chat.muted", { name: message.name })), " ", h("span", { class: "chat-actions" }, unmute)));
+    }
+    this.mutedList.hidden = this.muted.size === 0;
   }
 
   line(message) {
@@ -180,7 +198,19 @@ export class Chat {
   async mute(message) {
     try {
       await post(`/api/games/${encodeURIComponent(this.gameId)}/chat/${message.id}/mute`);
-      this.muted.add(senderKey(message));
+      this.muted.set(senderKey(message), message);
+      this.renderLog();
+    } catch (error) {
+      this.refuse(error.code, error.message);
+    }
+  }
+
+  /** Their lines reach this reader again: the ones this page kept come back; the server never sent
+   * the ones said while they were muted (history on the next join has them). */
+  async unmute(message) {
+    try {
+      await request("DELETE", `/api/games/${encodeURIComponent(this.gameId)}/chat/${message.id}/mute`);
+      this.muted.delete(senderKey(message));
       this.renderLog();
     } catch (error) {
       this.refuse(error.code, error.message);
