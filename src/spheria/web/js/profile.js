@@ -72,7 +72,7 @@ function renderRatings() {
         h("span", { class: "muted" }, t("profile.deviation", { deviation: Math.round(r.deviation), count: r.games })),
       ),
     );
-    const points = (profile.history[key] || []).map((p) => p[1]);
+    const points = chartedRatings(key);
     if (points.length > 1) {
       // chart.js draws values from -1 to 1: the ratings are scaled to the span they cover.
       const low = Math.min(...points);
@@ -84,6 +84,18 @@ function renderRatings() {
     box.appendChild(row);
   }
   $("no-ratings").hidden = keys.length > 0;
+}
+
+/** The ratings a key's chart draws: the rating before its first charted game (the starting rating
+ * when that game was the first), then the rating after each game. The history gives the ratings after;
+ * the rating before comes from that game's line in the games loaded (found by the game and the rating
+ * after it), so one game draws a line. */
+function chartedRatings(key) {
+  const after = (profile.history[key] || []).map((p) => p[1]);
+  if (!after.length) return after;
+  const game = key.split("/")[0];
+  const first = games.findLast((g) => g.game === game && g.rating && g.rating.after === after[0]);
+  return first ? [first.rating.before, ...after] : after;
 }
 
 function opponentsOf(game) {
