@@ -1,96 +1,33 @@
+# ruff: noqa: F811  (the fixtures app and make_app come from tests.server.people)
 """Guests, accounts and sessions through the HTTP interface (docs/server.md, Accounts): each
 endpoint as a browser uses it, on a real app with its SQLite file."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx  # what Starlette's TestClient answers with
 import pytest
 from argon2 import PasswordHasher
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from spheria.server.accounts import CSRF_COOKIE, SESSION_COOKIE, Accounts
-from spheria.server.app import create_app
+from spheria.server.accounts import CSRF_COOKIE, SESSION_COOKIE
 from spheria.server.limits import Limits
-from tests.server.test_server import RANDOM, TEST_LIMITS
-
-#: Argon2id with small parameters, so that the tests do not wait on the real ones.
-FAST = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
-PASSWORD = "correct horse battery"
-
-MakeApp = Callable[..., Starlette]
-
-
-@pytest.fixture
-def make_app(tmp_path: Path) -> Iterator[MakeApp]:
-    """``make_app(db=None, **limits)``: an app on ``db`` (one file per test by default), started."""
-    opened: list[TestClient] = []
-
-    def make(db: Path | None = None, **limits: Any) -> Starlette:
-        app = create_app(
-            str(db or tmp_path / "games.sqlite3"),
-            executor=ThreadPoolExecutor(2),
-            agent_delay=0,
-            limits=replace(TEST_LIMITS, **limits),
-        )
-        accounts_of(app).use_hasher(FAST)
-        keeper = TestClient(app)
-        keeper.__enter__()
-        opened.append(keeper)
-        return app
-
-    yield make
-    for keeper in opened:
-        keeper.__exit__(None, None, None)
-
-
-@pytest.fixture
-def app(make_app: MakeApp) -> Starlette:
-    return make_app()
-
-
-def accounts_of(app: Starlette) -> Accounts:
-    accounts: Accounts = app.state.accounts
-    return accounts
-
-
-def browser(app: Starlette, **how: Any) -> TestClient:
-    """A browser of its own (its own cookies) that has loaded a page: it holds the CSRF cookie."""
-    client = TestClient(app, **how)
-    assert client.get("/api/session").status_code == 200
-    return client
-
-
-def send(client: TestClient, method: str, path: str, body: Any = None, **headers: str) -> httpx.Response:
-    """A request as the page sends it: JSON, with the CSRF header from the CSRF cookie."""
-    token = client.cookies.get(CSRF_COOKIE) or ""
-    return client.request(method, path, json=body or {}, headers={"X-CSRF-Token": token, **headers})
-
-
-def register(client: TestClient, name: str, password: str = PASSWORD) -> httpx.Response:
-    return send(client, "POST", "/api/account", {"name": name, "password": password})
-
-
-def login(client: TestClient, name: str, password: str = PASSWORD) -> httpx.Response:
-    return send(client, "POST", "/api/session", {"name": name, "password": password})
-
-
-def me(client: TestClient) -> dict[str, Any]:
-    response = client.get("/api/session")
-    assert response.status_code == 200
-    data: dict[str, Any] = response.json()
-    return data
-
-
-def error_code(response: httpx.Response) -> str:
-    code: str = response.json()["error"]["code"]
-    return code
+from tests.server.people import (  # noqa: F401  (app and make_app are fixtures)
+    PASSWORD,
+    MakeApp,
+    accounts_of,
+    app,
+    browser,
+    error_code,
+    login,
+    make_app,
+    me,
+    register,
+    send,
+)
+from tests.server.test_server import RANDOM
 
 
 def create_game(client: TestClient) -> str:

@@ -19,21 +19,21 @@ from spheria.agents.levels import LEVEL_NUMBERS, level_spec
 from spheria.agents.registry import agent_names
 from spheria.kernel.registry import game_names
 from spheria.server.accounts import CSRF_COOKIE, SESSION_COOKIE, SQLiteAccounts, is_reserved
-from tests.server import test_accounts
-from tests.server.test_accounts import (
+from tests.server import people
+from tests.server.people import (
     PASSWORD,
     MakeApp,
     accounts_of,
     browser,
-    create_game,
     error_code,
     login,
     me,
     register,
     send,
 )
+from tests.server.test_accounts import create_game
 
-app, make_app = test_accounts.app, test_accounts.make_app  # the fixtures
+app, make_app = people.app, people.make_app  # the fixtures
 
 
 class CountingHasher(PasswordHasher):

@@ -1,92 +1,36 @@
+# ruff: noqa: F811  (the fixtures app and make_app come from tests.server.people)
 """Open challenges and the lobby through the HTTP interface and ``/ws/lobby`` (docs/server.md,
 Challenges and the lobby): each as a browser uses it, on a real app with its SQLite file.
 
-Every browser here shares the app's one event loop (as the server has one): see :func:`browser`."""
+Every browser here shares the app's one event loop (as the server has one): see :func:`tests.server.people.browser`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
-import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from spheria.server.accounts import CSRF_COOKIE, Accounts
-from spheria.server.app import create_app
+from spheria.server.accounts import CSRF_COOKIE
 from spheria.server.challenges import Lobby
-from tests.server.test_accounts import FAST, PASSWORD
-from tests.server.test_server import TEST_LIMITS
+from tests.server.people import (  # noqa: F401  (app and make_app are fixtures)
+    Frame,
+    MakeApp,
+    account,
+    app,
+    browser,
+    guest,
+    make_app,
+    send,
+)
 
-Frame = dict[str, Any]
-MakeApp = Callable[..., Starlette]
 MINT = {"game": "special-cake", "options": {"variant": "mint"}}
-
-
-@pytest.fixture
-def make_app(tmp_path: Path) -> Iterator[MakeApp]:
-    """``make_app(**limits)``: an app, started; its browsers share the starting client's event loop."""
-    opened: list[TestClient] = []
-
-    def make(**limits: Any) -> Starlette:
-        app = create_app(
-            str(tmp_path / f"games{len(opened)}.sqlite3"),
-            executor=ThreadPoolExecutor(2),
-            agent_delay=0,
-            limits=replace(TEST_LIMITS, **limits),
-        )
-        accounts: Accounts = app.state.accounts
-        accounts.use_hasher(FAST)
-        keeper = TestClient(app)
-        keeper.__enter__()
-        app.state.test_keeper = keeper
-        opened.append(keeper)
-        return app
-
-    yield make
-    for keeper in opened:
-        keeper.__exit__(None, None, None)
-
-
-@pytest.fixture
-def app(make_app: MakeApp) -> Starlette:
-    return make_app()
 
 
 def lobby_of(app: Starlette) -> Lobby:
     lobby: Lobby = app.state.lobby
     return lobby
-
-
-def browser(app: Starlette, **how: Any) -> TestClient:
-    """A browser with its own cookies, on the app's event loop, that has loaded a page (CSRF cookie)."""
-    client = TestClient(app, **how)
-    client.portal = app.state.test_keeper.portal
-    assert client.get("/api/session").status_code == 200
-    return client
-
-
-def send(client: TestClient, method: str, path: str, body: Any = None, **headers: str) -> httpx.Response:
-    token = client.cookies.get(CSRF_COOKIE) or ""
-    return client.request(method, path, json=body or {}, headers={"X-CSRF-Token": token, **headers})
-
-
-def guest(app: Starlette, name: str) -> TestClient:
-    client = browser(app)
-    response = send(client, "POST", "/api/guest", {"name": name})
-    assert response.status_code == 201, response.text
-    return client
-
-
-def account(app: Starlette, name: str) -> TestClient:
-    client = browser(app)
-    response = send(client, "POST", "/api/account", {"name": name, "password": PASSWORD})
-    assert response.status_code == 201, response.text
-    return client
 
 
 def post(client: TestClient, **fields: Any) -> httpx.Response:

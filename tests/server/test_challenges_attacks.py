@@ -12,23 +12,19 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from spheria.server.accounts import CSRF_COOKIE
-from tests.server import test_challenges
+from tests.server import people
+from tests.server.people import MakeApp, account, browser, guest, send
 from tests.server.test_challenges import (
     MINT,
-    MakeApp,
     accept,
-    account,
-    browser,
     claim,
-    guest,
     next_frame,
     open_ids,
     post,
     posted,
-    send,
 )
 
-app, make_app = test_challenges.app, test_challenges.make_app  # the fixtures
+app, make_app = people.app, people.make_app  # the fixtures
 
 
 def code(response: httpx.Response) -> str:

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the fixtures app and make_app come from tests.server.people)
 """Chat at the board, mute, report, "your games" and presence through the interface: browsers with
 their own cookies, real websockets, a real app on its SQLite file (docs/server.md, Chat and Presence)."""
 
@@ -6,84 +7,27 @@ from __future__ import annotations
 import io
 import json
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from contextlib import redirect_stdout
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from spheria.server import chat
-from spheria.server.app import create_app
 from spheria.server.session import SessionManager
-from tests.server.test_accounts import FAST, browser, send
-from tests.server.test_server import HUMAN, TEST_LIMITS
-
-Frame = dict[str, Any]
-MakeApp = Callable[..., Starlette]
-#: The client that runs each app (its lifespan and its one event loop), by app.
-KEEPERS: dict[int, TestClient] = {}
-
-
-@pytest.fixture
-def make_app(tmp_path: Path) -> Iterator[MakeApp]:
-    """``make_app(**limits)``: an app on its own SQLite file, started; its websockets all run on the
-    loop of the client that started it (one loop, as in a real server)."""
-    opened: list[TestClient] = []
-
-    def make(**limits: Any) -> Starlette:
-        app = create_app(
-            str(tmp_path / "games.sqlite3"),
-            executor=ThreadPoolExecutor(2),
-            agent_delay=0,
-            limits=replace(TEST_LIMITS, **limits),
-        )
-        app.state.accounts.use_hasher(FAST)
-        keeper = TestClient(app)
-        keeper.__enter__()
-        opened.append(keeper)
-        KEEPERS[id(app)] = keeper
-        return app
-
-    yield make
-    for keeper in opened:
-        KEEPERS.pop(id(keeper.app), None)
-        keeper.__exit__(None, None, None)
-
-
-@pytest.fixture
-def app(make_app: MakeApp) -> Starlette:
-    return make_app()
-
-
-def connect(app: Starlette, client: TestClient, path: str) -> Any:
-    """A websocket of the browser ``client`` (its cookies), on the app's loop."""
-    cookies = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
-    return KEEPERS[id(app)].websocket_connect(path, headers={"cookie": cookies} if cookies else {})
-
-
-def guest(app: Starlette, name: str) -> TestClient:
-    """A browser signed in as a guest called ``name``."""
-    client = browser(app)
-    response = send(client, "POST", "/api/guest", {"name": name})
-    assert response.status_code == 201, response.text
-    return client
-
-
-def new_game(client: TestClient, game: str = "spline", seats: list[Frame] | None = None) -> Frame:
-    body = {"game": game, "seats": seats or [HUMAN, HUMAN], "seed": 11}
-    response = send(client, "POST", "/api/games", body)
-    assert response.status_code == 201, response.text
-    created: Frame = response.json()
-    return created
-
-
-def invite(created: Frame, seat: int) -> str:
-    return str(created["seats"][seat]["invite"].split("#", 1)[1])
+from tests.server.people import (  # noqa: F401  (app and make_app are fixtures)
+    Frame,
+    MakeApp,
+    app,
+    browser,
+    connect,
+    guest,
+    invite,
+    make_app,
+    new_game,
+    send,
+)
 
 
 def next_of(ws: WebSocketTestSession, kinds: tuple[str, ...], seen: list[Frame] | None = None) -> Frame:

@@ -1,4 +1,4 @@
-# ruff: noqa: F811  (the fixtures app and make_app come from tests.server.test_chat)
+# ruff: noqa: F811  (the fixtures app and make_app come from tests.server.people)
 """Attacks on the chat, written as an attacker would try them (docs/server.md, Chat)."""
 
 from __future__ import annotations
@@ -10,20 +10,18 @@ from starlette.applications import Starlette
 from starlette.websockets import WebSocketDisconnect
 
 from spheria.server import chat
-from tests.server.test_accounts import browser, send
-from tests.server.test_chat import (  # noqa: F401  (fixtures)
+from tests.server.people import (  # noqa: F401  (fixtures)
     MakeApp,
     app,
+    browser,
     connect,
-    enter,
     guest,
-    heard,
     invite,
     make_app,
     new_game,
-    next_of,
-    say,
+    send,
 )
+from tests.server.test_chat import enter, heard, next_of, say
 from tests.server.test_server import HUMAN
 
 Frame = dict[str, Any]

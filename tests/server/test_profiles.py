@@ -7,13 +7,13 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.applications import Starlette
 from starlette.testclient import TestClient, WebSocketTestSession
 
 import spheria
@@ -21,11 +21,10 @@ from spheria.kernel.record import Record
 from spheria.ratings import NEW, level_seed, rate_game, rating_key
 from spheria.server.command import add_arguments, limits_of
 from spheria.server.session import SessionManager
-from tests.server.test_accounts import FAST, error_code, register, send
-from tests.server.test_server import TEST_LIMITS, join, receive, state_at
+from tests.server import people
+from tests.server.people import Frame, error_code, new_game, register, send, started_apps
+from tests.server.test_server import HUMAN, join, receive, state_at
 
-Frame = dict[str, Any]
-HUMAN = {"kind": "human"}
 MINT = {"variant": "mint"}
 
 
@@ -33,20 +32,23 @@ MINT = {"variant": "mint"}
 class Server:
     """A started app and what makes browsers of it (each its own cookies, all on the app's loop)."""
 
-    keeper: TestClient
+    app: Starlette
+
+    @property
+    def keeper(self) -> TestClient:
+        """The client that runs the app (its lifespan and its one event loop)."""
+        keeper: TestClient = self.app.state.test_keeper
+        return keeper
 
     def browser(self, name: str | None = None, guest: bool = False) -> TestClient:
-        client = TestClient(self.keeper.app)
-        client.portal = self.keeper.portal  # one event loop for every browser and socket
-        assert client.get("/api/session").status_code == 200
-        if name is not None:
-            response = send(client, "POST", "/api/guest", {"name": name}) if guest else register(client, name)
-            assert response.status_code == 201, response.text
-        return client
+        """A browser; given a name, signed in under it as a guest or (by default) a new account."""
+        if name is None:
+            return people.browser(self.app)
+        return people.guest(self.app, name) if guest else people.account(self.app, name)
 
     @property
     def manager(self) -> SessionManager:
-        manager: SessionManager = self.keeper.app.state.manager  # type: ignore[attr-defined]
+        manager: SessionManager = self.app.state.manager
         return manager
 
 
@@ -55,40 +57,14 @@ MakeServer = Callable[..., Server]
 
 @pytest.fixture
 def make_server(tmp_path: Path) -> Iterator[MakeServer]:
-    opened: list[TestClient] = []
-
-    def make(**limits: Any) -> Server:
-        from spheria.server.app import create_app
-
-        app = create_app(
-            str(tmp_path / "games.sqlite3"),
-            executor=ThreadPoolExecutor(2),
-            agent_pool="thread",
-            agent_delay=0,
-            limits=replace(TEST_LIMITS, **limits),
-        )
-        app.state.accounts.use_hasher(FAST)
-        keeper = TestClient(app)
-        keeper.__enter__()
-        opened.append(keeper)
-        return Server(keeper)
-
-    yield make
-    for keeper in opened:
-        keeper.__exit__(None, None, None)
+    """``make_server(**limits)``: a started app (on the test's one SQLite file: a second is a restart)."""
+    with started_apps(tmp_path) as make:
+        yield lambda **limits: Server(make(**limits))
 
 
 @pytest.fixture
 def server(make_server: MakeServer) -> Server:
     return make_server()
-
-
-def new_game(client: TestClient, game: str, seats: list[Frame], rated: bool = False, **options: Any) -> Frame:
-    body = {"game": game, "options": options, "seats": seats, "seed": 11, "rated": rated}
-    response = send(client, "POST", "/api/games", body)
-    assert response.status_code == 201, response.text
-    created: Frame = response.json()
-    return created
 
 
 def token(created: Frame, seat: int) -> str:

@@ -6,19 +6,17 @@ from __future__ import annotations
 import json
 
 from spheria.server.accounts import CSRF_COOKIE, SESSION_COOKIE
-from tests.server.test_accounts import error_code, send
+from tests.server.people import error_code, new_game, send
 from tests.server.test_profiles import (
-    HUMAN,
     MakeServer,
     Server,
     make_server,
     move_once,
-    new_game,
     profile,
     server,
     token,
 )
-from tests.server.test_server import join, receive
+from tests.server.test_server import HUMAN, join, receive
 
 __all__ = ["make_server", "server"]  # the fixtures
 
