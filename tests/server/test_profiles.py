@@ -22,7 +22,7 @@ from spheria.ratings import NEW, level_seed, rate_game, rating_key
 from spheria.server.command import add_arguments, limits_of
 from spheria.server.session import SessionManager
 from tests.server import people
-from tests.server.people import Frame, error_code, new_game, register, send, started_apps
+from tests.server.people import Frame, error_code, invite, new_game, register, send, started_apps
 from tests.server.test_server import HUMAN, join, receive, state_at
 
 MINT = {"variant": "mint"}
@@ -67,10 +67,6 @@ def server(make_server: MakeServer) -> Server:
     return make_server()
 
 
-def token(created: Frame, seat: int) -> str:
-    return str(created["seats"][seat]["invite"].split("#", 1)[1])
-
-
 def profile(client: TestClient, name: str, **query: Any) -> Frame:
     response = client.get(f"/api/players/{name}", params=query)
     assert response.status_code == 200, response.text
@@ -110,7 +106,7 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings_as_glicko2_does(se
     created = new_game(kim, "special-cake", [HUMAN, HUMAN], rated=True, **MINT)
     path = f"/ws/{created['id']}"
     with kim.websocket_connect(path) as first, lee.websocket_connect(path) as second:
-        states = {0: join(first, token(created, 0))[1], 1: join(second, token(created, 1))[1]}
+        states = {0: join(first, invite(created, 0))[1], 1: join(second, invite(created, 1))[1]}
         final = play_to_end({0: first, 1: second}, states)
     result = final[0]["result"]
     assert result == final[1]["result"]
@@ -148,7 +144,7 @@ def test_a_casual_game_leaves_ratings_alone_and_is_listed(server: Server) -> Non
     created = new_game(kim, "spline", [HUMAN, HUMAN])
     path = f"/ws/{created['id']}"
     with kim.websocket_connect(path) as first, lee.websocket_connect(path) as second:
-        states = {0: join(first, token(created, 0))[1], 1: join(second, token(created, 1))[1]}
+        states = {0: join(first, invite(created, 0))[1], 1: join(second, invite(created, 1))[1]}
         final = play_to_end({0: first, 1: second}, states)
     result = final[0]["result"]
     assert result["rated"] is False and result["unrated"] == "casual" and result["ratings"] == [None, None]
@@ -162,7 +158,7 @@ def test_a_level_agent_gains_a_rating_from_its_seed(server: Server) -> None:
     kim = server.browser("Kim")
     created = new_game(kim, "spline", [HUMAN, {"kind": "agent", "agent": "level:1"}], rated=True)
     with kim.websocket_connect(f"/ws/{created['id']}") as ws:
-        _, state = join(ws, token(created, 0))
+        _, state = join(ws, invite(created, 0))
         final = play_to_end({0: ws}, {0: state})[0]
     game = spheria.load_game("spline")
     seed = level_seed(game, 1)
@@ -186,7 +182,7 @@ def test_resigning_after_both_moved_ends_the_game_as_a_rated_resignation(server:
     created = new_game(kim, "spline", [HUMAN, HUMAN], rated=True)
     path = f"/ws/{created['id']}"
     with kim.websocket_connect(path) as first, lee.websocket_connect(path) as second:
-        states = {0: join(first, token(created, 0))[1], 1: join(second, token(created, 1))[1]}
+        states = {0: join(first, invite(created, 0))[1], 1: join(second, invite(created, 1))[1]}
         sockets = {0: first, 1: second}
         states = move_once(sockets, move_once(sockets, states))
         response = send(lee, "POST", f"/api/games/{created['id']}/resign")
@@ -210,7 +206,7 @@ def test_resigning_before_every_seat_moved_aborts_unrated_and_both_histories_lis
     created = new_game(kim, "spline", [HUMAN, HUMAN], rated=True)
     path = f"/ws/{created['id']}"
     with kim.websocket_connect(path) as first, lee.websocket_connect(path) as second:
-        states = {0: join(first, token(created, 0))[1], 1: join(second, token(created, 1))[1]}
+        states = {0: join(first, invite(created, 0))[1], 1: join(second, invite(created, 1))[1]}
         move_once({0: first, 1: second}, states)  # only seat 0 has moved
         response = send(kim, "POST", f"/api/games/{created['id']}/resign")
         assert response.status_code == 200, response.text
@@ -230,7 +226,7 @@ def test_a_seat_claimed_without_a_session_resigns_with_its_credential(server: Se
     nobody = server.browser()
     created = new_game(nobody, "spline", [HUMAN, {"kind": "agent", "agent": "random:seed=5"}])
     with nobody.websocket_connect(f"/ws/{created['id']}") as ws:
-        ws.send_json({"type": "join", "token": token(created, 0)})
+        ws.send_json({"type": "join", "token": invite(created, 0)})
         credential = receive(ws, lambda f: f["type"] == "claimed")["credential"]
         state = receive(ws, lambda f: f["type"] == "state")
         state = move_once({0: ws}, {0: state})[0]
@@ -247,7 +243,7 @@ def test_a_rematch_is_offered_then_accepted_with_seats_swapped(server: Server) -
     game_id = created["id"]
     path = f"/ws/{game_id}"
     with kim.websocket_connect(path) as first, lee.websocket_connect(path) as second:
-        states = {0: join(first, token(created, 0))[1], 1: join(second, token(created, 1))[1]}
+        states = {0: join(first, invite(created, 0))[1], 1: join(second, invite(created, 1))[1]}
         assert send(kim, "POST", f"/api/games/{game_id}/rematch").status_code == 409  # not over yet
         play_to_end({0: first, 1: second}, states)
         offered = send(kim, "POST", f"/api/games/{game_id}/rematch")
@@ -274,7 +270,7 @@ def test_a_game_is_rated_once_though_its_end_is_processed_again(make_server: Mak
     created = new_game(kim, "spline", [HUMAN, HUMAN], rated=True)
     path = f"/ws/{created['id']}"
     with kim.websocket_connect(path) as first, lee.websocket_connect(path) as second:
-        states = {0: join(first, token(created, 0))[1], 1: join(second, token(created, 1))[1]}
+        states = {0: join(first, invite(created, 0))[1], 1: join(second, invite(created, 1))[1]}
         final = play_to_end({0: first, 1: second}, states)
     before = profile(kim, "Kim")
     session = server.keeper.portal.call(server.manager.get, created["id"])  # type: ignore[union-attr]
@@ -298,7 +294,7 @@ def test_profiles_page_their_games_and_search_finds_names_by_prefix(server: Serv
     for _ in range(3):
         created = new_game(kim, "spline", [HUMAN, HUMAN])
         with kim.websocket_connect(f"/ws/{created['id']}") as ws:
-            join(ws, token(created, 0))
+            join(ws, invite(created, 0))
         assert send(kim, "POST", f"/api/games/{created['id']}/resign").status_code == 200  # aborted at once
         ids.append(created["id"])
     playing = new_game(kim, "spline", [HUMAN, HUMAN])["id"]  # created, no seat claimed yet: in play

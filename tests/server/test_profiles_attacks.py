@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from spheria.server.accounts import CSRF_COOKIE, SESSION_COOKIE
-from tests.server.people import error_code, new_game, send
+from tests.server.people import error_code, invite, new_game, send
 from tests.server.test_profiles import (
     MakeServer,
     Server,
@@ -14,7 +14,6 @@ from tests.server.test_profiles import (
     move_once,
     profile,
     server,
-    token,
 )
 from tests.server.test_server import HUMAN, join, receive
 
@@ -26,11 +25,11 @@ def test_a_stranger_cannot_resign_anothers_seat(server: Server) -> None:
     created = new_game(kim, "spline", [HUMAN, HUMAN], rated=True)
     path = f"/ws/{created['id']}"
     with kim.websocket_connect(path) as first, lee.websocket_connect(path) as second:
-        join(first, token(created, 0))
-        join(second, token(created, 1))
+        join(first, invite(created, 0))
+        join(second, invite(created, 1))
         resign = f"/api/games/{created['id']}/resign"
         by_session = send(mallory, "POST", resign)
-        by_invite = send(mallory, "POST", resign, {"credential": token(created, 0)})  # the invite is no credential
+        by_invite = send(mallory, "POST", resign, {"credential": invite(created, 0)})  # the invite is no credential
         by_guess = send(mallory, "POST", resign, {"credential": "x" * 43})
         too_long = send(mallory, "POST", resign, {"credential": "x" * 5000})
         forged = mallory.post(resign, json={})  # no CSRF header: a foreign page's post
@@ -46,7 +45,7 @@ def test_a_finished_game_cannot_be_resigned_or_rated_again(server: Server) -> No
     created = new_game(kim, "spline", [HUMAN, HUMAN], rated=True)
     path = f"/ws/{created['id']}"
     with kim.websocket_connect(path) as first, lee.websocket_connect(path) as second:
-        states = {0: join(first, token(created, 0))[1], 1: join(second, token(created, 1))[1]}
+        states = {0: join(first, invite(created, 0))[1], 1: join(second, invite(created, 1))[1]}
         move_once({0: first, 1: second}, move_once({0: first, 1: second}, states))
         assert send(lee, "POST", f"/api/games/{created['id']}/resign").status_code == 200
         receive(first, lambda f: f["type"] == "state" and f["terminal"])
@@ -69,7 +68,7 @@ def test_aborting_or_resigning_at_once_moves_no_rating_and_is_still_listed(serve
         created = new_game(kim, "spline", [HUMAN, HUMAN], rated=True)
         path = f"/ws/{created['id']}"
         with kim.websocket_connect(path) as first, lee.websocket_connect(path) as second:
-            states = {0: join(first, token(created, 0))[1], 1: join(second, token(created, 1))[1]}
+            states = {0: join(first, invite(created, 0))[1], 1: join(second, invite(created, 1))[1]}
             if resigner == 1:
                 move_once({0: first, 1: second}, states)  # seat 0 moved, seat 1 gives up at once
             response = send((kim, lee)[resigner], "POST", f"/api/games/{created['id']}/resign")
@@ -85,8 +84,8 @@ def test_a_profile_shows_nothing_private(server: Server) -> None:
     created = new_game(kim, "spagyric", [HUMAN, HUMAN])
     path = f"/ws/{created['id']}"
     with kim.websocket_connect(path) as first, lee.websocket_connect(path) as second:
-        _, state = join(first, token(created, 0))
-        join(second, token(created, 1))
+        _, state = join(first, invite(created, 0))
+        join(second, invite(created, 1))
         secret = state["legal_moves"][0]
         first.send_json({"type": "move", "move": secret, "version": state["version"]})
         receive(first, lambda f: f["type"] == "state" and f["your_choice"] is not None)
@@ -94,7 +93,7 @@ def test_a_profile_shows_nothing_private(server: Server) -> None:
             text = lee.get(f"/api/players/{who}").text
             data = json.loads(text)
             assert [line["id"] for line in data["playing"]] == [created["id"]]
-            for private in (token(created, 0), token(created, 1), created["owner"], secret):
+            for private in (invite(created, 0), invite(created, 1), created["owner"], secret):
                 assert private not in text
             for cookie in (SESSION_COOKIE, CSRF_COOKIE):
                 for client in (kim, lee):
