@@ -39,6 +39,8 @@ SET_UP: dict[str, tuple[str, dict[str, Any]]] = {
     "special-cake": ("wbwb...........b/........./..../. 1 eat", {"variant": "mint"}),
     "spinca": ("wb............../........./..../. 1 0a1,0b1", {}),
     "spline": ("w.b...w........./........./..../. 2", {}),
+    # Hidden information: the supplies and bags are the set-up's too (one person or agents only).
+    "spagyric": ("..r.....w......./........./..../. reveal - 1,1,2 1,2,1 0,0,0 1,1,0 0,0,0", {"supply": 2}),
 }
 
 
