@@ -301,6 +301,18 @@ def test_a_spline_win_in_one_has_the_top_win_rate() -> None:
     )
 
 
+def test_an_analysis_names_the_phase_the_state_reports(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The phase is the state's ``phase_name()`` (the kernel's API, which the server's frames send), not
+    an attribute a game happens to have: a game that names its phases only through it is worded too."""
+    placing = spheria.load_game("special-cake").new_initial_state(seed=3)
+    assert analyse(placing, time=60, iterations=20, seed=1).phase == placing.phase_name() == "place"
+    state = spheria.load_game("spline").state_from_spn(SPLINE_WIN_IN_ONE)
+    assert analyse(state, time=60, iterations=20, seed=1).phase is None  # a game without phases
+    monkeypatch.setattr(type(state), "phase_name", lambda self: "race")
+    assert not hasattr(state, "phase")
+    assert analyse(state, time=60, iterations=20, seed=1).to_json(statistics=False)["phase"] == "race"
+
+
 def test_the_same_seed_and_iterations_give_the_same_answer() -> None:
     state = spheria.load_game("spline").state_from_spn(SPLINE_WIN_IN_ONE)
     first = analyse(state, time=60, iterations=300, seed=4)

@@ -70,9 +70,8 @@ def test_every_game_is_registered_and_its_game_string_round_trips() -> None:
         assert str(again) == str(game)
         assert again.num_distinct_actions() == game.num_distinct_actions()
     # "auto" is the variant's own default, and the game string states what was resolved.
-    assert (
-        str(pyspiel.load_game("spheria_special_cake_sugar")) == "spheria_special_cake_sugar(cakes=1000,line_rule=any)"
-    )
+    sugar = str(pyspiel.load_game("spheria_special_cake_sugar"))
+    assert sugar == "spheria_special_cake_sugar(line_rule=any,outcomes=1000)"
     assert openspiel.load("special-cake", variant="poisoned").get_type().short_name == "spheria_special_cake"
     assert openspiel.load("special-cake", variant="sugar").get_type().short_name == "spheria_special_cake_sugar"
     assert openspiel.load("spinca", players=3).get_type().short_name == "spheria_spinca_3"
@@ -111,8 +110,8 @@ def test_a_game_without_a_codec_is_refused_by_name(monkeypatch: pytest.MonkeyPat
 
 
 def test_unknown_parameters_and_other_types_are_refused_by_name() -> None:
-    with pytest.raises(pyspiel.SpielError, match="cakes"):
-        pyspiel.load_game("spheria_special_cake", {"cakes": 3})
+    with pytest.raises(pyspiel.SpielError, match="outcomes"):
+        pyspiel.load_game("spheria_special_cake", {"outcomes": 3})
     with pytest.raises(pyspiel.SpielError, match="seats"):
         pyspiel.load_game("spheria_spline", {"seats": 2})
     # A random cake is a chance node: another game type, so another registration.
@@ -144,7 +143,7 @@ def test_game_types_say_what_each_game_is() -> None:
     assert cake.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     assert cake.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert cake.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
-    sugar = pyspiel.load_game("spheria_special_cake_sugar", {"cakes": 5})
+    sugar = pyspiel.load_game("spheria_special_cake_sugar", {"outcomes": 5})
     assert sugar.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert sugar.max_chance_outcomes() == 5
     # Three Spinca players: one winner at +1 and two losers at -1, so the sum is not fixed.
@@ -310,15 +309,18 @@ def test_serialised_states_come_back_identical() -> None:
 
 
 def test_a_sugar_cake_is_a_chance_outcome() -> None:
-    game = pyspiel.load_game("spheria_special_cake_sugar", {"cakes": 10})
+    game = pyspiel.load_game("spheria_special_cake_sugar", {"outcomes": 10})
     state = game.new_initial_state()
     assert state.is_chance_node()
+    # The chance node is worded as the integration's own (a first position), never in one game's words.
+    assert str(state) == "first position not drawn yet"
+    assert state.information_state_string(0) == state.information_state_string(1) == "first position to draw"
     assert state.chance_outcomes() == [(k, 0.1) for k in range(10)]
     state.apply_action(7)
     assert state.current_player() == 0
     cake = spheria.load_game("special-cake", variant="sugar").new_initial_state(seed=7)
     assert str(state) == cake.to_spn()
-    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "cake 7"
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "start 7"
 
 
 def test_a_game_can_start_from_any_spheria_position() -> None:

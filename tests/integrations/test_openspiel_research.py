@@ -31,7 +31,7 @@ from spheria.integrations import openspiel
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("spheria_special_cake", {"variant": "mint"}),
     ("spheria_special_cake", {"variant": "poisoned", "line_rule": "any"}),
-    ("spheria_special_cake_sugar", {"cakes": 50}),
+    ("spheria_special_cake_sugar", {"outcomes": 50}),
     ("spheria_spinca", {"players": 2}),
     ("spheria_spinca_3", {}),
     ("spheria_spinca_4", {}),

@@ -1,6 +1,8 @@
 """A new game is one package: dropped into :mod:`spheria.games`, it appears everywhere without
-editing another file — the registry, ``spheria games`` and play, the levels, the arena, the
-lobby and the analysis board, OpenSpiel and PettingZoo.
+editing another file — the registry, the command line (``spheria games``, ``play``, ``replay``,
+``analyse``, ``arena``), the levels, the arena, the lobby (its catalogue, levels and how-to, a game
+played to the end and its record) and the analysis board (a position, the finished game opened and
+analysed), OpenSpiel and PettingZoo.
 
 The game is tests/plugin_games/pile (a pile of stones; each turn takes one or two; whoever takes
 the last stone wins), a package laid out as docs/architecture.md's "Adding a game" says, with a
@@ -12,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -146,11 +149,26 @@ def test_a_registered_game_loads_in_openspiel(pile_registered: type[Game]) -> No
 
 
 def test_a_game_package_plays_from_the_command_line_against_its_levels(
-    pile_registered: type[Game], capsys: pytest.CaptureFixture[str]
+    pile_registered: type[Game], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    assert main(["play", "test-pile", "--players", "level:1,level:5", "--seed", "3", "--no-save"]) == 0
+    saved = tmp_path / "pile.spheria.json"
+    assert main(["play", "test-pile", "--players", "level:1,level:5", "--seed", "3", "--save", str(saved)]) == 0
     out = capsys.readouterr().out
     assert "took the last stone and wins." in out  # the game's own words, through status_lines
+    record = json.loads(saved.read_text(encoding="utf-8"))
+    assert (record["game"], record["players"]) == ("test-pile", ["level:1", "level:5"])
+    assert sum(int(move) for move in record["moves"]) == 5 and record["result"] in ([1.0, -1.0], [-1.0, 1.0])
+    # The record replays, and is analysed, by the same commands as a shipped game's.
+    assert main(["replay", str(saved), "--no-color"]) == 0
+    assert "took the last stone and wins." in capsys.readouterr().out
+    assert main(["analyse", str(saved), "--json", "--iterations", "50"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [move["move"] for move in report["moves"]] == record["moves"]
+    assert main(["analyse", "--game", "test-pile", "--position", "4 1 1", "--json", "--iterations", "50"]) == 0
+    assert {move["move"] for move in json.loads(capsys.readouterr().out)["moves"]} == {"1", "2"}
+    arena = ["arena", "test-pile", "--option", "stones=9", "--agents", "random,level:5", "--games", "4", "--json"]
+    assert main(arena) == 0
+    assert json.loads(capsys.readouterr().out)["agents"]["level:5"]["wins"] == 4
 
 
 def test_a_game_package_has_levels_knowledge_and_how_to(pile_registered: type[Game]) -> None:
@@ -177,6 +195,7 @@ def test_a_game_package_plays_in_the_arena(pile_registered: type[Game]) -> None:
 def test_a_game_package_is_in_the_lobby_and_on_the_analysis_board(pile_registered: type[Game], tmp_path: Path) -> None:
     from starlette.testclient import TestClient
 
+    from spheria.kernel.record import Record
     from spheria.server.app import create_app
     from spheria.server.limits import Limits
 
@@ -184,24 +203,49 @@ def test_a_game_package_is_in_the_lobby_and_on_the_analysis_board(pile_registere
         str(tmp_path / "g.sqlite3"), agent_delay=0, agent_pool="thread", limits=Limits(allowed_hosts=("testserver",))
     )
     with TestClient(app) as client:
+        # The lobby: listed, its options checked with its seats and its five levels, its how-to.
         listed = {g["name"]: g for g in client.get("/api/catalog").json()["games"]}["test-pile"]
         assert listed["title"] == "Pile" and listed["players"] == ["Taker 1", "Taker 2"]
+        checked = client.post("/api/check", json={"game": "test-pile", "options": {"stones": 6}}).json()
+        assert checked["options"] == {"stones": 6, "players": 2}
+        assert [level["spec"] for level in checked["levels"]] == [f"level:{n}" for n in range(1, 6)]
+        howto = client.get("/api/howto/test-pile").json()
+        assert "whoever takes the last stone" in howto["text"]
+        # A game between two of its levels is played to the end, and its record replays.
         seats = [{"kind": "agent", "agent": "level:5"}, {"kind": "agent", "agent": "level:1"}]
         created = client.post("/api/games", json={"game": "test-pile", "options": {"stones": 6}, "seats": seats})
         assert created.status_code == 201, created.text
+        game_id = created.json()["id"]
+        deadline = time.monotonic() + 30
+        while client.get(f"/api/games/{game_id}").json()["status"] != "finished":
+            assert time.monotonic() < deadline, "the levels did not finish a pile of 6"
+            time.sleep(0.05)
+        record = Record.from_json(client.get(f"/api/games/{game_id}/record").json())
+        final = record.replay()
+        assert final.is_terminal() and sum(int(move) for move in record.moves) == 6
+        assert record.players == ["level:5", "level:1"] and record.result == final.returns()
+        # The analysis board: a position of it, and the finished game opened and analysed.
         position = client.get(
             "/api/analysis/position", params={"game": "test-pile", "spn": "4 1 1", "options": "stones=5"}
         )
         assert position.status_code == 200, position.text
-        assert sorted(position.json()["moves"]) == ["1", "2"] or position.json()["spn"] == "4 1 1"
+        assert position.json()["spn"] == "4 1 1" and position.json()["frame"]["legal_moves"] == ["1", "2"]
+        opened = client.get(f"/api/analysis/record/{game_id}").json()
+        assert (opened["spn"], opened["moves"], opened["result"]) == ("6 1 0", record.moves, "finished")
         with client.websocket_connect("/ws/analysis") as ws:
             ws.send_json(
                 {"type": "analyse", "id": 1, "game": "test-pile", "options": "stones=5", "spn": "4 1 1", "time": 0.3}
             )
             while (frame := ws.receive_json())["type"] == "progress":
                 pass
-        assert frame["type"] == "analysis", frame
-        assert {m["move"] for m in frame["analysis"]["moves"]} == {"1", "2"}
+            assert frame["type"] == "analysis", frame
+            assert {m["move"] for m in frame["analysis"]["moves"]} == {"1", "2"}
+            ws.send_json({"type": "analyse_game", "id": 2, "record": game_id})
+            while (frame := ws.receive_json())["type"] == "progress":
+                pass
+        assert frame["type"] == "game_analysis", frame
+        assert [m["move"] for m in frame["report"]["moves"]] == record.moves
+        assert len(frame["report"]["evaluation"]) == len(record.moves) + 1
 
 
 def test_a_game_package_is_a_pettingzoo_environment(pile_registered: type[Game]) -> None:

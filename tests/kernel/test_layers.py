@@ -12,7 +12,12 @@ import ast
 import io
 import re
 import tokenize
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
+
+import grimp
+import pytest
 
 import spheria
 from spheria.kernel.registry import game_classes
@@ -130,3 +135,77 @@ def test_no_generic_module_names_a_game() -> None:
             found += [(line, name) for line, name in python_mentions(text, set(), classes)]
         offenders += [f"{path.relative_to(SOURCE)}:{line}: {what}" for line, what in found]
     assert offenders == []
+
+
+# -- no import circles ------------------------------------------------------------------------------
+
+#: The packages that hold no import circle among their own modules: the generic layers (the agents'
+#: registry, levels and searches once imported one another through imports inside functions) and
+#: the game packages' own sub-packages. Imports under ``TYPE_CHECKING`` run nothing and are left out.
+ACYCLIC = (
+    "spheria.i18n",
+    "spheria.engine",
+    "spheria.kernel",
+    "spheria.agents",
+    "spheria.analysis",
+    "spheria.ratings",
+    "spheria.cli",
+    "spheria.integrations",
+    "spheria.games.spline",
+    "spheria.games.spinca",
+    "spheria.games.spagyric",
+    "spheria.games.special_cake.solver",
+    "spheria.games.special_cake.tablebase",
+)
+
+
+def circles(imports: Callable[[str], set[str]], modules: set[str]) -> list[list[str]]:
+    """The import circles among ``modules`` (each a sorted list of two or more modules), where
+    ``imports(module)`` gives the modules that ``module`` imports; other modules are passed over."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for imported in sorted(imports(module) & modules):
+            if imported not in order:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in stack:
+                low[module] = min(low[module], order[imported])
+        if low[module] == order[module]:
+            circle = [stack.pop()]
+            while circle[-1] != module:
+                circle.append(stack.pop())
+            if len(circle) > 1:
+                found.append(sorted(circle))
+
+    for module in sorted(modules):
+        if module not in order:
+            visit(module)
+    return found
+
+
+def test_the_circle_finder_finds_a_circle_through_several_modules() -> None:
+    imports = {"p.a": {"p.b"}, "p.b": {"p.c", "q.x"}, "p.c": {"p.a"}, "p.d": {"p.a"}, "q.x": {"p.d"}}
+    assert circles(lambda m: imports.get(m, set()), set(imports)) == [["p.a", "p.b", "p.c", "p.d", "q.x"]]
+    within_p = {m for m in imports if m.startswith("p.")}
+    assert circles(lambda m: imports.get(m, set()), within_p) == [["p.a", "p.b", "p.c"]]
+    assert circles(lambda m: imports.get(m, set()), {"p.d", "q.x"}) == []
+
+
+@pytest.mark.parametrize("package", ACYCLIC)
+def test_a_package_has_no_import_circle(package: str) -> None:
+    graph = import_graph()
+    modules = {package} | graph.find_descendants(package)
+    assert len(modules) > 1, f"{package} has no modules"
+    assert circles(graph.find_modules_directly_imported_by, modules) == []
+
+
+@cache
+def import_graph() -> grimp.ImportGraph:
+    """Every import of spheria's modules, function-level imports too (what import-linter reads)."""
+    return grimp.build_graph("spheria", exclude_type_checking_imports=True)

@@ -1,6 +1,6 @@
 """A finished game that started from a position set up by hand (the editor's *Play from here*)
-opens on the analysis board at that position and is analysed from there — over the API and in
-Chromium, on a 390×844 touch phone and on a desktop (screenshots under ``test-artifacts/``).
+opens on the analysis board at that position and is analysed from there, over the API, for every
+game (in Chromium, on a 390×844 touch phone and on a desktop: tests/web/e2e/test_set_up_game.py).
 
 The bug this guards against: one of the server's rebuilds of a stored game forgot its ``start``,
 so ``/api/analysis/record/{id}`` sent the empty board and the game's analysis failed on its first
@@ -9,17 +9,13 @@ move ("0a1 is empty", "1a1 cannot take a ball yet").
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext
 from starlette.testclient import TestClient, WebSocketTestSession
 
 import spheria
@@ -29,7 +25,6 @@ from spheria.server.analysis import AnalysisLimits
 from spheria.server.app import create_app
 from spheria.server.limits import Limits
 from spheria.server.storage import SQLiteStorage
-from tests.web.e2e.test_browser import TIMEOUT, browser, screenshot, server  # noqa: F401  (fixtures)
 
 Frame = dict[str, Any]
 AGENTS = [{"kind": "agent", "agent": "random"}, {"kind": "agent", "agent": "random"}]
@@ -39,6 +34,8 @@ SET_UP: dict[str, tuple[str, dict[str, Any]]] = {
     "special-cake": ("wbwb...........b/........./..../. 1 eat", {"variant": "mint"}),
     "spinca": ("wb............../........./..../. 1 0a1,0b1", {}),
     "spline": ("w.b...w........./........./..../. 2", {}),
+    # Hidden information: the supplies and bags are the set-up's too (one person or agents only).
+    "spagyric": ("..r.....w......./........./..../. reveal - 1,1,2 1,2,1 0,0,0 1,1,0 0,0,0", {"supply": 2}),
 }
 
 
@@ -126,78 +123,3 @@ def test_a_set_up_game_rebuilt_after_a_restart_is_opened_at_its_start(tmp_path: 
     assert record.replay().to_spn() == final.to_spn()
     assert replay["steps"][0]["board"] == spn.split()[0]
     assert replay["steps"][-1]["board"] == final.to_spn().split()[0]
-
-
-# -- in the browser -------------------------------------------------------------------------------
-
-SIZES: dict[str, dict[str, Any]] = {
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
-    "desktop": {"viewport": {"width": 1280, "height": 820}},
-}
-#: The analysis board's sites, each with a ball drawn or not, in SPN's order ('x' or '.').
-BALLS = (
-    "[...document.querySelectorAll('#board svg.levels .strip-site')]"
-    ".map(n => n.querySelector('.strip-ball') ? 'x' : '.').join('')"
-)
-
-
-def api(base: str, path: str, body: Any = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data, {"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=20) as response:
-        return json.load(response)
-
-
-def finished_on(base: str, game: str) -> str:
-    spn, options = SET_UP[game]
-    game_id = str(api(base, "/api/games", {"game": game, "options": options, "seats": AGENTS, "start": spn})["id"])
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if api(base, f"/api/games/{game_id}")["status"] == "finished":
-            return game_id
-        time.sleep(0.05)
-    raise AssertionError(f"the agents did not finish {game}")
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:  # noqa: F811
-    opened: list[BrowserContext] = []
-    yield opened
-    for context in opened:
-        context.close()
-
-
-@pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_the_analysis_board_of_a_finished_set_up_game_shows_its_start(
-    browser: Browser,  # noqa: F811
-    server: str,  # noqa: F811
-    contexts: list[BrowserContext],
-    size: str,
-) -> None:
-    spn, _options = SET_UP["special-cake"]
-    game_id = finished_on(server, "special-cake")
-    record = Record.from_json(api(server, f"/api/games/{game_id}/record"))
-    context = browser.new_context(**SIZES[size])
-    context.set_default_timeout(TIMEOUT)
-    contexts.append(context)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{server}/analysis?{urllib.parse.urlencode({'record': game_id, 'at': '0'})}")
-    page.wait_for_function(
-        "() => document.body.dataset.problem !== undefined"
-        " || (document.body.dataset.ready === '1' && document.body.dataset.node === '0')"
-    )
-    assert page.evaluate("document.body.dataset.problem") is None  # the link opens: its moves replay
-    expected = "".join("." if ch == "." else "x" for ch in spn.split()[0].replace("/", ""))
-    assert page.evaluate(BALLS) == expected  # the set-up position's balls, not the empty cake
-    assert page.locator("#tree .tnode").count() == len(record.moves)  # every move of the game, from there
-    screenshot(page, f"set-up-game-analysis-start-{size}", full_page=True)
-    # The game's analysis runs from that start to the end: its chart marks the wins thrown away.
-    page.wait_for_selector("#chart svg.eval-chart")
-    thrown = analyse_game(record, time=None).threw_away_win
-    assert page.locator("#chart .eval-mistake").count() == len(thrown)
-    marked = page.eval_on_selector_all("#tree .tnode.mark-mistake", "b => b.map(e => Number(e.dataset.node))")
-    assert marked == thrown
-    screenshot(page, f"set-up-game-analysis-chart-{size}", full_page=True)
-    assert errors == []

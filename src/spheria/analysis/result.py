@@ -159,13 +159,14 @@ def rounded(value: float | None) -> float | None:
 
 
 def base(state: State[Any], seat: int | None, method: str, status: str) -> Analysis:
-    """An analysis of ``state`` for ``seat`` with nothing found yet: the game, its options, the SPN, the phase."""
+    """An analysis of ``state`` for ``seat`` with nothing found yet: the game, its options, the SPN, the
+    phase (the state's :meth:`~spheria.kernel.game.State.phase_name`, as the server's frames give it)."""
     return Analysis(
         state.game.name,
         dict(state.game.options),
         state.to_spn(),
         seat,
-        getattr(state, "phase", None),
+        state.phase_name(),
         method,
         status,
     )

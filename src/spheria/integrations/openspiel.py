@@ -11,7 +11,8 @@ utility).
 * ``start`` is a Spheria SPN to start from instead of the usual first position, written
   with ``;`` for every ``,`` (a comma would end the parameter in an OpenSpiel game string).
 * A game whose first position is drawn at random draws it at a chance node: outcome ``k`` of
-  ``cakes`` equally likely outcomes is the game's first position for seed ``k``.
+  ``outcomes`` equally likely outcomes is the game's first position for seed ``k``
+  (``action_to_string`` says ``start k``).
 * A game with simultaneous moves is ``SIMULTANEOUS`` at every decision, as OpenSpiel's own
   simultaneous games are: every seat picks at once (``apply_actions([a0, a1])`` or a flat joint
   action), and a seat with nothing to decide (the other places) has one legal action, the
@@ -60,7 +61,7 @@ Utility = pyspiel.GameType.Utility
 START = "start"
 #: The parameter of a registration whose first position is drawn at a chance node: how many
 #: outcomes (first positions) it draws from.
-CHANCE_OUTCOMES = "cakes"
+CHANCE_OUTCOMES = "outcomes"
 DEFAULT_CHANCE_OUTCOMES = 1000
 #: OpenSpiel cannot hold ``None``: an option whose default depends on other options is written so.
 AUTO = "auto"
@@ -518,7 +519,7 @@ class SpheriaState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"cake {action}"
+            return f"start {action}"
         if player == SIMULTANEOUS:
             texts = [self._seat_action_text(a) for a in self._flat_to_joint(int(action))]
             return ":".join(texts)
@@ -570,7 +571,7 @@ class SpheriaState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         if self._held.pending_chance:
-            return "sugar cake not drawn yet"
+            return "first position not drawn yet"
         return self._held.state.to_spn()
 
     # -- information-set search ---------------------------------------------------------------------
@@ -700,7 +701,7 @@ class HistoryObserver:
 
     def string_from(self, state: SpheriaState, player: int) -> str:
         if state._held.pending_chance:
-            return "cake to draw"
+            return "first position to draw"
         held = state._held
         moves = held.state.history_notation()
         return f"{held.origin} | {' '.join(moves)}" if moves else held.origin

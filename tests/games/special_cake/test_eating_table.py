@@ -17,8 +17,16 @@ from spheria.games.special_cake.rules import EAT, MINT, MIXED, CakeState, eating
 from spheria.games.special_cake.solver_agent import SolverAgent
 from spheria.games.special_cake.tablebase import build
 from spheria.games.special_cake.tablebase.build import TableSpec
-from spheria.games.special_cake.tablebase.layout import EATING, FORMAT_VERSION, HEADER, MAGIC, MINT_CAP, Layout
-from spheria.games.special_cake.tablebase.verify import EatingTable, config_hash
+from spheria.games.special_cake.tablebase.layout import (
+    EATING,
+    FORMAT_VERSION,
+    HEADER,
+    MAGIC,
+    MINT_CAP,
+    Layout,
+    config_hash,
+)
+from spheria.games.special_cake.tablebase.verify import EatingTable
 
 LEVELS = (0, 1, 2)
 

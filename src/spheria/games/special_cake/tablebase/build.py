@@ -249,8 +249,7 @@ def count_reachable(
 
 def finished_levels(spec: TableSpec, cache: Path) -> list[int]:
     """The eating levels of ``spec`` whose files in ``cache`` are of this build (headers checked, not the bits)."""
-    from spheria.games.special_cake.tablebase.layout import LevelFileError, read_level
-    from spheria.games.special_cake.tablebase.verify import config_hash
+    from spheria.games.special_cake.tablebase.layout import LevelFileError, config_hash, read_level
 
     directory, expected = build_dir(cache, spec), config_hash(spec.tables_text())
     done = []

@@ -37,6 +37,19 @@ MINT_CAP = 15
 HEADER = struct.Struct("<8sIIQQQQQQ")
 FORMAT_VERSION = 1
 
+_FNV_OFFSET = 0xCBF29CE484222325
+_FNV_PRIME = 0x100000001B3
+
+
+def config_hash(text: str) -> int:
+    """The FNV-1a hash of the tables file, as the builder stamps it into every level's header
+    (``config_hash``): a level file of another build of the tables is told apart by it."""
+    h = _FNV_OFFSET
+    for byte in text.encode():
+        h = ((h ^ byte) * _FNV_PRIME) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
 #: The two tables of a build: their file names' prefix and their files' magic.
 EATING, SETUP = "level", "setup"
 MAGIC = {EATING: b"SPHTBLVL", SETUP: b"SPHTBSET"}

@@ -28,19 +28,9 @@ from spheria.games.special_cake.tablebase.layout import (
     LevelFile,
     LevelFileError,
     PoisonedLayout,
+    config_hash,
     read_level,
 )
-
-_FNV_OFFSET = 0xCBF29CE484222325
-_FNV_PRIME = 0x100000001B3
-
-
-def config_hash(text: str) -> int:
-    """The FNV-1a hash of the tables file, as the builder stamps it into every level."""
-    h = _FNV_OFFSET
-    for byte in text.encode():
-        h = ((h ^ byte) * _FNV_PRIME) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 class TableFiles:
