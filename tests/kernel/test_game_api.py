@@ -19,7 +19,7 @@ from tests.conftest import EVERY_GAME
 
 
 def test_every_game_is_registered() -> None:
-    assert spheria.game_names() == ["spagyric", "special-cake", "spinca", "spline"]
+    assert spheria.game_names() == ["sandbox", "spagyric", "special-cake", "spinca", "spline"]
 
 
 def test_unknown_games_and_options_are_named() -> None:
@@ -149,13 +149,14 @@ def test_every_game_describes_itself_from_its_own_class() -> None:
     assert json.loads(json.dumps(described)) == described
     seats = {name: [(s["name"], s["color"], s["side"]) for s in d["seats"]] for name, d in described.items()}
     assert seats == {
+        "sandbox": [("Player 1", None, 0), ("Player 2", None, 1)],
         "spagyric": [("Player 1", None, 0), ("Player 2", None, 1)],
         "special-cake": [("Mint", "w", 0), ("Liquorice", "b", 1)],
         "spinca": [("White", "w", 0), ("Black", "b", 1)],
         "spline": [("White", "w", 0), ("Black", "b", 1)],
     }
     ranges = {name: (d["min_players"], d["max_players"]) for name, d in described.items()}
-    assert ranges == {"spagyric": (2, 2), "special-cake": (2, 2), "spinca": (2, 4), "spline": (2, 2)}
+    assert ranges == {"sandbox": (1, 4), "spagyric": (2, 2), "special-cake": (2, 2), "spinca": (2, 4), "spline": (2, 2)}
     hidden = {name for name, d in described.items() if not d["perfect_information"]}
     together = {name for name, d in described.items() if d["simultaneous"]}
     assert hidden == together == {"spagyric"}

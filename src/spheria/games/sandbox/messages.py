@@ -36,11 +36,11 @@ AGREED_WIN = N_("Agreed result: {name} wins.")
 AGREED_DRAW = N_("Agreed result: a draw.")
 
 HINT = N_(
-    "w 0a1 places a white ball on 0a1 (b black, r red); x 0a1 removes the ball on 0a1; 0a1-0b2 moves it"
-    " to 0b2; back takes back your last action of this turn; end ends your turn; offer 2 offers a win for"
-    " player 2, offer draw a draw; accept or decline answers an offer"
+    "an action: w 0a1 (place a white ball on 0a1; b black, r red), x 0a1 (remove the ball on 0a1), 0a1-0b2"
+    " (move it to 0b2), back (take back your last action of this turn), end (end your turn), offer 2 or"
+    " offer draw (offer a win for player 2, or a draw), accept or decline (answer an offer)"
 )
-HINT_ANSWER = N_("{name} offers {result}: accept or decline")
+HINT_ANSWER = N_("accept or decline ({name} offers {result})")
 
 # -- refusals ----------------------------------------------------------------------------------
 NOT_AN_ACTION = N_(

@@ -1,0 +1,95 @@
+"""What the sandbox offers beyond its rules, and what the generic layers make of it: no agent plays
+it (each fit check says why), no codec, its how-to, and a whole game at the terminal."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+import spheria
+from spheria.agents.registry import agents_for, check_spec, default_agent
+from spheria.cli.main import main
+from spheria.help import howto
+from spheria.kernel.codec import codec_for
+from spheria.server.endpoints import fitting_agents, fitting_levels
+
+WHY = "the sandbox enforces only the physics of the set, so the players agree on the rules and the result"
+
+
+@pytest.mark.parametrize("spec", ["random", "mcts", "level:3", "greedy:seed=2"])
+def test_no_agent_fits_the_sandbox_and_the_refusal_says_why(spec: str) -> None:
+    game = spheria.load_game("sandbox", players=3)
+    with pytest.raises(ValueError, match=f"does not play Shibumi Sandbox \\(3 seats\\), nor does any agent: {WHY}"):
+        check_spec(spec, game)
+
+
+def test_the_lobby_offers_only_people() -> None:
+    game = spheria.load_game("sandbox")
+    assert agents_for(game) == [] and fitting_agents(game) == [] and fitting_levels(game) == []
+    assert default_agent(spheria.load_game("spline")) == "mcts"  # other games keep theirs
+
+
+def test_the_integrations_say_the_sandbox_has_no_codec() -> None:
+    with pytest.raises(ValueError, match="'sandbox' offers no codec"):
+        codec_for(spheria.load_game("sandbox"))
+
+
+def test_the_how_to_draws_a_drop_with_its_marks() -> None:
+    text = howto("sandbox")
+    assert "1 rvb . .     1 .x. ." in text and "offer draw" in text
+
+
+def play_typed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str], typed: list[str]
+) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in typed)))
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_whole_sandbox_game_at_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typed = [
+        "help",
+        "w 0a1", "b 0b1", "b 0a2", "w 0b2", "r 1a1",  # a little pyramid
+        "x 1b1",  # refused: nothing there
+        "end",
+        "0a1-0d4",  # the red ball drops into 0a1
+        "end",
+        "offer 2", "accept",
+    ]  # fmt: skip
+    code, out, err = play_typed(
+        monkeypatch, capsys, ["play", "sandbox", "--players", "human,human", "--no-save"], typed
+    )
+    assert code == 0, err
+    assert "w 0a1 (place a white ball on 0a1" in out  # the game's help says its commands
+    assert "there is no ball on 1b1." in out
+    assert "1 rvb . .     1 .x. ." in out and "4 . . . w>" in out  # the marks Player 2 left for Player 1
+    assert "Player 1 offers a win for Player 2; Player 2 accepts or declines." in out
+    assert "Agreed result: Player 2 wins." in out and "Game over after 10 moves" in out
+
+
+def test_without_players_every_seat_is_a_person(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _err = play_typed(
+        monkeypatch,
+        capsys,
+        ["play", "sandbox", "--option", "players=3", "--no-save"],
+        ["offer draw", "accept", "accept"],
+    )
+    assert code == 0 and "Agreed result: a draw." in out
+
+
+def test_an_agent_seat_is_refused_before_the_game_starts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = play_typed(monkeypatch, capsys, ["play", "sandbox", "--players", "human,random", "--no-save"], [])
+    assert (
+        code == 1
+        and f"seat 2 (Player 2): random does not play Shibumi Sandbox (2 seats), nor does any agent: {WHY}" in err
+    )
