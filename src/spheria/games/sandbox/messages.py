@@ -66,7 +66,6 @@ SAME_SITE = N_("a move takes the ball to another site, not back to {site}")
 NOTHING_TO_TAKE_BACK = N_("there is nothing to take back: no ball was placed, removed or moved this turn")
 OFFER_WAITING = N_("{name} offered {result}: {answerer} accepts or declines before anything else")
 NO_OFFER = N_("no result is offered, so there is nothing to {answer}")
-SELF_ANSWER = N_("{name} made the offer: the other players answer it")
 
 # -- position notation -------------------------------------------------------------------------
 SPN_FIELDS = N_("Sandbox SPN has 2 fields (board, seat to move 1..{count}); found {n}")
