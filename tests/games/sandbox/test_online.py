@@ -62,7 +62,7 @@ def test_two_people_play_a_sandbox_game_through_the_websocket(client: TestClient
         state_at(second, version + 1)
         second.send_json({"type": "move", "move": "accept", "version": version + 1})
         final = state_at(first, version + 2)
-    assert final["terminal"] and final["result"]["reason"] == {"code": "agreed", "seat": None}
+    assert final["terminal"] and final["result"]["reason"] == {"code": "agreed_draw"}
     record = client.get(f"/api/games/{created['id']}/record")
     assert record.status_code == 200, record.text
     assert record.json()["moves"][-2:] == ["offer draw", "accept"]

@@ -334,7 +334,7 @@ def test_a_result_offered_ends_the_game_when_every_other_seat_accepts() -> None:
     play(state, "accept")
     assert state.is_terminal() and state.current_player() == TERMINAL
     assert state.returns() == [-1.0, -1.0, 1.0] and state.winners() == [2]
-    assert state.result_reason() == ResultReason("agreed", {"seat": 2})
+    assert state.result_reason() == ResultReason("agreed_win", {"seat": 2})
     assert state.status_lines()[0] == "Agreed result: Player 3 wins."
     assert state.legal_moves() == []
     rejected(state, "end", "the game is over")
@@ -351,7 +351,7 @@ def test_a_declined_offer_hands_the_turn_back_to_the_seat_that_offered() -> None
     rejected(state, "accept", "no result is offered, so there is nothing to accept")
     play(state, "offer draw", "accept")
     assert state.is_terminal() and state.returns() == [0.0, 0.0]
-    assert state.result_reason() == ResultReason("agreed", {"seat": None})
+    assert state.result_reason() == ResultReason("agreed_draw", {})
 
 
 def test_a_lone_player_ends_the_game_by_offering_the_result() -> None:

@@ -632,8 +632,12 @@ class SandboxState(State[SandboxMove]):
         return self._board.diagram(marks.diagram_marks() if marks else None)
 
     def result_reason(self) -> ResultReason | None:
-        """``agreed``: every seat accepted the result offered; ``seat`` the winner (``None``: a draw)."""
-        return ResultReason("agreed", {"seat": self._winner}) if self._ended else None
+        """Every seat accepted the result offered: ``agreed_win`` (``seat`` the winner) or ``agreed_draw``."""
+        if not self._ended:
+            return None
+        if self._winner is None:
+            return ResultReason("agreed_draw", {})
+        return ResultReason("agreed_win", {"seat": self._winner})
 
     def status_lines(self, player: int | None = None) -> list[str]:
         if player is not None:
