@@ -10,6 +10,7 @@ import pytest
 
 import spheria
 from spheria.agents.registry import agents_for, check_spec, default_agent
+from spheria.analysis import analyse
 from spheria.cli.main import main
 from spheria.help import howto
 from spheria.kernel.codec import codec_for
@@ -93,3 +94,11 @@ def test_an_agent_seat_is_refused_before_the_game_starts(
         code == 1
         and f"seat 2 (Player 2): random does not play Shibumi Sandbox (2 seats), nor does any agent: {WHY}" in err
     )
+
+
+def test_a_sandbox_position_is_not_analysed_and_the_refusal_says_why() -> None:
+    state = spheria.load_game("sandbox").state_from_spn("w.............../........./..../. 2")
+    with pytest.raises(
+        ValueError, match=f"Shibumi Sandbox is not analysed: its estimate is an agent's search, and {WHY}"
+    ):
+        analyse(state, iterations=10)
