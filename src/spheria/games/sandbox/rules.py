@@ -363,7 +363,9 @@ class SandboxState(State[SandboxMove]):
 
     def box(self) -> tuple[int, int, int]:
         """The balls of each colour still in the box (not on the board)."""
-        return tuple(most - self._board.count(color) for color, most in enumerate(self.game.box()))  # type: ignore[return-value]
+        white, black, red = self.game.box()
+        board = self._board
+        return (white - board.count(0), black - board.count(1), red - board.count(2))
 
     def turn_actions(self) -> int:
         """How many board actions the turn in progress holds (what ``back`` can take back)."""
