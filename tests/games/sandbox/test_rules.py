@@ -9,6 +9,7 @@ diagonal (the engine's drop rule). The marks drawn after a site are those the ne
 
 from __future__ import annotations
 
+import contextlib
 import textwrap
 from typing import Any
 
@@ -480,3 +481,28 @@ def test_no_action_sequence_leaves_a_floating_ball_or_removes_a_pinned_one(game:
             assert after.count() == before + change
     replayed = Record.from_state(state, ["human"] * game.num_players).replay()
     assert replayed.to_spn() == state.to_spn() and str(replayed) == str(state)
+
+
+#: Every action that can be written, on any site: what a seat might type.
+EVERY_TEXT = (
+    [f"{c} {SITE_NAMES[s]}" for c in "wbr" for s in range(NUM_SITES)]
+    + [f"x {SITE_NAMES[s]}" for s in range(NUM_SITES)]
+    + [f"{SITE_NAMES[s]}-{SITE_NAMES[t]}" for s in range(NUM_SITES) for t in range(NUM_SITES)]
+    + ["back", "end", "accept", "decline", "offer draw", "offer 1", "offer 2", "offer 3", "offer 4", "offer 5"]
+)
+
+
+@settings(max_examples=6, deadline=None)
+@given(game=sandboxes(), data=st.data())
+def test_the_legal_actions_are_exactly_those_the_state_accepts(game: Sandbox, data: st.DataObject) -> None:
+    state = game.new_initial_state()
+    for _step in range(data.draw(st.integers(8, 15), label="actions")):
+        if state.is_terminal():
+            break
+        listed = {str(m) for m in state.legal_moves()}
+        accepted = set()
+        for text in EVERY_TEXT:
+            with contextlib.suppress(spheria.MoveError):
+                accepted.add(str(state.parse_move(text)))
+        assert accepted == listed
+        state.apply(data.draw(st.sampled_from(state.legal_moves()), label="action"))
