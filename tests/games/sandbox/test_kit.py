@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ from spheria.agents.registry import agents_for, check_spec, default_agent
 from spheria.analysis import analyse
 from spheria.cli.main import main
 from spheria.help import howto
+from spheria.i18n import using
 from spheria.kernel.codec import codec_for
 from spheria.server.endpoints import fitting_agents, fitting_levels
 
@@ -102,3 +104,33 @@ def test_a_sandbox_position_is_not_analysed_and_the_refusal_says_why() -> None:
         ValueError, match=f"Shibumi Sandbox is not analysed: its estimate is an agent's search, and {WHY}"
     ):
         analyse(state, iterations=10)
+
+
+def test_a_replay_shows_each_turns_marks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = tmp_path / "sandbox.spheria.json"
+    typed = ["w 0a1", "b 0b1", "b 0a2", "w 0b2", "r 1a1", "end", "0a1-0d4", "end", "offer draw", "accept"]
+    code, _out, err = play_typed(
+        monkeypatch, capsys, ["play", "sandbox", "--players", "human,human", "--save", str(record)], typed
+    )
+    assert code == 0, err
+    code, out, err = play_typed(monkeypatch, capsys, ["replay", str(record)], [])
+    assert code == 0, err
+    after_move = out.split("Move 7:")[1].split("Move 8:")[0]  # Player 2 moved 0a1 to 0d4: the red ball dropped
+    assert "4 . . . w>" in after_move and "1 rvb . .     1 .x. ." in after_move
+    assert "Agreed result: a draw." in out
+
+
+def test_the_sandbox_speaks_korean() -> None:
+    state = spheria.load_game("sandbox").new_initial_state()
+    for text in ("w 0a1", "end", "offer 1"):
+        state.apply(state.parse_move(text))
+    with using("ko"):
+        assert state.status_lines() == [
+            "플레이어 2이(가) 플레이어 1의 승리를 제안합니다. 플레이어 1이(가) 수락하거나 거절합니다.",
+            "상자에 남은 공: 흰색 15개, 검은색 16개, 빨간색 16개.",
+            "플레이어 1의 지난 차례 표시: + 놓음, > 옮김, v 떨어짐, x 비움.",
+        ]
+        with pytest.raises(spheria.MoveError, match="다른 동작에 앞서 플레이어 1이\\(가\\) 수락하거나 거절합니다"):
+            state.parse_move("x 0a1")
