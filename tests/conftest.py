@@ -53,6 +53,8 @@ def pytest_itemcollected(item: pytest.Item) -> None:
 
 #: Every game with options that make a different game of it: the shared API is tested on each.
 EVERY_GAME: list[tuple[str, dict[str, Any]]] = [
+    ("sandbox", {}),
+    ("sandbox", {"players": 3, "own_colors": True, "white": 2}),
     ("special-cake", {"variant": "mint"}),
     ("special-cake", {"variant": "sugar"}),
     ("special-cake", {"variant": "poisoned", "line_rule": "same"}),

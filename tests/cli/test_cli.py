@@ -103,10 +103,13 @@ def test_games_shows_each_games_levels_and_an_example_against_one(run: Any) -> N
     assert code == 0
     blocks = {block.split("  ", 1)[0]: " ".join(block.split()) for block in out.split("\n\n")}
     for name in spheria.game_names():
-        shown = [
-            f"{level_spec(e.level)} {level_words(e.level)} ({e.seconds:g} s)"
-            for e in levels_for(spheria.load_game(name))
-        ]
+        game = spheria.load_game(name)
+        if game.why_no_agents is not None:  # people only: no levels, the reason, an example of people
+            assert f"people only: {' '.join(game.why_no_agents.split())}" in blocks[name]
+            assert "levels" not in blocks[name]
+            assert f"--players {','.join(['human'] * game.num_players)}" in blocks[name]
+            continue
+        shown = [f"{level_spec(e.level)} {level_words(e.level)} ({e.seconds:g} s)" for e in levels_for(game)]
         assert ", ".join(shown) in blocks[name]
         assert "--players human,level:3" in blocks[name]
     assert "level:5 strongest (5 s)" in blocks["special-cake"]  # the solver's cap, not Spline's 1 s

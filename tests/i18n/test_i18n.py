@@ -230,6 +230,8 @@ def test_the_korean_how_to_wraps_by_terminal_columns() -> None:
 #: ASCII words a Korean text may hold besides notation and numbers: option names and values, agent
 #: names, the program's own name and the commands one types.
 ALLOWED_WORDS = frozenset(["Spheria", "spheria", "line_rule", "SPN", "MCTS", "mcts", "json"])
+#: Moves written as words (the sandbox's actions): notation, typed the same in every language.
+MOVE_WORDS = frozenset(["end", "back", "offer", "draw", "accept", "decline"])
 SITES = r"[0-3][a-d][1-4]"
 NOTATION_TOKEN = re.compile(rf"^(?:{SITES}(?:[+-]{SITES})*\+?|[0-9x.,:%+-]+|[A-Za-z])$")
 
@@ -241,7 +243,9 @@ def untranslated_words(text: str) -> list[str]:
     return [
         token
         for token in tokens
-        if re.search("[A-Za-z]{2,}", token) and token not in ALLOWED_WORDS and not NOTATION_TOKEN.match(token)
+        if re.search("[A-Za-z]{2,}", token)
+        and token not in ALLOWED_WORDS | MOVE_WORDS
+        and not NOTATION_TOKEN.match(token)
     ]
 
 

@@ -83,7 +83,11 @@ def test_every_game_numbers_its_moves_with_its_kit_s_codec() -> None:
     for name in spheria.game_names():
         game = spheria.load_game(name)
         factory = game.kit().codec
-        assert factory is not None, name
+        if factory is None:  # a game that numbers no moves is no OpenSpiel game, and loading it says why
+            with pytest.raises(ValueError, match=f"'{name}' offers no codec: its kit has none"):
+                openspiel.load(name)
+            assert name not in {r.spheria_name for r in openspiel.REGISTRATIONS.values()}
+            continue
         codec = codec_for(game)
         assert type(codec) is factory and codec.game is game
         loaded = openspiel.load(name)

@@ -10,6 +10,7 @@ import pytest
 import spheria
 from spheria.agents.random_agent import RandomAgent
 from spheria.engine.board import BoardView
+from spheria.games.sandbox.rules import SandboxState
 from spheria.games.spagyric.rules import SpagyricState
 from spheria.games.special_cake.rules import CakeState
 from spheria.games.spinca.rules import SpincaState
@@ -19,7 +20,7 @@ from tests.conftest import EVERY_GAME
 
 
 def test_every_game_is_registered() -> None:
-    assert spheria.game_names() == ["spagyric", "special-cake", "spinca", "spline"]
+    assert spheria.game_names() == ["sandbox", "spagyric", "special-cake", "spinca", "spline"]
 
 
 def test_unknown_games_and_options_are_named() -> None:
@@ -66,7 +67,13 @@ def test_options_given_as_text_mean_the_same() -> None:
     assert spheria.load_game("spagyric", memory="off").options["memory"] is False
 
 
-@pytest.mark.parametrize(("name", "options"), EVERY_GAME)
+#: The games agents play (with these options): a game for people only refuses them.
+AGENTS_PLAY = [
+    (name, options) for name, options in EVERY_GAME if spheria.load_game(name, **options).why_no_agents is None
+]
+
+
+@pytest.mark.parametrize(("name", "options"), AGENTS_PLAY)
 def test_a_whole_game_through_the_shared_calls(name: str, options: dict[str, Any]) -> None:
     game = spheria.load_game(name, **options)
     state = game.new_initial_state(seed=11)
@@ -149,13 +156,14 @@ def test_every_game_describes_itself_from_its_own_class() -> None:
     assert json.loads(json.dumps(described)) == described
     seats = {name: [(s["name"], s["color"], s["side"]) for s in d["seats"]] for name, d in described.items()}
     assert seats == {
+        "sandbox": [("Player 1", None, 0), ("Player 2", None, 1)],
         "spagyric": [("Player 1", None, 0), ("Player 2", None, 1)],
         "special-cake": [("Mint", "w", 0), ("Liquorice", "b", 1)],
         "spinca": [("White", "w", 0), ("Black", "b", 1)],
         "spline": [("White", "w", 0), ("Black", "b", 1)],
     }
     ranges = {name: (d["min_players"], d["max_players"]) for name, d in described.items()}
-    assert ranges == {"spagyric": (2, 2), "special-cake": (2, 2), "spinca": (2, 4), "spline": (2, 2)}
+    assert ranges == {"sandbox": (1, 4), "spagyric": (2, 2), "special-cake": (2, 2), "spinca": (2, 4), "spline": (2, 2)}
     hidden = {name for name, d in described.items() if not d["perfect_information"]}
     together = {name for name, d in described.items() if d["simultaneous"]}
     assert hidden == together == {"spagyric"}
@@ -190,7 +198,7 @@ def test_the_picking_mode_follows_the_position() -> None:
 
 
 def board_of_state(state: spheria.State[Any]) -> BoardView:
-    assert isinstance(state, CakeState | SpagyricState | SpincaState | SplineState)
+    assert isinstance(state, CakeState | SandboxState | SpagyricState | SpincaState | SplineState)
     return state.board
 
 

@@ -23,6 +23,7 @@ MESSAGES: dict[str, str] = {
     "unknown_agent": N_("unknown agent {agent} (agents: {agents}; or a level: level:1 to level:5)"),
     # what agents play
     "misfit": N_("{agent} does not play {game}: it plays {plays}. Agents for {game}: {fitting}"),
+    "no_agents": N_("{agent} does not play {game}, nor does any agent: {why}; every seat is a person's"),
     "seat_count": N_("{seats} seats"),
     "needs_state": N_(
         "{agent} looks at the whole position, so it plays perfect-information games only; "

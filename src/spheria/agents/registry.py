@@ -209,8 +209,14 @@ def default_agent(game: Game) -> str:
 def check_fit(game: Game, agents: Sequence[Agent | None]) -> None:
     """Refuse, before a game starts, an agent that cannot play ``game`` (``None`` seats are people).
 
-    The ``ValueError`` names the agent, what it plays and the agents that fit ``game``.
+    The ``ValueError`` names the agent, what it plays and the agents that fit ``game``; for a game
+    no agent plays (``Game.why_no_agents``), the agent and the game's reason.
     """
+    for agent in agents:
+        if agent is not None and game.why_no_agents is not None:
+            raise ValueError(
+                message("no_agents", agent=agent.spec_name, game=game_words(game), why=gettext(game.why_no_agents))
+            )
     for agent in agents:
         if agent is not None and not agent.fits(game):
             narrowed = agent.plays != type(agent).plays  # by its options: name them

@@ -16,3 +16,4 @@ BAD_ITERATIONS = N_("iterations must be a whole number of at least 1, not {itera
 NO_MOVES = N_("a game record or a list of its positions is needed, not {kind}")
 NOT_CONSECUTIVE = N_("position {number} does not follow the one before it by one move")
 NOT_ANALYSED = N_("{game} hides information or moves simultaneously: it can be analysed only once it is over")
+NO_AGENTS = N_("{game} is not analysed: its estimate is an agent's search, and {why}")

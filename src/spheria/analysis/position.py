@@ -63,6 +63,8 @@ def analyse_known(state: State[Any], budget: Budget) -> Analysis:
             return result
     if not game.perfect_information or state.current_player() == SIMULTANEOUS:
         raise ValueError(_(msg.NOT_ANALYSED).format(game=game.name))
+    if game.why_no_agents is not None:  # a game no agent plays: no search has a goal to estimate
+        raise ValueError(_(msg.NO_AGENTS).format(game=_(game.title), why=_(game.why_no_agents)))
     return estimate(state, budget)
 
 

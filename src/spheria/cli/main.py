@@ -90,10 +90,10 @@ def make_players(text: str | None, game: Game) -> tuple[list[str], list[Agent | 
     """The seat specs and agents (``None`` for a human) named by ``--players``.
 
     Without ``--players`` the first seat is the person at the terminal and every other seat
-    the random agent.
+    the random agent; every seat a person in a game no agent plays (``Game.why_no_agents``).
     """
     seats = game.num_players
-    default = [HUMAN] + ["random"] * (seats - 1)
+    default = [HUMAN] + [HUMAN if game.why_no_agents is not None else "random"] * (seats - 1)
     specs = default if text is None else split_players(text)
     names = [_(name) for name in game.player_names()]
     if len(specs) != seats:
@@ -779,10 +779,14 @@ def cmd_games(args: argparse.Namespace, term: Terminal) -> int:
         if variant is not None:
             example += f" --variant {variant['choices'][-1]}"
             term.say(term.dim("    " + _(msg.VARIANT_SHORT)))
-        levels = describe_levels(load_game(name))
+        loaded = load_game(name)
+        levels = describe_levels(loaded)
         if levels is not None:
             term.say("    " + fill(levels, width=88, subsequent_indent="        "))
-        opponent = "random" if levels is None else level_spec(3)
+        if loaded.why_no_agents is not None:
+            why = _(msg.GAMES_NO_AGENTS).format(why=_(loaded.why_no_agents))
+            term.say("    " + fill(why, width=88, subsequent_indent="        "))
+        opponent = HUMAN if loaded.why_no_agents is not None else "random" if levels is None else level_spec(3)
         players = ",".join([HUMAN, *[opponent] * (game["num_players"] - 1)])
         term.say("    " + _(msg.GAMES_EXAMPLE).format(example=f"{example} --players {players}"))
         term.say()

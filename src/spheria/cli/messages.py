@@ -145,6 +145,7 @@ GAMES_PLAYERS = N_(
     "Players for --players: {human}, a level (level:1 ... level:5, above) or an agent: {agents}"
     " (agent options as name:key=value)"
 )
+GAMES_NO_AGENTS = N_("people only: {why}")
 GAMES_LEVELS = N_("levels (the longest each thinks about a move, with the default options): {levels}")
 GAMES_LEVEL = N_("{spec} {words} ({seconds} s)")
 

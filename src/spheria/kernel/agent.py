@@ -51,6 +51,8 @@ class Plays:
     hidden_information: bool = True
 
     def fits(self, game: Game) -> bool:
+        if game.why_no_agents is not None:
+            return False
         if self.games and not isinstance(game, self.games):
             return False
         if self.variants and game.options.get("variant") not in self.variants:

@@ -177,6 +177,9 @@ class Game(ABC):
     picking_modes: ClassVar[tuple[str, ...]] = (PICK_PREFIX,)
     #: Whether Spheria offers this game first (the pages' default game, the examples of the help).
     featured: ClassVar[bool] = False
+    #: Why no agent plays this game (an ``N_``-marked sentence: a game whose rules set the players
+    #: no goal, say); ``None``: agents may play it. Every agent's fit check then refuses it, saying this.
+    why_no_agents: ClassVar[str | None] = None
 
     def __init__(self, **options: Any) -> None:
         specs = {spec.name: spec for spec in self.option_specs}
