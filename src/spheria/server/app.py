@@ -159,6 +159,7 @@ def create_app(
         resumed = await manager.resume_all()
         if resumed:
             log.info(ngettext(RESUMED, resumed).format(n=resumed))
+        await app.state.profiles.rate_missed()  # ended rated games the server stopped before rating
         sweeper = asyncio.create_task(_sweep(manager))
         try:
             yield

@@ -486,13 +486,11 @@ class Lobby:
             random.SystemRandom().shuffle(drawn)
             order = drawn
         seats = [{"kind": "human"} if held is not None else {"kind": "agent", "agent": agent[0]} for held in order]
-        session, tokens, _owner = await self.manager.create(challenge.game, challenge.options, seats)
+        session, tokens, _owner = await self.manager.create(
+            challenge.game, challenge.options, seats, rated=challenge.rated
+        )
         holders = {index: held for index, held in enumerate(order) if held is not None}
         await self.hold(session, holders)
-        if challenge.rated:
-            from spheria.server.profiles import mark_rated  # profiles build on the lobby
-
-            await mark_rated(request, session.id)
         accounts = accounts_of(request)
         for held in holders.values():  # filed under each player (a failure here never undoes the game)
             with contextlib.suppress(GameError):

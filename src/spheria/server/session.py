@@ -732,11 +732,12 @@ class SessionManager:
         seed: int | None = None,
         start: str | None = None,
         hints: bool = False,
+        rated: bool = False,
     ) -> tuple[GameSession, dict[int, str], str]:
         """A new game, from the game's own start or from the position ``start`` (SPN, checked:
         ``bad_position`` names the problem); returns the session, each human seat's invite token
         and the creator's credential (shown once, never stored). ``hints``: checked by the caller
-        (:func:`spheria.server.hints.check_hints_setting`)."""
+        (:func:`spheria.server.hints.check_hints_setting`); ``rated``: offered as rated (stored with it)."""
         try:
             game = load_game(name, **options)
         except (ValueError, TypeError) as error:
@@ -763,7 +764,7 @@ class SessionManager:
         start = None if set_up is None else set_up.to_spn()
         players = [s.agent or HUMAN for s in records]
         record = Record(game.name, dict(game.options), seed, start, players, [])
-        stored = StoredGame(new_game_id(), record, records, owner_hash=token_digest(owner), hints=hints)
+        stored = StoredGame(new_game_id(), record, records, owner_hash=token_digest(owner), hints=hints, rated=rated)
         state = replay(game, seed=seed) if set_up is None else set_up
         await self.db(self.storage.create_game, stored)
         session = GameSession(self, stored, game, state)
