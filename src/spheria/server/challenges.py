@@ -40,7 +40,6 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from spheria.agents.levels import LEVEL_SPEC, level_spec
 from spheria.i18n import gettext as _
@@ -60,19 +59,16 @@ from spheria.server.accounts import (
     refused,
     signed_in,
 )
+from spheria.server.connection import FrameSocket
 from spheria.server.endpoints import client_address, json_response, options_of
 from spheria.server.jsontext import BadJson, parse_json
 from spheria.server.limits import Limits, SlidingWindow
-from spheria.server.session import Client, GameError, GameSession, SessionManager, encode
+from spheria.server.session import GameError, GameSession, SessionManager, encode
 from spheria.server.storage import Storage
 
 OPEN, STARTING, TAKEN, CANCELLED, EXPIRED = "open", "starting", "taken", "cancelled", "expired"
 #: Finished challenges remembered (so a late accept hears "taken", not "unknown").
 REMEMBERED = 1000
-#: Largest lobby frame a client may send, in bytes.
-MAX_LOBBY_FRAME = 4096
-#: Close code when a limit refuses a lobby socket (policy).
-CLOSE_POLICY = 1008
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS seat_players (
@@ -166,108 +162,45 @@ class Challenge:
         )
 
 
-class LobbySocket:
-    """The ASGI endpoint of ``/ws/lobby``: one instance per connection."""
+class LobbySocket(FrameSocket):
+    """The ASGI endpoint of ``/ws/lobby``: one instance per connection (its connection handling:
+    :class:`~spheria.server.connection.FrameSocket`)."""
 
     def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        self.ws = WebSocket(scope, receive, send)
-        state = scope["app"].state
-        self.lobby: Lobby = state.lobby
-        self.limits: Limits = state.limits
-        self.connections: Counter[str] = state.connections
-        self.address = scope["client"][0] if scope.get("client") else "unknown"
+        super().__init__(scope, receive, send)
+        self.lobby: Lobby = scope["app"].state.lobby
         self.player: Player | None = None
         self.follows: frozenset[str] | None = None  # None: every game
-        self.client = Client(self._send, limit=self.limits.client_queue, on_drop=self._too_slow)
-        self.burst = max(2 * self.limits.frame_rate, 10.0)
-        self.allowance = self.burst
-        self.last = time.monotonic()
-        self.pump: asyncio.Task[None] | None = None
+        self.presence_key: str | None = None  # counted online under it while in the lobby
 
-    def __await__(self) -> Any:
-        return self.run().__await__()
-
-    async def run(self) -> None:
-        if self.connections[self.address] >= self.limits.connections_per_address:
-            await self.ws.close(code=CLOSE_POLICY, reason="too_many_connections")
-            return
-        self.connections[self.address] += 1
-        try:
-            with contextlib.suppress(GameError):  # a store that fails: the lobby is watched as nobody
-                self.player = await current_player(self.ws)
-            await self.ws.accept()
-            self.pump = asyncio.create_task(self.client.pump())
-            self.lobby.arrive(self)
-            # Counted online as a game's socket is (docs/server.md, Presence): a player once, else the socket.
-            presence = self.ws.scope["app"].state.presence
-            key = self.player.id if self.player is not None else f"socket:{id(self)}"
-            presence.enter(key, None if self.player is None else self.player.shown())
-            try:
-                shown = None if self.player is None else self.player.shown()
-                self.client.push({"type": "lobby", "player": shown, "challenges": self.lobby.seen_by(self)})
-                await self.serve()
-            finally:
-                self.lobby.leave(self)
-                presence.leave(key)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            self.connections[self.address] -= 1
-            if self.connections[self.address] <= 0:
-                del self.connections[self.address]
-            self.client.queue.put_nowait(None)
-            if self.pump is not None and not self.pump.done():
-                self.pump.cancel()
-
-    async def _send(self, text: str) -> None:
-        await self.ws.send_text(text)
-
-    def _too_slow(self) -> None:
-        asyncio.get_running_loop().create_task(self._close(1013, "too_slow"))
-
-    async def _close(self, code: int, reason: str) -> None:
-        if self.ws.application_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.ws.close(code=code, reason=reason), 5)
-
-    def allowed(self) -> bool:
-        """``frame_rate`` frames a second, bursts of twice as many (as a game's socket)."""
-        rate = self.limits.frame_rate
-        now = time.monotonic()
-        self.allowance = min(self.burst, self.allowance + (now - self.last) * rate)
-        self.last = now
-        if rate > 0 and self.allowance < 1:
-            return False
-        self.allowance -= 1
+    async def open(self) -> bool:
+        with contextlib.suppress(GameError):  # a store that fails: the lobby is watched as nobody
+            self.player = await current_player(self.ws)
+        self.lobby.arrive(self)
+        # Counted online as a game's socket is (docs/server.md, Presence): a player once, else the socket.
+        self.presence_key = self.player.id if self.player is not None else f"socket:{id(self)}"
+        shown = None if self.player is None else self.player.shown()
+        self.ws.scope["app"].state.presence.enter(self.presence_key, shown)
+        self.direct.push({"type": "lobby", "player": shown, "challenges": self.lobby.seen_by(self)})
         return True
 
-    def error(self, code: str, message: str) -> None:
-        self.client.push({"type": "error", "code": code, "message": message})
+    def left(self) -> None:
+        if self.presence_key is not None:
+            self.lobby.leave(self)
+            self.ws.scope["app"].state.presence.leave(self.presence_key)
 
-    async def serve(self) -> None:
-        while True:
-            message = await self.ws.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            if not self.allowed():
-                self.error("rate_limited", _(M.TOO_MANY_FRAMES))
-                continue
-            text = message.get("text")
-            if text is None or len(text) > MAX_LOBBY_FRAME:
-                self.error("bad_frame", f"send JSON text frames of at most {MAX_LOBBY_FRAME} bytes")
-                continue
-            try:
-                self.handle(parse_json(text))
-            except BadJson as error:
-                self.error("bad_frame", str(error))
-            except GameError as error:
-                self.error(error.code, error.message)
-
-    def handle(self, frame: Any) -> None:
+    def parse(self, text: str) -> dict[str, Any]:
+        try:
+            frame = parse_json(text)
+        except BadJson as error:
+            raise GameError("bad_frame", str(error)) from None
         if not isinstance(frame, dict) or frame.get("type") not in ("follow", "ping"):
             raise GameError("bad_frame", "a lobby frame is {'type': 'follow', 'games': [...]} or {'type': 'ping'}")
+        return frame
+
+    async def handle(self, frame: dict[str, Any]) -> None:
         if frame["type"] == "ping":
-            self.client.push({"type": "pong"})
+            self.direct.push({"type": "pong"})
             return
         games = frame.get("games")
         known = set(game_names())
@@ -277,7 +210,7 @@ class LobbySocket:
         if unknown:
             raise GameError("bad_game", _(M.UNKNOWN_GAME_NAMED).format(name=str(unknown[0])[:40]))
         self.follows = frozenset(games)
-        self.client.push({"type": "following", "games": sorted(self.follows), "challenges": self.lobby.seen_by(self)})
+        self.direct.push({"type": "following", "games": sorted(self.follows), "challenges": self.lobby.seen_by(self)})
 
     def sees(self, challenge: Challenge) -> bool:
         return (self.follows is None or challenge.game in self.follows) and challenge.visible_to(self.player)
@@ -335,12 +268,12 @@ class Lobby:
         text = encode({"type": "challenge", "event": event, "challenge": challenge.view()})
         for socket in list(self.sockets):
             if socket.sees(challenge):
-                socket.client.push(text)
+                socket.direct.push(text)
 
     def tell(self, player_id: str, frame: dict[str, Any]) -> None:
         for socket in list(self.sockets):
             if socket.player is not None and socket.player.id == player_id:
-                socket.client.push(frame)
+                socket.direct.push(frame)
 
     # -- challenges ---------------------------------------------------------------------------------
 
@@ -516,20 +449,6 @@ def lobby_of(connection: HTTPConnection) -> Lobby:
     return lobby
 
 
-async def claim_seat(connection: HTTPConnection, session: GameSession, token: str) -> tuple[int, str]:
-    """Claim the seat of an invite ``token`` for the player of this browser: a seat held by a player
-    (a challenge's) is theirs alone (``not_your_seat``); a free one becomes held by the claimer."""
-    player = await current_player(connection)
-    seat = session.seat_for_token(token)
-    held = None if seat is None else session.holders.get(seat)
-    if held is not None and (player is None or player.id != held.id):
-        raise GameError("not_your_seat", _(M.NOT_YOUR_SEAT))
-    claimed, credential = await session.claim(token)
-    if player is not None and held is None:
-        await lobby_of(connection).hold(session, {claimed: player})
-    return claimed, credential
-
-
 _STATUS = {
     "unknown_challenge": 404,
     "own_challenge": 409,
@@ -673,4 +592,4 @@ ROUTES = [
     Route("/api/challenges/{challenge_id}/accept", api_accept, methods=["POST"]),
 ]
 
-__all__ = ["ROUTES", "Challenge", "Lobby", "LobbySocket", "claim_seat", "install"]
+__all__ = ["ROUTES", "Challenge", "Lobby", "LobbySocket", "install"]
