@@ -183,6 +183,7 @@ def create_app(
     challenges.install(app, store, limits)
     profiles.install(app, store, limits)
     chat.install(app, store, limits)
+    app.state.lobby.follow_presence(app.state.presence)  # the lobby pushes who is online
     app.state.analysis = engine
     app.state.limits = limits
     app.state.connections = Counter()

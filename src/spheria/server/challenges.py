@@ -63,10 +63,13 @@ from spheria.server.connection import FrameSocket
 from spheria.server.endpoints import client_address, json_response, options_of
 from spheria.server.jsontext import BadJson, parse_json
 from spheria.server.limits import Limits, SlidingWindow
+from spheria.server.presence import Presence
 from spheria.server.session import GameError, GameSession, SessionManager, encode
 from spheria.server.storage import Storage
 
 OPEN, STARTING, TAKEN, CANCELLED, EXPIRED = "open", "starting", "taken", "cancelled", "expired"
+#: Least seconds between two presence frames to the lobbies (a burst of changes is coalesced).
+PRESENCE_INTERVAL = 1.0
 #: Finished challenges remembered (so a late accept hears "taken", not "unknown").
 REMEMBERED = 1000
 
@@ -172,6 +175,7 @@ class LobbySocket(FrameSocket):
         self.player: Player | None = None
         self.follows: frozenset[str] | None = None  # None: every game
         self.presence_key: str | None = None  # counted online under it while in the lobby
+        self.presence_seen = ""  # the presence frame this socket was last told (its text)
 
     async def open(self) -> bool:
         with contextlib.suppress(GameError):  # a store that fails: the lobby is watched as nobody
@@ -180,14 +184,17 @@ class LobbySocket(FrameSocket):
         # Counted online as a game's socket is (docs/server.md, Presence): a player once, else the socket.
         self.presence_key = self.player.id if self.player is not None else f"socket:{id(self)}"
         shown = None if self.player is None else self.player.shown()
-        self.ws.scope["app"].state.presence.enter(self.presence_key, shown)
-        self.direct.push({"type": "lobby", "player": shown, "challenges": self.lobby.seen_by(self)})
+        self.lobby.presence.enter(self.presence_key, shown, lobby=True)
+        snapshot = self.lobby.presence_snapshot()
+        self.presence_seen = encode({"type": "presence", **snapshot})  # no push of what the hello says
+        hello = {"type": "lobby", "player": shown, "challenges": self.lobby.seen_by(self)}
+        self.direct.push({**hello, "presence": snapshot})
         return True
 
     def left(self) -> None:
         if self.presence_key is not None:
             self.lobby.leave(self)
-            self.ws.scope["app"].state.presence.leave(self.presence_key)
+            self.lobby.presence.leave(self.presence_key, lobby=True)
 
     def parse(self, text: str) -> dict[str, Any]:
         try:
@@ -231,6 +238,12 @@ class Lobby:
         window = limits.challenge_window_seconds
         self.per_address = SlidingWindow(limits.challenges_per_address, window)
         self.per_player = SlidingWindow(limits.challenges_per_player, window)
+        #: Who is online (:mod:`spheria.server.presence`), pushed to every lobby when it changes, at
+        #: most once per :data:`PRESENCE_INTERVAL`: the frame last sent, when, and the push waiting.
+        self.presence = Presence()
+        self.presence_text = ""
+        self.presence_sent = -math.inf
+        self.presence_timer: asyncio.TimerHandle | None = None
 
     # -- sockets ------------------------------------------------------------------------------------
 
@@ -268,6 +281,37 @@ class Lobby:
         text = encode({"type": "challenge", "event": event, "challenge": challenge.view()})
         for socket in list(self.sockets):
             if socket.sees(challenge):
+                socket.direct.push(text)
+
+    def follow_presence(self, presence: Presence) -> None:
+        """Count the lobby's people in ``presence`` (the app's) and push it when it changes."""
+        self.presence = presence
+        presence.listeners.append(self.presence_changed)
+        self.manager.presence_hooks.append(self.presence_changed)
+
+    def presence_snapshot(self) -> dict[str, Any]:
+        """What a lobby is told of presence: the snapshot ``GET /api/presence`` answers and the
+        people in the lobby (``lobby``)."""
+        return {**self.presence.snapshot(self.manager), "lobby": self.presence.in_lobby()}
+
+    def presence_changed(self) -> None:
+        """Presence may have changed: push it to every lobby soon, at most once per
+        :data:`PRESENCE_INTERVAL` (a burst of changes is one frame, of the state after it)."""
+        if self.presence_timer is not None:
+            return
+        wait = max(0.0, self.presence_sent + PRESENCE_INTERVAL - time.monotonic())
+        self.presence_timer = asyncio.get_running_loop().call_later(wait, self.push_presence)
+
+    def push_presence(self) -> None:
+        """Push presence, encoded once, to every lobby socket, unless it is what they were last sent."""
+        self.presence_timer = None
+        text = encode({"type": "presence", **self.presence_snapshot()})
+        if text == self.presence_text:
+            return
+        self.presence_text, self.presence_sent = text, time.monotonic()
+        for socket in list(self.sockets):
+            if socket.presence_seen != text:
+                socket.presence_seen = text
                 socket.direct.push(text)
 
     def tell(self, player_id: str, frame: dict[str, Any]) -> None:

@@ -406,6 +406,7 @@ class GameSession:
                 client.push(text)
         self._watchers_presence = True
         self.schedule_watchers()
+        self.manager.presence_changed()  # the games being played may have changed
 
     def attach(self, client: Client) -> None:
         self.clients.add(client)
@@ -690,6 +691,9 @@ class SessionManager:
         #: Called when a game ends (each must be idempotent: a restart calls it again):
         #: :mod:`spheria.server.profiles`.
         self.end_hooks: list[Callable[[GameSession], Awaitable[None]]] = []
+        #: Called when the games being played may have changed (seats came or left, a game ended):
+        #: the lobby's presence (:meth:`spheria.server.challenges.Lobby.presence_changed`).
+        self.presence_hooks: list[Callable[[], None]] = []
 
     async def game_ended(self, session: GameSession) -> None:
         """Run the end hooks; a failing hook is logged and never undoes the end."""
@@ -698,6 +702,11 @@ class SessionManager:
                 await hook(session)
             except Exception:
                 quiet_log.warning(f"end:{session.id}", "game %s: an end hook failed", session.id, exc_info=True)
+        self.presence_changed()
+
+    def presence_changed(self) -> None:
+        for hook in self.presence_hooks:
+            hook()
 
     def watcher_interval(self) -> float:
         """Least seconds between two frames to one game's spectators: the server-wide spectator rate

@@ -318,9 +318,8 @@ async function startPeople() {
   syncRated();
   $("post-challenge").addEventListener("submit", postChallenge);
   searchBox($("player-search"), $("player-prefix"), $("player-results"));
-  connectLobby();
-  await Promise.all([refreshPresence(), refreshMyGames()]);
-  setInterval(refreshPresence, 10000);
+  connectLobby(); // its first frame, and each change after, say who is online (no polling)
+  await refreshMyGames();
   setInterval(refreshMyGames, 10000);
 }
 
@@ -329,8 +328,7 @@ function signedChanged() {
   syncRated();
   renderChallenges();
   refreshMyGames();
-  refreshPresence();
-  if (lobbySocket) lobbySocket.close(); // reopened at once, as the new player
+  if (lobbySocket) lobbySocket.close(); // reopened at once, as the new player (its hello says who is online)
 }
 
 function rewordPeople() {
@@ -402,7 +400,9 @@ function onLobbyFrame(frame) {
     for (const c of frame.challenges) challenges.set(c.id, c);
     for (const c of frame.challenges) challengeGames.set(c.id, c.game);
     renderChallenges();
-    if (frame.type === "lobby") refreshPresence(); // this lobby now counts among those online
+    if (frame.type === "lobby") showPresence(frame.presence); // this lobby now counts among those online
+  } else if (frame.type === "presence") {
+    showPresence(frame); // pushed when it changes, at most once a second
   } else if (frame.type === "challenge") {
     const c = frame.challenge;
     challengeGames.set(c.id, c.game);
@@ -556,17 +556,14 @@ async function quickPair(game) {
 
 let lastPresence = null;
 
-async function refreshPresence() {
-  try {
-    lastPresence = await api("/api/presence");
-  } catch {
-    return;
-  }
-  renderPresence(lastPresence);
+function showPresence(data) {
+  lastPresence = data;
+  renderPresence(data);
 }
 
 function renderPresence(data) {
-  $("presence-counts").textContent = `${t("people.online_count", { count: data.online })} · ${t("people.games_count", { count: data.games })}`;
+  const counts = [t("people.online_count", { count: data.online }), t("people.lobby_count", { count: data.lobby }), t("people.games_count", { count: data.games })];
+  $("presence-counts").textContent = counts.join(" · ");
   const names = clear($("presence-players"));
   for (const player of data.players) names.appendChild(playerLink(player));
 }
