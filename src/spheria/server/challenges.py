@@ -8,13 +8,16 @@ HTTP::
     POST   /api/challenges/{id}/accept   -> 200 {"game_id", "seat", "invite"} (``game_id`` null while a game
                                          of 3 or 4 seats still waits for players)
     DELETE /api/challenges/{id}          cancel (the poster only)
+    DELETE /api/challenges/{id}/seat     leave the seat one took of a 3–4-seat challenge before it fills
     POST   /api/challenges/quick         {"game", "options"}: take a matching open challenge (200) or post one (201)
 
 WebSocket ``/ws/lobby``: on connection ``{"type": "lobby", "player", "challenges"}``; the client
 may send ``{"type": "follow", "games": [names]}`` (then only those games' challenges come) and
 ``{"type": "ping"}``; the server pushes ``{"type": "challenge", "event": "created" | "joined" |
-"taken" | "cancelled" | "expired", "challenge": {...}}`` to every lobby at once, and to the players
-of a challenge that starts ``{"type": "game_ready", "challenge", "game_id", "seat", "invite"}``.
+"left" | "taken" | "cancelled" | "expired", "challenge": {...}}`` to every lobby at once, to the
+players of a challenge that starts ``{"type": "game_ready", "challenge", "game_id", "seat",
+"invite"}``, and ``{"type": "presence", "online", "players", "lobby", "games", "playing"}`` when
+presence changes (at most once a second; the first frame carries it as ``presence``).
 
 Seats are held by players: a game started from a challenge records, for each human seat, the player
 who holds it, and only that player (by their session cookie) can claim the seat by its invite; a
@@ -418,6 +421,22 @@ class Lobby:
             raise GameError("challenge_closed", _(M.CHALLENGE_CLOSED))
         self.close(challenge, CANCELLED)
 
+    def withdraw(self, challenge_id: Any, player: Player) -> dict[str, Any]:
+        """``player`` leaves the seat they took of an open challenge (of 3 or 4 seats: a smaller one
+        starts when taken); the seat is open again and every lobby hears ``left``. The poster
+        cancels instead (``poster_cancels``); someone who holds no seat of it is ``not_joined``."""
+        challenge = self.find(challenge_id)
+        if challenge.status != OPEN:
+            raise GameError("challenge_closed", _(M.CHALLENGE_CLOSED))
+        if challenge.poster.id == player.id:
+            raise GameError("poster_cancels", _(M.POSTER_CANCELS))
+        seat = next((p for p in challenge.joined[1:] if p.id == player.id), None)
+        if seat is None:
+            raise GameError("not_joined", _(M.NOT_JOINED))
+        challenge.joined.remove(seat)
+        self.announce("left", challenge)
+        return {"left": challenge.id, "waiting": challenge.seats - len(challenge.joined)}
+
     async def accept(self, request: Request, challenge_id: Any, player: Player) -> dict[str, Any]:
         """Take a seat of the challenge; the last seat starts the game. The seat is taken before any
         wait, so of two accepts at once exactly one gets it and the other hears ``challenge_taken``."""
@@ -501,6 +520,8 @@ _STATUS = {
     "not_poster": 403,
     "not_for_you": 403,
     "rated_needs_account": 403,
+    "not_joined": 403,
+    "poster_cancels": 409,
 }
 
 
@@ -593,6 +614,18 @@ async def api_cancel(request: Request) -> Response:
     return json_response({"cancelled": request.path_params["challenge_id"]})
 
 
+async def api_withdraw(request: Request) -> Response:
+    """``DELETE /api/challenges/{id}/seat``: a player who joined a 3–4-seat challenge leaves it."""
+    lobby = lobby_of(request)
+    try:
+        check_forgery(request)
+        player = await signed_in(request)
+        answer = lobby.withdraw(request.path_params["challenge_id"], player)
+    except GameError as error:
+        return _refused(error)
+    return json_response(answer)
+
+
 async def api_quick(request: Request) -> Response:
     """``POST /api/challenges/quick {"game", "options"}``: take the oldest open casual challenge of the
     same game and options anyone may take (200, as an accept), else post one with the seat drawn (201)."""
@@ -634,6 +667,7 @@ ROUTES = [
     Route("/api/challenges/{challenge_id}", api_one, methods=["GET"]),
     Route("/api/challenges/{challenge_id}", api_cancel, methods=["DELETE"]),
     Route("/api/challenges/{challenge_id}/accept", api_accept, methods=["POST"]),
+    Route("/api/challenges/{challenge_id}/seat", api_withdraw, methods=["DELETE"]),
 ]
 
 __all__ = ["ROUTES", "Challenge", "Lobby", "LobbySocket", "install"]

@@ -436,12 +436,14 @@ function seatWord(game, seat) {
 function renderChallenges() {
   const list = clear($("challenges"));
   const player = me();
-  const mine = (c) => player && c.poster && !c.poster.guest === !player.guest && c.poster.name === player.name;
+  const isMe = (p) => player && p && !p.guest === !player.guest && p.name === player.name;
   for (const c of [...challenges.values()].sort((a, b) => a.created - b.created)) {
-    const own = mine(c);
-    const action = own
-      ? h("button", { type: "button", class: "small cancel-challenge", onclick: () => cancelChallenge(c.id) }, t("people.cancel"))
-      : h("button", { type: "button", class: "small primary accept-challenge", onclick: () => acceptChallenge(c.id) }, t("people.accept"));
+    const own = isMe(c.poster);
+    const seated = !own && c.joined.some(isMe); // a seat taken of a 3–4-seat challenge still filling
+    let action;
+    if (own) action = h("button", { type: "button", class: "small cancel-challenge", onclick: () => cancelChallenge(c.id) }, t("people.cancel"));
+    else if (seated) action = h("button", { type: "button", class: "small leave-challenge", onclick: () => leaveChallenge(c.id) }, t("people.leave"));
+    else action = h("button", { type: "button", class: "small primary accept-challenge", onclick: () => acceptChallenge(c.id) }, t("people.accept"));
     const facts = [c.rated ? t("people.rated_word") : t("people.casual"), t("people.poster_seat", { seat: seatWord(c.game, c.seat) })];
     if (c.seats > 2) facts.push(t("people.joined", { count: c.joined.length, seats: c.seats }));
     list.appendChild(
@@ -463,6 +465,16 @@ async function acceptChallenge(id) {
     const answer = await send(`/api/challenges/${encodeURIComponent(id)}/accept`, "POST");
     if (answer.game_id) land(answer);
     else $("challenge-error").textContent = t("people.waiting", { count: answer.waiting });
+  } catch (error) {
+    $("challenge-error").textContent = refusalText(error);
+  }
+}
+
+async function leaveChallenge(id) {
+  $("challenge-error").textContent = "";
+  try {
+    await send(`/api/challenges/${encodeURIComponent(id)}/seat`, "DELETE");
+    $("challenge-error").textContent = t("people.left"); // the lobby's "left" event redraws the list
   } catch (error) {
     $("challenge-error").textContent = refusalText(error);
   }
