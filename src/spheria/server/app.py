@@ -159,6 +159,7 @@ def create_app(
         resumed = await manager.resume_all()
         if resumed:
             log.info(ngettext(RESUMED, resumed).format(n=resumed))
+        await app.state.profiles.rate_missed()  # ended rated games the server stopped before rating
         sweeper = asyncio.create_task(_sweep(manager))
         try:
             yield
@@ -182,6 +183,7 @@ def create_app(
     challenges.install(app, store, limits)
     profiles.install(app, store, limits)
     chat.install(app, store, limits)
+    app.state.lobby.follow_presence(app.state.presence)  # the lobby pushes who is online
     app.state.analysis = engine
     app.state.limits = limits
     app.state.connections = Counter()

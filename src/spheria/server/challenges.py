@@ -8,13 +8,16 @@ HTTP::
     POST   /api/challenges/{id}/accept   -> 200 {"game_id", "seat", "invite"} (``game_id`` null while a game
                                          of 3 or 4 seats still waits for players)
     DELETE /api/challenges/{id}          cancel (the poster only)
+    DELETE /api/challenges/{id}/seat     leave the seat one took of a 3–4-seat challenge before it fills
     POST   /api/challenges/quick         {"game", "options"}: take a matching open challenge (200) or post one (201)
 
 WebSocket ``/ws/lobby``: on connection ``{"type": "lobby", "player", "challenges"}``; the client
 may send ``{"type": "follow", "games": [names]}`` (then only those games' challenges come) and
 ``{"type": "ping"}``; the server pushes ``{"type": "challenge", "event": "created" | "joined" |
-"taken" | "cancelled" | "expired", "challenge": {...}}`` to every lobby at once, and to the players
-of a challenge that starts ``{"type": "game_ready", "challenge", "game_id", "seat", "invite"}``.
+"left" | "taken" | "cancelled" | "expired", "challenge": {...}}`` to every lobby at once, to the
+players of a challenge that starts ``{"type": "game_ready", "challenge", "game_id", "seat",
+"invite"}``, and ``{"type": "presence", "online", "players", "lobby", "games", "playing"}`` when
+presence changes (at most once a second; the first frame carries it as ``presence``).
 
 Seats are held by players: a game started from a challenge records, for each human seat, the player
 who holds it, and only that player (by their session cookie) can claim the seat by its invite; a
@@ -40,7 +43,6 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from spheria.agents.levels import LEVEL_SPEC, level_spec
 from spheria.i18n import gettext as _
@@ -60,19 +62,19 @@ from spheria.server.accounts import (
     refused,
     signed_in,
 )
+from spheria.server.connection import FrameSocket
 from spheria.server.endpoints import client_address, json_response, options_of
 from spheria.server.jsontext import BadJson, parse_json
 from spheria.server.limits import Limits, SlidingWindow
-from spheria.server.session import Client, GameError, GameSession, SessionManager, encode
+from spheria.server.presence import Presence
+from spheria.server.session import GameError, GameSession, SessionManager, encode
 from spheria.server.storage import Storage
 
 OPEN, STARTING, TAKEN, CANCELLED, EXPIRED = "open", "starting", "taken", "cancelled", "expired"
+#: Least seconds between two presence frames to the lobbies (a burst of changes is coalesced).
+PRESENCE_INTERVAL = 1.0
 #: Finished challenges remembered (so a late accept hears "taken", not "unknown").
 REMEMBERED = 1000
-#: Largest lobby frame a client may send, in bytes.
-MAX_LOBBY_FRAME = 4096
-#: Close code when a limit refuses a lobby socket (policy).
-CLOSE_POLICY = 1008
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS seat_players (
@@ -166,108 +168,49 @@ class Challenge:
         )
 
 
-class LobbySocket:
-    """The ASGI endpoint of ``/ws/lobby``: one instance per connection."""
+class LobbySocket(FrameSocket):
+    """The ASGI endpoint of ``/ws/lobby``: one instance per connection (its connection handling:
+    :class:`~spheria.server.connection.FrameSocket`)."""
 
     def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        self.ws = WebSocket(scope, receive, send)
-        state = scope["app"].state
-        self.lobby: Lobby = state.lobby
-        self.limits: Limits = state.limits
-        self.connections: Counter[str] = state.connections
-        self.address = scope["client"][0] if scope.get("client") else "unknown"
+        super().__init__(scope, receive, send)
+        self.lobby: Lobby = scope["app"].state.lobby
         self.player: Player | None = None
         self.follows: frozenset[str] | None = None  # None: every game
-        self.client = Client(self._send, limit=self.limits.client_queue, on_drop=self._too_slow)
-        self.burst = max(2 * self.limits.frame_rate, 10.0)
-        self.allowance = self.burst
-        self.last = time.monotonic()
-        self.pump: asyncio.Task[None] | None = None
+        self.presence_key: str | None = None  # counted online under it while in the lobby
+        self.presence_seen = ""  # the presence frame this socket was last told (its text)
 
-    def __await__(self) -> Any:
-        return self.run().__await__()
-
-    async def run(self) -> None:
-        if self.connections[self.address] >= self.limits.connections_per_address:
-            await self.ws.close(code=CLOSE_POLICY, reason="too_many_connections")
-            return
-        self.connections[self.address] += 1
-        try:
-            with contextlib.suppress(GameError):  # a store that fails: the lobby is watched as nobody
-                self.player = await current_player(self.ws)
-            await self.ws.accept()
-            self.pump = asyncio.create_task(self.client.pump())
-            self.lobby.arrive(self)
-            # Counted online as a game's socket is (docs/server.md, Presence): a player once, else the socket.
-            presence = self.ws.scope["app"].state.presence
-            key = self.player.id if self.player is not None else f"socket:{id(self)}"
-            presence.enter(key, None if self.player is None else self.player.shown())
-            try:
-                shown = None if self.player is None else self.player.shown()
-                self.client.push({"type": "lobby", "player": shown, "challenges": self.lobby.seen_by(self)})
-                await self.serve()
-            finally:
-                self.lobby.leave(self)
-                presence.leave(key)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            self.connections[self.address] -= 1
-            if self.connections[self.address] <= 0:
-                del self.connections[self.address]
-            self.client.queue.put_nowait(None)
-            if self.pump is not None and not self.pump.done():
-                self.pump.cancel()
-
-    async def _send(self, text: str) -> None:
-        await self.ws.send_text(text)
-
-    def _too_slow(self) -> None:
-        asyncio.get_running_loop().create_task(self._close(1013, "too_slow"))
-
-    async def _close(self, code: int, reason: str) -> None:
-        if self.ws.application_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.ws.close(code=code, reason=reason), 5)
-
-    def allowed(self) -> bool:
-        """``frame_rate`` frames a second, bursts of twice as many (as a game's socket)."""
-        rate = self.limits.frame_rate
-        now = time.monotonic()
-        self.allowance = min(self.burst, self.allowance + (now - self.last) * rate)
-        self.last = now
-        if rate > 0 and self.allowance < 1:
-            return False
-        self.allowance -= 1
+    async def open(self) -> bool:
+        with contextlib.suppress(GameError):  # a store that fails: the lobby is watched as nobody
+            self.player = await current_player(self.ws)
+        self.lobby.arrive(self)
+        # Counted online as a game's socket is (docs/server.md, Presence): a player once, else the socket.
+        self.presence_key = self.player.id if self.player is not None else f"socket:{id(self)}"
+        shown = None if self.player is None else self.player.shown()
+        self.lobby.presence.enter(self.presence_key, shown, lobby=True)
+        snapshot = self.lobby.presence_snapshot()
+        self.presence_seen = encode({"type": "presence", **snapshot})  # no push of what the hello says
+        hello = {"type": "lobby", "player": shown, "challenges": self.lobby.seen_by(self)}
+        self.direct.push({**hello, "presence": snapshot})
         return True
 
-    def error(self, code: str, message: str) -> None:
-        self.client.push({"type": "error", "code": code, "message": message})
+    def left(self) -> None:
+        if self.presence_key is not None:
+            self.lobby.leave(self)
+            self.lobby.presence.leave(self.presence_key, lobby=True)
 
-    async def serve(self) -> None:
-        while True:
-            message = await self.ws.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            if not self.allowed():
-                self.error("rate_limited", _(M.TOO_MANY_FRAMES))
-                continue
-            text = message.get("text")
-            if text is None or len(text) > MAX_LOBBY_FRAME:
-                self.error("bad_frame", f"send JSON text frames of at most {MAX_LOBBY_FRAME} bytes")
-                continue
-            try:
-                self.handle(parse_json(text))
-            except BadJson as error:
-                self.error("bad_frame", str(error))
-            except GameError as error:
-                self.error(error.code, error.message)
-
-    def handle(self, frame: Any) -> None:
+    def parse(self, text: str) -> dict[str, Any]:
+        try:
+            frame = parse_json(text)
+        except BadJson as error:
+            raise GameError("bad_frame", str(error)) from None
         if not isinstance(frame, dict) or frame.get("type") not in ("follow", "ping"):
             raise GameError("bad_frame", "a lobby frame is {'type': 'follow', 'games': [...]} or {'type': 'ping'}")
+        return frame
+
+    async def handle(self, frame: dict[str, Any]) -> None:
         if frame["type"] == "ping":
-            self.client.push({"type": "pong"})
+            self.direct.push({"type": "pong"})
             return
         games = frame.get("games")
         known = set(game_names())
@@ -277,7 +220,7 @@ class LobbySocket:
         if unknown:
             raise GameError("bad_game", _(M.UNKNOWN_GAME_NAMED).format(name=str(unknown[0])[:40]))
         self.follows = frozenset(games)
-        self.client.push({"type": "following", "games": sorted(self.follows), "challenges": self.lobby.seen_by(self)})
+        self.direct.push({"type": "following", "games": sorted(self.follows), "challenges": self.lobby.seen_by(self)})
 
     def sees(self, challenge: Challenge) -> bool:
         return (self.follows is None or challenge.game in self.follows) and challenge.visible_to(self.player)
@@ -298,6 +241,12 @@ class Lobby:
         window = limits.challenge_window_seconds
         self.per_address = SlidingWindow(limits.challenges_per_address, window)
         self.per_player = SlidingWindow(limits.challenges_per_player, window)
+        #: Who is online (:mod:`spheria.server.presence`), pushed to every lobby when it changes, at
+        #: most once per :data:`PRESENCE_INTERVAL`: the frame last sent, when, and the push waiting.
+        self.presence = Presence()
+        self.presence_text = ""
+        self.presence_sent = -math.inf
+        self.presence_timer: asyncio.TimerHandle | None = None
 
     # -- sockets ------------------------------------------------------------------------------------
 
@@ -335,12 +284,43 @@ class Lobby:
         text = encode({"type": "challenge", "event": event, "challenge": challenge.view()})
         for socket in list(self.sockets):
             if socket.sees(challenge):
-                socket.client.push(text)
+                socket.direct.push(text)
+
+    def follow_presence(self, presence: Presence) -> None:
+        """Count the lobby's people in ``presence`` (the app's) and push it when it changes."""
+        self.presence = presence
+        presence.listeners.append(self.presence_changed)
+        self.manager.presence_hooks.append(self.presence_changed)
+
+    def presence_snapshot(self) -> dict[str, Any]:
+        """What a lobby is told of presence: the snapshot ``GET /api/presence`` answers and the
+        people in the lobby (``lobby``)."""
+        return {**self.presence.snapshot(self.manager), "lobby": self.presence.in_lobby()}
+
+    def presence_changed(self) -> None:
+        """Presence may have changed: push it to every lobby soon, at most once per
+        :data:`PRESENCE_INTERVAL` (a burst of changes is one frame, of the state after it)."""
+        if self.presence_timer is not None:
+            return
+        wait = max(0.0, self.presence_sent + PRESENCE_INTERVAL - time.monotonic())
+        self.presence_timer = asyncio.get_running_loop().call_later(wait, self.push_presence)
+
+    def push_presence(self) -> None:
+        """Push presence, encoded once, to every lobby socket, unless it is what they were last sent."""
+        self.presence_timer = None
+        text = encode({"type": "presence", **self.presence_snapshot()})
+        if text == self.presence_text:
+            return
+        self.presence_text, self.presence_sent = text, time.monotonic()
+        for socket in list(self.sockets):
+            if socket.presence_seen != text:
+                socket.presence_seen = text
+                socket.direct.push(text)
 
     def tell(self, player_id: str, frame: dict[str, Any]) -> None:
         for socket in list(self.sockets):
             if socket.player is not None and socket.player.id == player_id:
-                socket.client.push(frame)
+                socket.direct.push(frame)
 
     # -- challenges ---------------------------------------------------------------------------------
 
@@ -441,6 +421,22 @@ class Lobby:
             raise GameError("challenge_closed", _(M.CHALLENGE_CLOSED))
         self.close(challenge, CANCELLED)
 
+    def withdraw(self, challenge_id: Any, player: Player) -> dict[str, Any]:
+        """``player`` leaves the seat they took of an open challenge (of 3 or 4 seats: a smaller one
+        starts when taken); the seat is open again and every lobby hears ``left``. The poster
+        cancels instead (``poster_cancels``); someone who holds no seat of it is ``not_joined``."""
+        challenge = self.find(challenge_id)
+        if challenge.status != OPEN:
+            raise GameError("challenge_closed", _(M.CHALLENGE_CLOSED))
+        if challenge.poster.id == player.id:
+            raise GameError("poster_cancels", _(M.POSTER_CANCELS))
+        seat = next((p for p in challenge.joined[1:] if p.id == player.id), None)
+        if seat is None:
+            raise GameError("not_joined", _(M.NOT_JOINED))
+        challenge.joined.remove(seat)
+        self.announce("left", challenge)
+        return {"left": challenge.id, "waiting": challenge.seats - len(challenge.joined)}
+
     async def accept(self, request: Request, challenge_id: Any, player: Player) -> dict[str, Any]:
         """Take a seat of the challenge; the last seat starts the game. The seat is taken before any
         wait, so of two accepts at once exactly one gets it and the other hears ``challenge_taken``."""
@@ -486,13 +482,11 @@ class Lobby:
             random.SystemRandom().shuffle(drawn)
             order = drawn
         seats = [{"kind": "human"} if held is not None else {"kind": "agent", "agent": agent[0]} for held in order]
-        session, tokens, _owner = await self.manager.create(challenge.game, challenge.options, seats)
+        session, tokens, _owner = await self.manager.create(
+            challenge.game, challenge.options, seats, rated=challenge.rated
+        )
         holders = {index: held for index, held in enumerate(order) if held is not None}
         await self.hold(session, holders)
-        if challenge.rated:
-            from spheria.server.profiles import mark_rated  # profiles build on the lobby
-
-            await mark_rated(request, session.id)
         accounts = accounts_of(request)
         for held in holders.values():  # filed under each player (a failure here never undoes the game)
             with contextlib.suppress(GameError):
@@ -518,20 +512,6 @@ def lobby_of(connection: HTTPConnection) -> Lobby:
     return lobby
 
 
-async def claim_seat(connection: HTTPConnection, session: GameSession, token: str) -> tuple[int, str]:
-    """Claim the seat of an invite ``token`` for the player of this browser: a seat held by a player
-    (a challenge's) is theirs alone (``not_your_seat``); a free one becomes held by the claimer."""
-    player = await current_player(connection)
-    seat = session.seat_for_token(token)
-    held = None if seat is None else session.holders.get(seat)
-    if held is not None and (player is None or player.id != held.id):
-        raise GameError("not_your_seat", _(M.NOT_YOUR_SEAT))
-    claimed, credential = await session.claim(token)
-    if player is not None and held is None:
-        await lobby_of(connection).hold(session, {claimed: player})
-    return claimed, credential
-
-
 _STATUS = {
     "unknown_challenge": 404,
     "own_challenge": 409,
@@ -540,6 +520,8 @@ _STATUS = {
     "not_poster": 403,
     "not_for_you": 403,
     "rated_needs_account": 403,
+    "not_joined": 403,
+    "poster_cancels": 409,
 }
 
 
@@ -632,6 +614,18 @@ async def api_cancel(request: Request) -> Response:
     return json_response({"cancelled": request.path_params["challenge_id"]})
 
 
+async def api_withdraw(request: Request) -> Response:
+    """``DELETE /api/challenges/{id}/seat``: a player who joined a 3–4-seat challenge leaves it."""
+    lobby = lobby_of(request)
+    try:
+        check_forgery(request)
+        player = await signed_in(request)
+        answer = lobby.withdraw(request.path_params["challenge_id"], player)
+    except GameError as error:
+        return _refused(error)
+    return json_response(answer)
+
+
 async def api_quick(request: Request) -> Response:
     """``POST /api/challenges/quick {"game", "options"}``: take the oldest open casual challenge of the
     same game and options anyone may take (200, as an accept), else post one with the seat drawn (201)."""
@@ -673,6 +667,7 @@ ROUTES = [
     Route("/api/challenges/{challenge_id}", api_one, methods=["GET"]),
     Route("/api/challenges/{challenge_id}", api_cancel, methods=["DELETE"]),
     Route("/api/challenges/{challenge_id}/accept", api_accept, methods=["POST"]),
+    Route("/api/challenges/{challenge_id}/seat", api_withdraw, methods=["DELETE"]),
 ]
 
-__all__ = ["ROUTES", "Challenge", "Lobby", "LobbySocket", "claim_seat", "install"]
+__all__ = ["ROUTES", "Challenge", "Lobby", "LobbySocket", "install"]

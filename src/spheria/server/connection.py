@@ -21,18 +21,19 @@ import asyncio
 import contextlib
 import time
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from starlette.requests import HTTPConnection
 from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from spheria.i18n import gettext as _
 from spheria.server import messages as M
-from spheria.server.challenges import claim_seat
+from spheria.server.accounts import current_player
 from spheria.server.chat import Member, chat_of
 from spheria.server.hints import check_hint_request, give_hint
 from spheria.server.limits import Limits
-from spheria.server.protocol import ProtocolError, error_frame, parse_frame
+from spheria.server.protocol import MAX_FRAME, ProtocolError, error_frame, parse_frame
 from spheria.server.session import (
     CLOSE_TOO_SLOW,
     Client,
@@ -43,6 +44,9 @@ from spheria.server.session import (
     quiet_log,
 )
 
+if TYPE_CHECKING:  # the lobby builds on this module (its socket is a FrameSocket)
+    from spheria.server.challenges import Lobby
+
 #: The rate limit's clock (tests stop it).
 clock = time.monotonic
 #: Close code when a limit refuses the connection (policy).
@@ -51,32 +55,47 @@ CLOSE_POLICY = 1008
 REFUSAL_WINDOW = 10.0
 
 
-class GameSocket:
-    """The ASGI endpoint of ``/ws/{game_id}``: one instance per connection."""
+async def claim_seat(connection: HTTPConnection, session: GameSession, token: str) -> tuple[int, str]:
+    """Claim the seat of an invite ``token`` for the player of this browser: a seat held by a player
+    (a challenge's) is theirs alone (``not_your_seat``); a free one becomes held by the claimer."""
+    player = await current_player(connection)
+    seat = session.seat_for_token(token)
+    held = None if seat is None else session.holders.get(seat)
+    if held is not None and (player is None or player.id != held.id):
+        raise GameError("not_your_seat", _(M.NOT_YOUR_SEAT))
+    claimed, credential = await session.claim(token)
+    if player is not None and held is None:
+        lobby: Lobby = connection.app.state.lobby
+        await lobby.hold(session, {claimed: player})
+    return claimed, credential
+
+
+class FrameSocket:
+    """What every websocket endpoint of the server shares (one instance per connection): the
+    connection limit per address, the handshake, a send queue (:class:`Client`) pumped by a task,
+    frames of at most :data:`MAX_FRAME` bytes of JSON text, the frame rate with its flood refusal
+    (1008), the close of a client too far behind (1013) and the clean-up.
+
+    A subclass says what the socket is about (:meth:`open`), reads its own frames (:meth:`parse`,
+    :meth:`handle`) and cleans up what it joined (:meth:`left`)."""
 
     def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
         self.ws = WebSocket(scope, receive, send)
         state = scope["app"].state
-        self.manager: SessionManager = state.manager
         self.limits: Limits = state.limits
         self.connections: Counter[str] = state.connections
         self.address = scope["client"][0] if scope.get("client") else "unknown"
-        self.session: GameSession | None = None
-        self.client: Client | None = None
+        #: Frames to this socket alone (its queue is pumped from the handshake on).
         self.direct = Client(self._send, limit=self.limits.client_queue, on_drop=self._too_slow)
         self.burst = max(2 * self.limits.frame_rate, 10.0)
         self.allowance = self.burst
         self.last = clock()
         self.tasks: list[asyncio.Task[None]] = []  # the pumps, for the connection's life
-        self.hints: set[asyncio.Task[None]] = set()  # hints being worked out; each leaves when done
         #: Frames refused for the rate in the window that began at ``refusals_since``.
         self.refusals = 0
         self.refusals_since = 0.0
         #: Refusals that never vary on this connection, by code: their frame's text, encoded once.
         self.refusal_texts: dict[str, str] = {}
-        #: The game has no hints (learnt from the first hint asked; a game never gains them).
-        self.hints_off = False
-        self.chat_member: Member | None = None  # its room in the game's chat, once joined
 
     def __await__(self) -> Any:
         return self.run().__await__()
@@ -88,13 +107,9 @@ class GameSocket:
         self.connections[self.address] += 1
         try:
             await self.ws.accept()
-            self.session = await self.manager.get(self.ws.path_params["game_id"])
-            if self.session is None:
-                await self.ws.send_json(error_frame("unknown_game", _(M.NO_GAME_WITH_ID)))
-                await self.ws.close(code=4404)
-                return
-            self.tasks.append(asyncio.create_task(self.direct.pump()))
-            await self.serve()
+            if await self.open():
+                self.tasks.append(asyncio.create_task(self.direct.pump()))
+                await self.serve()
         except WebSocketDisconnect:
             pass
         finally:
@@ -103,12 +118,36 @@ class GameSocket:
                 del self.connections[self.address]
             self.cleanup()
 
+    async def open(self) -> bool:
+        """After the handshake: find what the socket is about and queue its first frames; False
+        when it was refused (and closed)."""
+        raise NotImplementedError
+
+    def parse(self, text: str) -> dict[str, Any]:
+        """One frame of this socket's protocol, or the :class:`GameError` naming what is wrong."""
+        raise NotImplementedError
+
+    async def handle(self, frame: dict[str, Any]) -> None:
+        """Answer one parsed frame (a :class:`GameError` is answered as an error frame)."""
+        raise NotImplementedError
+
+    def left(self) -> None:
+        """The socket closed: leave what it joined (called whether :meth:`open` got far or not)."""
+
+    def running(self) -> list[asyncio.Task[None]]:
+        """The tasks of this connection (its pumps, and any of its own)."""
+        return self.tasks
+
+    def outbox(self) -> Client:
+        """The queue this socket's answers go through now."""
+        return self.direct
+
     async def _send(self, text: str) -> None:
         await self.ws.send_text(text)
 
     def _too_slow(self) -> None:
         """Close a client too far behind (from a ``push``): the browser reconnects and catches up."""
-        for task in [*self.tasks, *self.hints]:
+        for task in self.running():
             task.cancel()
         asyncio.get_running_loop().create_task(self._close(CLOSE_TOO_SLOW, "too_slow"))
 
@@ -118,7 +157,7 @@ class GameSocket:
                 await asyncio.wait_for(self.ws.close(code=code, reason=reason), 5)
 
     def reply(self, frame: dict[str, Any] | str) -> None:
-        (self.client or self.direct).push(frame)
+        self.outbox().push(frame)
 
     def refuse(self, code: str, message: str) -> None:
         """Refuse a frame with ``code`` and the (untranslated) ``message``, a refusal that never
@@ -165,31 +204,70 @@ class GameSocket:
     async def close_flooding(self) -> None:
         """Close a flooding connection (1008): what it was answered goes first (for a second at most:
         its refusals are each one short text), then no more frames are read."""
-        (self.client or self.direct).queue.put_nowait(None)
+        self.outbox().queue.put_nowait(None)
         pump = self.tasks[-1]
         await asyncio.wait([pump], timeout=1.0)
-        for task in [*self.tasks, *self.hints]:
+        for task in self.running():
             task.cancel()
         await self._close(CLOSE_POLICY, "too_many_frames")
 
     async def answer(self, message: Message) -> None:
-        """Answer one frame the rate allows."""
+        """Answer one frame the rate allows: JSON text of at most :data:`MAX_FRAME` bytes."""
         text = message.get("text")
         if text is None:
             self.reply(error_frame("bad_frame", "send JSON text frames"))
             return
-        try:
-            frame = parse_frame(text)
-        except ProtocolError as error:
-            self.reply(error_frame(error.code, str(error)))
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME:
+            self.reply(error_frame("bad_frame", f"frame too large: at most {MAX_FRAME} bytes"))
             return
         try:
-            await self.handle(frame)
+            await self.handle(self.parse(text))
         except GameError as error:
             frame = error_frame(error.code, error.message)
             if error.kept is not None:
                 frame["kept"] = error.kept
             self.reply(frame)
+
+    def cleanup(self) -> None:
+        self.left()
+        self.direct.queue.put_nowait(None)
+        for task in self.running():
+            if not task.done():
+                task.cancel()
+
+
+class GameSocket(FrameSocket):
+    """The ASGI endpoint of ``/ws/{game_id}``: one instance per connection."""
+
+    def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        super().__init__(scope, receive, send)
+        self.manager: SessionManager = scope["app"].state.manager
+        self.session: GameSession | None = None
+        self.client: Client | None = None
+        self.hints: set[asyncio.Task[None]] = set()  # hints being worked out; each leaves when done
+        #: The game has no hints (learnt from the first hint asked; a game never gains them).
+        self.hints_off = False
+        self.chat_member: Member | None = None  # its room in the game's chat, once joined
+
+    async def open(self) -> bool:
+        self.session = await self.manager.get(self.ws.path_params["game_id"])
+        if self.session is None:
+            await self.ws.send_json(error_frame("unknown_game", _(M.NO_GAME_WITH_ID)))
+            await self.ws.close(code=4404)
+            return False
+        return True
+
+    def running(self) -> list[asyncio.Task[None]]:
+        return [*self.tasks, *self.hints]
+
+    def outbox(self) -> Client:
+        return self.client or self.direct
+
+    def parse(self, text: str) -> dict[str, Any]:
+        try:
+            return parse_frame(text)
+        except ProtocolError as error:
+            raise GameError(error.code, str(error)) from None
 
     async def handle(self, frame: dict[str, Any]) -> None:
         kind = frame["type"]
@@ -287,12 +365,8 @@ class GameSocket:
             quiet_log.warning("frame:hint", "game %s: a hint failed", self.session.id, exc_info=True)
             client.push(error_frame("server_error", _(M.HINT_FAILED)))
 
-    def cleanup(self) -> None:
+    def left(self) -> None:
         chat_of(self.ws.app).left(self.chat_member)
         if self.client is not None and self.session is not None:
             self.session.detach(self.client)
             self.client.queue.put_nowait(None)
-        self.direct.queue.put_nowait(None)
-        for task in [*self.tasks, *self.hints]:
-            if not task.done():
-                task.cancel()

@@ -359,15 +359,15 @@ async def api_create(request: Request) -> Response:
         hints = check_hints_setting(data.get("hints"), seats)
         if data.get("rated", False) not in (True, False):
             raise GameError("bad_game", "rated must be true or false")
-        session, tokens, owner = await manager.create(name, options_of(data), seats, seed, start, hints=hints)
+        rated = data.get("rated") is True
+        session, tokens, owner = await manager.create(
+            name, options_of(data), seats, seed, start, hints=hints, rated=rated
+        )
     except GameError as error:
         return refused(error)
     from spheria.server.accounts import note_game  # accounts builds on this module
-    from spheria.server.profiles import mark_rated  # and so do profiles
 
     await note_game(request, session.id)
-    if data.get("rated") is True:
-        await mark_rated(request, session.id)
     names = session.game.player_names()
     return json_response(
         {

@@ -12,9 +12,9 @@ HTTP (docs/server.md, "Profiles" and "Resign, abort and rematch")::
 **Who holds a seat** (:meth:`Profiles.seat_holders`): an agent seat its spec; a person's seat
 the player :mod:`spheria.server.challenges` records (``seat_players``: a challenge's players, a
 browser with a session claiming an invite, a rematch's players). **Rated or casual**: a game is
-offered as rated when its id is in ``rated_games`` (a rated challenge marks it; ``POST
-/api/games`` with ``"rated": true`` does too); :func:`spheria.ratings.unrated_reason` decides at
-the end whether it is rated after all.
+offered as rated when it was created so (``games.rated``: a rated challenge's game, ``POST
+/api/games`` with ``"rated": true``, the rematch of a rated game); :func:`spheria.ratings.unrated_reason`
+decides at the end whether it is rated after all.
 
 **The end of a game** (:func:`game_ended`, an end hook): the ratings of its holders move once, in
 one transaction with the row of ``game_ratings`` that says so, so a game's end processed twice
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
 import sqlite3
 import time
@@ -79,12 +80,13 @@ from spheria.server.session import GameError, GameSession, SessionManager
 from spheria.server.storage import ABORTED, ACTIVE, AGENT, FINISHED, HUMAN, Storage
 from spheria.server.views import choosers
 
+log = logging.getLogger("spheria.server")
+
 #: Games a profile lists at once (``limit`` 1 to this), the furthest a cursor pages, the points of
 #: a rating's history, the names a search finds.
 GAMES_MOST, CURSOR_MOST, HISTORY_MOST, SEARCH_MOST = 50, 10_000, 500, 20
 
 _SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS rated_games (game_id TEXT PRIMARY KEY)",
     """CREATE TABLE IF NOT EXISTS ratings (
     holder TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -166,13 +168,13 @@ class ProfileStore:
         self.store = store
         self.store.transaction(lambda db: [db.execute(sql) for sql in _SCHEMA])
 
-    def mark_rated(self, game_id: str) -> None:
-        sql = "INSERT OR IGNORE INTO rated_games (game_id) VALUES (?)"
-        self.store.transaction(lambda db: db.execute(sql, (game_id,)))
-
-    def is_rated(self, game_id: str) -> bool:
-        sql = "SELECT 1 FROM rated_games WHERE game_id = ?"
-        return self.store.transaction(lambda db: db.execute(sql, (game_id,)).fetchone()) is not None
+    def unrated_ends(self) -> list[str]:
+        """Ended games offered as rated whose end was never rated (the server stopped in between)."""
+        sql = (
+            "SELECT id FROM games WHERE rated = 1 AND status IN (?, ?)"
+            " AND id NOT IN (SELECT game_id FROM game_ratings) ORDER BY updated"
+        )
+        return [row[0] for row in self.store.transaction(lambda db: db.execute(sql, (FINISHED, ABORTED)).fetchall())]
 
     def end_game(self, game_id: str, status: str, result: dict[str, Any]) -> bool:
         """End an unfinished game off the board (a resignation, an abort); False if it had ended."""
@@ -403,11 +405,23 @@ class Profiles:
         seats = [seat_of(holder, count) for holder, count in zip(holders, moves, strict=True)]
         finished = stored.status == FINISHED or session.state.is_terminal()
         returns = [float(r) for r in (stored.result or {}).get("returns") or session.state.returns()]
-        rated = await self.db(self.store.is_rated, session.id)
-        outcome = await self.db(self.store.rate_once, session.id, session.game, returns, seats, rated, finished)
+        outcome = await self.db(self.store.rate_once, session.id, session.game, returns, seats, stored.rated, finished)
         if stored.result is not None:
             stored.result = {**stored.result, **outcome}
         session.outcome = outcome
+
+    async def rate_missed(self) -> int:
+        """The startup pass: rate, once, every ended rated game whose end was never rated; how many."""
+        ids = await self.db(self.store.unrated_ends)
+        for game_id in ids:
+            try:
+                session = await self.manager.load(game_id)
+            except Exception:  # a record that no longer rebuilds: the others are rated all the same
+                log.warning("game %s could not be loaded to be rated", game_id, exc_info=True)
+                continue
+            if session is not None:
+                await self.manager.game_ended(session)  # the end hooks: this one rates it (once)
+        return len(ids)
 
 
 def seat_of(holder: Player | str | None, moves: int) -> Seat:
@@ -561,12 +575,12 @@ async def api_rematch(request: Request) -> Response:
                 {"kind": old.kind, "agent": old.agent} if old.kind == AGENT else {"kind": HUMAN}
             )
         record = session.record
-        new, tokens, _owner = await manager.create(record.game, dict(record.options), seats, hints=session.stored.hints)
+        new, tokens, _owner = await manager.create(
+            record.game, dict(record.options), seats, hints=session.stored.hints, rated=session.stored.rated
+        )
         holders = profiles.seat_holders(session)
         moved = {swapped(count, old): held for old, held in enumerate(holders) if isinstance(held, Player)}
         await lobby_of(request).hold(new, moved)
-        if await profiles.db(profiles.store.is_rated, session.id):
-            await profiles.db(profiles.store.mark_rated, new.id)
         invites = {old: (swapped(count, old), tokens[swapped(count, old)]) for old in people}
         profiles.rematches[session.id] = (new.id, invites)
         profiles.offers.pop(session.id, None)
@@ -670,12 +684,6 @@ async def api_search(request: Request) -> Response:
     except GameError as error:
         return refused(error)
     return json_response({"players": [{"name": name} for name in names]})
-
-
-async def mark_rated(request: Request, game_id: str) -> None:
-    """Offer a game as rated (its end decides whether it is: :func:`spheria.ratings.unrated_reason`)."""
-    profiles = profiles_of(request)
-    await profiles.db(profiles.store.mark_rated, game_id)
 
 
 _STATUS = {

@@ -406,6 +406,7 @@ class GameSession:
                 client.push(text)
         self._watchers_presence = True
         self.schedule_watchers()
+        self.manager.presence_changed()  # the games being played may have changed
 
     def attach(self, client: Client) -> None:
         self.clients.add(client)
@@ -690,6 +691,9 @@ class SessionManager:
         #: Called when a game ends (each must be idempotent: a restart calls it again):
         #: :mod:`spheria.server.profiles`.
         self.end_hooks: list[Callable[[GameSession], Awaitable[None]]] = []
+        #: Called when the games being played may have changed (seats came or left, a game ended):
+        #: the lobby's presence (:meth:`spheria.server.challenges.Lobby.presence_changed`).
+        self.presence_hooks: list[Callable[[], None]] = []
 
     async def game_ended(self, session: GameSession) -> None:
         """Run the end hooks; a failing hook is logged and never undoes the end."""
@@ -698,6 +702,11 @@ class SessionManager:
                 await hook(session)
             except Exception:
                 quiet_log.warning(f"end:{session.id}", "game %s: an end hook failed", session.id, exc_info=True)
+        self.presence_changed()
+
+    def presence_changed(self) -> None:
+        for hook in self.presence_hooks:
+            hook()
 
     def watcher_interval(self) -> float:
         """Least seconds between two frames to one game's spectators: the server-wide spectator rate
@@ -732,11 +741,12 @@ class SessionManager:
         seed: int | None = None,
         start: str | None = None,
         hints: bool = False,
+        rated: bool = False,
     ) -> tuple[GameSession, dict[int, str], str]:
         """A new game, from the game's own start or from the position ``start`` (SPN, checked:
         ``bad_position`` names the problem); returns the session, each human seat's invite token
         and the creator's credential (shown once, never stored). ``hints``: checked by the caller
-        (:func:`spheria.server.hints.check_hints_setting`)."""
+        (:func:`spheria.server.hints.check_hints_setting`); ``rated``: offered as rated (stored with it)."""
         try:
             game = load_game(name, **options)
         except (ValueError, TypeError) as error:
@@ -763,7 +773,7 @@ class SessionManager:
         start = None if set_up is None else set_up.to_spn()
         players = [s.agent or HUMAN for s in records]
         record = Record(game.name, dict(game.options), seed, start, players, [])
-        stored = StoredGame(new_game_id(), record, records, owner_hash=token_digest(owner), hints=hints)
+        stored = StoredGame(new_game_id(), record, records, owner_hash=token_digest(owner), hints=hints, rated=rated)
         state = replay(game, seed=seed) if set_up is None else set_up
         await self.db(self.storage.create_game, stored)
         session = GameSession(self, stored, game, state)

@@ -18,6 +18,10 @@ Schema (SQLite)::
     hints   (game_id, seat, ply, move, at)  each hint a player was given      PK (game_id, seat, ply)
 
 ``games.hints`` (0 or 1) says whether the game was created with hints (see :mod:`spheria.server.hints`).
+``games.rated`` (0 or 1) says whether the game was offered as rated (set at creation; whether it
+is rated after all is decided at its end: :mod:`spheria.server.profiles`). A file from before the
+column kept its rated games in a table ``rated_games``: they are moved into the column and the table
+dropped when the file is opened.
 
 A seat's invite token is exchanged, once, for a claim credential (``claim_hash``): the first
 browser to open the link holds the seat. A move, the end of the game and the clearing of the
@@ -87,6 +91,8 @@ class StoredGame:
     #: Whether the game was created with hints, and the (seat, ply) of each hint given.
     hints: bool = False
     hints_given: list[tuple[int, int]] = field(default_factory=list)
+    #: Whether the game was offered as rated (its end decides whether it is: :mod:`spheria.server.profiles`).
+    rated: bool = False
 
     def finish(self, result: dict[str, Any]) -> None:
         """Mark the game finished with ``result`` (:func:`spheria.server.views.result_of`)."""
@@ -228,6 +234,23 @@ class SQLiteStorage:
             self._db.execute("ALTER TABLE games ADD COLUMN start TEXT")  # a file from before set-up starts
         if "hints" not in {row[1] for row in self._db.execute("PRAGMA table_info(games)")}:  # before hints
             self._db.execute("ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0")
+        self._migrate_rated()
+
+    def _migrate_rated(self) -> None:
+        """Give a file from before ``games.rated`` the column, its rated games moved from the table
+        ``rated_games`` (dropped), in one transaction."""
+        rated_games = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rated_games'"
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            if "rated" not in {row[1] for row in self._db.execute("PRAGMA table_info(games)")}:
+                self._db.execute("ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0")
+            if self._db.execute(rated_games).fetchone() is not None:
+                self._db.execute("UPDATE games SET rated = 1 WHERE id IN (SELECT game_id FROM rated_games)")
+                self._db.execute("DROP TABLE rated_games")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         with self._lock:
@@ -247,7 +270,7 @@ class SQLiteStorage:
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
                 "INSERT INTO games (id, name, options, seed, status, result, created, updated, owner_hash, start,"
-                " hints) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)",
+                " hints, rated) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     record.game,
@@ -259,6 +282,7 @@ class SQLiteStorage:
                     game.owner_hash,
                     record.start,
                     int(game.hints),
+                    int(game.rated),
                 ),
             )
         ]
@@ -277,8 +301,8 @@ class SQLiteStorage:
     def load_game(self, game_id: str) -> StoredGame | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, name, options, seed, status, result, created, updated, owner_hash, start, hints"
-                " FROM games WHERE id = ?",
+                "SELECT id, name, options, seed, status, result, created, updated, owner_hash, start, hints,"
+                " rated FROM games WHERE id = ?",
                 (game_id,),
             ).fetchone()
             if row is None:
@@ -316,6 +340,7 @@ class SQLiteStorage:
             owner_hash=row[8],
             hints=bool(row[10]),
             hints_given=[(int(h[0]), int(h[1])) for h in hints],
+            rated=bool(row[11]),
         )
 
     def append_moves(

@@ -318,9 +318,8 @@ async function startPeople() {
   syncRated();
   $("post-challenge").addEventListener("submit", postChallenge);
   searchBox($("player-search"), $("player-prefix"), $("player-results"));
-  connectLobby();
-  await Promise.all([refreshPresence(), refreshMyGames()]);
-  setInterval(refreshPresence, 10000);
+  connectLobby(); // its first frame, and each change after, say who is online (no polling)
+  await refreshMyGames();
   setInterval(refreshMyGames, 10000);
 }
 
@@ -329,8 +328,7 @@ function signedChanged() {
   syncRated();
   renderChallenges();
   refreshMyGames();
-  refreshPresence();
-  if (lobbySocket) lobbySocket.close(); // reopened at once, as the new player
+  if (lobbySocket) lobbySocket.close(); // reopened at once, as the new player (its hello says who is online)
 }
 
 function rewordPeople() {
@@ -402,7 +400,9 @@ function onLobbyFrame(frame) {
     for (const c of frame.challenges) challenges.set(c.id, c);
     for (const c of frame.challenges) challengeGames.set(c.id, c.game);
     renderChallenges();
-    if (frame.type === "lobby") refreshPresence(); // this lobby now counts among those online
+    if (frame.type === "lobby") showPresence(frame.presence); // this lobby now counts among those online
+  } else if (frame.type === "presence") {
+    showPresence(frame); // pushed when it changes, at most once a second
   } else if (frame.type === "challenge") {
     const c = frame.challenge;
     challengeGames.set(c.id, c.game);
@@ -436,12 +436,14 @@ function seatWord(game, seat) {
 function renderChallenges() {
   const list = clear($("challenges"));
   const player = me();
-  const mine = (c) => player && c.poster && !c.poster.guest === !player.guest && c.poster.name === player.name;
+  const isMe = (p) => player && p && !p.guest === !player.guest && p.name === player.name;
   for (const c of [...challenges.values()].sort((a, b) => a.created - b.created)) {
-    const own = mine(c);
-    const action = own
-      ? h("button", { type: "button", class: "small cancel-challenge", onclick: () => cancelChallenge(c.id) }, t("people.cancel"))
-      : h("button", { type: "button", class: "small primary accept-challenge", onclick: () => acceptChallenge(c.id) }, t("people.accept"));
+    const own = isMe(c.poster);
+    const seated = !own && c.joined.some(isMe); // a seat taken of a 3–4-seat challenge still filling
+    let action;
+    if (own) action = h("button", { type: "button", class: "small cancel-challenge", onclick: () => cancelChallenge(c.id) }, t("people.cancel"));
+    else if (seated) action = h("button", { type: "button", class: "small leave-challenge", onclick: () => leaveChallenge(c.id) }, t("people.leave"));
+    else action = h("button", { type: "button", class: "small primary accept-challenge", onclick: () => acceptChallenge(c.id) }, t("people.accept"));
     const facts = [c.rated ? t("people.rated_word") : t("people.casual"), t("people.poster_seat", { seat: seatWord(c.game, c.seat) })];
     if (c.seats > 2) facts.push(t("people.joined", { count: c.joined.length, seats: c.seats }));
     list.appendChild(
@@ -463,6 +465,16 @@ async function acceptChallenge(id) {
     const answer = await send(`/api/challenges/${encodeURIComponent(id)}/accept`, "POST");
     if (answer.game_id) land(answer);
     else $("challenge-error").textContent = t("people.waiting", { count: answer.waiting });
+  } catch (error) {
+    $("challenge-error").textContent = refusalText(error);
+  }
+}
+
+async function leaveChallenge(id) {
+  $("challenge-error").textContent = "";
+  try {
+    await send(`/api/challenges/${encodeURIComponent(id)}/seat`, "DELETE");
+    $("challenge-error").textContent = t("people.left"); // the lobby's "left" event redraws the list
   } catch (error) {
     $("challenge-error").textContent = refusalText(error);
   }
@@ -556,17 +568,14 @@ async function quickPair(game) {
 
 let lastPresence = null;
 
-async function refreshPresence() {
-  try {
-    lastPresence = await api("/api/presence");
-  } catch {
-    return;
-  }
-  renderPresence(lastPresence);
+function showPresence(data) {
+  lastPresence = data;
+  renderPresence(data);
 }
 
 function renderPresence(data) {
-  $("presence-counts").textContent = `${t("people.online_count", { count: data.online })} · ${t("people.games_count", { count: data.games })}`;
+  const counts = [t("people.online_count", { count: data.online }), t("people.lobby_count", { count: data.lobby }), t("people.games_count", { count: data.games })];
+  $("presence-counts").textContent = counts.join(" · ");
   const names = clear($("presence-players"));
   for (const player of data.players) names.appendChild(playerLink(player));
 }
