@@ -10,7 +10,8 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from spheria.server.accounts import SESSION_COOKIE
-from tests.server.test_challenges import accept, app, browser, guest, make_app, next_frame, players_of, posted, send
+from tests.server.people import app, browser, guest, make_app, send
+from tests.server.test_challenges import accept, next_frame, players_of, posted
 
 __all__ = ["app", "make_app"]  # the fixtures, used by name
 

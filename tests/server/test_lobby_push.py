@@ -22,7 +22,8 @@ from spheria.server.endpoints import WEB_DIR
 from spheria.server.limits import Limits
 from spheria.server.presence import Presence
 from spheria.server.session import Client
-from tests.server.test_challenges import MakeApp, accept, app, browser, guest, make_app, next_frame, posted
+from tests.server.people import MakeApp, app, browser, guest, make_app
+from tests.server.test_challenges import accept, next_frame, posted
 
 Frame = dict[str, Any]
 

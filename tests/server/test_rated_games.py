@@ -13,17 +13,15 @@ import pytest
 from starlette.testclient import TestClient
 
 from spheria.server.storage import SQLiteStorage
-from tests.server.test_accounts import send
+from tests.server.people import invite, new_game, send
 from tests.server.test_profiles import (
     HUMAN,
     MINT,
     MakeServer,
     Server,
     make_server,
-    new_game,
     play_to_end,
     profile,
-    token,
 )
 from tests.server.test_server import join
 
@@ -123,7 +121,7 @@ def test_the_rematch_of_a_rated_game_is_rated(server_with_two: tuple[Server, Tes
     created = new_game(kim, "spline", [HUMAN, HUMAN], rated=True)
     path = f"/ws/{created['id']}"
     with kim.websocket_connect(path) as first, lee.websocket_connect(path) as second:
-        states = {0: join(first, token(created, 0))[1], 1: join(second, token(created, 1))[1]}
+        states = {0: join(first, invite(created, 0))[1], 1: join(second, invite(created, 1))[1]}
         play_to_end({0: first, 1: second}, states)
     assert send(kim, "POST", f"/api/games/{created['id']}/rematch").status_code == 202
     rematch = send(lee, "POST", f"/api/games/{created['id']}/rematch")
@@ -138,7 +136,7 @@ def test_a_rated_game_whose_end_was_never_rated_is_rated_once_at_startup(make_se
     created = new_game(kim, "spline", [HUMAN, HUMAN], rated=True)
     path = f"/ws/{created['id']}"
     with kim.websocket_connect(path) as first, lee.websocket_connect(path) as second:
-        states = {0: join(first, token(created, 0))[1], 1: join(second, token(created, 1))[1]}
+        states = {0: join(first, invite(created, 0))[1], 1: join(second, invite(created, 1))[1]}
         final = play_to_end({0: first, 1: second}, states)
     assert final[0]["terminal"] and "rated" not in final[0]["result"]
     assert profile(kim, "Kim")["ratings"] == {}
@@ -168,7 +166,7 @@ def test_a_casual_or_unfinished_game_is_left_alone_at_startup(make_server: MakeS
     casual = new_game(kim, "spline", [HUMAN, HUMAN])
     path = f"/ws/{casual['id']}"
     with kim.websocket_connect(path) as first, lee.websocket_connect(path) as second:
-        states = {0: join(first, token(casual, 0))[1], 1: join(second, token(casual, 1))[1]}
+        states = {0: join(first, invite(casual, 0))[1], 1: join(second, invite(casual, 1))[1]}
         play_to_end({0: first, 1: second}, states)
     new_game(kim, "spline", [HUMAN, HUMAN], rated=True)  # rated, not played
     server.keeper.__exit__(None, None, None)
