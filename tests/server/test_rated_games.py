@@ -15,7 +15,6 @@ from starlette.testclient import TestClient
 from spheria.server.storage import SQLiteStorage
 from tests.server.people import invite, new_game, send
 from tests.server.test_profiles import (
-    HUMAN,
     MINT,
     MakeServer,
     Server,
@@ -23,7 +22,7 @@ from tests.server.test_profiles import (
     play_to_end,
     profile,
 )
-from tests.server.test_server import join
+from tests.server.test_server import HUMAN, join
 
 __all__ = ["make_server"]  # the fixture, used by name
 
