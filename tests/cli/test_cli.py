@@ -428,6 +428,11 @@ def test_a_missing_record_file(run: Any) -> None:
         (["play", "special-cake", "--option", "line_rule=diagonal"], 1, "option 'line_rule' must be one of mixed"),
         (["play", "special-cake", "--option", "speed=3"], 1, "special-cake has no option 'speed'"),
         (["play", "special-cake", "--option", "fast"], 1, "--option: option 'fast' must be written name=value"),
+        (
+            ["play", "special-cake", "--option", "variant=mint", "--option", "variant=sugar"],
+            1,
+            "--option variant is given twice (mint, then sugar): give it once",
+        ),
         (["play", "special-cake", "--players", "human"], 1, "--players names 1 seat but Special Cake has 2"),
         (
             ["play", "special-cake", "--players", "human,deep-blue"],

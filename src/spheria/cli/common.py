@@ -60,10 +60,15 @@ def make_game(name: str, pairs: Sequence[str] = (), seat_count: int | None = Non
     A game whose seat count is an option (``players``) takes it from ``--players`` when
     ``--option players=N`` is not given, so ``--players human,random,random`` means three seats.
     """
-    try:
-        options: dict[str, Any] = options_from_pairs(list(pairs))
-    except ValueError as error:
-        raise CliError(_(msg.OPTION_ERROR).format(error=error)) from None
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        try:
+            ((option, value),) = options_from_pairs([pair]).items()
+        except ValueError as error:
+            raise CliError(_(msg.OPTION_ERROR).format(error=error)) from None
+        if option in options:  # the last would win unseen
+            raise CliError(_(msg.OPTION_TWICE).format(option=option, first=options[option], second=value))
+        options[option] = value
     key = game_key(name)
     try:
         specs = game_class(key).option_specs

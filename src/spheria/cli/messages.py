@@ -28,6 +28,7 @@ OS_ERRORS = {
 }
 INTERNAL_ERROR = N_("internal error: {kind}: {error} (set SPHERIA_DEBUG=1 for the traceback)")
 OPTION_ERROR = N_("--option: {error}")
+OPTION_TWICE = N_("--option {option} is given twice ({first}, then {second}): give it once")
 GAME_ERROR = N_("{game}: {error}")
 SCREEN_CLEARED = N_("screen cleared")
 
