@@ -70,7 +70,7 @@ class Plays:
     def describe(self) -> str:
         """What it plays, in words: the titles of its games, with the option values it plays
         written as the command line's ``--option`` lists them (``name=a|b``)."""
-        restricted = ", ".join(f"{name}={'|'.join(map(str, values))}" for name, values in self.options.items())
+        restricted = ", ".join(f"{name}={'|'.join(map(value_text, values))}" for name, values in self.options.items())
         options = f" ({restricted})" if restricted else ""
         if self.games:
             return gettext(messages.AND).join(gettext(game.title) for game in self.games) + options
