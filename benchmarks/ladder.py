@@ -5,10 +5,10 @@ the game's seats (every pair in a two-seat game), ``--games`` games with the are
 rotation (:func:`spheria.arena.seating`), and prints Bradley–Terry ratings on the Elo scale
 with ``random`` fixed at 0, each with a 95 % interval and its distance above the agent before it
 (with that distance's own interval), beside each level's agent, its score and the time it took
-per move (mean and longest). Options: ``--variant V`` or ``--option K=V`` for
-the game, ``--seed`` (games are reproducible up to time budgets), ``--workers`` (processes),
-``--max-time S`` (caps every level's thinking time: a tiny run for a test), ``--json``,
-``--pairs`` (each pair's score against each other, beside the ratings).
+per move (mean and longest). Options: ``--option K=V`` for the game (repeatable), ``--seed``
+(games are reproducible up to time budgets), ``--workers`` (processes), ``--max-time S`` (caps
+every level's thinking time: a tiny run for a test), ``--json``, ``--pairs`` (each pair's score
+against each other, beside the ratings).
 
 The ratings: Bradley–Terry strengths fitted by maximum likelihood (minorisation–maximisation)
 on every pair of seats in every game (a win, a loss, or a draw counted as half of each; two
@@ -464,7 +464,6 @@ def _add(ladder: Ladder, result: LadderResult, total: int, progress: bool) -> No
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.ladder", description=__doc__.split("\n\n")[0])
     parser.add_argument("game")
-    parser.add_argument("--variant", help="the game's variant (short for --option variant=V)")
     parser.add_argument("--option", action="append", metavar="K=V", help="a game option (repeatable)")
     parser.add_argument("--games", type=int, default=20, help="games per group of agents (default 20)")
     parser.add_argument("--seed", type=int, default=1)
@@ -491,7 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.report and args.journal is None:
         parser.error("--report reads a --journal")
-    game = make_game(args.game, args.variant, args.option or [])
+    game = make_game(args.game, args.option or [])
     ladder = run_ladder(
         game.name,
         dict(game.options),

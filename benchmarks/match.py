@@ -118,7 +118,7 @@ def run_match(
     journal: Path | str | None = None,
 ) -> Match:
     """Play the match; with ``journal``, keep each finished game there and play only the missing ones."""
-    game = make_game(game_name, None, [f"{k}={v}" for k, v in options.items()])
+    game = make_game(game_name, [f"{k}={v}" for k, v in options.items()])
     match = Match(challenger, field_agent, game.num_players)
     sides = game.seat_sides()
     schedule = jobs(challenger, field_agent, sides, games, seed)

@@ -82,7 +82,7 @@ def check_installed(fresh: Path, environ: dict[str, str], backend: str) -> None:
             continue
         played = run(fresh, environ, *agents)
         assert "Game over after" in played, played[-500:]
-    solved = run(fresh, environ, "solve", "--verbose", SMALL_POSITION, "--variant", "mint")
+    solved = run(fresh, environ, "solve", "--verbose", SMALL_POSITION, "--option", "variant=mint")
     assert f"solver backend: {backend}" in solved
     assert "Winning moves (2): 0a1+0b1 0b1+0c1" in solved
     # the module is the installed one, not this checkout

@@ -17,6 +17,8 @@ import spheria
 from spheria.agents.registry import agent_names, agents_for, check_fit, check_spec, default_agent, make_agent
 from spheria.arena import run_arena
 from spheria.cli.main import main
+from spheria.kernel.agent import Agent, Plays
+from spheria.kernel.game import PlayerView
 from spheria.match import play
 
 #: Every game as a player meets it: each variant, each seat count (Spagyric with a small supply).
@@ -88,8 +90,46 @@ def test_what_each_agent_declares_it_plays() -> None:
 def test_options_can_narrow_what_an_agent_plays() -> None:
     sugar = spheria.load_game("special-cake", variant="sugar")
     check_spec("solver", sugar)
-    with pytest.raises(ValueError, match=r"solver:setup=planner does not play Special Cake \(sugar\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"solver:setup=planner does not play Special Cake \(variant=sugar\): "
+        r"it plays Special Cake \(variant=mint\|poisoned\)\. Agents for",
+    ):
         check_spec("solver:setup=planner", sugar)
+
+
+class SmallSupply(Agent):
+    """An agent that plays any game with a ``supply`` option, at a small supply only."""
+
+    spec_name = "small-supply"
+    plays = Plays(options={"supply": (2, 3)})
+
+    def choose(self, view: PlayerView, player: int) -> Any:
+        raise AssertionError("a misfit is refused before it chooses")
+
+
+def test_an_agent_may_play_some_values_of_any_option() -> None:
+    load = spheria.load_game
+    assert SmallSupply().fits(load("spagyric", supply=3)) and SmallSupply().fits(load("spagyric", supply=2))
+    assert not SmallSupply().fits(load("spagyric", supply=4))
+    assert not SmallSupply().fits(load("spline"))  # a game without the option is not one it plays
+    with pytest.raises(
+        ValueError,
+        match=r"^small-supply does not play Spagyric \(supply=4\): it plays every game \(supply=2\|3\)\. Agents for",
+    ):
+        check_fit(load("spagyric", supply=4), [SmallSupply()])
+    with pytest.raises(ValueError, match=r"^small-supply does not play Spline: it plays every game \(supply=2\|3\)"):
+        check_fit(load("spline"), [SmallSupply()])
+
+
+def test_what_an_agent_plays_is_fixed_once_declared() -> None:
+    values = {"players": (2,)}
+    plays = Plays(options=values)
+    values["players"] = (3,)
+    assert plays.fits(spheria.load_game("spinca", players=2)) and not plays.fits(spheria.load_game("spinca", players=3))
+    with pytest.raises(TypeError):
+        plays.options["players"] = (3,)  # type: ignore[index]
+    assert plays == Plays(options={"players": (2,)}) != Plays()
 
 
 def test_the_arena_refuses_a_misfit_before_any_game() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import re
@@ -19,7 +20,7 @@ from spheria.agents import registry
 from spheria.agents.levels import level_spec, level_words, levels_for
 from spheria.agents.random_agent import RandomAgent
 from spheria.cli.common import printable, split_players
-from spheria.cli.main import main
+from spheria.cli.main import build_parser, main
 from spheria.cli.terminal import BALL_STYLES, Terminal, wants_color
 from spheria.kernel import registry as base
 from spheria.kernel.agent import Agent
@@ -98,6 +99,18 @@ def test_games_lists_every_game_with_its_options(run: Any) -> None:
     assert f"a level (level:1 ... level:5, above) or an agent: {', '.join(registry.agent_names())} (" in out
 
 
+def test_the_commands_take_a_games_options_through_option_alone(run: Any) -> None:
+    """Generic commands name no game's option as a flag of their own: one way, ``--option K=V``."""
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    # every game's option names, but the seat count: --players names who sits in each seat, in any game
+    names = {option["name"].replace("_", "-") for game in spheria.describe_games() for option in game["options"]}
+    assert {"variant", "line-rule", "supply"} <= names
+    for command in ("play", "arena", "analyse"):
+        flags = {flag.lstrip("-") for action in commands[command]._actions for flag in action.option_strings}
+        assert "option" in flags and flags & (names - {"players"}) == set(), command
+    assert run(["play", "special-cake", "--variant", "sugar"])[0] == 2  # no such flag: argparse's usage error
+
+
 def test_games_shows_each_games_levels_and_an_example_against_one(run: Any) -> None:
     code, out, _ = run(["games"])
     assert code == 0
@@ -139,7 +152,7 @@ def test_two_humans_play_to_the_end_then_the_record_replays(run: Any, tmp_path: 
     ]
     save = tmp_path / "game.spheria.json"
     code, out, err = run(
-        ["play", "special-cake", "--variant", "mint", "--players", "human,human", "--save", str(save)], typed
+        ["play", "special-cake", "--option", "variant=mint", "--players", "human,human", "--save", str(save)], typed
     )
     assert (code, err) == (0, "")
 
@@ -200,7 +213,16 @@ def test_a_human_plays_an_agent_whose_moves_are_shown(run: Any) -> None:
 @pytest.mark.parametrize("variant", ["sugar", "poisoned"])
 def test_agents_alone_play_a_whole_game(run: Any, variant: str) -> None:
     code, out, err = run(
-        ["play", "special-cake", "--variant", variant, "--players", "random:seed=1,random:seed=2", "--seed", "7"]
+        [
+            "play",
+            "special-cake",
+            "--option",
+            f"variant={variant}",
+            "--players",
+            "random:seed=1,random:seed=2",
+            "--seed",
+            "7",
+        ]
     )
     assert (code, err) == (0, "")
     state = spheria.load_game("special-cake", variant=variant).new_initial_state(seed=7)
@@ -401,11 +423,19 @@ def test_a_missing_record_file(run: Any) -> None:
     ("argv", "status", "message"),
     [
         (["play", "chess"], 1, "unknown game 'chess' (games: "),
-        (["play", "special-cake", "--variant", "vanilla"], 1, "option 'variant' must be one of mint, sugar, poisoned"),
+        (
+            ["play", "special-cake", "--option", "variant=vanilla"],
+            1,
+            "option 'variant' must be one of mint, sugar, poisoned",
+        ),
         (["play", "special-cake", "--option", "line_rule=diagonal"], 1, "option 'line_rule' must be one of mixed"),
         (["play", "special-cake", "--option", "speed=3"], 1, "special-cake has no option 'speed'"),
         (["play", "special-cake", "--option", "fast"], 1, "--option: option 'fast' must be written name=value"),
-        (["play", "special-cake", "--variant", "mint", "--option", "variant=sugar"], 1, "--variant mint contradicts"),
+        (
+            ["play", "special-cake", "--option", "variant=mint", "--option", "variant=sugar"],
+            1,
+            "--option variant is given twice (mint, then sugar): give it once",
+        ),
         (["play", "special-cake", "--players", "human"], 1, "--players names 1 seat but Special Cake has 2"),
         (
             ["play", "special-cake", "--players", "human,deep-blue"],
@@ -839,7 +869,7 @@ def test_analyse_names_a_games_own_method_in_the_language_asked(run: Any) -> Non
         (["--game", "chess", "--position", "x"], "unknown game 'chess'"),
         (["--game", "spline", "--position", "www 1 2 3"], "--position: "),
         (["--game", "spline", "--option", "size=9", "--position", "................/........./..../. 1"], "size"),
-        (["--game", "special-cake", "--variant", "toffee", "--position", "x"], "toffee"),
+        (["--game", "special-cake", "--option", "variant=toffee", "--position", "x"], "toffee"),
         (["--position", "................/........./..../. 1"], "--position needs --game"),
         ([], "give a RECORD, or --game GAME --position SPN"),
         (["r.json", "--game", "spline", "--position", "x"], "not both"),

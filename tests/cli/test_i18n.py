@@ -128,9 +128,9 @@ def spheria_process(argv: list[str], environ: dict[str, str]) -> subprocess.Comp
 CYCLE = "\n".join(["0z9", *SITE_NAMES, "w", "b", "r"]) + "\n"
 
 GAMES = [
-    ("special-cake", ["--variant", "mint"], 2),
-    ("special-cake", ["--variant", "sugar"], 2),
-    ("special-cake", ["--variant", "poisoned"], 2),
+    ("special-cake", ["--option", "variant=mint"], 2),
+    ("special-cake", ["--option", "variant=sugar"], 2),
+    ("special-cake", ["--option", "variant=poisoned"], 2),
     ("spagyric", [], 2),
     ("spinca", ["--option", "players=2"], 2),
     ("spinca", ["--option", "players=3"], 3),

@@ -9,6 +9,7 @@ import pytest
 
 from spheria.agents.registry import check_spec
 from spheria.cli.main import main
+from spheria.kernel.options import options_from_pairs
 from spheria.kernel.registry import load_game
 
 
@@ -35,11 +36,11 @@ def test_the_readmes_play_commands_name_players_their_games_accept() -> None:
     for words in commands:
         parser = argparse.ArgumentParser()
         parser.add_argument("game")
-        parser.add_argument("--variant")
+        parser.add_argument("--option", action="append", default=[])
         parser.add_argument("--players")
         args = parser.parse_args(words)
         players = args.players.split(",")
-        options = {"variant": args.variant} if args.variant else {}
+        options: dict[str, object] = dict(options_from_pairs(args.option))
         if args.game == "spinca":
             options["players"] = len(players)  # spheria play seats as many as --players names
         game = load_game(args.game, **options)

@@ -96,8 +96,8 @@ def test_spheria_arena_joins_a_ray_cluster_by_address(
     command = [
         "arena",
         "special-cake",
-        "--variant",
-        "sugar",
+        "--option",
+        "variant=sugar",
         "--agents",
         "random,greedy",
         "--games",

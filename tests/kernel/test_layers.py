@@ -2,8 +2,9 @@
 
 The import contracts in pyproject.toml (run by ``lint-imports`` in scripts/test) keep generic
 modules from importing a game's package; this test keeps them from naming one at all — a game's
-name or title anywhere in a generic module or page (code, strings, docstrings, comments:
-examples with a particular game live with that game), and a game's class by name in code.
+name, title or own words (the ``vocabulary`` its kit declares: its pieces, its options, its theme)
+anywhere in a generic module or page (code, strings, docstrings, comments: examples with a
+particular game live with that game), and a game's class by name in code.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import ast
 import io
 import re
+import sys
 import tokenize
 from collections.abc import Callable
 from functools import cache
@@ -20,18 +22,40 @@ import grimp
 import pytest
 
 import spheria
-from spheria.kernel.registry import game_classes
+from spheria.kernel.game import Game
+from spheria.kernel.registry import game_class, game_classes
 
 SOURCE = Path(spheria.__file__).parent
 GAMES = SOURCE / "games"
 
 
 def game_words() -> set[str]:
-    """Every game's registry name, its name as a module and its title, lower case."""
+    """Every game's registry name, its name as a module, its title and its kit's vocabulary, lower case."""
     words = set()
     for cls in game_classes():
-        words |= {cls.name, cls.name.replace("-", "_"), cls.title.lower()}
+        words |= {cls.name, cls.name.replace("-", "_"), cls.title.lower()} | vocabulary(cls)
     return words
+
+
+def vocabulary(cls: type[Game]) -> set[str]:
+    """The words a game's kit declares its own."""
+    return {word.lower() for word in cls.kit().vocabulary}
+
+
+def package_of(cls: type[Game]) -> Path:
+    return Path(sys.modules[cls.__module__].__file__ or "").parent
+
+
+def test_each_games_vocabulary_is_its_own_words() -> None:
+    """A word a kit declares is the game's: its package uses it, and no other game claims it."""
+    claimed: dict[str, str] = {}
+    for cls in game_classes():
+        text = " ".join(path.read_text(encoding="utf-8").lower() for path in package_of(cls).rglob("*.py"))
+        for word in vocabulary(cls):
+            assert naming({word}).search(text), f"{cls.name} declares {word!r} but never uses it"
+            assert claimed.setdefault(word, cls.name) == cls.name, f"{word!r} is claimed by {claimed[word]} too"
+    assert {"cake", "variant", "line_rule"} <= vocabulary(game_class("special-cake"))
+    assert "temple" in vocabulary(game_class("spinca"))
 
 
 def defined_names(paths: list[Path], classes_only: bool) -> set[str]:
@@ -126,7 +150,7 @@ def test_the_checks_find_a_game_in_code_and_in_its_documentation() -> None:
 
 def test_no_generic_module_names_a_game() -> None:
     words, classes = game_words(), game_class_names()
-    assert {"spline", "special-cake", "spagyric", "spinca"} <= words and "CakeState" in classes
+    assert {"spline", "special-cake", "spagyric", "spinca", "sugar", "temple"} <= words and "CakeState" in classes
     offenders = []
     for path in generic_files():
         text = path.read_text(encoding="utf-8")

@@ -2,7 +2,7 @@
 
 A level is a spec that stands for a concrete agent chosen per game in the game's own ladders: its
 kit's ``levels`` (:class:`spheria.kernel.kit.Levels`, declared in the game package's ``levels.py``),
-one ladder per game or per value of an option (a variant, a seat count).
+one ladder per game or per value of an option (a rule set, a seat count).
 People meet the levels as words (:func:`level_words`: beginner, easy, medium, hard, strongest — in
 :mod:`spheria.agents.messages`); the ladder says which agent each level is and the longest it
 thinks about a move. ``level:N`` itself is :class:`spheria.agents.registry.LevelAgent`.
@@ -45,7 +45,7 @@ def level_words(level: int) -> str:
 
 
 def level_key(game: Game) -> str:
-    """The ladder's key of ``game`` with its options, as its kit names it (``<game>/<variant>``, say).
+    """The ladder's key of ``game`` with its options, as its kit names it (``<game>/<value>``, say).
 
     ``ValueError`` for a game without levels.
     """

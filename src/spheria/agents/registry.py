@@ -224,17 +224,23 @@ def check_fit(game: Game, agents: Sequence[Agent | None]) -> None:
                 message(
                     "misfit",
                     agent=agent.name if narrowed else agent.spec_name,
-                    game=game_words(game),
+                    game=game_words(game, agent.plays),
                     plays=agent.plays.describe(),
                     fitting=", ".join(agents_for(game)),
                 )
             )
 
 
-def game_words(game: Game) -> str:
-    """The game as a fit message names it: its title, with the variant or the seats that matter."""
-    details = [str(game.options["variant"])] if "variant" in game.options else []
-    if "players" in game.options:
+def game_words(game: Game, plays: Plays) -> str:
+    """The game as a fit message names it: its title, with what of it ``plays`` does not take — the
+    values of the options it restricts (``name=value``, as ``--option`` writes them), the seat count.
+    """
+    details = [
+        f"{name}={value_text(game.options[name])}"
+        for name, values in plays.options.items()
+        if name in game.options and game.options[name] not in values
+    ]
+    if plays.seats and game.num_players not in plays.seats:
         details.append(message("seat_count", seats=game.num_players))
     return gettext(game.title) + (f" ({', '.join(details)})" if details else "")
 

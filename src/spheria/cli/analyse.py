@@ -134,7 +134,7 @@ def _analyse_position(args: argparse.Namespace, term: Terminal) -> int:
     if args.game is None:
         return _say_error(_(say.NEED_GAME))
     try:
-        game = make_game(args.game, args.variant, args.option or [])
+        game = make_game(args.game, args.option or [])
     except CliError as error:
         return _say_error(str(error))
     try:

@@ -58,9 +58,9 @@ def cmd_arena(args: argparse.Namespace, term: Terminal) -> int:
     if args.workers < 1:
         raise CliError(_(msg.WORKERS_AT_LEAST))
     agents = split_players(args.agents)
-    game = make_game(args.game, args.variant, args.option or [])
+    game = make_game(args.game, args.option or [])
     if "players" in game.options and not any(p.startswith("players=") for p in args.option or []):
-        game = make_game(args.game, args.variant, args.option or [], min(len(agents), 4))
+        game = make_game(args.game, args.option or [], min(len(agents), 4))
     backend: str | Backend = args.backend
     if args.address is not None:
         if args.backend != "ray":

@@ -54,21 +54,21 @@ def game_key(name: str) -> str:
     return "-".join(name.strip().lower().replace("_", " ").split())
 
 
-def make_game(name: str, variant: str | None = None, pairs: Sequence[str] = (), seat_count: int | None = None) -> Game:
-    """The game from the command line's name, ``--variant`` and ``--option`` pairs.
+def make_game(name: str, pairs: Sequence[str] = (), seat_count: int | None = None) -> Game:
+    """The game from the command line's name and ``--option`` pairs.
 
     A game whose seat count is an option (``players``) takes it from ``--players`` when
     ``--option players=N`` is not given, so ``--players human,random,random`` means three seats.
     """
-    try:
-        options: dict[str, Any] = options_from_pairs(list(pairs))
-    except ValueError as error:
-        raise CliError(_(msg.OPTION_ERROR).format(error=error)) from None
-    if variant is not None:
-        given = options.get("variant")
-        if given is not None and game_key(given) != game_key(variant):
-            raise CliError(_(msg.VARIANT_CONTRADICTS).format(variant=variant, given=given))
-        options["variant"] = variant
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        try:
+            ((option, value),) = options_from_pairs([pair]).items()
+        except ValueError as error:
+            raise CliError(_(msg.OPTION_ERROR).format(error=error)) from None
+        if option in options:  # the last would win unseen
+            raise CliError(_(msg.OPTION_TWICE).format(option=option, first=options[option], second=value))
+        options[option] = value
     key = game_key(name)
     try:
         specs = game_class(key).option_specs
@@ -102,8 +102,8 @@ def split_players(text: str) -> list[str]:
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
-    """``--variant`` and ``--option``: how every subcommand that makes a game takes its options."""
-    parser.add_argument("--variant", metavar="V", help=_(msg.HELP_VARIANT))
+    """``--option``: how every subcommand that makes a game takes its options (one flag for any
+    game's options, so generic commands name none of them)."""
     parser.add_argument("--option", metavar="K=V", action="append", help=_(msg.HELP_OPTION))
 
 

@@ -574,7 +574,7 @@ def cmd_play(args: argparse.Namespace, term: Terminal) -> int:
     if args.game is None:
         raise CliError(_(msg.NO_GAME))
     seats = None if args.players is None else len(split_players(args.players))
-    game = make_game(args.game, args.variant, args.option or [], seats)
+    game = make_game(args.game, args.option or [], seats)
     specs, agents = make_players(args.players, game)
     try:
         state = game.new_initial_state(args.seed)
@@ -599,9 +599,7 @@ def _resume(args: argparse.Namespace, term: Terminal, save_path: Path | None) ->
     path = Path(args.resume)
     if args.game is not None:
         raise CliError(_(msg.RESUME_WITH_GAME).format(game=args.game))
-    fixed = [
-        flag for flag, value in (("--variant", args.variant), ("--option", args.option), ("--seed", args.seed)) if value
-    ]
+    fixed = [flag for flag, value in (("--option", args.option), ("--seed", args.seed)) if value]
     if fixed:
         raise CliError(_(msg.RESUME_WITH_OPTIONS).format(flags=", ".join(fixed)))
     try:
@@ -775,10 +773,6 @@ def cmd_games(args: argparse.Namespace, term: Terminal) -> int:
             term.say(f"    --option {describe_option(option)}")
             term.say("        " + fill(_(option["help"]), width=88, subsequent_indent="        "))
         example = f"spheria play {name}"
-        variant = next((o for o in game["options"] if o["name"] == "variant" and o["choices"]), None)
-        if variant is not None:
-            example += f" --variant {variant['choices'][-1]}"
-            term.say(term.dim("    " + _(msg.VARIANT_SHORT)))
         loaded = load_game(name)
         levels = describe_levels(loaded)
         if levels is not None:

@@ -28,7 +28,7 @@ OS_ERRORS = {
 }
 INTERNAL_ERROR = N_("internal error: {kind}: {error} (set SPHERIA_DEBUG=1 for the traceback)")
 OPTION_ERROR = N_("--option: {error}")
-VARIANT_CONTRADICTS = N_("--variant {variant} contradicts --option variant={given}")
+OPTION_TWICE = N_("--option {option} is given twice ({first}, then {second}): give it once")
 GAME_ERROR = N_("{game}: {error}")
 SCREEN_CLEARED = N_("screen cleared")
 
@@ -139,7 +139,6 @@ SEQUENTIAL = N_("sequential")
 PERFECT_INFORMATION = N_("perfect information")
 HIDDEN_INFORMATION = N_("hidden information")
 GAME_LINE = N_("{title}, {players}; {turns}, {information}")
-VARIANT_SHORT = N_("(--variant V is short for --option variant=V)")
 GAMES_EXAMPLE = N_("e.g. {example}")
 GAMES_PLAYERS = N_(
     "Players for --players: {human}, a level (level:1 ... level:5, above) or an agent: {agents}"
@@ -187,7 +186,7 @@ HELP_PLAYERS = N_(
     "who plays each seat, in seat order: {human}, a level (level:1 beginner ... level:5 strongest) "
     "or an agent spec (default: {human}, then random for every other seat)"
 )
-HELP_SEED = N_("fix what the rules leave to chance (e.g. a sugar cake)")
+HELP_SEED = N_("fix what the rules leave to chance (e.g. a first position drawn at random)")
 HELP_RESUME = N_(
     "continue the unfinished game saved in FILE (with its players unless --players is given); it is saved back to FILE"
 )
@@ -200,8 +199,7 @@ HELP_STEP = N_("step through the moves: Enter shows the next move, b goes back t
 HELP_GAMES = N_("list the games and their options")
 HELP_GAMES_DESCRIPTION = N_("List the games.")
 HELP_NO_COLOR = N_("no ANSI colours (also: NO_COLOR=1)")
-HELP_VARIANT = N_("the game's variant: short for --option variant=V")
-HELP_OPTION = N_("a game option, e.g. line_rule=any (repeatable)")
+HELP_OPTION = N_("a game option as NAME=VALUE (repeatable; spheria games lists each game's options)")
 
 # -- spheria arena --------------------------------------------------------------------------------
 HELP_ARENA = N_("play many games between agents and rate them")

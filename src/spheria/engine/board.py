@@ -380,7 +380,7 @@ class BaseBoard:
     def diagram(self, marks: dict[int, str] | None = None) -> str:
         """The pyramid drawn level by level, top level first, rank 1 at the bottom.
 
-        ``marks`` maps sites to a one-character suffix (e.g. ``'+'`` for a locked marble).
+        ``marks`` maps sites to a one-character suffix (e.g. ``'+'`` for a locked ball).
         """
         return render_levels(lambda s: self._site_char(s), marks)
 

@@ -9,7 +9,7 @@ Each agent class declares, in one place:
 
 * ``option_specs`` — its options (:class:`spheria.kernel.options.Option`, the type game options
   have too: kind, default, range), from which its spec name is derived and its defaults are read;
-* ``plays`` — what it can play (:class:`Plays`: games, variants, seat counts, hidden
+* ``plays`` — what it can play (:class:`Plays`: games, option values, seat counts, hidden
   information), so a misfit is refused before a game starts;
 * ``max_seconds_per_move()`` — the longest its budget lets it think about one move.
 
@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from spheria.i18n import gettext
@@ -34,43 +35,52 @@ from spheria.kernel.options import Option, number_text
 
 @dataclass(frozen=True)
 class Plays:
-    """What an agent can play. An empty tuple means "any".
+    """What an agent can play. An empty tuple (or mapping) means "any".
 
-    ``games`` — the game classes; ``variants`` — values of the game's ``variant`` option;
-    ``seats`` — seat counts; ``hidden_information`` — whether it plays games with hidden
-    information (and simultaneous moves), or needs the whole position.
+    ``games`` — the game classes; ``options`` — a game option's name to the values of it the agent
+    plays (a game without that option is not played); ``seats`` — seat counts;
+    ``hidden_information`` — whether it plays games with hidden information (and simultaneous
+    moves), or needs the whole position.
 
     >>> import spheria
     >>> Plays(seats=(3,)).fits(spheria.load_game(spheria.default_game_name()))  # a game of two seats
     False
+    >>> Plays(options={"colour": ("red",)}).fits(spheria.load_game(spheria.default_game_name()))  # no such option
+    False
     """
 
     games: tuple[type[Game], ...] = ()
-    variants: tuple[str, ...] = ()
+    options: Mapping[str, tuple[Any, ...]] = field(default_factory=dict, hash=False)
     seats: tuple[int, ...] = ()
     hidden_information: bool = True
+
+    def __post_init__(self) -> None:
+        # Read-only and the caller's mapping copied: what an agent plays does not change under it.
+        object.__setattr__(self, "options", MappingProxyType({k: tuple(v) for k, v in self.options.items()}))
 
     def fits(self, game: Game) -> bool:
         if game.why_no_agents is not None:
             return False
         if self.games and not isinstance(game, self.games):
             return False
-        if self.variants and game.options.get("variant") not in self.variants:
+        if any(name not in game.options or game.options[name] not in values for name, values in self.options.items()):
             return False
         if self.seats and game.num_players not in self.seats:
             return False
         return self.hidden_information or game.perfect_information
 
     def describe(self) -> str:
-        """What it plays, in words: the titles of its games, with the variants it plays."""
+        """What it plays, in words: the titles of its games, with the option values it plays
+        written as the command line's ``--option`` lists them (``name=a|b``)."""
+        restricted = ", ".join(f"{name}={'|'.join(map(value_text, values))}" for name, values in self.options.items())
+        options = f" ({restricted})" if restricted else ""
         if self.games:
-            titles = gettext(messages.AND).join(gettext(game.title) for game in self.games)
-            return titles + (f" ({', '.join(self.variants)})" if self.variants else "")
+            return gettext(messages.AND).join(gettext(game.title) for game in self.games) + options
         games = gettext(messages.PLAYS_ANY if self.hidden_information else messages.PLAYS_PERFECT)
         if self.seats:
             seats = gettext(messages.OR).join(map(str, self.seats))
-            return gettext(messages.PLAYS_SEATS).format(games=games, seats=seats)
-        return games if not self.hidden_information else gettext(messages.PLAYS_ALL)
+            return gettext(messages.PLAYS_SEATS).format(games=games, seats=seats) + options
+        return (games if not self.hidden_information else gettext(messages.PLAYS_ALL)) + options
 
 
 class Agent(ABC):

@@ -69,7 +69,7 @@ class LevelEntry:
 class Levels:
     """A game's level tables: levels 1-5 per ladder, and which ladder a game's options pick.
 
-    ``tables`` maps a ladder's key (the game's name, or ``<game>/<variant>``) to its five levels;
+    ``tables`` maps a ladder's key (the game's name, or ``<game>/<value of an option>``) to its five levels;
     ``key(game)`` names the ladder of a game with its options.
     """
 
@@ -124,7 +124,10 @@ class GameKit:
       :class:`spheria.cli.terminal.Terminal`) and the ``--color`` options;
     * ``sample_origin``: for a game of hidden information, a sampler of a first position
       consistent with one seat's view (:data:`SampleOrigin`; OpenSpiel's resampling);
-    * ``measured_levels``: what its ladders measured (:class:`MeasuredLevels`), for the ratings.
+    * ``measured_levels``: what its ladders measured (:class:`MeasuredLevels`), for the ratings;
+    * ``vocabulary``: the words that are the game's own beyond its name and title (its pieces, its
+      options' names and values, its theme), lower case: generic code never uses them, not even
+      in a comment (tests/kernel/test_layers.py checks), so it cannot lean on one game's ideas.
     """
 
     knowledge: Knowledge = field(default_factory=Knowledge)
@@ -137,6 +140,7 @@ class GameKit:
     commands: Callable[[Any], None] | None = None
     sample_origin: SampleOrigin | None = None
     measured_levels: tuple[MeasuredLevels, ...] = ()
+    vocabulary: frozenset[str] = frozenset()
 
 
 #: The kit of a game that offers nothing beyond its rules.

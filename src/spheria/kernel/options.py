@@ -168,7 +168,7 @@ class Option:
 
 
 def options_from_pairs(pairs: Sequence[str] | Mapping[str, str]) -> dict[str, str]:
-    """Turn ``["variant=a", "depth=3"]`` into a dict; raises ``ValueError`` on a bad pair."""
+    """Turn ``["size=4", "depth=3"]`` into a dict; raises ``ValueError`` on a bad pair."""
     if isinstance(pairs, Mapping):
         return dict(pairs)
     result = {}

@@ -1,10 +1,10 @@
 """The key of a rating: which game a rating is for — the game's name and the options that make it.
 
 A player holds one rating per key. Every option a game declares changes the game to be good
-at (a variant, a seat count, a supply, what a player is shown), so the key holds them all, with
+at (a rule set, a seat count, a number of balls, what a player is shown), so the key holds them all, with
 the values the game resolved: an option left out and the same option given at its default, or
 given as text (``"3"``) and as a number, make one key. Options that make another game make
-another key (a variant of a cake, a third seat of a temple).
+another key (another rule set, a third seat).
 
 >>> import spheria
 >>> game = spheria.load_game(spheria.default_game_name())

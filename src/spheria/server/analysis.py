@@ -145,7 +145,7 @@ class Position:
 
 
 def parse_options(text: str | None) -> dict[str, str]:
-    """``variant=a,depth=3`` (the CLI's ``--option`` pairs joined by commas) as a dict."""
+    """``size=4,depth=3`` (the CLI's ``--option`` pairs joined by commas) as a dict."""
     if not text:
         return {}
     if len(text) > MAX_OPTIONS:

@@ -3,12 +3,12 @@
 The browser knows no rules; every fact about a position here comes from the game itself:
 
 * :func:`check_position` reads SPN with the game's own ``state_from_spn``, whose ``ValueError``
-  names what makes the position impossible (a floating ball, wrong counts, the cherry …), and
+  names what makes the position impossible (a floating ball, wrong counts, a ball out of place …), and
   answers the normalized SPN (``state.to_spn()``) with the board to draw;
 * :func:`random_position` plays random legal moves from the game's start (a random full one is
   the position with the most balls on a random playout);
 * :func:`transform_position` applies one of the pyramid's 8 symmetries (``SYMMETRIES``) to the
-  board and to every field after it that lists sites (locked marbles);
+  board and to every field after it that lists sites (locked balls);
 * :func:`field_choices` lists, for each SPN field after the board, the values seen in the game's
   own positions (its start and a few seeded random games): the editor's choices for the side to
   move and the phase. A field with many values (counts, locked sites) is typed instead.

@@ -92,13 +92,13 @@ def picking_order(state: State[Any]) -> str:
 
 
 def _relocation_boards(state: State[Any], seat: int, moves: list[str], tree: dict[str, Any]) -> None:
-    """Give each relocation node (a marble, then where it goes) the board it leaves, as ``board``.
+    """Give each relocation node (a ball to move, then where it goes) the board it leaves, as ``board``.
 
     In the relocate picking mode a move ends with one placement on its last site, so the board
-    after the relocation is the board after any move through the node without that marble.
+    after the relocation is the board after any move through the node without the move's placement.
     """
-    for marble in tree.get("next", {}).values():
-        for node in marble.get("next", {}).values():
+    for moved in tree.get("next", {}).values():
+        for node in moved.get("next", {}).values():
             if "move" in node or not node.get("next"):
                 continue
             last, leaf = next(iter(node["next"].items()))

@@ -31,7 +31,7 @@ def test_verbose_and_json_name_the_backend(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_piped_solve_prints_no_progress(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solve", "wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat", "--variant", "sugar"]) == 0
+    assert main(["solve", "wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat", "--option", "variant=sugar"]) == 0
     captured = capsys.readouterr()
     assert captured.err == "" and "\r" not in captured.out
 
@@ -66,7 +66,7 @@ def test_the_progress_line_is_silent_off_a_terminal_and_between_redraws() -> Non
 def test_solve_draws_progress_on_a_tty(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     stream = FakeTerminal()
     monkeypatch.setattr("sys.stderr", stream)
-    assert main(["solve", "wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat", "--variant", "sugar"]) == 0
+    assert main(["solve", "wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat", "--option", "variant=sugar"]) == 0
     assert "positions searched" in stream.getvalue() and stream.getvalue().endswith("\r\x1b[K")
     assert "Winning moves" in capsys.readouterr().out
 

@@ -183,11 +183,11 @@ def test_other_set_ups_are_refused_clearly(variant: str, options: list[str]) -> 
 
 def test_spheria_solve_answers_the_empty_table(capsys: pytest.CaptureFixture[str]) -> None:
     spn = "................/........./..../. 1 place"
-    assert main(["solve", spn, "--variant", "mint", "--no-color"]) == 0
+    assert main(["solve", spn, "--option", "variant=mint", "--no-color"]) == 0
     out = capsys.readouterr().out
     assert "Mint to place: won with perfect play." in out
     assert "Winning moves (16)" in out
-    assert main(["solve", spn, "--variant", "mint", "--json"]) == 0
+    assert main(["solve", spn, "--option", "variant=mint", "--json"]) == 0
     data = __import__("json").loads(capsys.readouterr().out)
     assert data["value"] == 1 and len(data["best_moves"]) == 16
     assert solve_spn("mint", spn).value == 1

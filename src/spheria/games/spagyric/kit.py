@@ -22,4 +22,5 @@ KIT = GameKit(
     sample_origin=sample_origin,
     # docs/agents.md, "Measured ladders": the level table shipped, Elo with random at 0
     measured_levels=(MeasuredLevels({}, (97, 265, 408, 546, 664)),),
+    vocabulary=frozenset({"bag of defeat"}),
 )

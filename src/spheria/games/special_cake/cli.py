@@ -33,7 +33,7 @@ def add_parser(commands: Any) -> None:
         help=_(say.HELP_SOLVE),
         description=_(say.HELP_SOLVE_DESCRIPTION),
         epilog=_(analysis_say.HELP_EXAMPLE).format(
-            example='spheria solve "wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat" --variant mint'
+            example='spheria solve "wbwbbwbwwbwbbwbw/wbwbwbwbw/wbwb/b 1 eat" --option variant=mint'
         ),
     )
     solve.add_argument(
@@ -65,7 +65,7 @@ def solve_update(line: ProgressLine, progress: SolveProgress) -> None:
 def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.games.special_cake.solver import backend, solve
 
-    game = make_game(SpecialCake.name, args.variant, args.option or [])
+    game = make_game(SpecialCake.name, args.option or [])
     try:
         state = game.state_from_spn(args.spn)
     except ValueError as error:

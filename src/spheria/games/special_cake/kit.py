@@ -27,4 +27,8 @@ KIT = GameKit(
         MeasuredLevels({"variant": "mint"}, (111, 295, 446, 593, 896)),
         MeasuredLevels({"variant": "poisoned"}, (111, 291, 469, 637, 846)),
     ),
+    vocabulary=frozenset(
+        {"cake", "cakes", "candy", "candies", "cherry", "mint", "liquorice", "sugar", "poisoned"}
+        | {"variant", "line_rule", "line rule"}
+    ),
 )

@@ -190,7 +190,7 @@ class PlannerAgent(Agent):
         ),
         CLOCK,
     )
-    plays = Plays(games=(SpecialCake,), variants=tuple(DEFAULT_EXACT), seats=(2,))
+    plays = Plays(games=(SpecialCake,), options={"variant": tuple(DEFAULT_EXACT)}, seats=(2,))
 
     def __init__(
         self,

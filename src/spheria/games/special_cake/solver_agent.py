@@ -111,7 +111,7 @@ class SolverAgent(Agent):
         self.setup = make_agent(setup_spec, max_time=self.time_cap)
         if values["clock"] != CLOCK.default and any(option.name == CLOCK.name for option in self.setup.option_specs):
             self.setup = make_agent(_with_option(setup_spec, f"clock={values['clock']}"), max_time=self.time_cap)
-        self.plays = Plays((SpecialCake,), self.setup.plays.variants, (2,))  # setup=planner narrows it
+        self.plays = Plays((SpecialCake,), self.setup.plays.options, (2,))  # setup=planner narrows it
         self.name = self.spec_from(values)
         self.last_value: int | None = None
         #: Eating moves handed to the set-up agent because a solve ran out of its time.

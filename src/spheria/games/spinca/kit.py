@@ -19,4 +19,5 @@ KIT = GameKit(
         MeasuredLevels({"players": 3}, (96, 220, 331, 435, 583)),
         MeasuredLevels({"players": 4}, (400, 607, 907, 1214, 1582)),
     ),
+    vocabulary=frozenset({"temple", "marble", "marbles"}),
 )

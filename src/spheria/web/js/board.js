@@ -2,7 +2,7 @@
 // ball as on the real board, seen from any of its four sides (3D) or from above (top view),
 // and beside it a map of the four levels lifted apart, so that every ball can be seen and
 // tapped (each site of the maps is a target of at least 44 CSS px on a phone). Each site of the
-// maps is also a control named by what it holds ("0a1, mint, pinned"): on a board that takes
+// maps is also a control named by what it holds ("0a1, white, pinned"): on a board that takes
 // clicks, one tab stop per level, arrow keys across the level, PageUp/PageDown to the level above
 // or below, and Enter or Space act as a tap on the focused site.
 
@@ -233,7 +233,7 @@ export class PyramidView {
    * @param {Set<string>} [o.suggested] sites of a suggested move (a hint)
    * @param {string|null} [o.mapBoard] board to show in the level maps instead of ``board`` (after a relocation)
    * @param {Object<string, string>} [o.ballNames] what each ball is called, by its board character
-   *   ("w" -> "mint"), for the names of the sites; a ball not named here is called by its colour
+   *   ("w" -> the seat that places it), for the names of the sites; a ball not named here is called by its colour
    */
   render(o) {
     this.last = o;
@@ -307,7 +307,7 @@ export class PyramidView {
         if (isTarget && holds) this.ghost(main, s, p, o.ghostColor, "target");
         else if (o.preview && now[s.index] !== ".") this.ghost(main, s, p, null, "vacated");
         if (suggested.has(s.name)) el("circle", { cx: p.x, cy: p.y, r: R - 1, class: "ring-suggested", "data-suggested": s.name }, main);
-        if (marked.has(s.name) && holds) el("circle", { cx: p.x, cy: p.y, r: R - 3, class: "ring-marked" }, main); // an eaten last candy
+        if (marked.has(s.name) && holds) el("circle", { cx: p.x, cy: p.y, r: R - 3, class: "ring-marked" }, main); // a ball the last move took off
         continue;
       }
       const g = el("g", { class: "ball-g", "data-site": s.name }, main);
@@ -320,7 +320,7 @@ export class PyramidView {
       this.badges(g, s, p, { selected, lastMove, locked, preview: !!o.preview });
       this.hit(g, s, isTarget);
     }
-    // Last-move marks on sites now empty (eaten candies), drawn on top.
+    // Last-move marks on sites now empty (balls taken off), drawn on top.
     for (const { s, p } of order) {
       if (shown[s.index] === "." && lastMove.has(s.name) && !o.preview) {
         el("circle", { cx: p.x, cy: p.y, r: 7, class: "last-empty" }, main);

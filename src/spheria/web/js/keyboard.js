@@ -7,7 +7,7 @@ import { t, colorWord, seatName, joinNames, errorText, currentLanguage, onLangua
 import { h, resultText } from "./ui.js";
 import { parseBoard, SITES } from "./board.js";
 
-/** What each ball of the board is called in this game ("w" -> "mint"): the name of the one seat
+/** What each ball of the board is called in this game ("w" -> a seat's name): the name of the one seat
  * that plays that colour, else the colour's word. */
 export function ballNames(game) {
   const names = {};

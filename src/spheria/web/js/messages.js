@@ -132,7 +132,7 @@ function serverWord(group, key) {
   return serverWords[language]?.[group]?.[key] ?? serverWords.en?.[group]?.[key];
 }
 
-/** A seat's or side's name in the reader's language ("Mint" -> "민트"), the name itself if unknown. */
+/** A seat's or side's name in the reader's language ("White" -> "흰색"), the name itself if unknown. */
 export function seatName(name) {
   return name === null || name === undefined ? "?" : (serverWord("names", name) ?? String(name));
 }
@@ -165,12 +165,12 @@ export function agentName(spec) {
   return rest.length ? `${shown}:${rest.join(":")}` : shown;
 }
 
-/** An option's name as a label ("line_rule" -> "line rule"). */
+/** An option's name as a label ("first_player" -> "first player"). */
 export function optionLabel(name) {
   return tOr(`option.${name}`, name.replace(/_/g, " "));
 }
 
-/** An option's value as shown (the value itself is sent: "mint" stays "mint" on the wire). */
+/** An option's value as shown (the value itself is sent: it stays as it is on the wire). */
 export function optionValue(name, value) {
   return tOr(`value.${name}.${value}`, tOr(`value.${value}`, String(value)));
 }

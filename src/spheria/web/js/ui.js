@@ -268,7 +268,7 @@ export function renderOptionInputs(rows, game, given, onChange) {
 }
 
 /** Name what "default" means now in the option inputs under ``rows`` (the game works it out from
- * its other options: "default (any)" for the sugar variant's line rule); ``resolved``: the
+ * its other options, as "default (any)"); ``resolved``: the
  * options as the server resolved them. */
 export function showResolvedDefaults(rows, resolved) {
   for (const select of rows.querySelectorAll("select[data-option]")) {
