@@ -215,7 +215,12 @@ def check_fit(game: Game, agents: Sequence[Agent | None]) -> None:
     for agent in agents:
         if agent is not None and game.why_no_agents is not None:
             raise ValueError(
-                message("no_agents", agent=agent.spec_name, game=game_words(game), why=gettext(game.why_no_agents))
+                message(
+                    "no_agents",
+                    agent=agent.spec_name,
+                    game=game_words(game, agent.plays),
+                    why=gettext(game.why_no_agents),
+                )
             )
     for agent in agents:
         if agent is not None and not agent.fits(game):
