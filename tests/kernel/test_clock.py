@@ -221,6 +221,10 @@ def test_clocks_refuse_being_driven_wrongly() -> None:
     with pytest.raises(ClockError, match="time went back"):
         clocks.stop(0, now=9)
     assert clocks.running == {0: 10}  # the refused stop changed nothing
+    with pytest.raises(ClockError, match="seat 0 had 300000 ms and took 300000 ms: it ran out of time"):
+        clocks.stop(0, now=300_010)
+    assert clocks.running == {0: 10} and clocks.left == [300_000, 300_000]
+    assert clocks.stop(0, now=300_010, lag=1).left == 3_001  # a little lag credit, and it was in time
     with pytest.raises(ClockError, match="2 seats need 2 clocks, not 3"):
         Clocks(TimeControl.parse("5+3"), seats=2, left=[1, 2, 3])
 

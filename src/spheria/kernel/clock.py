@@ -265,6 +265,8 @@ class Clocks:
 
         ``lag`` is the time the move spent on its way (a connection's measured round trip); at
         most :data:`LAG_CREDIT_CAP` of it, and never more than the move took, is not counted.
+        A move that took all the seat had left is refused (:class:`ClockError`, nothing changed):
+        the seat ran out of time (:meth:`expire`).
         A correspondence seat gets its whole allowance again for its next move.
         """
         self._check_live()
@@ -273,9 +275,11 @@ class Clocks:
             raise ClockError(f"seat {seat}'s clock is not running")
         if now < started:
             raise ClockError(f"time went back: the clock started at {started} ms, the move came at {now} ms")
-        del self.running[seat]
         elapsed = now - started
         used = elapsed - min(max(lag, 0), LAG_CREDIT_CAP, elapsed)
+        if used >= self.left[seat]:
+            raise ClockError(f"seat {seat} had {self.left[seat]} ms and took {used} ms: it ran out of time")
+        del self.running[seat]
         if self.control.correspondence:
             self.left[seat] = self.control.allowance
         else:

@@ -36,7 +36,7 @@ NONE = N_("none")
 # wrote never meets them.
 NOT_AN_OBJECT = N_("a record is a JSON object, not {kind}")
 NOT_A_RECORD = N_("not a Spheria record: 'format' must be {format}, found {found}")
-UNSUPPORTED_VERSION = N_("record version {version} is not supported (this Spheria reads version {supported})")
+UNSUPPORTED_VERSION = N_("record version {version} is not supported (this Spheria reads versions 1 to {newest})")
 MISSING_FIELDS = N_("record has no {fields} field")
 NOT_JSON = N_("not valid JSON: {error} at line {line}, column {column}")
 NOT_TEXT = N_("not a text file (a record is UTF-8 JSON)")
