@@ -54,6 +54,8 @@ DAYS_CHOICES = (1, 3, 7)
 PRESETS = ("untimed", "3+2", "5+3", "10+5", "1d", "3d", "7d")
 #: The most a seat is credited for lag on one move, in milliseconds (see :meth:`Clocks.stop`).
 LAG_CREDIT_CAP = 500
+#: The least an agent on the clock is let think, in seconds (the agents' shortest ``time``).
+AGENT_LEAST = 0.01
 
 #: The result reason of a game lost on time: ``{"code": "time", "seat": n}``.
 TIME_REASON = "time"
@@ -197,6 +199,17 @@ def running_seats(state: State[Any]) -> tuple[int, ...]:
     if player == SIMULTANEOUS:
         return tuple(seat for seat in range(state.game.num_players) if state.legal_moves(seat))
     return ()
+
+
+def agent_seconds(left: int) -> float:
+    """Seconds an agent may think about a move with ``left`` milliseconds on its clock: half of
+    it (the other half keeps it playing on the moves after, and covers the work around its
+    search), never less than :data:`AGENT_LEAST`. An agent whose own budget is shorter keeps it.
+
+    >>> agent_seconds(300_000), agent_seconds(2_000), agent_seconds(0)
+    (150.0, 1.0, 0.01)
+    """
+    return max(AGENT_LEAST, left / 2 / SECOND)
 
 
 def time_loss(state: State[Any], seat: int) -> list[float]:
