@@ -331,7 +331,7 @@ async def api_games(request: Request) -> Response:
 def _creation_request(data: Any) -> tuple[str, list[dict[str, Any]], int | None]:
     if not isinstance(data, dict):
         raise GameError("bad_game", "the body must be a JSON object")
-    unknown = sorted(set(data) - {"game", "options", "seats", "seed", "start", "hints", "rated"})
+    unknown = sorted(set(data) - {"game", "options", "seats", "seed", "start", "hints", "rated", "clock"})
     if unknown:
         raise GameError("bad_game", f"unexpected field {unknown[0]!r}")
     name = data.get("game")
@@ -359,7 +359,12 @@ async def api_create(request: Request) -> Response:
         hints = check_hints_setting(data.get("hints"), seats)
         if data.get("rated", False) not in (True, False):
             raise GameError("bad_game", "rated must be true or false")
-        session, tokens, owner = await manager.create(name, options_of(data), seats, seed, start, hints=hints)
+        from spheria.server.clocks import parse_clock  # the clocks build on the sessions
+
+        clock = parse_clock(data.get("clock"))
+        session, tokens, owner = await manager.create(
+            name, options_of(data), seats, seed, start, hints=hints, clock=clock
+        )
     except GameError as error:
         return refused(error)
     from spheria.server.accounts import note_game  # accounts builds on this module
