@@ -18,8 +18,9 @@ from starlette.testclient import TestClient
 
 from spheria.agents import registry
 from spheria.kernel.agent import Agent
-from spheria.kernel.clock import DAY
+from spheria.kernel.clock import DAY, SeatClock, TimeControl
 from spheria.kernel.game import PlayerView
+from spheria.kernel.record import Record
 from spheria.server.app import create_app
 from spheria.server.clocks import ServerClocks
 from tests.server.test_server import HUMAN, TEST_LIMITS, Frame, error, join, state_at, token_of
@@ -155,6 +156,14 @@ def test_a_seat_out_of_time_loses_with_nobody_connected(client: TestClient, fake
     result = result_of(client, created["id"])
     assert result["reason"] == {"code": "time", "seat": 0}
     assert result["returns"] == [-1.0, 1.0] and result["winners"] == [1]
+    data = client.get(f"/api/games/{created['id']}/record").json()
+    assert (data["clock"], data["clocks"], data["lost_on_time"], data["result"]) == (
+        {"base": 3, "increment": 0},
+        [],
+        0,
+        None,
+    )
+    assert Record.from_json(data).replay().history_notation() == []
 
 
 def test_correspondence_flags_after_the_days_of_a_move(client: TestClient, fake: FakeClock) -> None:
@@ -171,6 +180,10 @@ def test_correspondence_flags_after_the_days_of_a_move(client: TestClient, fake:
     fake.advance(1)
     sweep(client)
     assert result_of(client, created["id"])["reason"] == {"code": "time", "seat": 1}
+    record = Record.from_json(client.get(f"/api/games/{created['id']}/record").json())  # the record keeps the clocks
+    assert record.clock == TimeControl(days=1) and record.lost_on_time == 1
+    assert record.clocks == [[SeatClock(0, DAY - 1, DAY)]]
+    assert len(record.replay().history_notation()) == 1
 
 
 def test_a_move_after_the_flag_is_refused(client: TestClient, fake: FakeClock) -> None:

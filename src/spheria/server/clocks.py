@@ -293,6 +293,21 @@ class ServerClocks:
             return None
         return agent_seconds(clock.clocks.remaining(self.now())[seat])
 
+    def recorded(self, session: GameSession) -> dict[str, Any]:
+        """The record's clock fields of a game (``clock``, ``clocks``, ``lost_on_time``; none for an
+        untimed game), read from storage (a storage call: run it off the event loop). A game with
+        a move whose clocks were not stored (the server decided it after a restart, or crashed in
+        between) is written untimed, so that its record still reads."""
+        stored = self.store.load(session.id)
+        if stored is None:
+            return {}
+        moves = [stored.moves.get(ply) for ply in range(len(session.record.moves))]
+        if not all(moves):
+            return {}
+        reason = (session.stored.result or {}).get("reason") or {}
+        lost = reason.get("seat") if reason.get("code") == TIME_REASON else None
+        return {"clock": stored.control, "clocks": moves, "lost_on_time": lost}
+
     # -- flags -----------------------------------------------------------------------------
 
     async def flag(self, session: GameSession) -> int | None:

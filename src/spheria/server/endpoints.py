@@ -205,6 +205,9 @@ def record_of(session: GameSession) -> dict[str, Any]:
         created=timestamp(),
         hints=session.hint_counts() if session.stored.hints else None,
         resigned=resigned_seat(session.stored.result),
+        **(
+            {} if session.manager.clocks is None else session.manager.clocks.recorded(session)
+        ),  # docs/server.md, Clocks
     )
     data = record.to_json()
     data["server_game_id"] = session.id

@@ -10,6 +10,7 @@ import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute
 import { MoveBox, Announcer, ballNames, revealVerdict, resultOutcome } from "./keyboard.js";
 import { Chat, post } from "./chat.js";
 import { ratingLines } from "./ui.js";
+import { ClockView } from "./clock.js";
 
 translatePage(); // static labels from the message table
 
@@ -28,6 +29,7 @@ new ResizeObserver(([entry]) => {
 const moveBox = new MoveBox($("move-box"), (move) => submit(move)); // a move typed as in the terminal
 const announcer = new Announcer(); // each move and the result, for a screen reader
 const chat = new Chat($("chat"), gameId, send); // the players' or the spectators' room
+const clocks = new ClockView($("clocks")); // a timed game's clocks, ticking between frames
 
 let socket = null;
 let seat = null;
@@ -194,6 +196,7 @@ function onFrame(data) {
     if (previous && previous.version !== frame.version) hint.shown = null;
     if (previous && previous.version !== frame.version && frame.reveal && !frame.terminal) showReveal(frame);
     if (frame.terminal) hideReveal(); // the board shows the result: no popup over it
+    clocks.update(frame.clock, frame.players.map((p) => seatName(p.name)), seat, frame.terminal);
     render();
     announcer.heard(frame, seat, nameOf);
     showFallback(frame.fallbacks || []);
