@@ -8,6 +8,10 @@ asks it to.
 
 from __future__ import annotations
 
+import json
+import signal
+import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -15,6 +19,8 @@ from typing import Any, ClassVar
 
 import pytest
 from starlette.testclient import TestClient
+from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from spheria.agents import registry
 from spheria.kernel.agent import Agent
@@ -24,6 +30,7 @@ from spheria.kernel.record import Record
 from spheria.server.app import create_app
 from spheria.server.clocks import ServerClocks
 from tests.server.test_server import HUMAN, TEST_LIMITS, Frame, error, join, state_at, token_of
+from tests.web.e2e.test_browser import free_port, start_server
 
 START = 1_800_000_000_000
 
@@ -267,3 +274,61 @@ def test_an_agent_seat_is_on_the_clock_and_thinks_within_half_its_time(
             state = state_at(black, 1)
     assert Watcher.limits == [30.0]
     assert state["clock"]["running"] == [1]
+
+
+# -- kill -9: the real server in its own process, on the wall clock ---------------------------------
+
+
+def post_json(url: str, body: Frame) -> Frame:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=20) as response:
+        found: Frame = json.loads(response.read())
+        return found
+
+
+def frames_until(ws: ClientConnection, wanted: Callable[[Frame], bool]) -> Frame:
+    while True:
+        frame: Frame = json.loads(ws.recv(timeout=20))
+        assert frame["type"] != "error", frame
+        if wanted(frame):
+            return frame
+
+
+def test_the_clocks_survive_kill_9_of_the_server(tmp_path: Path) -> None:
+    db, port = tmp_path / "games.sqlite3", free_port()
+    base = f"http://127.0.0.1:{port}"
+    with (tmp_path / "server.log").open("w") as log:
+        server = start_server(port, db, log)
+        try:
+            body = {"game": "spline", "seats": [HUMAN, HUMAN], "clock": {"base": 300, "increment": 3}}
+            created = post_json(base + "/api/games", body)
+            with connect(f"ws://127.0.0.1:{port}/ws/{created['id']}", origin=Origin(base)) as white:
+                white.send(json.dumps({"type": "join", "token": token_of(created, 0)}))
+                state = frames_until(white, lambda f: f["type"] == "state")
+                white.send(json.dumps({"type": "move", "move": state["legal_moves"][0], "version": 0}))
+                moved = frames_until(white, lambda f: f["type"] == "state" and f["version"] == 1)
+            white_left = moved["clock"]["left"][0]
+            assert 300_000 < white_left <= 303_000 and moved["clock"]["running"] == [1]
+            killed_at = time.time()
+        finally:
+            server.kill()  # kill -9: no shutdown, nothing written on the way out
+            server.wait(timeout=20)
+        assert server.returncode == -signal.SIGKILL
+        server = start_server(port, db, log)
+        restarted_at = time.time()
+        try:
+            with connect(f"ws://127.0.0.1:{port}/ws/{created['id']}", origin=Origin(base)) as black:
+                black.send(json.dumps({"type": "join", "token": token_of(created, 1)}))
+                state = frames_until(black, lambda f: f["type"] == "state")
+                waited = (time.time() - killed_at) * 1000
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+    clock = state["clock"]
+    assert clock["left"][0] == white_left  # the stored clock, to the millisecond
+    assert clock["running"] == [1]
+    # Black's clock ran on from white's move through the kill and the restart, as a chess clock left running.
+    down = (restarted_at - killed_at) * 1000
+    assert 300_000 - waited - 2_000 <= clock["left"][1] <= 300_000 - down
