@@ -24,12 +24,13 @@ from websockets.typing import Origin
 
 from spheria.agents import registry
 from spheria.kernel.agent import Agent
-from spheria.kernel.clock import DAY, SeatClock, TimeControl
+from spheria.kernel.clock import DAY, LAG_CREDIT_CAP, SeatClock, TimeControl
 from spheria.kernel.game import PlayerView
 from spheria.kernel.record import Record
+from spheria.server import clocks as server_clocks
 from spheria.server.app import create_app
 from spheria.server.clocks import ServerClocks
-from tests.server.test_server import HUMAN, TEST_LIMITS, Frame, error, join, state_at, token_of
+from tests.server.test_server import HUMAN, TEST_LIMITS, Frame, error, join, receive, state_at, token_of
 from tests.web.e2e.test_browser import free_port, start_server
 
 START = 1_800_000_000_000
@@ -245,6 +246,35 @@ def test_both_choosing_seats_run_during_a_secret_choice(client: TestClient, fake
         second.send_json({"type": "move", "move": other["legal_moves"][0]})
         revealed = state_at(second, 1)
         assert revealed["clock"]["left"] == [58_000, 55_000]
+
+
+def test_a_move_is_credited_its_connection_s_round_trip_never_more_than_the_cap(
+    client: TestClient, fake: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    connection_clock = FakeClock(5_000)  # what the server times round trips with
+    monkeypatch.setattr(server_clocks, "monotonic_ms", connection_clock)
+    created = timed(client, "spline", {"base": 60, "increment": 0})
+    with (
+        client.websocket_connect(f"/ws/{created['id']}") as white,
+        client.websocket_connect(f"/ws/{created['id']}") as black,
+    ):
+        _welcome, state = join(white, token_of(created, 0))
+        join(black, token_of(created, 1))
+        probe = receive(white, lambda f: f["type"] == "clock_ping")  # sent on joining, and every 5 s
+        connection_clock.advance(200)
+        white.send_json({"type": "clock_pong", "id": probe["id"]})  # a round trip of 200 ms
+        white.send_json({"type": "clock_pong", "id": 999})  # the answer to no probe: nothing
+        fake.advance(4_000)
+        white.send_json({"type": "move", "move": state["legal_moves"][0], "version": 0})
+        assert state_at(white, 1)["clock"]["left"] == [60_000 - 3_800, 60_000]  # 4 s, less 200 ms of lag
+        # Black answers its probe 5.2 s late: a page cannot buy itself time, the credit is capped.
+        probe = receive(black, lambda f: f["type"] == "clock_ping")
+        connection_clock.advance(5_000)
+        black.send_json({"type": "clock_pong", "id": probe["id"]})
+        fake.advance(3_000)
+        black.send_json({"type": "move", "move": state_at(black, 1)["legal_moves"][0], "version": 1})
+        assert state_at(black, 2)["clock"]["left"] == [56_200, 60_000 - 3_000 + LAG_CREDIT_CAP]
+    assert LAG_CREDIT_CAP == 500
 
 
 class Watcher(Agent):

@@ -53,6 +53,10 @@ log = logging.getLogger("spheria.server")
 
 #: The longest the sweeper waits between two looks at the clocks, in seconds.
 SWEEP_SECONDS = 0.25
+#: How often a seat's connection in a timed game is probed for its round trip, in seconds.
+PROBE_SECONDS = 5.0
+#: The probes of a connection awaiting their answer, at most (older ones are forgotten).
+PROBES_KEPT = 4
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS game_clocks (
@@ -84,6 +88,49 @@ _SCHEMA = (
 def wall_ms() -> int:
     """The server's time: milliseconds since the epoch (it outlives a restart, unlike a monotonic clock)."""
     return time.time_ns() // 1_000_000
+
+
+def monotonic_ms() -> int:
+    """Milliseconds of the monotonic clock: what a connection's round trip is timed with (tests replace it)."""
+    return time.monotonic_ns() // 1_000_000
+
+
+class LagMeter:
+    """One seat's connection's round trip, measured by the server on its own clock: it sends
+    ``{"type": "clock_ping", "id": n}`` when the seat joins and every :data:`PROBE_SECONDS`, and
+    times the page's answer ``{"type": "clock_pong", "id": n}``. A move is credited the last round
+    trip (the frame went out to the player, the move came back), which :meth:`Clocks.stop` caps at
+    ``LAG_CREDIT_CAP`` a move: a page that answers late gains at most that. An answer to no probe
+    (a forged id) changes nothing."""
+
+    def __init__(self) -> None:
+        self.sent: dict[int, int] = {}
+        self.round_trip = 0
+        self._next = 0
+
+    def probe(self) -> dict[str, Any]:
+        """The next probe frame, its time noted."""
+        probe, self._next = self._next, self._next + 1
+        self.sent[probe] = monotonic_ms()
+        for old in sorted(self.sent)[:-PROBES_KEPT]:
+            del self.sent[old]
+        return {"type": "clock_ping", "id": probe}
+
+    def answered(self, probe: int) -> None:
+        """The page answered probe ``probe``: its round trip is the lag a move is credited now."""
+        sent = self.sent.pop(probe, None)
+        if sent is not None:
+            self.round_trip = max(0, monotonic_ms() - sent)
+
+    def credit(self) -> int:
+        """The milliseconds a move of this connection is credited (before the cap)."""
+        return self.round_trip
+
+    async def probing(self, push: Callable[[dict[str, Any]], None]) -> None:
+        """Probe now and every :data:`PROBE_SECONDS` while the connection lasts (a task of it)."""
+        while True:
+            push(self.probe())
+            await asyncio.sleep(PROBE_SECONDS)
 
 
 @dataclass
@@ -256,14 +303,19 @@ class ServerClocks:
             raise GameError("out_of_time", _(M.OUT_OF_TIME))
         return self.now()
 
-    async def moved(self, session: GameSession, seat: int, now: int | None, played: bool) -> None:
+    def timed(self, session: GameSession) -> bool:
+        """Whether ``session`` is played on the clock."""
+        return session.id in self.games
+
+    async def moved(self, session: GameSession, seat: int, now: int | None, played: bool, lag: int = 0) -> None:
         """``seat``'s move (``played``: an entry was stored) or secret choice was taken at ``now``:
-        stop its clock and store it; after a move, the clocks of the seats to move next run."""
+        stop its clock, less ``lag`` (its connection's round trip, capped), and store it; after a
+        move, the clocks of the seats to move next run."""
         clock = self.games.get(session.id)
         if clock is None or now is None:
             return
         try:
-            taken = clock.clocks.stop(seat, now)
+            taken = clock.clocks.stop(seat, now, lag)
         except ClockError:  # a seat that was not running (an agent's fallback after a restart): nothing to time
             return
         if not played:

@@ -30,6 +30,7 @@ from spheria.i18n import gettext as _
 from spheria.server import messages as M
 from spheria.server.challenges import claim_seat
 from spheria.server.chat import Member, chat_of
+from spheria.server.clocks import LagMeter
 from spheria.server.hints import check_hint_request, give_hint
 from spheria.server.limits import Limits
 from spheria.server.protocol import ProtocolError, error_frame, parse_frame
@@ -77,6 +78,7 @@ class GameSocket:
         #: The game has no hints (learnt from the first hint asked; a game never gains them).
         self.hints_off = False
         self.chat_member: Member | None = None  # its room in the game's chat, once joined
+        self.lag = LagMeter()  # a seat's round trip in a timed game (docs/server.md, Clocks)
 
     def __await__(self) -> Any:
         return self.run().__await__()
@@ -195,6 +197,8 @@ class GameSocket:
         kind = frame["type"]
         if kind == "ping":
             self.reply({"type": "pong"})
+        elif kind == "clock_pong":
+            self.lag.answered(frame["id"])  # this connection's round trip (docs/server.md, Clocks)
         elif kind == "join":
             await self.join(frame)
         elif kind == "chat":
@@ -234,13 +238,15 @@ class GameSocket:
         self.tasks.append(asyncio.create_task(client.pump()))
         self.chat_member = await chat_of(self.ws.app).joined(self.ws, session, client)
         session.attach(client)
+        if seat is not None and self.manager.clocks is not None and self.manager.clocks.timed(session):
+            self.tasks.append(asyncio.create_task(self.lag.probing(client.push)))  # its round trip, measured
 
     async def play(self, client: Client, kind: str, frame: dict[str, Any]) -> None:
         session = self.session
         assert session is not None and client.seat is not None
         try:
             if kind == "move":
-                await session.submit(client.seat, frame["move"], frame.get("version"))
+                await session.submit(client.seat, frame["move"], frame.get("version"), self.lag.credit())
             elif kind == "preview":
                 client.push(await session.preview(client.seat, frame["move"]))
             elif kind == "hint":

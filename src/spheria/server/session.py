@@ -442,13 +442,14 @@ class GameSession:
 
     # -- playing ---------------------------------------------------------------------------
 
-    async def submit(self, seat: int, text: str, version: int | None = None) -> None:
+    async def submit(self, seat: int, text: str, version: int | None = None, lag: int = 0) -> None:
         """Play (or, at a simultaneous node, commit) ``text`` for ``seat``; raises :class:`GameError`.
+        ``lag``: the milliseconds of its connection's measured round trip (a timed game credits them).
 
         When storage fails, the session re-reads what the store kept and the error says whether
         the move (or choice) was kept (``storage_error`` with ``kept``)."""
         try:
-            await self._submit(seat, text, version)
+            await self._submit(seat, text, version, lag)
         except GameError:
             raise
         except Exception as error:
@@ -477,7 +478,7 @@ class GameSession:
                 self.stored, self.state = stored, state
                 self.pending, self.version = dict(stored.pending), len(record.moves)
 
-    async def _submit(self, seat: int, text: str, version: int | None = None) -> None:
+    async def _submit(self, seat: int, text: str, version: int | None = None, lag: int = 0) -> None:
         async with self.lock:
             if version is not None and version != self.version:
                 raise GameError("stale", _(M.STALE))
@@ -499,7 +500,7 @@ class GameSession:
                     raise GameError("illegal_move", str(error)) from None
                 await self._record(lambda: state.apply(move))
             if clocks is not None:
-                await clocks.moved(self, seat, now, played=self.version != before)
+                await clocks.moved(self, seat, now, played=self.version != before, lag=lag)
             self.touched = time.monotonic()
         if self.is_over():
             await self.manager.game_ended(self)

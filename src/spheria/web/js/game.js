@@ -153,6 +153,8 @@ function onFrame(data) {
     render();
   } else if (data.type === "rematch") {
     location.assign(data.invite); // the other player made the rematch: this seat's invite to it
+  } else if (data.type === "clock_ping") {
+    send({ type: "clock_pong", id: data.id }); // the server times its round trip (lag credit, docs/server.md)
   } else if (data.type === "claimed") {
     if (claimKey) localStorage.setItem(claimKey, data.credential);
   } else if (data.type === "presence") {
