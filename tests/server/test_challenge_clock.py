@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from starlette.applications import Starlette
 
-from tests.server.test_challenges import accept, account, app, guest, make_app, next_frame, post, posted
+from tests.server.test_challenges import (
+    MINT,
+    accept,
+    account,
+    app,
+    guest,
+    make_app,
+    next_frame,
+    open_ids,
+    post,
+    posted,
+    send,
+)
 
 __all__ = ["app", "make_app"]  # the fixtures, shared with the challenges' tests
 
@@ -32,3 +44,11 @@ def test_a_challenge_with_a_bad_clock_is_refused_naming_the_problem(app: Starlet
     assert "increment is 0 to 60 seconds, not 99" in response.json()["error"]["message"]
     untimed = posted(poster)
     assert poster.get(f"/api/challenges/{untimed}").json()["clock"] is None
+
+
+def test_quick_pairing_never_lands_in_a_timed_game(app: Starlette) -> None:
+    poster, other = guest(app, "Mina"), guest(app, "Joon")
+    timed = posted(poster, clock={"days": 3})
+    response = send(other, "POST", "/api/challenges/quick", MINT)
+    assert response.status_code == 201  # it posted its own untimed challenge: the timed one is left open
+    assert sorted(open_ids(other)) == sorted([timed, response.json()["id"]])

@@ -657,6 +657,7 @@ async def api_quick(request: Request) -> Response:
                 and challenge.opponent is None
                 and challenge.game == wanted.game
                 and challenge.options == wanted.options
+                and challenge.clock == wanted.clock  # untimed: quick pairing offers no clock
                 and all(p.id != player.id for p in challenge.joined)
             ):
                 return json_response(await lobby.accept(request, challenge.id, player))
