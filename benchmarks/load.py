@@ -99,6 +99,7 @@ from urllib.parse import urlparse
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from spheria.kernel.clock import TimeControl
 from spheria.kernel.registry import game_names
 from spheria.server.accounts import CSRF_COOKIE, CSRF_HEADER
 from spheria.server.limits import Limits
@@ -272,9 +273,15 @@ class Table:
     people: list[Person] = field(default_factory=list)
 
 
+#: ``--clock``: the time control every game is created with (None: untimed), as the API takes it.
+TIME_CONTROL: dict[str, int] | None = None
+
+
 async def new_table(base: str, game: str, options: dict[str, str], source: str | None) -> Table:
     """A game of two human seats created by ``POST /api/games`` from ``source``."""
-    body = {"game": game, "options": options, "seats": [{"kind": "human"}] * 2}
+    body: dict[str, Any] = {"game": game, "options": options, "seats": [{"kind": "human"}] * 2}
+    if TIME_CONTROL is not None:
+        body["clock"] = TIME_CONTROL
     created = await http(base, "POST", "/api/games", body, source=source)
     if created.status != 201:
         raise RuntimeError(f"POST /api/games answered {created.status}: {created.body}")
@@ -1247,6 +1254,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="spline", help="the game (default spline)")
     parser.add_argument("--option", action="append", default=[], metavar="K=V", help="a game option (repeatable)")
     parser.add_argument("--max-games", type=int, default=10_000, help="stop after this many games (default 10000)")
+    parser.add_argument("--clock", metavar="CONTROL", help="play every game on this clock, e.g. 10+5 (default untimed)")
     parser.add_argument("--url", help="a running server on loopback (default: start one)")
     parser.add_argument(
         "--serve-option", action="append", default=[], metavar="OPT", help="an option for the server (repeatable)"
@@ -1296,6 +1304,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     options = dict(pair.split("=", 1) for pair in args.option)
+    global TIME_CONTROL  # one setting for every game the run creates
+    TIME_CONTROL = None if args.clock is None else TimeControl.parse(args.clock).to_json()
     if args.games is None:
         args.games = 100 if args.lobby else 8
     if args.addresses is None:

@@ -48,7 +48,8 @@ def test_a_finished_game_saves_loads_and_replays(tmp_path: Path, variant: str) -
 
     data = json.loads(path.read_text())
     assert data["format"] == FORMAT == "spheria-record"
-    assert data["version"] == VERSION == 1
+    assert data["version"] == VERSION == 2
+    assert data["clock"] is None and data["clocks"] is None and data["lost_on_time"] is None  # untimed
     assert data["game"] == "special-cake"
     assert data["options"] == {"variant": variant, "line_rule": "any" if variant == "sugar" else "mixed"}
     assert data["seed"] == 4
@@ -198,7 +199,8 @@ def test_a_move_that_is_not_text_is_refused_on_load() -> None:
     ("changes", "problem"),
     [
         ({"format": "pgn"}, "not a Spheria record: 'format' must be 'spheria-record', found 'pgn'"),
-        ({"version": 2}, "record version 2 is not supported (this Spheria reads version 1)"),
+        ({"version": 3}, "record version 3 is not supported (this Spheria reads versions 1 to 2)"),
+        ({"version": 0}, "record version 0 is not supported (this Spheria reads versions 1 to 2)"),
         ({"version": True}, "record version True is not supported"),
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"game": 3}, "'game' must be a game name, not 3"),

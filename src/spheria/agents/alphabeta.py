@@ -231,7 +231,7 @@ class AlphaBetaAgent(Agent):
 
     def max_seconds_per_move(self) -> float:
         """``time``; with ``depth`` alone, the caller's ``max_time`` (the search stops there too)."""
-        return self.time if self.time is not None else self.time_cap
+        return self.within_limit(self.time if self.time is not None else self.time_cap)
 
     def value(self, state: State[Any], depth: int) -> int:
         """The negamax score of ``state`` for the player to move, searched ``depth`` plies (for tests)."""

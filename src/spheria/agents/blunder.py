@@ -57,5 +57,9 @@ class BlunderAgent(Agent):
         super().watch(progress)
         self.agent.watch(progress)  # the wrapped search is the one that counts positions
 
+    def limit_time(self, seconds: float | None) -> None:
+        super().limit_time(seconds)
+        self.agent.limit_time(seconds)  # the wrapped search is the one that thinks
+
     def max_seconds_per_move(self) -> float:
         return self.agent.max_seconds_per_move()

@@ -175,7 +175,7 @@ class MCTSAgent(Agent):
 
     def max_seconds_per_move(self) -> float:
         """``time``; with ``iterations``, the caller's ``max_time`` (the search stops there too)."""
-        return self.time if self.time is not None else self.time_cap
+        return self.within_limit(self.time if self.time is not None else self.time_cap)
 
     def root_values(self) -> list[float]:
         """The mean return per seat over the last search's root visits (``[-1, 1]`` each)."""

@@ -331,6 +331,7 @@ class LevelAgent(Agent):
             entry = levels_for(game)[self.level - 1]
             self._agent = _make(entry.spec, self.seed, self.time_cap, self.clock)
             self._agent.watch(self.progress)
+            self._agent.limit_time(self.time_limit)
             self._key, self._entry = key, entry
         return self._agent
 
@@ -339,6 +340,12 @@ class LevelAgent(Agent):
         super().watch(progress)
         if self._agent is not None:
             self._agent.watch(progress)
+
+    def limit_time(self, seconds: float | None) -> None:
+        """Limit the resolved agent (and the one a later game resolves to)."""
+        super().limit_time(seconds)
+        if self._agent is not None:
+            self._agent.limit_time(seconds)
 
     def fits(self, game: Game) -> bool:
         try:

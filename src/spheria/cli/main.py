@@ -26,6 +26,7 @@ from spheria.agents.levels import level_spec, level_words, levels_for
 from spheria.agents.registry import agent_names, agents_for, check_spec, is_agent_name
 from spheria.cli import analyse, arena
 from spheria.cli import messages as msg
+from spheria.cli.clocks import ClockedSeat, OutOfTime, SessionClock
 from spheria.cli.common import (
     HUMAN,
     PROG,
@@ -42,6 +43,7 @@ from spheria.i18n import INTEGER, LANGUAGES, argparse_speaking, current_language
 from spheria.i18n import gettext as _
 from spheria.i18n.width import fill, wrap
 from spheria.kernel.agent import Agent
+from spheria.kernel.clock import ClockError, TimeControl, describe_left, time_loss
 from spheria.kernel.game import SIMULTANEOUS, TERMINAL, Game, MoveError, PlayerView, State
 from spheria.kernel.record import Record, RecordError, ReplayStep
 from spheria.kernel.registry import default_game_name, describe_games, game_classes, load_game
@@ -240,6 +242,7 @@ class PlaySession:
         resumed_from: Path | None = None,
         takebacks: list[int] | None = None,
         hints: list[int] | None = None,
+        clock: SessionClock | None = None,
     ) -> None:
         self.term = term
         self.state = state
@@ -254,6 +257,10 @@ class PlaySession:
             HumanAgent(self, seat) if agent is None else ThinkingAgent(agent, term, self.label(seat), seat)
             for seat, agent in enumerate(agents)
         ]
+        #: The clocks of a timed game (None: untimed): every seat is on the clock.
+        self.clock = clock
+        if clock is not None:
+            self.seats = [ClockedSeat(clock, seat, self.seats[seat], agents[seat]) for seat in range(len(agents))]
         self._humans_chosen = 0  # humans who have chosen at the current simultaneous node
         self._typed: dict[int, str] = {}  # what each human typed for the turn being played
         #: Takebacks each seat asked for against agents, counting on from a resumed record's (the
@@ -294,6 +301,8 @@ class PlaySession:
         while not self.state.is_terminal():
             self._humans_chosen = 0
             self._typed.clear()
+            if self.clock is not None:
+                self.clock.start(self.state)
             try:
                 player, moves = choose_moves(self.state, self.seats)
             except UndoRequest:
@@ -304,6 +313,8 @@ class PlaySession:
                 continue
             except ResignRequest as resign:
                 return self.finish(resigned=resign.seat)
+            except OutOfTime as out:
+                return self.finish(lost_on_time=out.seat)
             except QuitRequest:
                 return self.quit(EXIT_ABANDONED)
             except EOFError:  # Ctrl-D: like quit
@@ -318,6 +329,8 @@ class PlaySession:
                 turn = apply_turn(self.state, player, moves, self.seats)
             except MoveError as error:  # humans' moves are checked as typed: an agent erred
                 return self.agent_failed(AgentFailure(player, error))
+            if self.clock is not None:
+                self.clock.played()
             self.announce(turn)
             if not self.humans and not self.state.is_terminal():
                 self.draw(None)
@@ -330,6 +343,8 @@ class PlaySession:
         term.say(term.board(str(self.state)))
         for line in self.state.status_lines(seat):
             term.say(line)
+        if self.clock is not None:
+            term.say(self.clock.line(self.names))
 
     def announce(self, turn: Turn) -> None:
         term = self.term
@@ -446,6 +461,8 @@ class PlaySession:
         entry = self.state.history_notation()[-1]
         number = len(self.state.history)
         self.state.undo()
+        if self.clock is not None:
+            self.clock.take_back(1)
         self.term.say(_(msg.TOOK_BACK).format(number=number, entry=printable(entry)))
 
     def takeback_length(self, seat: int) -> tuple[int, str | None]:
@@ -478,6 +495,8 @@ class PlaySession:
         entries = self.state.history_notation()[-takeback.count :]
         for _move in range(takeback.count):
             self.state.undo()
+        if self.clock is not None:
+            self.clock.take_back(takeback.count)
         if self.takebacks is not None:
             self.takebacks[takeback.seat] += 1
         self.term.say(
@@ -518,10 +537,21 @@ class PlaySession:
             raise CliError(_(msg.AN_AGENT_FAILED).format(error=detail))
         raise CliError(_(msg.AGENT_FAILED).format(label=self.label(failure.seat), error=detail))
 
-    def finish(self, resigned: int | None = None) -> int:
+    def finish(self, resigned: int | None = None, lost_on_time: int | None = None) -> int:
         term, state = self.term, self.state
         self.draw(None)
-        if resigned is not None:
+        if lost_on_time is not None:
+            returns = time_loss(state, lost_on_time)
+            winners = [self.names[seat] for seat, r in enumerate(returns) if r > 0]
+            if self.game.num_players == 2:
+                term.say(_(msg.LOST_ON_TIME_TO).format(name=self.names[lost_on_time], winner=winners[0]))
+            else:
+                term.say(_(msg.LOST_ON_TIME).format(name=self.names[lost_on_time]))
+            if len(self.humans) == 1 and returns[self.humans[0]] > 0:
+                term.good(_(msg.YOU_WIN))
+            elif len(self.humans) == 1:
+                term.say(_(msg.YOU_LOSE))
+        elif resigned is not None:
             if self.game.num_players == 2:
                 term.say(_(msg.RESIGNED_TO).format(name=self.names[resigned], winner=self.names[1 - resigned]))
             else:
@@ -543,12 +573,21 @@ class PlaySession:
                 else:
                     term.say(_(msg.DRAW))
         if self.save_enabled:
-            self.save(self.save_path or default_record_path(self.game), resigned=resigned)
+            self.save(self.save_path or default_record_path(self.game), resigned=resigned, lost_on_time=lost_on_time)
         return EXIT_FINISHED
 
-    def save(self, path: Path, resigned: int | None = None, resumable: bool = False) -> None:
+    def save(
+        self, path: Path, resigned: int | None = None, resumable: bool = False, lost_on_time: int | None = None
+    ) -> None:
         record = Record.from_state(
-            self.state, self.specs, resigned=resigned, hints=self.hints, takebacks=self.takebacks
+            self.state,
+            self.specs,
+            resigned=resigned,
+            hints=self.hints,
+            takebacks=self.takebacks,
+            clock=self.clock.control if self.clock is not None else None,
+            clocks=self.clock.kept if self.clock is not None else None,
+            lost_on_time=lost_on_time,
         )
         record.save(path)
         shown = printable(path)
@@ -556,7 +595,7 @@ class PlaySession:
             self.term.say(_(msg.AGENT_FAILED_SAVED).format(path=shown))
         else:
             self.term.say(_(msg.SAVED).format(path=shown))
-        if resumable or (not self.state.is_terminal() and resigned is None):
+        if resumable or (not self.state.is_terminal() and resigned is None and lost_on_time is None):
             self.term.say(self.term.dim(_(msg.RESUME_HINT).format(path=shown)))
         else:
             self.term.say(self.term.dim(_(msg.REPLAY_HINT).format(path=shown)))
@@ -576,11 +615,21 @@ def cmd_play(args: argparse.Namespace, term: Terminal) -> int:
     seats = None if args.players is None else len(split_players(args.players))
     game = make_game(args.game, args.option or [], seats)
     specs, agents = make_players(args.players, game)
+    control = _time_control(args.clock)
     try:
         state = game.new_initial_state(args.seed)
     except ValueError as error:
         raise CliError(_(msg.BAD_SEED).format(error=error)) from None
-    return PlaySession(term, state, specs, agents, save_path, save=not args.no_save).run()
+    clock = SessionClock(control, game.num_players) if control.timed else None
+    return PlaySession(term, state, specs, agents, save_path, save=not args.no_save, clock=clock).run()
+
+
+def _time_control(text: str | None) -> TimeControl:
+    """``--clock``'s time control (untimed without it); :class:`CliError` naming the problem."""
+    try:
+        return TimeControl() if text is None else TimeControl.parse(text)
+    except ClockError as error:
+        raise CliError(_(msg.BAD_CLOCK).format(error=error)) from None
 
 
 def _save_path(save: str | None) -> Path | None:
@@ -599,7 +648,15 @@ def _resume(args: argparse.Namespace, term: Terminal, save_path: Path | None) ->
     path = Path(args.resume)
     if args.game is not None:
         raise CliError(_(msg.RESUME_WITH_GAME).format(game=args.game))
-    fixed = [flag for flag, value in (("--option", args.option), ("--seed", args.seed)) if value]
+    fixed = [
+        flag
+        for flag, value in (
+            ("--option", args.option),
+            ("--seed", args.seed),
+            ("--clock", args.clock),
+        )
+        if value
+    ]
     if fixed:
         raise CliError(_(msg.RESUME_WITH_OPTIONS).format(flags=", ".join(fixed)))
     try:
@@ -611,6 +668,9 @@ def _resume(args: argparse.Namespace, term: Terminal, save_path: Path | None) ->
     if record.resigned is not None:
         name = _(state.game.player_names()[record.resigned])
         raise CliError(_(msg.RESUME_RESIGNED).format(path=shown, name=name))
+    if record.lost_on_time is not None:
+        name = _(state.game.player_names()[record.lost_on_time])
+        raise CliError(_(msg.RESUME_LOST_ON_TIME).format(path=shown, name=name))
     if state.is_terminal():
         raise CliError(_(msg.RESUME_FINISHED).format(path=shown))
     players = args.players if args.players is not None else ",".join(record.players)
@@ -625,6 +685,7 @@ def _resume(args: argparse.Namespace, term: Terminal, save_path: Path | None) ->
         resumed_from=path,
         takebacks=record.takebacks,
         hints=record.hints,
+        clock=SessionClock(record.clock, state.game.num_players, record.clocks or ()) if record.clock.timed else None,
     )
     return session.run()
 
@@ -649,23 +710,36 @@ def cmd_replay(args: argparse.Namespace, term: Terminal) -> int:
         players=_(msg.VERSUS).join(labels), moves=len(record.moves), created=printable(record.created), seed=seed
     )
     term.say(summary)
+    if record.clock.timed:
+        term.say(_(msg.REPLAY_CLOCK).format(control=record.clock))
     try:
         if args.step:
             return _step_through(term, record, state, labels)
         _show_position(term, _(msg.REPLAY_START), state)
         for step in record.steps(state):
-            _show_position(term, _step_heading(term, step, labels), step.state)
+            _show_position(term, _step_heading(term, step, labels, record), step.state)
     except RecordError as error:
         raise CliError(f"{path}: {error}") from None
     _show_ending(term, record, labels)
     return 0
 
 
-def _step_heading(term: Terminal, step: ReplayStep, labels: list[str]) -> str:
+def _step_heading(term: Terminal, step: ReplayStep, labels: list[str], record: Record) -> str:
     entry = term.bold(printable(step.entry))
     if step.player == SIMULTANEOUS:
-        return _(msg.REPLAY_REVEAL).format(number=step.number, entry=entry)
-    return _(msg.REPLAY_MOVE).format(number=step.number, label=labels[step.player], entry=entry)
+        heading = _(msg.REPLAY_REVEAL).format(number=step.number, entry=entry)
+    else:
+        heading = _(msg.REPLAY_MOVE).format(number=step.number, label=labels[step.player], entry=entry)
+    if record.clocks is None:
+        return heading
+    names = [_(name) for name in step.state.game.player_names()]
+    clocks = "; ".join(
+        _(msg.MOVE_CLOCK).format(
+            name=names[clock.seat], used=f"{clock.used / 1000:.1f}", left=describe_left(clock.left)
+        )
+        for clock in record.clocks[step.number - 1]
+    )
+    return f"{heading} {term.dim(f'({clocks})')}"
 
 
 def _show_position(term: Terminal, heading: str, state: State[Any]) -> None:
@@ -677,7 +751,9 @@ def _show_position(term: Terminal, heading: str, state: State[Any]) -> None:
 
 
 def _show_ending(term: Terminal, record: Record, labels: list[str]) -> None:
-    if record.resigned is not None:
+    if record.lost_on_time is not None:
+        term.say(_(msg.REPLAY_LOST_ON_TIME).format(label=labels[record.lost_on_time], moves=len(record.moves)))
+    elif record.resigned is not None:
         term.say(_(msg.REPLAY_RESIGNED).format(label=labels[record.resigned], moves=len(record.moves)))
     elif record.result is None:
         term.say(_(msg.REPLAY_UNFINISHED).format(moves=len(record.moves)))
@@ -719,7 +795,7 @@ def _step_through(term: Terminal, record: Record, state: State[Any], labels: lis
             at += 1
             if at == len(positions):
                 step = next(steps)
-                positions.append((_step_heading(term, step, labels), step.state.clone()))
+                positions.append((_step_heading(term, step, labels, record), step.state.clone()))
         _show_position(term, *positions[at])
 
 
@@ -821,6 +897,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", metavar="P1,P2", help=_(msg.HELP_PLAYERS).format(human=HUMAN))
     play.add_argument("--seed", metavar="N", type=INTEGER, help=_(msg.HELP_SEED))
     play.add_argument("--resume", metavar="FILE", help=_(msg.HELP_RESUME))
+    play.add_argument("--clock", metavar="CONTROL", help=_(msg.HELP_CLOCK))
     saving = play.add_mutually_exclusive_group()
     saving.add_argument("--save", metavar="FILE", help=_(msg.HELP_SAVE))
     saving.add_argument("--no-save", action="store_true", help=_(msg.HELP_NO_SAVE))

@@ -217,3 +217,19 @@ GAMES_AT_LEAST = N_("--games must be at least 1")
 WORKERS_AT_LEAST = N_("--workers must be at least 1")
 ADDRESS_NEEDS_RAY = N_("--address names a Ray cluster: use it with --backend ray")
 ARENA_PROGRESS = N_("{done}/{total} games, {rate:.1f}/s ")
+
+# -- time controls at the terminal (spheria play --clock, spheria replay) -------------------------
+HELP_CLOCK = N_(
+    "the time control: untimed (the default), base+increment such as 5+3 (minutes + seconds; 30s+0 for "
+    "seconds) or days per move such as 3d; a player whose time runs out loses"
+)
+BAD_CLOCK = N_("--clock: {error}")
+CLOCKS = N_("Clock {control}: {clocks}")
+CLOCK_RUNNING = N_("▶ {name} {left}")
+CLOCK_STOPPED = N_("{name} {left}")
+LOST_ON_TIME = N_("{name} ran out of time and loses.")
+LOST_ON_TIME_TO = N_("{name} ran out of time: {winner} wins.")
+RESUME_LOST_ON_TIME = N_("{path}: the game is over: {name} ran out of time; replay it with: spheria replay {path}")
+REPLAY_CLOCK = N_("Time control: {control}")
+MOVE_CLOCK = N_("{name} used {used} s, {left} left")
+REPLAY_LOST_ON_TIME = N_("{label} lost on time after {moves} moves.")

@@ -97,6 +97,9 @@ class Agent(ABC):
     plays: Plays = Plays()
     #: Called with the positions searched so far while the agent thinks about a move (see :meth:`watch`).
     progress: Callable[[int], object] | None = None
+    #: The most the caller lets the agent think about each move from now on, in seconds; None: the
+    #: agent's own budget (see :meth:`limit_time`).
+    time_limit: float | None = None
 
     @abstractmethod
     def choose(self, view: PlayerView, player: int) -> Any:
@@ -114,6 +117,16 @@ class Agent(ABC):
     def fits(self, game: Game) -> bool:
         """Whether the agent can play ``game`` from its first move to its last."""
         return self.plays.fits(game)
+
+    def limit_time(self, seconds: float | None) -> None:
+        """Think at most ``seconds`` about each move from now on (None: the agent's own budget
+        again): a timed game shrinks an agent's budget to the time its seat has left. A search
+        reads it through :meth:`within_limit`; an agent that wraps another passes it on."""
+        self.time_limit = seconds
+
+    def within_limit(self, seconds: float) -> float:
+        """``seconds`` (the agent's own budget), or the caller's :attr:`time_limit` when less."""
+        return seconds if self.time_limit is None else min(seconds, self.time_limit)
 
     def max_seconds_per_move(self) -> float:
         """The longest the agent's budget lets it think about one move, in seconds.

@@ -128,6 +128,8 @@ class GameKit:
     * ``vocabulary``: the words that are the game's own beyond its name and title (its pieces, its
       options' names and values, its theme), lower case: generic code never uses them, not even
       in a comment (tests/kernel/test_layers.py checks), so it cannot lean on one game's ideas.
+    * ``time_controls``: the time controls offered for it, written as :mod:`spheria.kernel.clock`
+      parses them (``"5+3"``, ``"3d"``); empty: the generic ``spheria.kernel.clock.PRESETS``.
     """
 
     knowledge: Knowledge = field(default_factory=Knowledge)
@@ -141,6 +143,7 @@ class GameKit:
     sample_origin: SampleOrigin | None = None
     measured_levels: tuple[MeasuredLevels, ...] = ()
     vocabulary: frozenset[str] = frozenset()
+    time_controls: tuple[str, ...] = ()
 
 
 #: The kit of a game that offers nothing beyond its rules.

@@ -36,7 +36,7 @@ NONE = N_("none")
 # wrote never meets them.
 NOT_AN_OBJECT = N_("a record is a JSON object, not {kind}")
 NOT_A_RECORD = N_("not a Spheria record: 'format' must be {format}, found {found}")
-UNSUPPORTED_VERSION = N_("record version {version} is not supported (this Spheria reads version {supported})")
+UNSUPPORTED_VERSION = N_("record version {version} is not supported (this Spheria reads versions 1 to {newest})")
 MISSING_FIELDS = N_("record has no {fields} field")
 NOT_JSON = N_("not valid JSON: {error} at line {line}, column {column}")
 NOT_TEXT = N_("not a text file (a record is UTF-8 JSON)")
@@ -76,3 +76,17 @@ def shown(value: object, limit: int = 40) -> str:
     except ValueError:
         return repr(text[:limit]) + cut  # repr escapes every character that is not printable
     return (text[:limit] + cut) if text.isascii() and text.isprintable() else repr(text[:limit]) + cut
+
+
+# -- time controls and clocks (spheria.kernel.clock) ----------------------------------------------
+CLOCK_SYNTAX = N_(
+    "{text} is not a time control: write untimed, base+increment such as 5+3 (minutes + seconds; "
+    "30s+0 for seconds) or days per move such as 3d"
+)
+CLOCK_JSON = N_('a time control is null, {{"base": seconds, "increment": seconds}} or {{"days": n}}, not {value}')
+CLOCK_WHOLE = N_("a time control's {name} is a whole number, not {value}")
+CLOCK_BASE = N_("a real-time game's base is {low} to {high} seconds, not {value}")
+CLOCK_INCREMENT = N_("a real-time game's increment is 0 to {high} seconds, not {value}")
+CLOCK_DAYS = N_("a correspondence game gives {choices} days per move, not {value}")
+CLOCK_UNTIMED = N_("an untimed game has no clocks")
+CLOCK_FLAGGED = N_("seat {seat} has run out of time: the game is over")

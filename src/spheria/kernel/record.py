@@ -40,6 +40,7 @@ from typing import Any
 
 from spheria.i18n import gettext as _
 from spheria.kernel import messages as M
+from spheria.kernel.clock import ClockError, SeatClock, TimeControl, running_seats, seat_clocks
 from spheria.kernel.game import Game, State
 from spheria.kernel.registry import load_game
 
@@ -48,13 +49,19 @@ FORMAT = "spheria-record"
 MAX_RECORD_BYTES = 16_000_000
 #: The longest player (an agent spec or ``human``) a record may name.
 MAX_PLAYER_LENGTH = 200
-VERSION = 1
+#: The version written. Version 2 added the time control and each move's clock; version 1 is
+#: still read (an untimed game).
+VERSION = 2
+#: Every version read.
+VERSIONS = (1, 2)
 
-#: The fields every version-1 record holds; readers ignore any others.
+#: The fields every record holds; readers ignore any others.
 FIELDS = ("format", "version", "game", "options", "seed", "start", "players", "moves", "result", "created")
+#: The fields a version-2 record holds besides :data:`FIELDS`.
+CLOCK_FIELDS = ("clock", "clocks")
 
-#: Fields added within version 1, optional when reading: a record without them reads as before.
-OPTIONAL_FIELDS = ("resigned", "from_position", "hints", "takebacks")
+#: Fields added within a version, optional when reading: a record without them reads as before.
+OPTIONAL_FIELDS = ("resigned", "from_position", "hints", "takebacks", "lost_on_time")
 
 
 class RecordError(ValueError):
@@ -177,6 +184,13 @@ class Record:
     #: Takebacks each seat asked for (one count per seat) in a game of people against agents at
     #: the terminal; None: a game that offered none.
     takebacks: list[int] | None = None
+    #: The time control the game was played with (untimed: ``TimeControl()``).
+    clock: TimeControl = field(default_factory=TimeControl)
+    #: In a timed game, each move's clocks: the seat (or, for a joint move, each choosing seat)
+    #: with the milliseconds it used and had left after the move; None in an untimed game.
+    clocks: list[list[SeatClock]] | None = None
+    #: The seat that ran out of time after the last move, ending the game; None: nobody did.
+    lost_on_time: int | None = None
 
     @property
     def from_position(self) -> bool:
@@ -185,8 +199,8 @@ class Record:
 
     @property
     def finished(self) -> bool:
-        """Whether the game ended, by the rules (``result``) or by a resignation."""
-        return self.result is not None or self.resigned is not None
+        """Whether the game ended, by the rules (``result``), a resignation or a loss on time."""
+        return self.result is not None or self.resigned is not None or self.lost_on_time is not None
 
     # -- building ------------------------------------------------------------------------
 
@@ -199,6 +213,9 @@ class Record:
         resigned: int | None = None,
         hints: Sequence[int] | None = None,
         takebacks: Sequence[int] | None = None,
+        clock: TimeControl | None = None,
+        clocks: Sequence[Sequence[SeatClock]] | None = None,
+        lost_on_time: int | None = None,
     ) -> Record:
         """The record of the game that led to ``state``; ``players`` are agent specs or ``"human"``.
 
@@ -207,11 +224,18 @@ class Record:
         ``takebacks`` the number of takebacks each seat asked for, in a game that offered them.
         The record keeps the game's first position as ``start`` when it is not the game's own
         start with the state's seed (a position built with ``state_from_spn``).
+        A timed game gives its ``clock``, ``clocks`` (one list of :class:`SeatClock` per move) and,
+        when a seat ran out of time after the last move, ``lost_on_time``.
         """
         if len(players) != state.game.num_players:
             raise RecordError(f"{state.game.name} has {state.game.num_players} seats; got {len(players)} players")
         if resigned is not None and (state.is_terminal() or not 0 <= resigned < state.game.num_players):
             raise RecordError(f"seat {resigned} cannot resign here: {_resign_problem(state, resigned)}")
+        control = clock or TimeControl()
+        kept = None if clocks is None else [list(move) for move in clocks]
+        _check_clocks(control, kept, len(state.history), lost_on_time, resigned, state.game.num_players)
+        if lost_on_time is not None and state.is_terminal():
+            raise RecordError(f"seat {lost_on_time} cannot lose on time here: the game is over")
         start = start_position(state).to_spn()
         own = set_up(state.game, seed=state.seed).to_spn()
         return cls(
@@ -226,6 +250,9 @@ class Record:
             resigned=resigned,
             hints=None if hints is None else _checked_hints(list(hints), state.game.num_players),
             takebacks=None if takebacks is None else _checked_takebacks(list(takebacks), state.game.num_players),
+            clock=control,
+            clocks=kept,
+            lost_on_time=lost_on_time,
         )
 
     # -- JSON ------------------------------------------------------------------------------
@@ -247,6 +274,9 @@ class Record:
             "from_position": self.from_position,
             **({} if self.hints is None else {"hints": list(self.hints)}),
             **({} if self.takebacks is None else {"takebacks": list(self.takebacks)}),
+            "clock": self.clock.to_json(),
+            "clocks": None if self.clocks is None else [[c.to_json() for c in move] for move in self.clocks],
+            "lost_on_time": self.lost_on_time,
         }
 
     def dumps(self) -> str:
@@ -267,9 +297,9 @@ class Record:
             found = data.get("format")
             raise RecordError(_(M.NOT_A_RECORD).format(format=repr(FORMAT), found=repr(found)))
         version = data.get("version")
-        if version != VERSION or isinstance(version, bool):
-            raise RecordError(_(M.UNSUPPORTED_VERSION).format(version=repr(version), supported=VERSION))
-        missing = [name for name in FIELDS if name not in data]
+        if version not in VERSIONS or isinstance(version, bool):
+            raise RecordError(_(M.UNSUPPORTED_VERSION).format(version=repr(version), newest=VERSION))
+        missing = [name for name in FIELDS + (CLOCK_FIELDS if version >= 2 else ()) if name not in data]
         if missing:
             raise RecordError(_(M.MISSING_FIELDS).format(fields=", ".join(map(repr, missing))))
         game = data["game"]
@@ -321,6 +351,12 @@ class Record:
         takebacks = data.get("takebacks")
         if takebacks is not None:
             takebacks = _checked_takebacks(takebacks, len(players))
+        control, clocks, lost_on_time = TimeControl(), None, None
+        if version >= 2:  # a version-1 record is of an untimed game (its readers knew no clocks)
+            control, clocks, lost_on_time = _read_clocks(data, len(players), len(moves))
+            _check_clocks(control, clocks, len(moves), lost_on_time, resigned, len(players))
+            if lost_on_time is not None and result is not None:
+                raise RecordError("a game lost on time has no 'result' (null): the rules did not finish it")
         return cls(
             game=game,
             options=dict(options),
@@ -333,6 +369,9 @@ class Record:
             resigned=resigned,
             hints=hints,
             takebacks=takebacks,
+            clock=control,
+            clocks=clocks,
+            lost_on_time=lost_on_time,
         )
 
     @classmethod
@@ -399,7 +438,17 @@ class Record:
         return self._steps(self.initial_state() if state is None else state)
 
     def _steps(self, state: State[Any]) -> Iterator[ReplayStep]:
-        yield from replay_steps(state, self.moves)
+        if self.clocks is None:
+            yield from replay_steps(state, self.moves)
+        else:
+            for number, (entry, clocks) in enumerate(zip(self.moves, self.clocks, strict=True), 1):
+                running = running_seats(state)
+                timed = sorted(clock.seat for clock in clocks)
+                if timed != sorted(running):
+                    raise RecordError(
+                        f"move {number}: 'clocks' time seats {timed} but seats {list(running)} moved", number
+                    )
+                yield from replay_steps(state, [entry], first=number)
         self._check_result(state)
 
     def replay(self) -> State[Any]:
@@ -413,6 +462,12 @@ class Record:
         moves = len(self.moves)
         if self.resigned is not None and state.is_terminal():
             raise RecordError(f"'resigned' is {self.resigned} but the game is already over after {moves} moves")
+        if self.lost_on_time is not None and state.is_terminal():
+            seat = self.lost_on_time
+            raise RecordError(f"'lost_on_time' is {seat} but the game is already over after {moves} moves")
+        if self.lost_on_time is not None and self.lost_on_time not in running_seats(state):
+            seat = self.lost_on_time
+            raise RecordError(f"'lost_on_time' is {seat} but seat {seat}'s clock was not running after {moves} moves")
         if state.is_terminal():
             returns = [float(r) for r in state.returns()]
             if self.result is None:
@@ -421,6 +476,68 @@ class Record:
                 raise RecordError(f"'result' is {self.result} but the moves give {returns}")
         elif self.result is not None:
             raise RecordError(f"'result' is {self.result} but the game is not over after {moves} moves")
+
+
+def _read_clocks(data: dict[str, Any], seats: int, moves: int) -> tuple[TimeControl, list[list[SeatClock]] | None, Any]:
+    """A version-2 file's ``clock``, ``clocks`` and ``lost_on_time``, each read; raises :class:`RecordError`."""
+    try:
+        control = TimeControl.from_json(data["clock"])
+    except ClockError as error:
+        raise RecordError(f"'clock': {error}") from None
+    raw = data["clocks"]
+    if raw is not None and not isinstance(raw, list):
+        raise RecordError(f"'clocks' must be a list with each move's clocks, or null, not {_echo(raw)}")
+    clocks = None
+    if raw is not None:
+        clocks = []
+        for number, move in enumerate(raw, 1):
+            try:
+                clocks.append(seat_clocks(move, seats))
+            except ClockError as error:
+                raise RecordError(f"move {number}: 'clocks': {error}", number) from None
+    return control, clocks, data.get("lost_on_time")
+
+
+def _check_clocks(
+    control: TimeControl,
+    clocks: list[list[SeatClock]] | None,
+    moves: int,
+    lost_on_time: Any,
+    resigned: int | None,
+    seats: int,
+) -> None:
+    """That a timed game has one clock entry a move, each adding up (what a seat had left, less
+    what it used, plus the increment), and an untimed game none; raises :class:`RecordError`."""
+    if not control.timed:
+        if clocks is not None or lost_on_time is not None:
+            raise RecordError("an untimed game ('clock' null) has no 'clocks' and nobody loses on time")
+        return
+    if clocks is None or len(clocks) != moves:
+        given = "none" if clocks is None else len(clocks)
+        raise RecordError(f"a timed game has one 'clocks' entry a move: {moves} moves, {given} entries")
+    if lost_on_time is not None and (
+        not isinstance(lost_on_time, int) or isinstance(lost_on_time, bool) or not 0 <= lost_on_time < seats
+    ):
+        raise RecordError(
+            f"'lost_on_time' must be the seat (0 to {seats - 1}) that ran out of time, not {_echo(lost_on_time)}"
+        )
+    if lost_on_time is not None and resigned is not None:
+        raise RecordError("a game ends once: it has 'resigned' or 'lost_on_time', not both")
+    left = [control.allowance] * seats
+    for number, move in enumerate(clocks, 1):
+        for clock in move:
+            after = (
+                control.allowance
+                if control.correspondence
+                else left[clock.seat] - clock.used + control.increment * 1000
+            )
+            if clock.left != after or clock.used >= left[clock.seat]:
+                raise RecordError(
+                    f"move {number}: seat {clock.seat} had {left[clock.seat]} ms and used {clock.used} ms,"
+                    f" so it has {after} ms left, not {clock.left}",
+                    number,
+                )
+            left[clock.seat] = clock.left
 
 
 def _start_of(game: str, options: dict[str, Any], seed: int | None, start: str, from_position: bool) -> str | None:

@@ -64,6 +64,8 @@ class AgentJob:
     max_time: float | None = None
     #: The position the game started from (SPN), when it was set up rather than the game's own start.
     start: str | None = None
+    #: The most the agent may think on a timed game's clock, in seconds (``Agent.limit_time``).
+    time_limit: float | None = None
 
 
 _CACHE_SIZE = 64
@@ -104,6 +106,7 @@ def choose_move(job: AgentJob, progress: ProgressSink | None = None) -> str:
     the positions it searches go to ``progress`` while it thinks."""
     state = _state_for(job)
     agent = make_agent(job.spec, max_time=job.max_time)
+    agent.limit_time(job.time_limit)
     if progress is not None:
         agent.watch(_PositionsReport(progress))
     move = agent.choose(state.view(job.seat), job.seat)

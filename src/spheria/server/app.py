@@ -52,7 +52,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from spheria.i18n import ngettext, using
-from spheria.server import accounts, analysis, challenges, chat, editor, endpoints, profiles, views
+from spheria.server import accounts, analysis, challenges, chat, clocks, editor, endpoints, profiles, views
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -161,10 +161,12 @@ def create_app(
             log.info(ngettext(RESUMED, resumed).format(n=resumed))
         await app.state.profiles.rate_missed()  # ended rated games the server stopped before rating
         sweeper = asyncio.create_task(_sweep(manager))
+        flagger = asyncio.create_task(timed.run())  # flags on time, with nobody connected too
         try:
             yield
         finally:
             sweeper.cancel()
+            flagger.cancel()
             engine.shutdown()
             await manager.close()
             if executor is None:
@@ -184,6 +186,7 @@ def create_app(
     profiles.install(app, store, limits)
     chat.install(app, store, limits)
     app.state.lobby.follow_presence(app.state.presence)  # the lobby pushes who is online
+    timed = clocks.install(app, store)
     app.state.analysis = engine
     app.state.limits = limits
     app.state.connections = Counter()

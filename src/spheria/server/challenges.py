@@ -2,7 +2,7 @@
 
 HTTP::
 
-    POST   /api/challenges               {"game", "options", "seat", "rated", "opponent"?} -> 201 {"id"}
+    POST   /api/challenges               {"game", "options", "seat", "rated", "opponent"?, "clock"?} -> 201 {"id"}
     GET    /api/challenges?game=NAME     the open challenges this browser may see
     GET    /api/challenges/{id}          one challenge; to its players, their seat's invite once it started
     POST   /api/challenges/{id}/accept   -> 200 {"game_id", "seat", "invite"} (``game_id`` null while a game
@@ -46,6 +46,7 @@ from starlette.types import Receive, Scope, Send
 
 from spheria.agents.levels import LEVEL_SPEC, level_spec
 from spheria.i18n import gettext as _
+from spheria.kernel.clock import TimeControl
 from spheria.kernel.registry import game_names, load_game
 from spheria.server import messages as M
 from spheria.server.accounts import (
@@ -62,6 +63,7 @@ from spheria.server.accounts import (
     refused,
     signed_in,
 )
+from spheria.server.clocks import parse_clock
 from spheria.server.connection import FrameSocket
 from spheria.server.endpoints import client_address, json_response, options_of
 from spheria.server.jsontext import BadJson, parse_json
@@ -135,6 +137,8 @@ class Challenge:
     #: Each player's seat and invite, once the game started (player id: (seat, invite)).
     invites: dict[str, tuple[int, str]] = field(default_factory=dict)
     expiry: asyncio.TimerHandle | None = None
+    #: The time control of the game it offers (docs/server.md, Clocks).
+    clock: TimeControl = field(default_factory=TimeControl)
 
     @property
     def poster(self) -> Player:
@@ -149,6 +153,7 @@ class Challenge:
             "seats": self.seats,
             "seat": self.seat,
             "rated": self.rated,
+            "clock": self.clock.to_json(),
             "opponent": self.opponent,
             "poster": self.poster.shown(),
             "joined": [player.shown() for player in self.joined],
@@ -378,9 +383,11 @@ class Lobby:
             raise GameError("bad_request", "rated must be true or false")
         if rated and player.kind != ACCOUNT:
             raise GameError("rated_needs_account", _(M.RATED_NEEDS_ACCOUNT))
-        return Challenge(
+        challenge = Challenge(
             secrets.token_urlsafe(9), name, dict(game.options), game.num_players, seat, rated, None, [player]
         )
+        challenge.clock = parse_clock(data.get("clock"))
+        return challenge
 
     def opponent_of(self, given: Any, challenge: Challenge, player: Player) -> str | None:
         """The level spec (``level:3``) or the player's name ``given`` names; ``bad_opponent`` if neither."""
@@ -483,7 +490,7 @@ class Lobby:
             order = drawn
         seats = [{"kind": "human"} if held is not None else {"kind": "agent", "agent": agent[0]} for held in order]
         session, tokens, _owner = await self.manager.create(
-            challenge.game, challenge.options, seats, rated=challenge.rated
+            challenge.game, challenge.options, seats, rated=challenge.rated, clock=challenge.clock
         )
         holders = {index: held for index, held in enumerate(order) if held is not None}
         await self.hold(session, holders)
@@ -538,7 +545,7 @@ async def api_post(request: Request) -> Response:
     try:
         check_forgery(request)
         player = await signed_in(request)
-        data = await body_of(request, "game", "options", "seat", "rated", "opponent")
+        data = await body_of(request, "game", "options", "seat", "rated", "opponent", "clock")
         challenge = lobby.checked(player, data)
         opponent = lobby.opponent_of(data.get("opponent"), challenge, player)
         lobby.limited(request, player)
@@ -642,6 +649,7 @@ async def api_quick(request: Request) -> Response:
                 and challenge.opponent is None
                 and challenge.game == wanted.game
                 and challenge.options == wanted.options
+                and challenge.clock == wanted.clock  # untimed: quick pairing offers no clock
                 and all(p.id != player.id for p in challenge.joined)
             ):
                 return json_response(await lobby.accept(request, challenge.id, player))

@@ -31,6 +31,7 @@ from spheria.i18n import gettext as _
 from spheria.server import messages as M
 from spheria.server.accounts import current_player
 from spheria.server.chat import Member, chat_of
+from spheria.server.clocks import LagMeter
 from spheria.server.hints import check_hint_request, give_hint
 from spheria.server.limits import Limits
 from spheria.server.protocol import MAX_FRAME, ProtocolError, error_frame, parse_frame
@@ -248,6 +249,8 @@ class GameSocket(FrameSocket):
         #: The game has no hints (learnt from the first hint asked; a game never gains them).
         self.hints_off = False
         self.chat_member: Member | None = None  # its room in the game's chat, once joined
+        self.lag = LagMeter()  # a seat's round trip in a timed game (docs/server.md, Clocks)
+        self.probe: asyncio.Task[None] | None = None  # kept apart from the pumps: the last pump is the outbox's
 
     async def open(self) -> bool:
         self.session = await self.manager.get(self.ws.path_params["game_id"])
@@ -258,7 +261,7 @@ class GameSocket(FrameSocket):
         return True
 
     def running(self) -> list[asyncio.Task[None]]:
-        return [*self.tasks, *self.hints]
+        return [*self.tasks, *self.hints, *([self.probe] if self.probe else [])]
 
     def outbox(self) -> Client:
         return self.client or self.direct
@@ -273,6 +276,8 @@ class GameSocket(FrameSocket):
         kind = frame["type"]
         if kind == "ping":
             self.reply({"type": "pong"})
+        elif kind == "clock_pong":
+            self.lag.answered(frame["id"])  # this connection's round trip (docs/server.md, Clocks)
         elif kind == "join":
             await self.join(frame)
         elif kind == "chat":
@@ -312,13 +317,15 @@ class GameSocket(FrameSocket):
         self.tasks.append(asyncio.create_task(client.pump()))
         self.chat_member = await chat_of(self.ws.app).joined(self.ws, session, client)
         session.attach(client)
+        if seat is not None and self.manager.clocks is not None and self.manager.clocks.timed(session):
+            self.probe = asyncio.create_task(self.lag.probing(client.push))  # its round trip, measured
 
     async def play(self, client: Client, kind: str, frame: dict[str, Any]) -> None:
         session = self.session
         assert session is not None and client.seat is not None
         try:
             if kind == "move":
-                await session.submit(client.seat, frame["move"], frame.get("version"))
+                await session.submit(client.seat, frame["move"], frame.get("version"), self.lag.credit())
             elif kind == "preview":
                 client.push(await session.preview(client.seat, frame["move"]))
             elif kind == "hint":

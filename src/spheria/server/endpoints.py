@@ -205,6 +205,9 @@ def record_of(session: GameSession) -> dict[str, Any]:
         created=timestamp(),
         hints=session.hint_counts() if session.stored.hints else None,
         resigned=resigned_seat(session.stored.result),
+        **(
+            {} if session.manager.clocks is None else session.manager.clocks.recorded(session)
+        ),  # docs/server.md, Clocks
     )
     data = record.to_json()
     data["server_game_id"] = session.id
@@ -331,7 +334,7 @@ async def api_games(request: Request) -> Response:
 def _creation_request(data: Any) -> tuple[str, list[dict[str, Any]], int | None]:
     if not isinstance(data, dict):
         raise GameError("bad_game", "the body must be a JSON object")
-    unknown = sorted(set(data) - {"game", "options", "seats", "seed", "start", "hints", "rated"})
+    unknown = sorted(set(data) - {"game", "options", "seats", "seed", "start", "hints", "rated", "clock"})
     if unknown:
         raise GameError("bad_game", f"unexpected field {unknown[0]!r}")
     name = data.get("game")
@@ -360,8 +363,11 @@ async def api_create(request: Request) -> Response:
         if data.get("rated", False) not in (True, False):
             raise GameError("bad_game", "rated must be true or false")
         rated = data.get("rated") is True
+        from spheria.server.clocks import parse_clock  # the clocks build on the sessions
+
+        clock = parse_clock(data.get("clock"))
         session, tokens, owner = await manager.create(
-            name, options_of(data), seats, seed, start, hints=hints, rated=rated
+            name, options_of(data), seats, seed, start, hints=hints, rated=rated, clock=clock
         )
     except GameError as error:
         return refused(error)

@@ -128,3 +128,7 @@ CHAT_TOO_FAST = N_("too many messages: wait {seconds} seconds")
 CHAT_NO_MESSAGE = N_("no such message in a chat you have read")
 CHAT_MUTE_SELF = N_("you cannot mute yourself")
 TOO_MANY_REPORTS = N_("too many reports: try again in {seconds} seconds")
+
+# -- clocks (docs/server.md, Clocks) ------------------------------------------------------------------------
+LOST_ON_TIME = N_("{name} ran out of time.")
+OUT_OF_TIME = N_("too late: the time ran out before this move")

@@ -10,6 +10,7 @@ Client → server (JSON text frames, at most :data:`MAX_FRAME` bytes)::
     {"type": "hint"}                          the engine's best move (games created with hints)
     {"type": "ping"}
     {"type": "chat", "room": "players", "text": "..."}   a message (:mod:`spheria.server.chat`)
+    {"type": "clock_pong", "id": 3}            the answer to a clock_ping (:mod:`spheria.server.clocks`)
 
 Server → client::
 
@@ -27,6 +28,7 @@ Server → client::
     {"type": "hint_progress", "positions": 131072}   ... the positions its search has reached, to that seat only
     {"type": "hint", "version": n, "move": "0a1", "clicks": ["0a1"], "used": 1}   to that seat only
     {"type": "pong"}
+    {"type": "clock_ping", "id": 3}   a timed game times its seat's round trip (:mod:`spheria.server.clocks`)
     {"type": "rematch_offer", "game_id": ..., "seats": [0]}   seats asking for a rematch (server/profiles.py)
     {"type": "rematch", "game_id": new, "seat": 1, "invite": "/game/new#..."}   to that old seat only
 
@@ -54,6 +56,7 @@ _SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
     "move": {"move": (str, True), "version": (int, False)},
     "preview": {"move": (str, True)},
     "ping": {},
+    "clock_pong": {"id": (int, True)},  # the answer to the server's clock_ping (docs/server.md, Clocks)
     "hint": {},
     "chat": {"room": (str, True), "text": (str, True)},  # spheria.server.chat
 }

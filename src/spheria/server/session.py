@@ -51,7 +51,9 @@ from spheria.server.storage import ABORTED, AGENT, FINISHED, HUMAN, SeatRecord, 
 from spheria.server.views import board_of, choosers, ended_frame, public_frame, result_of, seat_frame
 
 if TYPE_CHECKING:
+    from spheria.kernel.clock import TimeControl
     from spheria.server.accounts import Player
+    from spheria.server.clocks import ServerClocks
 
 log = logging.getLogger("spheria.server")
 quiet_log = QuietLog(log)
@@ -284,6 +286,7 @@ class GameSession:
         frame["aborted"] = self.stored.status == ABORTED
         frame["hints"] = {"allowed": self.stored.hints, "used": self.hint_counts()}
         frame["thinking"] = self.thinking_now()
+        frame["clock"] = None if self.manager.clocks is None else self.manager.clocks.frame(self)
         return ended_frame(frame, self.stored.status, self.stored.result, self.outcome)
 
     def hint_counts(self) -> list[int]:
@@ -440,13 +443,14 @@ class GameSession:
 
     # -- playing ---------------------------------------------------------------------------
 
-    async def submit(self, seat: int, text: str, version: int | None = None) -> None:
+    async def submit(self, seat: int, text: str, version: int | None = None, lag: int = 0) -> None:
         """Play (or, at a simultaneous node, commit) ``text`` for ``seat``; raises :class:`GameError`.
+        ``lag``: the milliseconds of its connection's measured round trip (a timed game credits them).
 
         When storage fails, the session re-reads what the store kept and the error says whether
         the move (or choice) was kept (``storage_error`` with ``kept``)."""
         try:
-            await self._submit(seat, text, version)
+            await self._submit(seat, text, version, lag)
         except GameError:
             raise
         except Exception as error:
@@ -475,13 +479,15 @@ class GameSession:
                 self.stored, self.state = stored, state
                 self.pending, self.version = dict(stored.pending), len(record.moves)
 
-    async def _submit(self, seat: int, text: str, version: int | None = None) -> None:
+    async def _submit(self, seat: int, text: str, version: int | None = None, lag: int = 0) -> None:
         async with self.lock:
             if version is not None and version != self.version:
                 raise GameError("stale", _(M.STALE))
             state = self.state
             if self.is_over():
                 raise GameError("game_over", _(M.GAME_OVER))
+            clocks, before = self.manager.clocks, self.version
+            now = None if clocks is None else await clocks.stamp(self)  # the server's time, never the client's
             to_move = state.current_player()
             if to_move == SIMULTANEOUS:
                 await self._commit_choice(seat, text)
@@ -494,6 +500,8 @@ class GameSession:
                 except (IllegalMoveError, ValueError) as error:
                     raise GameError("illegal_move", str(error)) from None
                 await self._record(lambda: state.apply(move))
+            if clocks is not None:
+                await clocks.moved(self, seat, now, played=self.version != before, lag=lag)
             self.touched = time.monotonic()
         if self.is_over():
             await self.manager.game_ended(self)
@@ -618,6 +626,8 @@ class GameSession:
         fault = self.stored.faults.get((ply, seat.seat))
         text: str | None = None
         if fault is None:  # a job that already failed here (before a restart) is never run again
+            clocks = self.manager.clocks
+            on_clock = None if clocks is None else clocks.agent_seconds(self, seat.seat)  # half its time left
             job = AgentJob(
                 self.id,
                 self.game.name,
@@ -627,9 +637,11 @@ class GameSession:
                 seat.seat,
                 seat.agent,
                 start=self.record.start,
+                time_limit=on_clock,
             )
             limits = self.manager.limits
             budget = agent_budget(seat.agent, limits.agent_max_time)
+            budget = budget if on_clock is None else min(budget, on_clock)
             # Hidden information: a search's size could hint at what it saw; only its time is shown.
             searching = partial(self._searching, seat.seat) if self.game.perfect_information else None
             self._set_thinking(seat.seat, True)
@@ -694,6 +706,8 @@ class SessionManager:
         #: Called when the games being played may have changed (seats came or left, a game ended):
         #: the lobby's presence (:meth:`spheria.server.challenges.Lobby.presence_changed`).
         self.presence_hooks: list[Callable[[], None]] = []
+        #: The clocks of timed games (:mod:`spheria.server.clocks`), once installed.
+        self.clocks: ServerClocks | None = None
 
     async def game_ended(self, session: GameSession) -> None:
         """Run the end hooks; a failing hook is logged and never undoes the end."""
@@ -742,6 +756,7 @@ class SessionManager:
         start: str | None = None,
         hints: bool = False,
         rated: bool = False,
+        clock: TimeControl | None = None,
     ) -> tuple[GameSession, dict[int, str], str]:
         """A new game, from the game's own start or from the position ``start`` (SPN, checked:
         ``bad_position`` names the problem); returns the session, each human seat's invite token
@@ -778,6 +793,8 @@ class SessionManager:
         await self.db(self.storage.create_game, stored)
         session = GameSession(self, stored, game, state)
         self.sessions[stored.id] = session
+        if clock is not None and clock.timed and self.clocks is not None:  # on the clock (docs/server.md, Clocks)
+            await self.clocks.create(session, clock)
         session.schedule_agents()
         return session, tokens, owner
 
@@ -828,6 +845,8 @@ class SessionManager:
                 self.sessions[game_id] = session
         finally:
             self._loading.pop(game_id, None)
+        if self.clocks is not None:
+            await self.clocks.attach(session)
         await self._settle(session)
         if session.is_over():
             await self.game_ended(session)

@@ -92,10 +92,7 @@ def test_an_agent_seat_is_refused_before_the_game_starts(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _out, err = play_typed(monkeypatch, capsys, ["play", "sandbox", "--players", "human,random", "--no-save"], [])
-    assert (
-        code == 1
-        and f"seat 2 (Player 2): random does not play Shibumi Sandbox, nor does any agent: {WHY}" in err
-    )
+    assert code == 1 and f"seat 2 (Player 2): random does not play Shibumi Sandbox, nor does any agent: {WHY}" in err
 
 
 def test_a_sandbox_position_is_not_analysed_and_the_refusal_says_why() -> None:

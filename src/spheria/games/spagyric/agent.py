@@ -327,7 +327,7 @@ class SpagyricAgent(Agent):
 
     def max_seconds_per_move(self) -> float:
         """``time``; with ``iterations``, the caller's ``max_time`` (the search stops there too)."""
-        return self.time if self.time is not None else self.time_cap
+        return self.within_limit(self.time if self.time is not None else self.time_cap)
 
     # -- deciding in the canonical position (the agent is seat 0) -----------------------------------
 

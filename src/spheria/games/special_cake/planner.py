@@ -228,7 +228,12 @@ class PlannerAgent(Agent):
 
     def max_seconds_per_move(self) -> float:
         """``time`` in the set-up; in the eating phase, the eating agent's budget."""
-        return max(self.time, self._eating_agent().max_seconds_per_move())
+        return max(self.within_limit(self.time), self._eating_agent().max_seconds_per_move())
+
+    def limit_time(self, seconds: float | None) -> None:
+        super().limit_time(seconds)
+        if self._eater is not None:
+            self._eater.limit_time(seconds)
 
     def reset(self) -> None:
         self.solved.clear()
@@ -249,7 +254,7 @@ class PlannerAgent(Agent):
             raise ValueError("the planner plays the set-up of Special Cake's mint and poisoned variants")
         if state.phase != PLACE:
             return self._eating_agent().choose(state, player)
-        budget = _Budget(self.clock() + self.time, self.solves, self.clock)
+        budget = _Budget(self.clock() + self.within_limit(self.time), self.solves, self.clock)
         self._searched = 0  # positions the solver searched for this move, for ``watch``
         moves = state.legal_moves()
         left = state.game.placements - placed(state.masks())
@@ -346,6 +351,7 @@ class PlannerAgent(Agent):
         if self._eater is None:
             spec = self.eat if self.seed is None else f"{self.eat}:seed={self.seed}"
             self._eater = make_agent(spec, max_time=self.time_cap)
+            self._eater.limit_time(self.time_limit)
         return self._eater
 
     # -- near the end: every finish, solved ----------------------------------------------

@@ -123,7 +123,14 @@ class SolverAgent(Agent):
 
     def max_seconds_per_move(self) -> float:
         """A solve's limit (``time``, else the caller's ``max_time``), or the set-up agent's budget."""
-        return max(self.time if self.time is not None else self.time_cap, self.setup.max_seconds_per_move())
+        return max(self.within_limit(self._solve_limit()), self.setup.max_seconds_per_move())
+
+    def _solve_limit(self) -> float:
+        return self.time if self.time is not None else self.time_cap
+
+    def limit_time(self, seconds: float | None) -> None:
+        super().limit_time(seconds)
+        self.setup.limit_time(seconds)
 
     def choose(self, view: PlayerView, player: int) -> Any:
         from spheria.games.special_cake.solver import solve  # the compiled solver loads only when it is needed
@@ -140,7 +147,7 @@ class SolverAgent(Agent):
         move = self._table_move(state)
         if move is not None:
             return move
-        limit = self.time if self.time is not None else self.time_cap
+        limit = self.within_limit(self._solve_limit())
         try:
             result = solve(state, time_limit=limit, stop_at_first=True, progress=self._report())
         except TimeoutError:

@@ -10,6 +10,7 @@ import { h, clear, seatColors, ballSwatch, describeOptions, copyButton, absolute
 import { MoveBox, Announcer, ballNames, revealVerdict, resultOutcome } from "./keyboard.js";
 import { Chat, post } from "./chat.js";
 import { ratingLines } from "./ui.js";
+import { ClockView } from "./clock.js";
 
 translatePage(); // static labels from the message table
 
@@ -28,6 +29,7 @@ new ResizeObserver(([entry]) => {
 const moveBox = new MoveBox($("move-box"), (move) => submit(move)); // a move typed as in the terminal
 const announcer = new Announcer(); // each move and the result, for a screen reader
 const chat = new Chat($("chat"), gameId, send); // the players' or the spectators' room
+const clocks = new ClockView($("clocks")); // a timed game's clocks, ticking between frames
 
 let socket = null;
 let seat = null;
@@ -151,6 +153,8 @@ function onFrame(data) {
     render();
   } else if (data.type === "rematch") {
     location.assign(data.invite); // the other player made the rematch: this seat's invite to it
+  } else if (data.type === "clock_ping") {
+    send({ type: "clock_pong", id: data.id }); // the server times its round trip (lag credit, docs/server.md)
   } else if (data.type === "claimed") {
     if (claimKey) localStorage.setItem(claimKey, data.credential);
   } else if (data.type === "presence") {
@@ -194,6 +198,7 @@ function onFrame(data) {
     if (previous && previous.version !== frame.version) hint.shown = null;
     if (previous && previous.version !== frame.version && frame.reveal && !frame.terminal) showReveal(frame);
     if (frame.terminal) hideReveal(); // the board shows the result: no popup over it
+    clocks.update(frame.clock, frame.players.map((p) => seatName(p.name)), seat, frame.terminal);
     render();
     announcer.heard(frame, seat, nameOf);
     showFallback(frame.fallbacks || []);
