@@ -104,6 +104,23 @@ class MeasuredLevels:
 
 
 @dataclass(frozen=True)
+class GameWords:
+    """The words a game's pages show for it beyond its options (each ``N_``-marked in the game's
+    messages; the server sends them translated, and no page catalogue repeats them).
+
+    ``agents`` names the game's own agents by spec name; ``fields`` names the fields of its
+    position notation (SPN) after the board, in order; ``phases`` words its phases (values of
+    those fields: ``"place"``) where it says them in its own way; ``turns`` says, by phase,
+    what the player to move does (a template with ``{name}``, the player's name).
+    """
+
+    agents: Mapping[str, str] = field(default_factory=dict)
+    fields: tuple[str, ...] = ()
+    phases: Mapping[str, str] = field(default_factory=dict)
+    turns: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class GameKit:
     """Everything a game offers beyond its rules; every field may be left empty.
 
@@ -124,7 +141,8 @@ class GameKit:
       :class:`spheria.cli.terminal.Terminal`) and the ``--color`` options;
     * ``sample_origin``: for a game of hidden information, a sampler of a first position
       consistent with one seat's view (:data:`SampleOrigin`; OpenSpiel's resampling);
-    * ``measured_levels``: what its ladders measured (:class:`MeasuredLevels`), for the ratings.
+    * ``measured_levels``: what its ladders measured (:class:`MeasuredLevels`), for the ratings;
+    * ``words``: its own agents', position fields' and phases' words for the pages (:class:`GameWords`).
     """
 
     knowledge: Knowledge = field(default_factory=Knowledge)
@@ -137,6 +155,7 @@ class GameKit:
     commands: Callable[[Any], None] | None = None
     sample_origin: SampleOrigin | None = None
     measured_levels: tuple[MeasuredLevels, ...] = ()
+    words: GameWords = field(default_factory=GameWords)
 
 
 #: The kit of a game that offers nothing beyond its rules.
