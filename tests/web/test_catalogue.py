@@ -26,9 +26,12 @@ import pytest
 from starlette.testclient import TestClient
 
 from spheria.agents.registry import agent_names
+from spheria.kernel.game import Game
 from spheria.kernel.registry import game_class, game_names, load_game
+from spheria.server import views
 from spheria.server.app import create_app
 from spheria.server.limits import Limits
+from tests.kernel.test_architecture import pile_registered  # noqa: F401  (a fixture)
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "spheria" / "web"
 SERVER = WEB.parent / "server"
@@ -317,6 +320,22 @@ def test_the_server_words_every_option_choice_method_agent_and_editor_field_of_e
         *(text for group in ("phases", "turns") for words in korean[group].values() for text in words.values()),
     ]
     assert every_korean and all(HANGUL.search(text) for text in every_korean), every_korean
+
+
+def test_a_game_package_from_outside_brings_its_own_option_words(
+    pile_registered: type[Game],  # noqa: F811
+    client: TestClient,
+) -> None:
+    """A new game (tests/plugin_games/pile) words its option on the pages with no page catalogue edited."""
+    views._words.cache_clear()  # the words were gathered before the game came
+    try:
+        for lang in LANGUAGES:
+            sent = client.get(f"/api/words?lang={lang}").json()
+            assert sent["options"]["stones"] == {"label": "stones to begin with", "choices": {}}  # not translated
+            assert sent["games"]["test-pile"] == "Pile" and "stones" not in catalogue(lang)
+    finally:
+        views._words.cache_clear()
+    assert not [key for key in catalogue("en") if "stones" in key or "pile" in key]
 
 
 def test_no_page_catalogue_words_a_games_option_agent_method_or_field() -> None:
