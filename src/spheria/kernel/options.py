@@ -46,6 +46,10 @@ class Option:
     Traceback (most recent call last):
     ...
     ValueError: option 'players' takes a whole number, not 2.5
+    >>> Option("rule", "a", "the rule", ("a", "b"), label="rule", words=("one",))
+    Traceback (most recent call last):
+    ...
+    ValueError: option 'rule' has 1 words for its 2 choices
     """
 
     name: str
@@ -61,7 +65,7 @@ class Option:
 
     def __post_init__(self) -> None:
         if self.words and len(self.words) != len(self.choices):
-            raise ValueError(f"option {self.name!r} words {len(self.words)} of its {len(self.choices)} choices")
+            raise ValueError(f"option {self.name!r} has {len(self.words)} words for its {len(self.choices)} choices")
 
     @property
     def type_name(self) -> str:
