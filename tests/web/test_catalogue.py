@@ -2,10 +2,12 @@
 
 Every key the JavaScript and HTML use is in en.json, every en.json key is in every other
 catalogue (the test names a missing one), no catalogue has a key nothing uses, the placeholders
-of a text are the same in every language, the names the page words by id (options and their
-values, agents, error codes) each have their text, and no English sentence is both the server's
-(its gettext catalogue: refusals, game titles, seat names, option help, colour and level words,
-sent translated from ``/api/words`` and in its refusals) and the page's.
+of a text are the same in every language, the names the page words by id (generic agents, error
+codes) each have their text, the server words each game's own words (its options and their
+choices, agents, analysis methods, position fields and phases) in every language, and no English
+sentence is both the server's (its gettext catalogue: refusals, game titles, seat names, option
+help, each game's words, colour and level words, sent translated from ``/api/words`` and in its
+refusals) and the page's.
 """
 
 from __future__ import annotations
@@ -24,9 +26,12 @@ import pytest
 from starlette.testclient import TestClient
 
 from spheria.agents.registry import agent_names
+from spheria.kernel.game import Game
 from spheria.kernel.registry import game_class, game_names, load_game
+from spheria.server import views
 from spheria.server.app import create_app
 from spheria.server.limits import Limits
+from tests.kernel.test_architecture import pile_registered  # noqa: F401  (a fixture)
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "spheria" / "web"
 SERVER = WEB.parent / "server"
@@ -183,15 +188,24 @@ SERVER_MESSAGE_MODULES = (
     *(f"spheria.games.{name.replace('-', '_')}.messages" for name in game_names()),
 )
 #: Entries of en.json whose English happens to be spelt as a server sentence in another sense.
-HOMONYMS = {
-    "value.variant.mint": "the option value mint (the variant) is not the seat named Mint",
-}
+HOMONYMS: dict[str, str] = {}
 
 
 def normal(text: str) -> str:
     """A sentence with case, punctuation and the names of its placeholders left out."""
     text = re.sub(r"\{[^{}]*\}|%\(\w+\)s", "{}", text.lower())
     return " ".join(re.findall(r"[^\W_]+|\{\}", text))
+
+
+def game_words_declared(name: str) -> list[str]:
+    """The English of every word the game ``name`` declares for the pages: its options' labels and
+    choices, its analysis methods, its own agents, its position fields, phases and turns."""
+    cls = game_class(name)
+    kit = cls.kit()
+    words = [text for spec in cls.option_specs for text in (spec.label, *spec.words) if text]
+    words += list(kit.analyse.methods.values()) if kit.analyse else []
+    words += [*kit.words.agents.values(), *kit.words.fields, *kit.words.phases.values(), *kit.words.turns.values()]
+    return words
 
 
 def server_sentences() -> dict[str, str]:
@@ -207,6 +221,7 @@ def server_sentences() -> dict[str, str]:
     for name in game_names():
         cls = game_class(name)
         texts += [cls.title, *(spec.help for spec in cls.option_specs)]
+        texts += game_words_declared(name)
     texts += sorted(names_sent())
     # A text of placeholders only ("{n} {color}") is a pattern, not a sentence.
     return {normal(text): text for text in texts if re.search(r"[^\W\d_]", normal(text).replace("{}", ""))}
@@ -230,7 +245,13 @@ def test_no_english_sentence_is_both_the_servers_and_the_pages() -> None:
 def test_the_duplicate_finder_catches_a_sentence_written_differently() -> None:
     """Case, final punctuation and placeholder names do not hide a duplicate."""
     sentences = server_sentences()
-    for page_text in ("The game is over.", "Special Cake", "mint", "This seat was already taken by another browser!"):
+    for page_text in (
+        "The game is over.",
+        "Special Cake",
+        "mint",
+        "This seat was already taken by another browser!",
+        "Phase",
+    ):
         assert normal(page_text) in sentences, page_text
     assert normal("{who} holds {count} balls") in sentences  # Spagyric's "{name} holds {n} balls."
     assert normal("Your balls in hand") not in sentences
@@ -255,16 +276,87 @@ def test_the_server_words_every_title_seat_name_option_help_colour_and_level(cli
     assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_lang"
 
 
-def test_every_option_has_a_label_and_words_for_its_choices() -> None:
+def test_the_server_words_every_option_choice_method_agent_and_editor_field_of_every_game(
+    client: TestClient,
+) -> None:
+    """Each game's words come from the game, translated by the server: the page catalogue holds none."""
+    english = client.get("/api/words?lang=en").json()
+    korean = client.get("/api/words?lang=ko").json()
     specs = [spec for name in game_names() for spec in game_class(name).option_specs]
-    assert family("option.") == {spec.name for spec in specs}
-    worded = {f"{spec.name}.{choice}" for spec in specs for choice in spec.choices if isinstance(choice, str)}
-    bools = {str(value).lower() for spec in specs if spec.kind is bool for value in (True, False)}
-    assert family("value.") == worded | bools
+    for words in (english, korean):
+        assert set(words["options"]) == {spec.name for spec in specs}
+        for spec in specs:
+            chosen = {str(choice) for choice in spec.choices if isinstance(choice, str)}
+            assert set(words["options"][spec.name]["choices"]) == chosen, spec.name
+        kits = {name: game_class(name).kit() for name in game_names()}
+        assert set(words["agents"]) == {agent for kit in kits.values() for agent in kit.agents}
+        assert set(words["methods"]) == {code for kit in kits.values() if kit.analyse for code in kit.analyse.methods}
+        for name in game_names():
+            state = load_game(name).new_initial_state(seed=1)
+            fields = state.game.spn_fields(state.to_spn())[1:]  # after the board
+            assert len(words["fields"][name]) == len(fields), name
+    # An option's label and choices, a method, an agent, a field: the game's English, and real Korean.
+    assert english["options"]["line_rule"] == {
+        "label": "line rule",
+        "choices": {"mixed": "mixed", "any": "any", "same": "same"},
+    }
+    assert korean["options"]["variant"] == {
+        "label": "변형",
+        "choices": {"mint": "민트", "sugar": "설탕 사탕", "poisoned": "독이 든 사탕"},
+    }
+    assert english["methods"]["solver"] == "the eating-phase solver" and korean["methods"]["solver"] == "먹기 단계 솔버"
+    assert english["agents"]["spagyric"] == "Spagyric strategy" and korean["agents"]["spagyric"] == "스파기릭 전략"
+    assert english["fields"]["spinca"] == ["To move", "Locked sites"] and korean["fields"]["spinca"] == [
+        "둘 차례",
+        "잠긴 칸",
+    ]
+    assert korean["phases"]["special-cake"] == {"place": "사탕 놓기", "eat": "사탕 먹기"}
+    assert korean["turns"]["special-cake"]["place"].format(name="민트") == "민트 차례: 사탕 놓기"
+    every_korean = [
+        *(text for option in korean["options"].values() for text in (option["label"], *option["choices"].values())),
+        *korean["agents"].values(),
+        *korean["methods"].values(),
+        *(text for words in korean["fields"].values() for text in words),
+        *(text for group in ("phases", "turns") for words in korean[group].values() for text in words.values()),
+    ]
+    assert every_korean and all(HANGUL.search(text) for text in every_korean), every_korean
+
+
+def test_a_game_package_from_outside_brings_its_own_option_words(
+    pile_registered: type[Game],  # noqa: F811
+    client: TestClient,
+) -> None:
+    """A new game (tests/plugin_games/pile) words its option on the pages with no page catalogue edited."""
+    views._words.cache_clear()  # the words were gathered before the game came
+    try:
+        for lang in LANGUAGES:
+            sent = client.get(f"/api/words?lang={lang}").json()
+            assert sent["options"]["stones"] == {"label": "stones to begin with", "choices": {}}  # not translated
+            assert sent["games"]["test-pile"] == "Pile" and "stones" not in catalogue(lang)
+    finally:
+        views._words.cache_clear()
+    assert not [key for key in catalogue("en") if "stones" in key or "pile" in key]
+
+
+def test_no_page_catalogue_words_a_games_option_agent_method_or_field() -> None:
+    """A new game with options needs no edit of the page catalogues: the page keeps its own words only."""
+    kits = [game_class(name).kit() for name in game_names()]
+    own_agents = {agent for kit in kits for agent in kit.agents}
+    methods = {code for kit in kits if kit.analyse for code in kit.analyse.methods}
+    for lang in LANGUAGES:
+        keys = set(catalogue(lang))
+        assert not {key for key in keys if key.startswith("option.")}
+        assert {key for key in keys if key.startswith("value.")} == {"value.true", "value.false"}  # a yes or no
+        assert not {f"agent.{agent}" for agent in own_agents} & keys
+        assert not {f"analysis.method.{code}" for code in methods} & keys
+        assert not {key for key in keys if re.fullmatch(r"editor\.(field|value|status)\.[a-z-]+\.\w+", key)}
 
 
 def test_every_agent_has_a_name() -> None:
-    assert family("agent.") == set(agent_names()) | {"level"}
+    """A generic agent by the page's words, each game's own agent by the game's (sent by the server)."""
+    own = {agent for name in game_names() for agent in game_class(name).kit().words.agents}
+    assert own == {agent for name in game_names() for agent in game_class(name).kit().agents}
+    assert family("agent.") == (set(agent_names()) - own) | {"level"}
 
 
 #: Codes whose refusal the server words whole in the page's language: the page shows its message.

@@ -104,6 +104,23 @@ class MeasuredLevels:
 
 
 @dataclass(frozen=True)
+class GameWords:
+    """The words a game's pages show for it beyond its options (each ``N_``-marked in the game's
+    messages; the server sends them translated, and no page catalogue repeats them).
+
+    ``agents`` names the game's own agents by spec name; ``fields`` names the fields of its
+    position notation (SPN) after the board, in order; ``phases`` words its phases (values of
+    those fields: ``"place"``) where it says them in its own way; ``turns`` says, by phase,
+    what the player to move does (a template with ``{name}``, the player's name).
+    """
+
+    agents: Mapping[str, str] = field(default_factory=dict)
+    fields: tuple[str, ...] = ()
+    phases: Mapping[str, str] = field(default_factory=dict)
+    turns: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class GameKit:
     """Everything a game offers beyond its rules; every field may be left empty.
 
@@ -130,6 +147,7 @@ class GameKit:
       in a comment (tests/kernel/test_layers.py checks), so it cannot lean on one game's ideas.
     * ``time_controls``: the time controls offered for it, written as :mod:`spheria.kernel.clock`
       parses them (``"5+3"``, ``"3d"``); empty: the generic ``spheria.kernel.clock.PRESETS``.
+    * ``words``: its own agents', position fields' and phases' words for the pages (:class:`GameWords`).
     """
 
     knowledge: Knowledge = field(default_factory=Knowledge)
@@ -144,6 +162,7 @@ class GameKit:
     measured_levels: tuple[MeasuredLevels, ...] = ()
     vocabulary: frozenset[str] = frozenset()
     time_controls: tuple[str, ...] = ()
+    words: GameWords = field(default_factory=GameWords)
 
 
 #: The kit of a game that offers nothing beyond its rules.

@@ -35,7 +35,10 @@ class Option:
     (typed like ``kind``) lists the only allowed values. ``default`` ``None`` means the value
     is worked out from other options (see :meth:`Game._resolve_options`) or, for an agent, from
     its other options. ``seconds`` marks an agent's time budget: its greatest value is also capped
-    by the caller's ``max_time``, and so is its default.
+    by the caller's ``max_time``, and so is its default. ``label`` names a game's option for
+    people and ``words`` its choices, in the order of ``choices`` (``N_``-marked in the game's
+    messages; the server sends them translated to the pages, which show the name and the value
+    themselves where a game gives no words).
 
     >>> Option("players", 2, "seats", kind=int, minimum=2, maximum=4).parse("3")
     3
@@ -43,6 +46,10 @@ class Option:
     Traceback (most recent call last):
     ...
     ValueError: option 'players' takes a whole number, not 2.5
+    >>> Option("rule", "a", "the rule", ("a", "b"), label="rule", words=("one",))
+    Traceback (most recent call last):
+    ...
+    ValueError: option 'rule' has 1 words for its 2 choices
     """
 
     name: str
@@ -53,6 +60,12 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     seconds: bool = False
+    label: str = ""
+    words: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.words and len(self.words) != len(self.choices):
+            raise ValueError(f"option {self.name!r} has {len(self.words)} words for its {len(self.choices)} choices")
 
     @property
     def type_name(self) -> str:

@@ -41,6 +41,7 @@ from spheria.kernel.game import (
     State,
 )
 from spheria.kernel.registry import game_class, game_names, load_game
+from spheria.server.words import game_words
 
 #: One click of a move's text: a site (``0a1``) or a word (a colour such as ``w``).
 TOKEN_RE = re.compile(r"[0-3][a-d][1-4]|[A-Za-z]+")
@@ -381,4 +382,5 @@ def _words_now() -> dict[str, Any]:
         "names": names,
         "colors": {code: _(word) for code, word in zip(SEAT_COLOR_CODES, K.COLOR, strict=True)},
         "levels": {str(level): level_words(level) for level in LEVEL_NUMBERS},
+        **game_words(),  # each game's own words (spheria.server.words)
     }

@@ -29,7 +29,7 @@ class Pile(Game):
     min_players = 2
     max_players = 3
     option_specs: ClassVar[tuple[Option, ...]] = (
-        Option("stones", 5, "stones in the pile at the start", kind=int, minimum=1, maximum=50),
+        Option("stones", 5, "stones in the pile at the start", kind=int, minimum=1, maximum=50, label=M.OPTION_STONES),
         Option("players", 2, "seats around the pile", kind=int, minimum=2, maximum=3),
     )
 

@@ -34,7 +34,7 @@ from tests.web.e2e.test_browser import (  # noqa: F401  (browser and server are 
     wait_turn,
     watched_page,
 )
-from tests.web.e2e.test_korean import assert_korean
+from tests.web.e2e.test_korean import assert_korean, server_words
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
@@ -360,6 +360,7 @@ def test_the_fields_are_words_in_the_page_language_and_the_game_speaks_its_own(
 ) -> None:
     size, lang, page = speaking
     words = catalogue(lang)
+    game_words = server_words(lang)  # each game's own words, from the game (GET /api/words)
     open_editor(page, server, "spagyric", {})
     phase = page.locator("#field-1 option")
     assert phase.all_inner_texts() == [
@@ -378,7 +379,7 @@ def test_the_fields_are_words_in_the_page_language_and_the_game_speaks_its_own(
             count = page.locator(f"#field-{field}-{color}")
             assert count.get_attribute("type") == "number" and count.is_visible()
     labels = page.locator("#fields .form-row > label, #fields .field-label").all_inner_texts()
-    assert labels == [words[f"editor.field.spagyric.{n}"] for n in range(1, 8)]
+    assert labels == game_words["fields"]["spagyric"] and len(labels) == 7
     assert "Spagyric" not in page.input_value("#spn")  # the SPN is still there to read and edit
     assert page.input_value("#spn").endswith("reveal - 8,8,8 8,8,8 0,0,0 0,0,0 0,0,0")
     if lang == "ko":
@@ -389,11 +390,11 @@ def test_the_fields_are_words_in_the_page_language_and_the_game_speaks_its_own(
     # Special Cake speaks of candies: its phases and the player to move.
     open_editor(page, server, "special-cake", {})
     assert page.locator("#field-2 option").all_inner_texts() == [
-        words["editor.value.special-cake.eat"],
-        words["editor.value.special-cake.place"],
+        game_words["phases"]["special-cake"]["eat"],
+        game_words["phases"]["special-cake"]["place"],
     ]
     mint = "Mint" if lang == "en" else "민트"
-    assert words["editor.status.special-cake.place"].format(name=mint) in verdict(page)
+    assert game_words["turns"]["special-cake"]["place"].format(name=mint) in verdict(page)
     assert ("candy" in verdict(page)) if lang == "en" else ("사탕" in verdict(page))
     if lang == "ko":
         assert_korean(page)

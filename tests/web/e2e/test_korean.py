@@ -47,7 +47,8 @@ SAME_IN_EVERY_LANGUAGE = {"page.game", "list.comma"}
 
 
 def server_words(lang: str) -> dict[str, Any]:
-    """The server's words for the pages in ``lang`` (``GET /api/words``): titles, names, colours, levels."""
+    """The server's words for the pages in ``lang`` (``GET /api/words``): titles, names, colours, levels
+    and each game's own words (options, agents, methods, position fields, phases, turns)."""
     with using(lang):
         return words()
 
@@ -59,8 +60,16 @@ def english_patterns() -> list[tuple[str, re.Pattern[str]]]:
     sent = server_words("en")
     english.update((f"server.games.{key}", text) for key, text in sent["games"].items())
     english.update((f"server.names.{text}", text) for text in sent["names"])
-    for group in ("colors", "levels"):
+    for group in ("colors", "levels", "agents", "methods"):
         english.update((f"server.{group}.{key}", text) for key, text in sent[group].items())
+    for option, worded in sent["options"].items():
+        english[f"server.options.{option}"] = worded["label"]
+        english.update((f"server.options.{option}.{choice}", text) for choice, text in worded["choices"].items())
+    for game, fields in sent["fields"].items():
+        english.update((f"server.fields.{game}.{number}", text) for number, text in enumerate(fields, 1))
+    for group in ("phases", "turns"):
+        for game, worded in sent[group].items():
+            english.update((f"server.{group}.{game}.{key}", text) for key, text in worded.items())
     patterns = []
     for key, entry in english.items():
         if key in SAME_IN_EVERY_LANGUAGE:
@@ -105,10 +114,14 @@ def english_on(page: Page) -> list[tuple[str, str]]:
 
 
 def option_values_as_typed() -> set[str]:
-    """The keys of the option values whose English word is the value itself (``value.variant.mint``:
-    "mint"): the server's help of an option names its values as they are typed, in every language."""
+    """The keys of the option values whose English word is the value itself (``server.options.variant.mint``:
+    "mint", ``value.true``: "true"): the server's help of an option names its values as they are typed, in
+    every language."""
     english = json.loads((CATALOGUES / "en.json").read_text(encoding="utf-8"))
-    return {key for key, text in english.items() if key.startswith("value.") and key.split(".")[-1] == text}
+    typed = {key for key, text in english.items() if key.startswith("value.") and key.split(".")[-1] == text}
+    for option, worded in server_words("en")["options"].items():
+        typed |= {f"server.options.{option}.{choice}" for choice, text in worded["choices"].items() if choice == text}
+    return typed
 
 
 def assert_korean(page: Page, names: tuple[str, ...] = ()) -> None:
@@ -269,7 +282,7 @@ def test_the_lobby_says_in_korean_which_option_or_seat_is_wrong(browser: Browser
     assert refusal.startswith(korean()["error.bad_game"]), refusal
     assert "옵션 'supply'은(는) 1 이상 99 이하여야 합니다" in refusal and "at most" not in refusal
     assert page.is_disabled("#create")
-    assert_korean(page, names=("option.supply",))
+    assert_korean(page, names=("server.options.supply",))
     screenshot(page, f"ko-lobby-bad-option-{size}", full_page=True)
     page.fill("#opt-supply", "8")
     page.dispatch_event("#opt-supply", "change")
@@ -282,7 +295,7 @@ def test_the_lobby_says_in_korean_which_option_or_seat_is_wrong(browser: Browser
     refusal = page.inner_text("#form-error")
     assert refusal.startswith(korean()["error.bad_seats"]) and "2번 자리: " in refusal, refusal
     assert HANGUL.search(refusal.split("2번 자리: ", 1)[1]) and "must be" not in refusal
-    assert_korean(page, names=("agent.spagyric",))  # the agent's name, as the spec wrote it
+    assert_korean(page, names=("server.agents.spagyric",))  # the agent's name, as the spec wrote it
     if size == "phone":
         assert_fits(page, board=False)
     screenshot(page, f"ko-lobby-bad-agent-{size}", full_page=True)
@@ -367,7 +380,7 @@ def test_a_finished_games_analysis_and_a_bad_link_in_korean(browser: Browser, se
     assert page.inner_text("#problem-text").startswith(korean()["error.bad_game"])
     detail = page.inner_text("#problem-text .detail")
     assert "게임 'chess'은(는) 없습니다" in detail and "no game called" not in detail
-    assert_korean(page, names=("agent.spagyric",))  # the games' ids it lists (one is an agent's name too)
+    assert_korean(page, names=("server.agents.spagyric",))  # the games' ids it lists (one is an agent's name too)
     screenshot(page, "ko-analysis-bad-link-phone")
     assert unexpected(errors) == []
     page.context.close()

@@ -117,13 +117,14 @@ def test_each_option_is_named_in_words_and_explained_in_the_page_language(
     words_here = catalogue(lang)
     with using(lang):
         helps = words()["names"]
+        options = words()["options"]  # each game's option words, from the game
     open_lobby(page, server)
     for game in spheria.game_names():
         choose_game(page, game)
         for spec in spheria.load_game(game).option_specs:
             label = page.inner_text(f"label[for='opt-{spec.name}']").strip()
             assert label not in (spec.name, spec.name.replace("_", " ")), label  # not the option's key
-            assert label[0] == label[0].upper() and label.lower() == words_here[f"option.{spec.name}"].lower()
+            assert label[0] == label[0].upper() and label.lower() == options[spec.name]["label"].lower()
             help_text = page.locator(f"#opt-{spec.name}-help")
             assert help_text.is_visible() and help_text.inner_text() == helps[spec.help]
     # "default" says what it is now: the line rule follows the variant.
@@ -132,12 +133,12 @@ def test_each_option_is_named_in_words_and_explained_in_the_page_language(
     empty = "#opt-line_rule option[value='']"
     page.wait_for_function(
         "([selector, text]) => document.querySelector(selector).textContent === text",
-        arg=[empty, default.format(value=words_here["value.line_rule.mixed"])],
+        arg=[empty, default.format(value=options["line_rule"]["choices"]["mixed"])],
     )
     page.select_option("#opt-variant", "sugar")
     page.wait_for_function(
         "([selector, text]) => document.querySelector(selector).textContent === text",
-        arg=[empty, default.format(value=words_here["value.line_rule.any"])],
+        arg=[empty, default.format(value=options["line_rule"]["choices"]["any"])],
     )
     if lang == "ko":
         assert_korean(page)

@@ -7,7 +7,7 @@ from spheria.i18n import N_
 
 # -- the methods of its analysis (``spheria analyse``'s "exact (...)") -----------------------------
 METHODS = {
-    "spagyric-solver": N_("the exact Spagyric solver"),
+    "spagyric-solver": N_("the Spagyric solver"),
     "spagyric-agent": N_("the Spagyric agent"),
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from spheria.games.spagyric import cli_messages
+from spheria.games.spagyric import messages as M
 from spheria.games.spagyric.agent import FixedColorAgent, SpagyricAgent
 from spheria.games.spagyric.analysis import analyse
 from spheria.games.spagyric.cli import add_commands
@@ -10,13 +11,14 @@ from spheria.games.spagyric.codec import SpagyricCodec
 from spheria.games.spagyric.howto import HOWTO
 from spheria.games.spagyric.levels import LEVELS
 from spheria.games.spagyric.worlds import sample_origin
-from spheria.kernel.kit import Analyser, GameKit, MeasuredLevels
+from spheria.kernel.kit import Analyser, GameKit, GameWords, MeasuredLevels
 
 KIT = GameKit(
     levels=LEVELS,
     agents={"spagyric": SpagyricAgent, "fixed": FixedColorAgent},
     codec=SpagyricCodec,
     howto=HOWTO,
+    words=GameWords(agents=M.AGENTS, fields=M.SPN_FIELDS),
     analyse=Analyser(analyse, cli_messages.METHODS),
     commands=add_commands,
     sample_origin=sample_origin,

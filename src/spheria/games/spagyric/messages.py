@@ -81,3 +81,19 @@ SPAGYRIC_SPN_NO_LAST = N_(
     "no single last ball could have made the group of {n} {color} balls ({sites}): before it every group had at"
     " most 2 balls"
 )
+
+# -- the pages' words for Spagyric (sent translated by the server's /api/words) -------------------
+OPTION_SUPPLY = N_("supply")
+OPTION_MEMORY = N_("memory rule")
+#: Its own agents' names by spec name.
+AGENTS = {"spagyric": N_("Spagyric strategy"), "fixed": N_("fixed")}
+#: The fields of its position notation after the board.
+SPN_FIELDS = (
+    N_("Phase"),
+    N_("Who places (or won)"),
+    N_("Player 1's supply"),
+    N_("Player 2's supply"),
+    N_("Stunned pairs"),
+    N_("Player 1's bag of defeat"),
+    N_("Player 2's bag of defeat"),
+)

@@ -290,12 +290,21 @@ class Spagyric(Game):
     simultaneous = True
     perfect_information = False
     option_specs = (
-        Option("supply", 8, N_("balls of each colour in each player's supply"), kind=int, minimum=1, maximum=99),
+        Option(
+            "supply",
+            8,
+            N_("balls of each colour in each player's supply"),
+            kind=int,
+            minimum=1,
+            maximum=99,
+            label=M.OPTION_SUPPLY,
+        ),
         Option(
             "memory",
             True,
             N_("true (for people): observations list no earlier reveals; false (for programs): they list them all"),
             kind=bool,
+            label=M.OPTION_MEMORY,
         ),
     )
 

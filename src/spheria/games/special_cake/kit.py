@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from spheria.games.special_cake import cli_messages
+from spheria.games.special_cake import messages as M
 from spheria.games.special_cake.analysis import analyse
 from spheria.games.special_cake.cli import add_commands
 from spheria.games.special_cake.codec import SpecialCakeCodec
@@ -11,7 +12,7 @@ from spheria.games.special_cake.knowledge import KNOWLEDGE
 from spheria.games.special_cake.levels import LEVELS
 from spheria.games.special_cake.planner import PlannerAgent
 from spheria.games.special_cake.solver_agent import SolverAgent
-from spheria.kernel.kit import Analyser, GameKit, MeasuredLevels
+from spheria.kernel.kit import Analyser, GameKit, GameWords, MeasuredLevels
 
 KIT = GameKit(
     knowledge=KNOWLEDGE,
@@ -19,6 +20,7 @@ KIT = GameKit(
     agents={"solver": SolverAgent, "planner": PlannerAgent},
     codec=SpecialCakeCodec,
     howto=HOWTO,
+    words=GameWords(agents=M.AGENTS, fields=M.SPN_FIELDS, phases=M.PHASES, turns=M.TURNS),
     analyse=Analyser(analyse, cli_messages.METHODS),
     commands=add_commands,
     # docs/agents.md, "Measured ladders": the level tables shipped, Elo with random at 0

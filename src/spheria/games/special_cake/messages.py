@@ -41,3 +41,19 @@ CAKE_MINT_TO_PLACE = N_("{white} mint and {black} liquorice placed, so Mint is t
 CAKE_LIQUORICE_TO_PLACE = N_("{white} mint and {black} liquorice placed, so Liquorice is to place")
 CAKE_ONE_CHERRY = N_("the poisoned cake has exactly one cherry ('r') while it is eaten")
 CAKE_ON_CHERRY = N_("a candy rests on the cherry: it starts on top and only ever drops")
+
+# -- the pages' words for Special Cake (sent translated by the server's /api/words) ---------------
+OPTION_VARIANT = N_("variant")
+#: The variants' words, in the order of the option's choices (mint, sugar, poisoned).
+VARIANT_WORDS = (N_("mint"), N_("sugar"), N_("poisoned"))
+OPTION_LINE_RULE = N_("line rule")
+#: The line rules' words, in the order of the option's choices (mixed, any, same).
+LINE_RULE_WORDS = (N_("mixed"), N_("any"), N_("same"))
+#: Its own agents' names by spec name.
+AGENTS = {"solver": N_("solver"), "planner": N_("planner")}
+#: The fields of its position notation after the board.
+SPN_FIELDS = (N_("To move"), N_("Phase"))
+#: Its phases, as it says them.
+PHASES = {"place": N_("placing candies"), "eat": N_("eating candies")}
+#: What the player to move does, by phase.
+TURNS = {"place": N_("{name} places a candy")}

@@ -458,7 +458,14 @@ class SpecialCake(Game):
     featured = True
     picking_modes = (PICK_PREFIX, PICK_SET)
     option_specs = (
-        Option("variant", MINT, N_("mint, sugar or poisoned (the cherry variant)"), (MINT, SUGAR, POISONED)),
+        Option(
+            "variant",
+            MINT,
+            N_("mint, sugar or poisoned (the cherry variant)"),
+            (MINT, SUGAR, POISONED),
+            label=M.OPTION_VARIANT,
+            words=M.VARIANT_WORDS,
+        ),
         Option(
             "line_rule",
             None,
@@ -467,6 +474,8 @@ class SpecialCake(Game):
                 "default mixed, or any in sugar"
             ),
             (MIXED, ANY, SAME),
+            label=M.OPTION_LINE_RULE,
+            words=M.LINE_RULE_WORDS,
         ),
     )
 

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from spheria.games.spinca import messages as M
 from spheria.games.spinca.codec import SpincaCodec
 from spheria.games.spinca.howto import HOWTO
 from spheria.games.spinca.knowledge import KNOWLEDGE
 from spheria.games.spinca.levels import LEVELS
-from spheria.kernel.kit import GameKit, MeasuredLevels
+from spheria.kernel.kit import GameKit, GameWords, MeasuredLevels
 
 KIT = GameKit(
     knowledge=KNOWLEDGE,
     levels=LEVELS,
     codec=SpincaCodec,
     howto=HOWTO,
+    words=GameWords(fields=M.SPN_FIELDS),
     # docs/agents.md, "Measured ladders": the level tables shipped, Elo with random at 0 (4 seats: one level a team)
     measured_levels=(
         MeasuredLevels({"players": 2}, (406, 652, 930, 1238, 1561)),

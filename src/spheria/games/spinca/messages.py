@@ -65,3 +65,8 @@ SPINCA_SPN_LOCKED_TWICE = N_("locked sites name {site} twice")
 SPINCA_SPN_LOCKED_EMPTY = N_("{site} is locked but holds no marble")
 SPINCA_SPN_LAST_UNLOCKED = N_("the marble placed on the last turn is locked: some locked site must hold {color}")
 SPINCA_SPN_TOO_MANY_LOCKS = N_("at most 4 marbles are locked (one moved, two tumbled, one placed)")
+
+# -- the pages' words for Spinca (sent translated by the server's /api/words) ---------------------
+OPTION_PLAYERS = N_("players")
+#: The fields of its position notation after the board.
+SPN_FIELDS = (N_("To move"), N_("Locked sites"))

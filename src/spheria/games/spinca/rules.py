@@ -455,6 +455,7 @@ class Spinca(Game):
             N_("2 (White, Black), 3 (White, Black, Red) or 4 (teams: White-A, Black-A, White-B, Black-B)"),
             choices=(2, 3, 4),
             kind=int,
+            label=M.OPTION_PLAYERS,
         ),
     )
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from spheria.games.spline import messages as M
 from spheria.games.spline.codec import SplineCodec
 from spheria.games.spline.howto import HOWTO
 from spheria.games.spline.knowledge import KNOWLEDGE
 from spheria.games.spline.levels import LEVELS
 from spheria.games.spline.search import SplineSearch
-from spheria.kernel.kit import GameKit, MeasuredLevels
+from spheria.kernel.kit import GameKit, GameWords, MeasuredLevels
 
 KIT = GameKit(
     knowledge=KNOWLEDGE,
@@ -15,6 +16,7 @@ KIT = GameKit(
     search=SplineSearch,
     codec=SplineCodec,
     howto=HOWTO,
+    words=GameWords(fields=M.SPN_FIELDS),
     # docs/agents.md, "Measured ladders": the level table shipped, Elo with random at 0
     measured_levels=(MeasuredLevels({}, (259, 360, 507, 740, 922)),),
 )

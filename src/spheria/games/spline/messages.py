@@ -31,3 +31,7 @@ SPLINE_LINES_NOT_LAST = N_(
     "{color}'s lines {lines} cannot all have been made by the last ball (it must lie on every line, with no ball"
     " resting on it): the game ended at the first line"
 )
+
+# -- the pages' words for Spline (sent translated by the server's /api/words) ---------------------
+#: The fields of its position notation after the board.
+SPN_FIELDS = (N_("To move"),)

@@ -6,7 +6,7 @@
 import { PyramidView } from "./board.js";
 import { listenForTaps, wordUnder, keyboardClick } from "./taps.js";
 import { Picker, isSite, moveSites } from "./moves.js";
-import { t, has, translatePage, onLanguageChange, gameTitle, seatName, errorText, colorWord } from "./messages.js";
+import { t, tOr, has, translatePage, onLanguageChange, gameTitle, seatName, errorText, colorWord, methodWords, sentence } from "./messages.js";
 import { h, clear, api, describeOptions, seatColors, ballSwatch, copyButton, resultText, serverDetail, socketUrl } from "./ui.js";
 import { Node, nodes, leaves, promote, remove, mainLine, encode, decode } from "./variations.js";
 import { evaluationChart } from "./chart.js";
@@ -475,7 +475,7 @@ function renderEngine() {
   // What the verdict does not say yet stands right under it, not below the list of moves.
   const note = verdictNote(analysis);
   if (note) verdict.append(h("div", { class: "verdict-note", id: "engine-note" }, t(note)));
-  verdict.append(h("div", { class: "muted method" }, t(`analysis.method.${analysis.method}`)));
+  verdict.append(h("div", { class: "muted method" }, methodText(analysis)));
   if (!analysis.partial && analysis.iterations) {
     const rate = analysis.seconds > 0 ? Math.round(analysis.iterations / analysis.seconds) : null;
     progress.textContent = t("analysis.iterations_done", { count: analysis.iterations, rate: rate ?? "?" });
@@ -526,6 +526,14 @@ function progressText(p) {
     return t("analysis.searching", { count: p.iterations, rate });
   }
   return t("analysis.solving", { count: p.positions ?? 0 });
+}
+
+/** How the answer was found: a game's own method in its words (sent by the server) after what the
+ * answer is ("exact: ..."), a generic method in the page's words. */
+function methodText(a) {
+  const own = methodWords(a.method);
+  if (own === undefined) return t(`analysis.method.${a.method}`);
+  return tOr(`analysis.method_by.${a.status}`, sentence(own), { method: own });
 }
 
 function verdictText(a) {

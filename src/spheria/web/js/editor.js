@@ -4,7 +4,7 @@
 // page's link is always the position shown (?game=&options=&spn=), so nothing is lost on Back.
 
 import { PyramidView, SITES, LEVEL_SIZES, parseBoard, below } from "./board.js";
-import { t, has, tOr, translatePage, onLanguageChange, gameTitle, seatName, agentName, errorText, colorWord, sentence } from "./messages.js";
+import { t, has, tOr, translatePage, onLanguageChange, gameTitle, seatName, agentName, errorText, colorWord, sentence, fieldName, phaseWords, turnText } from "./messages.js";
 import { h, clear, api, saveInvites, serverDetail, refusalText, renderOptionInputs, optionValues, showResolvedDefaults, ballSwatch } from "./ui.js";
 
 translatePage(); // static labels (and the title) from the catalogue
@@ -245,21 +245,21 @@ async function copySpn() {
 
 // -- the panels --------------------------------------------------------------------------
 
+/** The name of a field after the board: the game's (sent by the server), else its number in the SPN. */
 function fieldLabel(game, index) {
-  const key = `editor.field.${game}.${index + 1}`;
-  return has(key) ? t(key) : t("editor.field", { number: index + 2 });
+  return fieldName(game, index) ?? t("editor.field", { number: index + 2 });
 }
 
 /** A value of an SPN field as people read it (the value itself stays in the SPN): a seat's number
  * names the seat, a seat with a colour ("1w") says who places which ball, a word is glossed in the
- * game's own words when the catalogue has some for it (editor.value.<game>.<value>). */
+ * game's own words when it has some for it (a phase, sent by the server), else in the page's. */
 function fieldValue(result, index, value) {
   const seat = (text) => result.players[Number(text) - 1];
   const placer = /^(\d+)([wbr])$/.exec(value);
   if (/^\d+$/.test(value) && seat(value)) return seatName(seat(value));
   if (placer && seat(placer[1])) return t("editor.value.placer", { name: seatName(seat(placer[1])), color: colorWord(placer[2]) });
   if (value === "-") return t("editor.value.none");
-  return tOr(`editor.value.${result.game}.${value}`, tOr(`editor.value.${value}`, value));
+  return phaseWords(result.game, value) ?? tOr(`editor.value.${value}`, value);
 }
 
 /** A field of counts by colour ("8,8,8") as one number input per colour, each named by its ball. */
@@ -318,9 +318,12 @@ function renderVerdict(result) {
   if (result.terminal) box.appendChild(h("div", {}, t("editor.over")));
   else if (result.simultaneous) box.appendChild(h("div", {}, t("editor.simultaneous")));
   else box.appendChild(h("div", {}, t("editor.to_move", { name: seatName(result.to_move_name), count: result.legal_moves })));
-  const own = `editor.status.${result.game}.${result.code.phase}`; // the game's own words when it has some (editor.status.<game>.<phase>)
-  const phase = has(own) ? own : `status.${result.code.phase}`;
-  if (result.code.code === "turn" && has(phase)) box.appendChild(h("div", { class: "muted" }, t(phase, { name: seatName(result.to_move_name) })));
+  if (result.code.code === "turn") {
+    const name = seatName(result.to_move_name);
+    const phase = `status.${result.code.phase}`;
+    const turn = turnText(result.game, result.code.phase, { name }) ?? (has(phase) ? t(phase, { name }) : undefined); // the game's own words first
+    if (turn !== undefined) box.appendChild(h("div", { class: "muted" }, turn));
+  }
 }
 
 let refusal = null; // what the server refused (shown again after a switch of language)

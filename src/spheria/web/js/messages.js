@@ -4,16 +4,18 @@
 // ("one", "other", ...) chosen by the parameter ``count``. English is the fallback for any key
 // a catalogue lacks. The language follows the switch in the header (remembered in
 // localStorage), else navigator.languages; switching re-words the page without a reload.
-// What the server names in English (game titles, seat and side names, option help) and the
-// colour and level words are the server's sentences: it sends them translated (/api/words), and
-// no page catalogue repeats them.
+// What the server names in English (game titles, seat and side names, option help), the colour
+// and level words, and each game's own words (its options' labels and choices, its agents, its
+// analysis methods, its position fields and phases) are the server's sentences: it sends them
+// translated (/api/words), and no page catalogue repeats them.
 
 export const LANGUAGES = ["en", "ko"];
 /** How each language names itself on the switch. */
 const LANGUAGE_NAMES = { en: "EN", ko: "한국어" };
 const STORED = "spheria.lang";
 const catalogues = {};
-// The server's words in each language: {games, names, colors, levels} (see spheria.server.views.words).
+// The server's words in each language: {games, names, colors, levels} and each game's own
+// {options, agents, methods, fields, phases, turns} (see spheria.server.views.words and spheria.server.words).
 const serverWords = {};
 const listeners = [];
 
@@ -118,7 +120,10 @@ export function t(key, params = {}) {
   let text = entry(key);
   if (text === undefined) return key;
   if (typeof text === "object") text = pluralForm(text, params.count);
-  params = { Tap: entry(ACTION.Tap), tap: entry(ACTION.tap), ...params };
+  return fill(text, { Tap: entry(ACTION.Tap), tap: entry(ACTION.tap), ...params });
+}
+
+function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? shown(params[name]) : whole));
 }
 
@@ -127,9 +132,11 @@ export function tOr(key, fallback, params = {}) {
   return has(key) ? t(key, params) : fallback;
 }
 
-/** The server's word for ``key`` in ``group`` (games, names, colors, levels), in the reader's language. */
-function serverWord(group, key) {
-  return serverWords[language]?.[group]?.[key] ?? serverWords.en?.[group]?.[key];
+/** The server's word for ``key`` in ``group`` (games, names, colors, levels, agents, methods), in the
+ * reader's language; ``[group, key, ...deeper]`` for a word further in (options, fields, phases, turns). */
+function serverWord(group, key, ...deeper) {
+  const find = (words) => [key, ...deeper].reduce((found, step) => found?.[step], words?.[group]);
+  return find(serverWords[language]) ?? find(serverWords.en);
 }
 
 /** A seat's or side's name in the reader's language ("White" -> "흰색"), the name itself if unknown. */
@@ -161,18 +168,41 @@ export function levelWords(level) {
 export function agentName(spec) {
   const [name, ...rest] = String(spec).split(":");
   if (name === "level" && rest.length === 1 && /^\d+$/.test(rest[0])) return t("agent.level", { level: rest[0], words: levelWords(rest[0]) });
-  const shown = tOr(`agent.${name}`, name);
+  const shown = serverWord("agents", name) ?? tOr(`agent.${name}`, name); // a game's own agent is the game's word
   return rest.length ? `${shown}:${rest.join(":")}` : shown;
 }
 
-/** An option's name as a label ("first_player" -> "first player"). */
+/** An option's name as a label, in the game's words; the name itself, spaced, where the game gives
+ * none ("first_player" -> "first player"). */
 export function optionLabel(name) {
-  return tOr(`option.${name}`, name.replace(/_/g, " "));
+  return serverWord("options", name, "label") ?? name.replace(/_/g, " ");
 }
 
-/** An option's value as shown (the value itself is sent: it stays as it is on the wire). */
+/** An option's value as shown, in the game's words (the value itself is sent: it stays as it is on
+ * the wire); a yes or no in the page's words; else the value itself. */
 export function optionValue(name, value) {
-  return tOr(`value.${name}.${value}`, tOr(`value.${value}`, String(value)));
+  return serverWord("options", name, "choices", String(value)) ?? tOr(`value.${value}`, String(value));
+}
+
+/** The game's words for its analysis method ``code`` ("solver"), undefined for a generic method. */
+export function methodWords(code) {
+  return serverWord("methods", code);
+}
+
+/** The name of the ``index``-th field after the board in ``game``'s position notation, undefined if it gives none. */
+export function fieldName(game, index) {
+  return serverWord("fields", game, index);
+}
+
+/** ``game``'s own words for its phase ``phase`` ("place"), undefined where it has none. */
+export function phaseWords(game, phase) {
+  return serverWord("phases", game, phase);
+}
+
+/** What the player to move does in ``game``'s ``phase`` in the game's words ({name}: the player), undefined where it says nothing. */
+export function turnText(game, phase, params) {
+  const text = serverWord("turns", game, phase);
+  return text === undefined ? undefined : fill(text, params);
 }
 
 /** What the server refused, in the reader's words: the page's text for its stable code when the
