@@ -58,7 +58,7 @@ def test_a_stranger_cannot_withdraw_someone_elses_seat(app: Starlette) -> None:
     challenge_id = posted(mina, **SPINCA_4)
     assert accept(joon, challenge_id).status_code == 200
     refused = withdraw(stranger, challenge_id)
-    assert refused.status_code == 403 and code(refused) == "not_joined"
+    assert refused.status_code == 403 and code(refused) == "no_seat_held"
     assert joined_names(stranger, challenge_id) == ["Mina", "Joon"]  # nothing changed
     guesser = browser(app)
     guesser.cookies.set(SESSION_COOKIE, "not-a-session")  # a guessed session is nobody
@@ -90,7 +90,7 @@ def test_leaving_twice_is_refused_the_second_time(app: Starlette) -> None:
     assert accept(joon, challenge_id).status_code == 200
     assert withdraw(joon, challenge_id).status_code == 200
     again = withdraw(joon, challenge_id)
-    assert again.status_code == 403 and code(again) == "not_joined"
+    assert again.status_code == 403 and code(again) == "no_seat_held"
     assert "seat" in again.json()["error"]["message"]
     korean = send(joon, "DELETE", f"/api/challenges/{challenge_id}/seat", **{"Accept-Language": "ko"})
-    assert code(korean) == "not_joined" and "자리" in korean.json()["error"]["message"]
+    assert code(korean) == "no_seat_held" and "자리" in korean.json()["error"]["message"]

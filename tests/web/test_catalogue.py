@@ -44,9 +44,17 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each written once: a key written twice (one silently wins)."""
+    keys = [key for key, _ in pairs]
+    assert len(set(keys)) == len(keys), f"keys written twice: {sorted({k for k in keys if keys.count(k) > 1})}"
+    return dict(pairs)
+
+
 @cache
 def catalogue(lang: str) -> dict[str, Any]:
-    data = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    """The page catalogue of ``lang``; a key written twice in it fails (two branches each added one)."""
+    data = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"), object_pairs_hook=unique_keys)
     assert isinstance(data, dict)
     return data
 

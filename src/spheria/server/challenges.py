@@ -431,7 +431,7 @@ class Lobby:
     def withdraw(self, challenge_id: Any, player: Player) -> dict[str, Any]:
         """``player`` leaves the seat they took of an open challenge (of 3 or 4 seats: a smaller one
         starts when taken); the seat is open again and every lobby hears ``left``. The poster
-        cancels instead (``poster_cancels``); someone who holds no seat of it is ``not_joined``."""
+        cancels instead (``poster_cancels``); someone who holds no seat of it is ``no_seat_held``."""
         challenge = self.find(challenge_id)
         if challenge.status != OPEN:
             raise GameError("challenge_closed", _(M.CHALLENGE_CLOSED))
@@ -439,7 +439,7 @@ class Lobby:
             raise GameError("poster_cancels", _(M.POSTER_CANCELS))
         seat = next((p for p in challenge.joined[1:] if p.id == player.id), None)
         if seat is None:
-            raise GameError("not_joined", _(M.NOT_JOINED))
+            raise GameError("no_seat_held", _(M.NO_SEAT_HELD))
         challenge.joined.remove(seat)
         self.announce("left", challenge)
         return {"left": challenge.id, "waiting": challenge.seats - len(challenge.joined)}
@@ -527,7 +527,7 @@ _STATUS = {
     "not_poster": 403,
     "not_for_you": 403,
     "rated_needs_account": 403,
-    "not_joined": 403,
+    "no_seat_held": 403,
     "poster_cancels": 409,
 }
 

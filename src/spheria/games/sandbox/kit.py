@@ -1,4 +1,4 @@
-"""What the sandbox offers beyond its rules: its how-to text only (see :mod:`spheria.kernel.kit`).
+"""What the sandbox offers beyond its rules: its how-to text and the words of its position notation (see :mod:`spheria.kernel.kit`).
 
 No agents, levels, knowledge, codec or analysis: the sandbox sets the players no goal, so no agent
 has anything to play for (``Sandbox.why_no_agents`` says so wherever one is asked for), and its
@@ -7,7 +7,8 @@ free-form actions have no fixed action space for OpenSpiel or PettingZoo.
 
 from __future__ import annotations
 
+from spheria.games.sandbox import messages as M
 from spheria.games.sandbox.howto import HOWTO
-from spheria.kernel.kit import GameKit
+from spheria.kernel.kit import GameKit, GameWords
 
-KIT = GameKit(howto=HOWTO)
+KIT = GameKit(howto=HOWTO, words=GameWords(fields=M.FIELD_NAMES))

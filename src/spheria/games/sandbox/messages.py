@@ -15,6 +15,14 @@ OPTION_WHITE = N_("white balls in the box")
 OPTION_BLACK = N_("black balls in the box")
 OPTION_RED = N_("red balls in the box")
 OPTION_OWN_COLORS = N_("each seat places and moves only its own colour (Player 1 white, 2 black, 3 red)")
+#: The fields of its position notation after the board, as the editor names them.
+FIELD_NAMES = (N_("To move"),)
+#: The options' names as the pages label them.
+LABEL_PLAYERS = N_("players")
+LABEL_WHITE = N_("white balls")
+LABEL_BLACK = N_("black balls")
+LABEL_RED = N_("red balls")
+LABEL_OWN_COLORS = N_("own colours")
 OWN_COLORS_SEATS = N_("with own_colors=true each seat owns one of the three colours, so 1 to 3 seats, not {n}")
 NO_AGENTS = N_(
     "the sandbox enforces only the physics of the set, so the players agree on the rules and the result; "

@@ -229,11 +229,11 @@ class Sandbox(Game):
     picking_modes = (PICK_PREFIX,)
     why_no_agents = M.NO_AGENTS
     option_specs = (
-        Option("players", 2, M.OPTION_PLAYERS, kind=int, minimum=1, maximum=4),
-        Option("white", 16, M.OPTION_WHITE, kind=int, minimum=0, maximum=NUM_SITES),
-        Option("black", 16, M.OPTION_BLACK, kind=int, minimum=0, maximum=NUM_SITES),
-        Option("red", 16, M.OPTION_RED, kind=int, minimum=0, maximum=NUM_SITES),
-        Option("own_colors", False, M.OPTION_OWN_COLORS, kind=bool),
+        Option("players", 2, M.OPTION_PLAYERS, kind=int, minimum=1, maximum=4, label=M.LABEL_PLAYERS),
+        Option("white", 16, M.OPTION_WHITE, kind=int, minimum=0, maximum=NUM_SITES, label=M.LABEL_WHITE),
+        Option("black", 16, M.OPTION_BLACK, kind=int, minimum=0, maximum=NUM_SITES, label=M.LABEL_BLACK),
+        Option("red", 16, M.OPTION_RED, kind=int, minimum=0, maximum=NUM_SITES, label=M.LABEL_RED),
+        Option("own_colors", False, M.OPTION_OWN_COLORS, kind=bool, label=M.LABEL_OWN_COLORS),
     )
 
     def _resolve_options(self) -> None:
