@@ -1,4 +1,5 @@
-"""What the sandbox offers beyond its rules: its how-to text and the words of its position notation (see :mod:`spheria.kernel.kit`).
+"""What the sandbox offers beyond its rules: its how-to text and its position field's name
+(see :mod:`spheria.kernel.kit`).
 
 No agents, levels, knowledge, codec or analysis: the sandbox sets the players no goal, so no agent
 has anything to play for (``Sandbox.why_no_agents`` says so wherever one is asked for), and its
