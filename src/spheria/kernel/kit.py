@@ -124,7 +124,9 @@ class GameKit:
       :class:`spheria.cli.terminal.Terminal`) and the ``--color`` options;
     * ``sample_origin``: for a game of hidden information, a sampler of a first position
       consistent with one seat's view (:data:`SampleOrigin`; OpenSpiel's resampling);
-    * ``measured_levels``: what its ladders measured (:class:`MeasuredLevels`), for the ratings.
+    * ``measured_levels``: what its ladders measured (:class:`MeasuredLevels`), for the ratings;
+    * ``puzzles``: a factory of the game's puzzle maker (a :class:`spheria.puzzles.PuzzleMaker`:
+      its oracle's winning moves, plausible moves and themes), for :mod:`spheria.puzzles`.
     """
 
     knowledge: Knowledge = field(default_factory=Knowledge)
@@ -137,6 +139,7 @@ class GameKit:
     commands: Callable[[Any], None] | None = None
     sample_origin: SampleOrigin | None = None
     measured_levels: tuple[MeasuredLevels, ...] = ()
+    puzzles: Callable[[], Any] | None = None
 
 
 #: The kit of a game that offers nothing beyond its rules.

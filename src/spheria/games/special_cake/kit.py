@@ -10,6 +10,7 @@ from spheria.games.special_cake.howto import HOWTO
 from spheria.games.special_cake.knowledge import KNOWLEDGE
 from spheria.games.special_cake.levels import LEVELS
 from spheria.games.special_cake.planner import PlannerAgent
+from spheria.games.special_cake.puzzles import SpecialCakePuzzles
 from spheria.games.special_cake.solver_agent import SolverAgent
 from spheria.kernel.kit import Analyser, GameKit, MeasuredLevels
 
@@ -27,4 +28,5 @@ KIT = GameKit(
         MeasuredLevels({"variant": "mint"}, (111, 295, 446, 593, 896)),
         MeasuredLevels({"variant": "poisoned"}, (111, 291, 469, 637, 846)),
     ),
+    puzzles=SpecialCakePuzzles,
 )

@@ -6,6 +6,7 @@ from spheria.games.spline.codec import SplineCodec
 from spheria.games.spline.howto import HOWTO
 from spheria.games.spline.knowledge import KNOWLEDGE
 from spheria.games.spline.levels import LEVELS
+from spheria.games.spline.puzzles import SplinePuzzles
 from spheria.games.spline.search import SplineSearch
 from spheria.kernel.kit import GameKit, MeasuredLevels
 
@@ -17,4 +18,5 @@ KIT = GameKit(
     howto=HOWTO,
     # docs/agents.md, "Measured ladders": the level table shipped, Elo with random at 0
     measured_levels=(MeasuredLevels({}, (259, 360, 507, 740, 922)),),
+    puzzles=SplinePuzzles,
 )
