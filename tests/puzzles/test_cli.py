@@ -121,3 +121,11 @@ def test_build_writes_puzzles_that_verify(run: Runner, tmp_path: Path) -> None:
 def test_bad_input(run: Runner, argv: list[str], words: str) -> None:
     code, _, err = run(argv)
     assert code != 0 and words in err
+
+
+@pytest.mark.parametrize("argv", [["puzzle", "--help"], ["puzzles", "build", "--help"]])
+def test_help_in_korean(run: Runner, argv: list[str]) -> None:
+    code, out, _ = run(["--lang", "ko", *argv])
+    assert code == 0
+    assert "퍼즐" in out
+    assert not re.search(r"\b(the|a|of|to|and)\b", out)  # no English sentence left
