@@ -15,6 +15,7 @@ from spheria.puzzles import (
     generate,
     hint_moves,
     maker_for,
+    making,
     puzzle_games,
     puzzle_state,
     refutation,
@@ -68,6 +69,13 @@ def test_generate_is_seeded_and_every_puzzle_verifies(game: str) -> None:
         verify(puzzle)
 
 
+def test_a_maker_that_finds_nothing_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(making, "MOST_GAMES_WITHOUT_A_PUZZLE", 2)
+    monkeypatch.setattr(making, "examine", lambda *args: None)
+    with pytest.raises(ValueError, match="2 games of Spline gave no puzzle"):
+        generate("spline", 1, 0)
+
+
 def test_verify_finds_a_wrong_move_a_wrong_fact_and_an_illegal_move() -> None:
     with pytest.raises(PuzzleError, match=r"move 1 \(0b1\) of the solution is not the only winning move: 0a1"):
         verify(dataclasses.replace(CAKE, solution=("0b1",)))
@@ -79,8 +87,10 @@ def test_verify_finds_a_wrong_move_a_wrong_fact_and_an_illegal_move() -> None:
         verify(dataclasses.replace(CAKE, themes=("quiet",), difficulty=2))
     with pytest.raises(PuzzleError, match="not a position of Special Cake"):
         verify(dataclasses.replace(CAKE, spn="wb 1 eat"))
-    with pytest.raises(PuzzleError, match="names no game"):
+    with pytest.raises(PuzzleError, match=r"the puzzle's game chess with options .* cannot be loaded"):
         verify(dataclasses.replace(CAKE, game="chess"))
+    with pytest.raises(PuzzleError, match=r"the puzzle's game special-cake with options \{\"size\": 3\} cannot be"):
+        verify(dataclasses.replace(CAKE, options={"size": 3}))
 
 
 def test_answer_accepts_the_same_move_written_otherwise() -> None:

@@ -32,6 +32,8 @@ MOST_SOLVER_MOVES = 3
 #: The seconds the oracle may take over one position while puzzles are made (past it the
 #: position is left out).
 POSITION_SECONDS = 1.0
+#: The games :func:`generate` plays without finding a puzzle before it gives up.
+MOST_GAMES_WITHOUT_A_PUZZLE = 200
 #: The most plies a refutation is played out for.
 REFUTATION_PLIES = 8
 
@@ -56,7 +58,7 @@ def puzzle_state(puzzle: Puzzle) -> State[Any]:
     try:
         game = load_game(puzzle.game, **puzzle.options)
     except ValueError as error:
-        raise PuzzleError(_(M.BAD_GAME).format(game=f"{puzzle.game} {puzzle.options_key}: {error}")) from None
+        raise PuzzleError(_(M.BAD_GAME).format(game=puzzle.game, options=puzzle.options_key, error=error)) from None
     try:
         return game.state_from_spn(puzzle.spn)
     except ValueError as error:
@@ -148,7 +150,8 @@ def generate(
 
     Each seat of each game draws one of the maker's agent specs and its own seed from ``seed``, so
     the same call makes the same puzzles (the oracle's time limit aside: a position it decides only
-    on a faster machine may be kept there). A position met twice is kept once.
+    on a faster machine may be kept there). A position met twice is kept once. Raises
+    ``ValueError`` when :data:`MOST_GAMES_WITHOUT_A_PUZZLE` games in a row give none.
     """
     maker = maker_for(name)
     game = game_of(maker, name)
@@ -157,7 +160,11 @@ def generate(
     puzzles: list[Puzzle] = []
     report = Progress()
     start = time.perf_counter()
+    barren = 0
     while len(puzzles) < count:
+        if barren >= MOST_GAMES_WITHOUT_A_PUZZLE:
+            raise ValueError(_(M.NO_PUZZLE_FOUND).format(games=barren, game=_(game.title)))
+        found = len(puzzles)
         specs = [seeded(rng.choice(list(maker.players)), rng.randrange(2**31)) for _ in range(game.num_players)]
         agents = [make_agent(spec) for spec in specs]
         state = game.new_initial_state(seed=rng.randrange(2**31))
@@ -173,6 +180,7 @@ def generate(
                     puzzles.append(puzzle)
             player = state.current_player()
             state.apply(agents[player].choose(state.view(player), player))
+        barren = 0 if len(puzzles) > found else barren + 1
         report.puzzles = len(puzzles)
         report.seconds = time.perf_counter() - start
         if progress is not None:
