@@ -13,6 +13,7 @@ import pytest
 
 from spheria.cli.main import main
 from spheria.cli.puzzles import pick
+from spheria.kernel.record import Record
 from spheria.puzzles import Puzzle, puzzle_state, read_puzzles, verify
 
 Run = tuple[int, str, str]
@@ -129,3 +130,18 @@ def test_help_in_korean(run: Runner, argv: list[str]) -> None:
     assert code == 0
     assert "퍼즐" in out
     assert not re.search(r"\b(the|a|of|to|and)\b", out)  # no English sentence left
+
+
+def test_build_takes_puzzles_from_records_first(run: Runner, tmp_path: Path) -> None:
+    state = puzzle_state(pick("spline", 1))
+    while not state.is_terminal():
+        state.apply(state.legal_moves()[-1])
+    record = Record.from_state(state, ["human", "random"]).save(tmp_path / "game.spheria.json")
+    path = tmp_path / "out.jsonl.gz"
+    argv = ["puzzles", "build", "--game", "spline", "--count", "1", "--records", str(record), "--output", str(path)]
+    code, _, err = run(argv)
+    assert code == 0, err
+    (puzzle,) = read_puzzles(path)
+    assert puzzle.spn == pick("spline", 1).spn and puzzle.source.startswith("game.spheria.json: human vs random")
+    code, _, err = run(["puzzles", "build", "--game", "special-cake", "--count", "1", "--records", str(record)])
+    assert code == 1 and "game.spheria.json is a record of spline, not of special-cake" in err

@@ -7,11 +7,13 @@ import dataclasses
 import pytest
 
 import spheria
+from spheria.kernel.record import Record
 from spheria.puzzles import (
     Puzzle,
     PuzzleError,
     check_answer,
     examine,
+    from_record,
     generate,
     hint_moves,
     maker_for,
@@ -117,3 +119,19 @@ def test_hint_names_the_winning_move_among_plausible_ones() -> None:
     assert hint_moves(maker, CAKE) == hint
     state = puzzle_state(CAKE)
     assert any(same_move(state, state.parse_move(text), state.parse_move("0a1")) for text in hint)
+
+
+def test_puzzles_from_a_played_games_record() -> None:
+    # A person's game from the hand-worked position: its first position is a puzzle, and the record names it.
+    state = puzzle_state(CAKE)
+    state.apply_notation("0b1")  # the mistake
+    while not state.is_terminal():
+        state.apply(state.legal_moves()[0])
+    record = Record.from_state(state, ["human", "random"])
+    found = from_record(record, "mine.spheria.json")
+    assert found[0].spn == CAKE.spn and found[0].solution[0] == "0a1"
+    assert found[0].source == "mine.spheria.json: human vs random, ply 1"
+    for puzzle in found:
+        verify(puzzle)
+    made = generate("special-cake", len(found) + 1, 3, records=[("mine", record)])
+    assert made[: len(found)] == [dataclasses.replace(p, source=p.source.replace(".spheria.json", "")) for p in found]

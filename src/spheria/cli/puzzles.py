@@ -22,6 +22,7 @@ from spheria.cli.terminal import Terminal
 from spheria.i18n import INTEGER
 from spheria.i18n import gettext as _
 from spheria.kernel.game import MoveError, State
+from spheria.kernel.record import Record, RecordError
 from spheria.puzzles import (
     Puzzle,
     PuzzleMaker,
@@ -49,6 +50,7 @@ def add_parsers(commands: Any) -> None:
     build.add_argument("--game", choices=games, required=True, help=game_help)
     build.add_argument("--count", metavar="N", type=INTEGER, default=1000, help=_(say.HELP_COUNT))
     build.add_argument("--seed", metavar="S", type=INTEGER, default=1, help=_(say.HELP_BUILD_SEED))
+    build.add_argument("--records", metavar="FILE", nargs="+", default=[], help=_(say.HELP_RECORDS))
     build.add_argument("--output", metavar="FILE", help=_(say.HELP_OUTPUT))
     build.set_defaults(handler=cmd_build, no_color=False)
 
@@ -77,12 +79,25 @@ def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
             )
         )
 
-    puzzles = generate(args.game, args.count, args.seed, progress=report)
+    records = [(Path(name).name, _record(name, args.game)) for name in args.records]
+    puzzles = generate(args.game, args.count, args.seed, progress=report, records=records)
     term.end_transient()
     write_puzzles(path, puzzles)
     seconds = time.perf_counter() - start
     term.say(_(say.BUILD_DONE).format(count=len(puzzles), game=args.game, path=printable(path), seconds=seconds))
     return 0
+
+
+def _record(name: str, game: str) -> Record:
+    """The record in the file ``name``, a game of ``game`` that replays; :class:`CliError` if not."""
+    try:
+        record = Record.load(name)
+        if record.game != game:
+            raise CliError(_(say.RECORD_OTHER_GAME).format(path=printable(name), game=record.game, wanted=game))
+        record.replay()
+    except RecordError as error:
+        raise CliError(_(say.RECORD_BAD).format(path=printable(name), error=error)) from None
+    return record
 
 
 def pick(game: str, seed: int | None) -> Puzzle:

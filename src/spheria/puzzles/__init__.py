@@ -12,6 +12,7 @@ from spheria.puzzles.maker import PuzzleMaker, maker_for, puzzle_games
 from spheria.puzzles.making import (
     check_answer,
     examine,
+    from_record,
     generate,
     hint_moves,
     puzzle_state,
@@ -30,6 +31,7 @@ __all__ = [
     "check_answer",
     "data_path",
     "examine",
+    "from_record",
     "generate",
     "hint_moves",
     "maker_for",

@@ -22,6 +22,7 @@ from typing import Any
 from spheria.agents.registry import make_agent
 from spheria.i18n import gettext as _
 from spheria.kernel.game import Game, MoveError, State
+from spheria.kernel.record import Record
 from spheria.kernel.registry import load_game
 from spheria.puzzles import messages as M
 from spheria.puzzles.maker import PuzzleMaker, game_of, maker_for
@@ -128,6 +129,34 @@ def seeded(spec: str, seed: int) -> str:
     return f"{spec},seed={seed}" if ":" in spec else f"{spec}:seed={seed}"
 
 
+def from_record(
+    record: Record, name: str = "", maker: PuzzleMaker | None = None, seconds: float | None = POSITION_SECONDS
+) -> list[Puzzle]:
+    """The puzzles of a played game's record (a person's game, the server's, an arena's): each
+    position before a move, examined as :func:`examine` does (``name``: how ``source`` names the
+    record). Raises :class:`spheria.kernel.record.RecordError` for a record that does not replay."""
+    state = record.initial_state()
+    maker = maker_for(state.game) if maker is None else maker
+    players = " vs ".join(record.players)
+    label = f"{name}: " if name else ""
+    found: list[Puzzle] = []
+    seen: set[str] = set()
+
+    def look(position: State[Any], ply: int) -> None:
+        spn = position.to_spn()
+        if spn not in seen:
+            seen.add(spn)
+            puzzle = examine(maker, position, f"{label}{players}, ply {ply}", seconds)
+            if puzzle is not None:
+                found.append(puzzle)
+
+    look(state.clone(), 1)
+    for step in record.steps(state):
+        if not step.state.is_terminal():
+            look(step.state.clone(), step.number + 1)
+    return found
+
+
 @dataclass
 class Progress:
     """How far :func:`generate` has got: games played, positions examined, puzzles kept, seconds."""
@@ -145,8 +174,11 @@ def generate(
     *,
     seconds: float | None = POSITION_SECONDS,
     progress: Callable[[Progress], object] | None = None,
+    records: Sequence[tuple[str, Record]] = (),
 ) -> list[Puzzle]:
-    """``count`` puzzles of the game ``name`` from games its maker's agents play, seeded by ``seed``.
+    """``count`` puzzles of the game ``name``: first from the played games of ``records`` (each a
+    name for ``source`` and a record of this game, in order), then from games its maker's agents
+    play, seeded by ``seed``.
 
     Each seat of each game draws one of the maker's agent specs and its own seed from ``seed``, so
     the same call makes the same puzzles (the oracle's time limit aside: a position it decides only
@@ -160,6 +192,11 @@ def generate(
     puzzles: list[Puzzle] = []
     report = Progress()
     start = time.perf_counter()
+    for label, record in records:
+        for kept in from_record(record, label, maker, seconds):
+            if kept.spn not in seen and len(puzzles) < count:
+                seen.add(kept.spn)
+                puzzles.append(kept)
     barren = 0
     while len(puzzles) < count:
         if barren >= MOST_GAMES_WITHOUT_A_PUZZLE:

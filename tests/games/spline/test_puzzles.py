@@ -55,5 +55,5 @@ def test_block() -> None:
 
 
 def test_early_positions_are_left_out() -> None:
-    state = position("w...b.........../........./..../. 1")
-    assert not SplinePuzzles().wanted(state)
+    assert not SplinePuzzles().wanted(position("ww..bbb.ww....../........./..../. 2"))  # 7 balls
+    assert SplinePuzzles().wanted(position("ww..bbb.ww.....b/........./..../. 1"))  # 8, set up by hand

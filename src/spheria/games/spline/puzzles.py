@@ -51,7 +51,10 @@ class SplinePuzzles:
         }
 
     def wanted(self, state: Any) -> bool:
-        return isinstance(state, SplineState) and len(state.history) >= FEWEST_BALLS
+        if not isinstance(state, SplineState):
+            return False
+        white, black = state.masks()
+        return (white | black).bit_count() >= FEWEST_BALLS
 
     def winning_moves(self, state: Any, seconds: float | None) -> list[Any] | None:
         deadline = None if seconds is None else time.perf_counter() + seconds
