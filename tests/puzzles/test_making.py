@@ -62,9 +62,9 @@ def test_examine_leaves_out_a_position_with_nothing_to_find() -> None:
 
 @pytest.mark.parametrize("game", ["special-cake", "spline"])
 def test_generate_is_seeded_and_every_puzzle_verifies(game: str) -> None:
-    puzzles = generate(game, 4, 11, seconds=None)
+    puzzles = generate(game, 4, 11)
     assert len(puzzles) == 4 and len({p.spn for p in puzzles}) == 4
-    assert generate(game, 4, 11, seconds=None) == puzzles
+    assert generate(game, 4, 11) == puzzles
     for puzzle in puzzles:
         assert puzzle.game == game and puzzle.difficulty >= 1 and puzzle.themes
         assert len(puzzle.solution) % 2 == 1 and len(puzzle.solution) <= 2 * MOST_SOLVER_MOVES - 1

@@ -200,7 +200,7 @@ class PuzzleSession:
         term = self.term
         term.error(_(say.WRONG).format(move=printable(typed)))
         after = self.state.child(self.state.parse_move(typed))
-        line = refutation(self.maker, after)
+        line = refutation(self.maker, after, self.maker.budget)
         term.say(_(say.REFUTATION).format(moves=", ".join([self.state.notation(self.state.parse_move(typed)), *line])))
         for move in line:
             after.apply_notation(move)

@@ -24,9 +24,11 @@ class PuzzleMaker(Protocol):
     * ``players``: agent specs whose games the generator mines, each seat drawing one (seeded);
     * ``theme_names``: each theme's name to its words for people (``N_``-marked);
     * ``wanted(state)``: whether a position reached in play may become a puzzle (its phase, its size);
-    * ``winning_moves(state, seconds)``: every move of the player to move that keeps a win, one
+    * ``budget``: the most positions its oracle may search for one position while puzzles are made
+      (a count, not a time, so that the same seed makes the same puzzles on any machine);
+    * ``winning_moves(state, budget)``: every move of the player to move that keeps a win, one
       per resulting position, proved by the oracle (``[]`` in a lost position), or ``None`` when the
-      oracle cannot decide within ``seconds`` (``None``: no limit);
+      oracle cannot decide within ``budget`` positions searched (``None``: no limit);
     * ``plausible(state)``: the moves a player would consider (not one that loses at once);
     * ``themes(state, move)``: the names of the themes the winning ``move`` shows in ``state``.
     """
@@ -40,9 +42,12 @@ class PuzzleMaker(Protocol):
     @property
     def theme_names(self) -> Mapping[str, str]: ...
 
+    @property
+    def budget(self) -> int: ...
+
     def wanted(self, state: State[Any]) -> bool: ...
 
-    def winning_moves(self, state: State[Any], seconds: float | None) -> list[Any] | None: ...
+    def winning_moves(self, state: State[Any], budget: int | None) -> list[Any] | None: ...
 
     def plausible(self, state: State[Any]) -> list[Any]: ...
 

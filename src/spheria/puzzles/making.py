@@ -30,9 +30,6 @@ from spheria.puzzles.puzzle import Puzzle, PuzzleError
 
 #: The most moves of the solver in a solution line (the first move and its answers).
 MOST_SOLVER_MOVES = 3
-#: The seconds the oracle may take over one position while puzzles are made (past it the
-#: position is left out).
-POSITION_SECONDS = 1.0
 #: The games :func:`generate` plays without finding a puzzle before it gives up.
 MOST_GAMES_WITHOUT_A_PUZZLE = 200
 #: The most plies a refutation is played out for.
@@ -72,7 +69,7 @@ def difficulty(maker: PuzzleMaker, state: State[Any], winning: Any) -> int:
     return sum(1 for move in maker.plausible(state) if outcome(state, move) != win)
 
 
-def solution_line(maker: PuzzleMaker, state: State[Any], first: Any, seconds: float | None) -> list[str]:
+def solution_line(maker: PuzzleMaker, state: State[Any], first: Any, budget: int | None) -> list[str]:
     """The only winning ``first`` move, then the defence and the only winning answer, as record
     entries (the rule of this module's docstring)."""
     line = [state.notation(first)]
@@ -83,7 +80,7 @@ def solution_line(maker: PuzzleMaker, state: State[Any], first: Any, seconds: fl
             after = position.child(reply)
             if after.is_terminal():
                 continue  # a defence that ends the game at once defends nothing
-            answers = maker.winning_moves(after, seconds)
+            answers = maker.winning_moves(after, budget)
             if answers is None:
                 return line
             if best is None or len(answers) < len(best[1]):
@@ -99,14 +96,12 @@ def solution_line(maker: PuzzleMaker, state: State[Any], first: Any, seconds: fl
     return line
 
 
-def examine(
-    maker: PuzzleMaker, state: State[Any], source: str, seconds: float | None = POSITION_SECONDS
-) -> Puzzle | None:
+def examine(maker: PuzzleMaker, state: State[Any], source: str, budget: int | None = None) -> Puzzle | None:
     """The puzzle ``state`` makes, or ``None`` (not exactly one winning move, nothing to find, or
-    the oracle could not decide in ``seconds``)."""
+    the oracle could not decide within ``budget`` positions searched; ``None``: no limit)."""
     if state.is_terminal() or not maker.wanted(state):
         return None
-    winning = maker.winning_moves(state, seconds)
+    winning = maker.winning_moves(state, budget)
     if winning is None or len(winning) != 1:
         return None
     (move,) = winning
@@ -117,7 +112,7 @@ def examine(
         state.game.name,
         options_of(state.game),
         state.to_spn(),
-        tuple(solution_line(maker, state, move, seconds)),
+        tuple(solution_line(maker, state, move, budget)),
         maker.themes(state, move),
         losing,
         source,
@@ -129,12 +124,11 @@ def seeded(spec: str, seed: int) -> str:
     return f"{spec},seed={seed}" if ":" in spec else f"{spec}:seed={seed}"
 
 
-def from_record(
-    record: Record, name: str = "", maker: PuzzleMaker | None = None, seconds: float | None = POSITION_SECONDS
-) -> list[Puzzle]:
+def from_record(record: Record, name: str = "", maker: PuzzleMaker | None = None) -> list[Puzzle]:
     """The puzzles of a played game's record (a person's game, the server's, an arena's): each
-    position before a move, examined as :func:`examine` does (``name``: how ``source`` names the
-    record). Raises :class:`spheria.kernel.record.RecordError` for a record that does not replay."""
+    position before a move, examined as :func:`examine` does within the maker's ``budget``
+    (``name``: how ``source`` names the record). Raises
+    :class:`spheria.kernel.record.RecordError` for a record that does not replay."""
     state = record.initial_state()
     maker = maker_for(state.game) if maker is None else maker
     players = " vs ".join(record.players)
@@ -146,7 +140,7 @@ def from_record(
         spn = position.to_spn()
         if spn not in seen:
             seen.add(spn)
-            puzzle = examine(maker, position, f"{label}{players}, ply {ply}", seconds)
+            puzzle = examine(maker, position, f"{label}{players}, ply {ply}", maker.budget)
             if puzzle is not None:
                 found.append(puzzle)
 
@@ -172,7 +166,6 @@ def generate(
     count: int,
     seed: int,
     *,
-    seconds: float | None = POSITION_SECONDS,
     progress: Callable[[Progress], object] | None = None,
     records: Sequence[tuple[str, Record]] = (),
 ) -> list[Puzzle]:
@@ -180,9 +173,9 @@ def generate(
     name for ``source`` and a record of this game, in order), then from games its maker's agents
     play, seeded by ``seed``.
 
-    Each seat of each game draws one of the maker's agent specs and its own seed from ``seed``, so
-    the same call makes the same puzzles (the oracle's time limit aside: a position it decides only
-    on a faster machine may be kept there). A position met twice is kept once. Raises
+    Each seat of each game draws one of the maker's agent specs and its own seed from ``seed``, and
+    the oracle may search the maker's ``budget`` of positions for each position (a count, not a
+    time), so the same call makes the same puzzles on any machine. A position met twice is kept once. Raises
     ``ValueError`` when :data:`MOST_GAMES_WITHOUT_A_PUZZLE` games in a row give none.
     """
     maker = maker_for(name)
@@ -193,7 +186,7 @@ def generate(
     report = Progress()
     start = time.perf_counter()
     for label, record in records:
-        for kept in from_record(record, label, maker, seconds):
+        for kept in from_record(record, label, maker):
             if kept.spn not in seen and len(puzzles) < count:
                 seen.add(kept.spn)
                 puzzles.append(kept)
@@ -212,7 +205,7 @@ def generate(
                 seen.add(spn)
                 report.positions += 1
                 source = f"{' vs '.join(specs)}, ply {len(state.history) + 1}"
-                puzzle = examine(maker, state, source, seconds)
+                puzzle = examine(maker, state, source, maker.budget)
                 if puzzle is not None:
                     puzzles.append(puzzle)
             player = state.current_player()
@@ -225,7 +218,7 @@ def generate(
     return puzzles
 
 
-def verify(puzzle: Puzzle, maker: PuzzleMaker | None = None, seconds: float | None = None) -> None:
+def verify(puzzle: Puzzle, maker: PuzzleMaker | None = None, budget: int | None = None) -> None:
     """Check ``puzzle`` against the oracle: every move of the solver in its solution is the only
     winning move of its position, every move is legal, the game does not end before the line
     does, and its difficulty and themes are those of the position. Raises :class:`PuzzleError`
@@ -243,7 +236,7 @@ def verify(puzzle: Puzzle, maker: PuzzleMaker | None = None, seconds: float | No
         except MoveError as error:
             raise PuzzleError(_(M.BAD_MOVE).format(number=number, move=text, error=error)) from None
         if number % 2:
-            winning = maker.winning_moves(state, seconds)
+            winning = maker.winning_moves(state, budget)
             if winning is None:
                 raise PuzzleError(_(M.UNDECIDED).format(number=number))
             if len(winning) != 1 or not same_move(state, winning[0], move):
@@ -266,14 +259,14 @@ def check_answer(puzzle: Puzzle, state: State[Any], text: str, ply: int) -> bool
     return same_move(state, move, state.parse_move(puzzle.solution[ply]))
 
 
-def refutation(maker: PuzzleMaker, state: State[Any], seconds: float | None = POSITION_SECONDS) -> list[str]:
+def refutation(maker: PuzzleMaker, state: State[Any], budget: int | None = None) -> list[str]:
     """How the oracle punishes a wrong move: from ``state`` (after it), the winner's first winning
     move at each turn and the loser's first plausible move, as record entries, until the game
-    ends, the oracle cannot decide in ``seconds``, or :data:`REFUTATION_PLIES` plies."""
+    ends, the oracle cannot decide within ``budget`` positions searched, or :data:`REFUTATION_PLIES` plies."""
     position = state.clone()
     line: list[str] = []
     while len(line) < REFUTATION_PLIES and not position.is_terminal():
-        winning = maker.winning_moves(position, seconds)
+        winning = maker.winning_moves(position, budget)
         if winning is None:
             break
         moves = winning or maker.plausible(position) or position.legal_moves()
@@ -293,10 +286,10 @@ def hint_moves(maker: PuzzleMaker, puzzle: Puzzle, most: int = 3) -> list[str]:
     return sorted(state.notation(m) for m in [win, *chosen])
 
 
-def verify_all(puzzles: Sequence[Puzzle], seconds: float | None = None) -> None:
+def verify_all(puzzles: Sequence[Puzzle], budget: int | None = None) -> None:
     """:func:`verify` each puzzle with one new maker per game (independent of the one that made them)."""
     makers: dict[str, PuzzleMaker] = {}
     for puzzle in puzzles:
         if puzzle.game not in makers:
             makers[puzzle.game] = maker_for(puzzle.game)
-        verify(puzzle, makers[puzzle.game], seconds)
+        verify(puzzle, makers[puzzle.game], budget)

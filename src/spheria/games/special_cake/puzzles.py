@@ -23,13 +23,19 @@ from typing import Any
 
 from spheria.engine.board import ABOVE
 from spheria.games.special_cake.rules import EAT, MINT, POISONED, CakeMove, CakeState, eating_outcomes
-from spheria.games.special_cake.solver import clear_tables, solve, solves_set_up
+from spheria.games.special_cake.solver import SolveProgress, clear_tables, solve, solves_set_up
 from spheria.i18n import N_
 from spheria.kernel.game import MoveError
 
 SETUP, LINE, LINE_ORDER, DROP, OPENS_LINE, QUIET = "setup", "line", "line-order", "drop", "opens-line", "quiet"
+#: The positions the solver may search for one position while puzzles are made (a second or so).
+BUDGET = 1_000_000
 #: The most candies of an eating position that may become a puzzle (bigger cakes take the solver long).
 MOST_CANDIES = 24
+
+
+class _OverBudget(Exception):
+    """The solver searched more positions than the budget allows."""
 
 
 def _occupied(masks: tuple[int, int, int]) -> int:
@@ -46,6 +52,7 @@ class SpecialCakePuzzles:
 
     def __init__(self) -> None:
         clear_tables()
+        self.budget = BUDGET
         self.options: Mapping[str, Any] = {"variant": MINT}
         self.players: Sequence[str] = ("greedy:blunder=0.3", "greedy:blunder=0.6", "random")
         self.theme_names: Mapping[str, str] = {
@@ -64,10 +71,14 @@ class SpecialCakePuzzles:
             return _occupied(state.masks()).bit_count() <= MOST_CANDIES
         return solves_set_up(state.game)
 
-    def winning_moves(self, state: Any, seconds: float | None) -> list[Any] | None:
+    def winning_moves(self, state: Any, budget: int | None) -> list[Any] | None:
+        def count(progress: SolveProgress) -> None:
+            if budget is not None and progress.positions > budget:
+                raise _OverBudget
+
         try:
-            result = solve(state, time_limit=seconds)
-        except TimeoutError:
+            result = solve(state, progress=count)
+        except _OverBudget:
             return None
         moves: list[Any] = list(result.best_moves) if result.value > 0 else []
         return moves

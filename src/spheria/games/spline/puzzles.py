@@ -21,16 +21,20 @@ line of the mover's colour) before and after the winning move:
 
 from __future__ import annotations
 
-import time
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spheria.agents.alphabeta import OutOfTime
 from spheria.games.spline.rules import SplineMove, SplineState
-from spheria.games.spline.search import SplineSearch, _masks
+from spheria.games.spline.search import _CLOCK_EVERY, SplineSearch, _masks
 from spheria.i18n import N_
 
 WIN_NOW, BLOCK, DOUBLE_THREAT, THREAT, QUIET = "win-now", "block", "double-threat", "threat", "quiet"
+#: The positions the prover may search for one position while puzzles are made (a second or so).
+BUDGET = 300_000
+#: How often the prover looks at its clock, in positions searched.
+PROVER_CLOCK_EVERY = _CLOCK_EVERY + 1
 #: The balls a position needs before it may become a puzzle (the first few moves decide nothing yet).
 FEWEST_BALLS = 8
 
@@ -40,6 +44,7 @@ class SplinePuzzles:
 
     def __init__(self) -> None:
         self.search = SplineSearch()
+        self.budget = BUDGET
         self.options: Mapping[str, Any] = {}
         self.players: Sequence[str] = ("greedy:blunder=0.25", "greedy:blunder=0.5", "alphabeta:depth=2,engine=game")
         self.theme_names: Mapping[str, str] = {
@@ -56,12 +61,16 @@ class SplinePuzzles:
         white, black = state.masks()
         return (white | black).bit_count() >= FEWEST_BALLS
 
-    def winning_moves(self, state: Any, seconds: float | None) -> list[Any] | None:
-        deadline = None if seconds is None else time.perf_counter() + seconds
+    def winning_moves(self, state: Any, budget: int | None) -> list[Any] | None:
+        # The prover looks at its clock once every 1,024 positions: a clock that counts its looks
+        # stops it after the budget's positions, the same on every machine.
+        looks = itertools.count(1)
+        deadline = None if budget is None else budget / PROVER_CLOCK_EVERY
+        clock = lambda: float(next(looks))  # noqa: E731
         try:
-            if self.search.winning_move(state, deadline, time.perf_counter) is None:
+            if self.search.winning_move(state, deadline, clock) is None:
                 return []
-            return list(self.search.winning_moves(state, deadline, time.perf_counter))
+            return list(self.search.winning_moves(state, deadline, clock))
         except OutOfTime:
             return None
 
