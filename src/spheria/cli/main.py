@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 from spheria import __version__
 from spheria.agents.levels import level_spec, level_words, levels_for
 from spheria.agents.registry import agent_names, agents_for, check_spec, is_agent_name
-from spheria.cli import analyse, arena
+from spheria.cli import analyse, arena, puzzles
 from spheria.cli import messages as msg
 from spheria.cli.clocks import ClockedSeat, OutOfTime, SessionClock
 from spheria.cli.common import (
@@ -915,6 +915,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena.add_parser(commands)
     analyse.add_parser(commands)
+    puzzles.add_parsers(commands)
     for game_class in game_classes():  # each game's own commands (spheria solve, ...)
         add_commands = game_class.kit().commands
         if add_commands is not None:

@@ -148,6 +148,8 @@ class GameKit:
     * ``time_controls``: the time controls offered for it, written as :mod:`spheria.kernel.clock`
       parses them (``"5+3"``, ``"3d"``); empty: the generic ``spheria.kernel.clock.PRESETS``.
     * ``words``: its own agents', position fields' and phases' words for the pages (:class:`GameWords`).
+    * ``puzzles``: a factory of the game's puzzle maker (a :class:`spheria.puzzles.PuzzleMaker`:
+      its oracle's winning moves, plausible moves and themes), for :mod:`spheria.puzzles`.
     """
 
     knowledge: Knowledge = field(default_factory=Knowledge)
@@ -163,6 +165,7 @@ class GameKit:
     vocabulary: frozenset[str] = frozenset()
     time_controls: tuple[str, ...] = ()
     words: GameWords = field(default_factory=GameWords)
+    puzzles: Callable[[], Any] | None = None
 
 
 #: The kit of a game that offers nothing beyond its rules.

@@ -11,6 +11,7 @@ from spheria.games.special_cake.howto import HOWTO
 from spheria.games.special_cake.knowledge import KNOWLEDGE
 from spheria.games.special_cake.levels import LEVELS
 from spheria.games.special_cake.planner import PlannerAgent
+from spheria.games.special_cake.puzzles import SpecialCakePuzzles
 from spheria.games.special_cake.solver_agent import SolverAgent
 from spheria.kernel.kit import Analyser, GameKit, GameWords, MeasuredLevels
 
@@ -33,4 +34,5 @@ KIT = GameKit(
         {"cake", "cakes", "candy", "candies", "cherry", "mint", "liquorice", "sugar", "poisoned"}
         | {"variant", "line_rule", "line rule"}
     ),
+    puzzles=SpecialCakePuzzles,
 )

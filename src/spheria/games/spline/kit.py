@@ -7,6 +7,7 @@ from spheria.games.spline.codec import SplineCodec
 from spheria.games.spline.howto import HOWTO
 from spheria.games.spline.knowledge import KNOWLEDGE
 from spheria.games.spline.levels import LEVELS
+from spheria.games.spline.puzzles import SplinePuzzles
 from spheria.games.spline.search import SplineSearch
 from spheria.kernel.kit import GameKit, GameWords, MeasuredLevels
 
@@ -19,4 +20,5 @@ KIT = GameKit(
     words=GameWords(fields=M.SPN_FIELDS),
     # docs/agents.md, "Measured ladders": the level table shipped, Elo with random at 0
     measured_levels=(MeasuredLevels({}, (259, 360, 507, 740, 922)),),
+    puzzles=SplinePuzzles,
 )
