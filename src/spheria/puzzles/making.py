@@ -1,8 +1,8 @@
 """Making puzzles from played games, checking them, and playing them out with the oracle.
 
 A puzzle is a position, reached in a game Spheria's agents played (seeded), where the player to
-move has **exactly one winning move** (one move per resulting position: two orders of eating the
-same line that leave the same cake are one move), proved by the game's oracle, and where at least
+move has **exactly one winning move** (one move per resulting position: two moves that leave the
+same position are one), proved by the game's oracle, and where at least
 one plausible move loses. Its *solution* is that move, then the defence and the answer while the
 answer stays the only winning one: the defence is, of the defender's moves, the first (in the
 order of the legal moves) after which the fewest answers win, so the line goes on as long as a
