@@ -426,8 +426,10 @@ def accounts_of(request: HTTPConnection) -> Accounts:
 
 
 def install(app: Starlette, store: Storage, limits: Limits) -> None:
-    """Give ``app`` its accounts (``app.state.accounts``) in the tables of ``store``."""
+    """Give ``app`` its accounts (``app.state.accounts``) in the tables of ``store``; a game a
+    browser creates is filed under its player (:func:`note_game`, one of ``app.state.creation_hooks``)."""
     app.state.accounts = Accounts(SQLiteAccounts(store), limits)
+    app.state.creation_hooks.append(note_game)
 
 
 # -- requests ---------------------------------------------------------------------------------------------

@@ -181,6 +181,7 @@ def create_app(
     ]
     app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=middleware)
     app.state.manager = manager
+    app.state.creation_hooks = []  # each told of a game a browser created (endpoints.api_create)
     accounts.install(app, store, limits)
     challenges.install(app, store, limits)
     profiles.install(app, store, limits)

@@ -23,6 +23,7 @@ from spheria.kernel.game import Game
 from spheria.kernel.record import replay_steps, set_up, timestamp
 from spheria.kernel.registry import default_game_name, game_class, game_names, load_game
 from spheria.server import messages as M
+from spheria.server.clocks import parse_clock
 from spheria.server.hints import check_hints_setting
 from spheria.server.jsontext import BadJson, parse_json
 from spheria.server.session import GameError, GameSession, SessionManager
@@ -363,17 +364,14 @@ async def api_create(request: Request) -> Response:
         if data.get("rated", False) not in (True, False):
             raise GameError("bad_game", "rated must be true or false")
         rated = data.get("rated") is True
-        from spheria.server.clocks import parse_clock  # the clocks build on the sessions
-
         clock = parse_clock(data.get("clock"))
         session, tokens, owner = await manager.create(
             name, options_of(data), seats, seed, start, hints=hints, rated=rated, clock=clock
         )
     except GameError as error:
         return refused(error)
-    from spheria.server.accounts import note_game  # accounts builds on this module
-
-    await note_game(request, session.id)
+    for noted in request.app.state.creation_hooks:  # e.g. the creator's account files it (accounts)
+        await noted(request, session.id)
     names = session.game.player_names()
     return json_response(
         {
