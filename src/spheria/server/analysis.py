@@ -47,7 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from spheria.i18n import gettext as _
 from spheria.i18n import speaking_now
-from spheria.kernel.game import SIMULTANEOUS, Game, IllegalMoveError, State
+from spheria.kernel.game import SIMULTANEOUS, Game, State
 from spheria.kernel.options import options_from_pairs
 from spheria.kernel.record import set_up
 from spheria.kernel.registry import game_names, load_game
@@ -177,7 +177,7 @@ def check_position(name: str | None, options: dict[str, Any], spn: str | None, m
         raise GameError("bad_move", _(M.TOO_MANY_MOVES).format(most=MAX_MOVES))
     try:
         state = game.state_from_spn(spn) if spn else game.new_initial_state()
-    except (ValueError, IllegalMoveError) as error:
+    except ValueError as error:  # a MoveError (a ValueError) or any bad input
         raise GameError("bad_spn", _(M.BAD_SPN).format(game=game.name, error=error)) from None
     start = state.to_spn()
     written = []
@@ -188,7 +188,7 @@ def check_position(name: str | None, options: dict[str, Any], spn: str | None, m
             raise GameError("bad_move", _(M.MOVE_AFTER_END).format(number=number, move=text))
         try:
             state.apply_notation(text.strip())
-        except (IllegalMoveError, ValueError) as error:
+        except ValueError as error:  # a MoveError (a ValueError) or any bad input
             raise GameError("bad_move", _(M.MOVE_NOT_LEGAL).format(number=number, move=text, error=error)) from None
         written.append(state.notation(state.history[-1]))
     return Position(game, start, written, state)
@@ -264,7 +264,7 @@ def preview_of(state: State[Any], text: str) -> dict[str, Any]:
     seat = state.current_player()
     try:
         move = state.parse_move(text, seat)
-    except (IllegalMoveError, ValueError) as error:
+    except ValueError as error:  # a MoveError (a ValueError) or any bad input
         return {"move": text, "ok": False, "error": str(error)}
     return {"move": text, "ok": True, "board": board_of(state.child(move).observation(seat))}
 

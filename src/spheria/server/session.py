@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from spheria.agents.registry import check_spec
 from spheria.i18n import gettext as _
-from spheria.kernel.game import SIMULTANEOUS, Game, IllegalMoveError, State
+from spheria.kernel.game import SIMULTANEOUS, Game, State
 from spheria.kernel.record import Record, replay
 from spheria.kernel.registry import load_game
 from spheria.server import messages as M
@@ -497,7 +497,7 @@ class GameSession:
                     raise GameError("not_your_turn", _(M.NOT_YOUR_TURN).format(name=_(name)))
                 try:
                     move = state.parse_move(text, seat)
-                except (IllegalMoveError, ValueError) as error:
+                except ValueError as error:  # a MoveError (a ValueError) or any bad input
                     raise GameError("illegal_move", str(error)) from None
                 await self._record(lambda: state.apply(move))
             if clocks is not None:
@@ -519,7 +519,7 @@ class GameSession:
             raise GameError("already_chosen", _(M.ALREADY_CHOSEN))
         try:
             move = state.parse_move(text, seat)
-        except (IllegalMoveError, ValueError) as error:
+        except ValueError as error:  # a MoveError (a ValueError) or any bad input
             raise GameError("illegal_move", str(error)) from None
         entry = str(move)
         if all(s in self.pending or s == seat for s in need):
@@ -580,7 +580,7 @@ class GameSession:
             frame: dict[str, Any] = {"type": "preview", "move": text, "version": self.version}
             try:
                 move = state.parse_move(text, seat)
-            except (IllegalMoveError, ValueError) as error:
+            except ValueError as error:  # a MoveError (a ValueError) or any bad input
                 frame.update(ok=False, error=str(error))
                 return frame
             child = state.child(move)
