@@ -180,7 +180,7 @@ def test_spinca_offers_only_free_marbles_and_only_their_legal_targets() -> None:
         for target, after in node["next"].items():
             assert board[SITE_NAMES.index(target)] == "."
             assert after.get("next") and "move" not in after
-    assert picking_kind(tree, picking_order(state)) == "sequence"
+    assert picking_kind(state, tree) == "sequence"
 
 
 def test_spagyric_choices_are_words_then_the_winner_places() -> None:
@@ -243,3 +243,26 @@ def test_every_frame_says_the_colour_each_seat_places_now_and_the_phase() -> Non
     spline = spheria.load_game("spline").new_initial_state()
     spline.apply(spline.parse_move("0a1"))
     assert seat_frame(spline, 0, {}, 1)["placing"] == ["w", "b"]
+
+
+def test_each_offer_of_a_turn_of_words_is_its_own_choice_and_no_secret() -> None:
+    """A word with an argument (``offer 2``) is the word's click, then the argument's: every
+    legal move is its own leaf of the click tree, and a turn that is not simultaneous is not a
+    secret choice (the page's hint is worded from ``picking``)."""
+    state = spheria.load_game("sandbox", players=3).new_initial_state()
+    state.apply(state.parse_move("w 0a1"))
+    frame = seat_frame(state, 0, {}, 0)
+    moves = frame["legal_moves"]
+    assert frame["picking"] == "words"
+    assert set(frame["clicks"]["next"]["offer"]["next"]) == {"1", "2", "3", "draw"}
+    reached = set()
+    for index, move in enumerate(moves):
+        node = frame["clicks"]
+        for click in clicks_of(move):
+            node = node["next"][click]
+        assert node["move"] == index, move
+        reached.add(node["move"])
+    assert reached == set(range(len(moves)))
+    state.apply(state.parse_move("offer 2"))
+    answer = seat_frame(state, 1, {}, 1)
+    assert answer["picking"] == "words" and set(answer["clicks"]["next"]) == {"accept", "decline"}

@@ -42,8 +42,9 @@ from spheria.kernel.game import (
 )
 from spheria.kernel.registry import game_class, game_names, load_game
 
-#: One click of a move's text: a site (``0a1``) or a word (a colour such as ``w``).
-TOKEN_RE = re.compile(r"[0-3][a-d][1-4]|[A-Za-z]+")
+#: One click of a move's text: a site (``0a1``), a word (a colour such as ``w``) or a number (a
+#: word's argument: ``offer 2`` is the click ``offer`` then the click ``2``).
+TOKEN_RE = re.compile(r"[0-3][a-d][1-4]|[A-Za-z]+|[0-9]+")
 #: How the sites of a move are picked: in the written order, or as a set in any order.
 ORDERED, ANY_ORDER = "ordered", "any_order"
 #: Most sites of a set whose every order is entered in a click tree (a bound far above any line).
@@ -176,18 +177,19 @@ def click_tree(state: State[Any], seat: int, moves: list[str]) -> dict[str, Any]
     return tree
 
 
-def picking_kind(tree: dict[str, Any], order: str) -> str:
+def picking_kind(state: State[Any], tree: dict[str, Any]) -> str:
     """What kind of clicking the page asks for (its hint is worded from this):
 
-    ``choose`` (words such as a colour), ``set`` (sites in any order), ``place`` (one site),
-    ``sequence`` (sites in order, e.g. a relocation then a placement), or ``none``.
+    ``choose`` (a secret choice at a simultaneous node: words such as a colour), ``words`` (buttons
+    as well as sites: a word, then what it needs), ``set`` (sites in any order), ``place`` (one
+    site), ``sequence`` (sites in order, e.g. a relocation then a placement), or ``none``.
     """
     first = tree.get("next", {})
     if not first:
         return "none"
     if any(click not in _SITES for click in first):
-        return "choose"
-    if order == ANY_ORDER:
+        return "choose" if state.current_player() == SIMULTANEOUS else "words"
+    if picking_order(state) == ANY_ORDER:
         return "set"
     deeper = any("next" in node for node in first.values())
     return "sequence" if deeper else "place"
@@ -288,7 +290,7 @@ def seat_frame(state: State[Any], seat: int, pending: dict[int, str], version: i
         board=board_of(observation),
         legal_moves=moves,
         clicks=tree,
-        picking=picking_kind(tree, picking_order(state)),
+        picking=picking_kind(state, tree),
         status=state.status_lines(seat),
         hint=state.move_hint(seat) if moves else "",
         your_choice=own_choice,
