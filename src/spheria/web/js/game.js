@@ -2,7 +2,7 @@
 // The page knows no rules: what may be clicked, what a reveal showed, the scores and the state
 // of play all come from the server as data; the words come from messages.js.
 
-import { PyramidView } from "./board.js";
+import { PyramidView, turnMarks, MARK_SIGNS } from "./board.js";
 import { listenForTaps, wordUnder, keyboardClick } from "./taps.js";
 import { Picker, isSite, moveSites } from "./moves.js";
 import { t, translatePage, joinNames, onLanguageChange, seatName, gameTitle, agentName, errorText, colorWord } from "./messages.js";
@@ -409,6 +409,7 @@ function render() {
     ghostColor: ghostColor(),
     marked: new Set(frame.terminal && frame.result ? frame.result.sites || [] : []),
     suggested: new Set(hint.shown && myTurn ? hint.shown.clicks.filter(isSite) : []),
+    turnMarks: turnMarks(obs).sites,
     ballNames: ballNames(info),
   });
   moveBox.update(frame, seat);
@@ -472,6 +473,8 @@ function renderStatus(obs) {
   if (line) status.appendChild(h("div", { class: "status-line" }, line));
   const counts = ballCounts(frame.board);
   if (counts) status.appendChild(h("div", { class: "status-line muted" }, t("status.counts", { counts })));
+  const marks = marksLine(turnMarks(obs));
+  if (marks) status.appendChild(h("div", { class: "status-line muted marks-line" }, marks));
   const scores = clear($("scores"));
   if (Array.isArray(obs.scores) && obs.scores.length) scores.appendChild(scoreTable(info, obs.scores));
   const privateInfo = clear($("private"));
@@ -490,6 +493,17 @@ function renderStatus(obs) {
     privateInfo.appendChild(h("div", { class: "supply-title" }, t("supply.stunned")));
     privateInfo.appendChild(supplyRow(obs.stunned, "supply-stunned"));
   }
+}
+
+/** Whose turn the marks on the board show, and what each sign means (only the signs drawn). */
+function marksLine(marks) {
+  if (!marks.sites.size) return "";
+  const kinds = new Set(marks.sites.values());
+  const legend = Object.keys(MARK_SIGNS)
+    .filter((kind) => kinds.has(kind))
+    .map((kind) => t(`marks.${kind}`, { sign: MARK_SIGNS[kind] }))
+    .join(t("list.comma"));
+  return t(marks.current ? "marks.this_turn" : "marks.last_turn", { name: nameOf(marks.seat), legend });
 }
 
 function ballCounts(board) {
@@ -527,16 +541,17 @@ function renderPicker(options, myTurn) {
     $("hint").textContent = "";
     return;
   }
-  showWords([...options.words].sort(), hint.shown ? hint.shown.clicks : []);
-  const choosing = options.words.size > 0 && !options.sites.size;
-  let text = picker.empty ? t(choosing ? "picker.choose" : "picker.prompt") : t("picker.picked", { clicks: picker.selection.join(" · ") });
+  showWords([...options.words], hint.shown ? hint.shown.clicks : []);
+  const choosing = picker.kind === "choose";
+  const prompt = choosing ? "picker.choose" : options.words.size ? "picker.words" : "picker.prompt";
+  let text = picker.empty ? t(prompt) : t("picker.picked", { clicks: picker.selection.map(clickWord).join(" · ") });
   if (options.move) text = t("picker.move", { move: options.move });
   $("selection").textContent = text;
   panel.classList.toggle("choosing", choosing);
   $("btn-play").disabled = !options.complete;
   $("btn-back").disabled = picker.empty;
   $("btn-clear").disabled = picker.empty;
-  const more = !picker.empty && (picker.kind === "set" || picker.kind === "sequence");
+  const more = !picker.empty && (picker.kind === "set" || picker.kind === "sequence" || picker.kind === "words");
   $("hint").textContent = picker.kind === "none" ? "" : t(`hint.${picker.kind}${more ? ".more" : ""}`);
 }
 
@@ -558,8 +573,18 @@ function choiceChip(word) {
   const span = h("span", { class: "chip" });
   const shown = colorWord(word);
   if (shown !== word) span.append(ballSwatch(word, 20), h("span", {}, shown));
-  else span.append(h("span", {}, word));
+  else span.append(h("span", {}, clickWord(word)));
   return span;
+}
+
+/** A click's words: a site as it is, a number as the seat it names (a word's argument), a word as the page's table says. */
+function clickWord(click) {
+  if (isSite(click)) return click;
+  if (/^[0-9]+$/.test(click)) return t("click.seat", { n: click, name: nameOf(Number(click) - 1) });
+  const shown = colorWord(click);
+  if (shown !== click) return shown;
+  const key = `click.${click}`;
+  return t(key) === key ? click : t(key);
 }
 
 function renderHistory(obs) {
