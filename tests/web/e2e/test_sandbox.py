@@ -145,11 +145,14 @@ def test_a_whole_sandbox_game_between_a_phone_and_a_desktop(browser: Browser, se
     version = str(phone.evaluate("document.body.dataset.version"))
     press(phone, "#words button[data-word='1']")
     wait_moved(phone, version)
+    assert "waiting for the answer" in phone.inner_text("#status .offer-line")
 
     # Seat 2 declines (seat 1's turn goes on); seat 1 offers a draw, which seat 2 accepts.
     assert wait_turn(desk)
     answers = desk.eval_on_selector_all("#words button", "nodes => nodes.map(n => n.dataset.word)")
     assert sorted(answers) == ["accept", "decline"], answers
+    assert "플레이어 1 승리" in desk.inner_text("#status .offer-line")  # what is offered, in words
+    assert "버튼" in desk.inner_text("#hint")
     assert_korean(desk)
     screenshot(desk, "sandbox-7-answer-desktop")
     act(desk, "decline")
@@ -170,6 +173,8 @@ def test_a_whole_sandbox_game_between_a_phone_and_a_desktop(browser: Browser, se
     press(replay, "#history li[data-step='9']")
     replay.wait_for_selector("#board .strip-site .turn-mark")
     assert marks(replay) == {"0a1": "dropped", "1a1": "removed", "0b2": "removed", "0d4": "moved"}
+    assert "Player 2" in replay.inner_text("#status .marks-line")
+    replay.locator("#board").scroll_into_view_if_needed()
     screenshot(replay, "sandbox-9-replay-phone")
     for page in (phone, desk, replay):
         page.context.close()

@@ -150,6 +150,20 @@ export function turnMarks(observation) {
   return { seat: last.size ? obs.last_turn.seat ?? null : null, current: false, sites: last };
 }
 
+/**
+ * Whose turn the marks show and what each sign drawn means, in words ("" when nothing is marked);
+ * ``nameOf(seat)`` names a seat.
+ */
+export function marksText(marks, nameOf) {
+  if (!marks.sites.size) return "";
+  const kinds = new Set(marks.sites.values());
+  const legend = Object.keys(MARK_SIGNS)
+    .filter((kind) => kinds.has(kind))
+    .map((kind) => t(`marks.${kind}`, { sign: MARK_SIGNS[kind] }))
+    .join(t("list.comma"));
+  return t(marks.current ? "marks.this_turn" : "marks.last_turn", { name: nameOf(marks.seat), legend });
+}
+
 export class PyramidView {
   /**
    * @param {Element} host where the SVG goes

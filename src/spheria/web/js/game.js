@@ -2,7 +2,7 @@
 // The page knows no rules: what may be clicked, what a reveal showed, the scores and the state
 // of play all come from the server as data; the words come from messages.js.
 
-import { PyramidView, turnMarks, MARK_SIGNS } from "./board.js";
+import { PyramidView, turnMarks, marksText } from "./board.js";
 import { listenForTaps, wordUnder, keyboardClick } from "./taps.js";
 import { Picker, isSite, moveSites } from "./moves.js";
 import { t, translatePage, joinNames, onLanguageChange, seatName, gameTitle, agentName, errorText, colorWord } from "./messages.js";
@@ -473,7 +473,8 @@ function renderStatus(obs) {
   if (line) status.appendChild(h("div", { class: "status-line" }, line));
   const counts = ballCounts(frame.board);
   if (counts) status.appendChild(h("div", { class: "status-line muted" }, t("status.counts", { counts })));
-  const marks = marksLine(turnMarks(obs));
+  if (obs.offer) status.appendChild(h("div", { class: "status-line offer-line" }, offerText(obs.offer)));
+  const marks = marksText(turnMarks(obs), nameOf);
   if (marks) status.appendChild(h("div", { class: "status-line muted marks-line" }, marks));
   const scores = clear($("scores"));
   if (Array.isArray(obs.scores) && obs.scores.length) scores.appendChild(scoreTable(info, obs.scores));
@@ -495,15 +496,11 @@ function renderStatus(obs) {
   }
 }
 
-/** Whose turn the marks on the board show, and what each sign means (only the signs drawn). */
-function marksLine(marks) {
-  if (!marks.sites.size) return "";
-  const kinds = new Set(marks.sites.values());
-  const legend = Object.keys(MARK_SIGNS)
-    .filter((kind) => kinds.has(kind))
-    .map((kind) => t(`marks.${kind}`, { sign: MARK_SIGNS[kind] }))
-    .join(t("list.comma"));
-  return t(marks.current ? "marks.this_turn" : "marks.last_turn", { name: nameOf(marks.seat), legend });
+/** A result offered and waiting for answers (``offer``: the seat offering, and the seat it names the winner or null for a draw). */
+function offerText(offer) {
+  const result = offer.winner === null || offer.winner === undefined ? t("offer.draw") : t("offer.win", { name: nameOf(offer.winner) });
+  const answering = seat !== null && frame.legal_moves.length > 0;
+  return t(answering ? "offer.answer" : "offer.waiting", { name: nameOf(offer.seat), result });
 }
 
 function ballCounts(board) {
@@ -543,7 +540,8 @@ function renderPicker(options, myTurn) {
   }
   showWords([...options.words], hint.shown ? hint.shown.clicks : []);
   const choosing = picker.kind === "choose";
-  const prompt = choosing ? "picker.choose" : options.words.size ? "picker.words" : "picker.prompt";
+  const onlyWords = options.words.size > 0 && !options.sites.size;
+  const prompt = choosing ? "picker.choose" : onlyWords ? "picker.buttons" : options.words.size ? "picker.words" : "picker.prompt";
   let text = picker.empty ? t(prompt) : t("picker.picked", { clicks: picker.selection.map(clickWord).join(" · ") });
   if (options.move) text = t("picker.move", { move: options.move });
   $("selection").textContent = text;
@@ -552,7 +550,8 @@ function renderPicker(options, myTurn) {
   $("btn-back").disabled = picker.empty;
   $("btn-clear").disabled = picker.empty;
   const more = !picker.empty && (picker.kind === "set" || picker.kind === "sequence" || picker.kind === "words");
-  $("hint").textContent = picker.kind === "none" ? "" : t(`hint.${picker.kind}${more ? ".more" : ""}`);
+  const kind = picker.kind === "words" && onlyWords && picker.empty ? "buttons" : picker.kind;
+  $("hint").textContent = kind === "none" ? "" : t(`hint.${kind}${more ? ".more" : ""}`);
 }
 
 let wordsShown = null;
