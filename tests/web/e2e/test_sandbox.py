@@ -60,16 +60,15 @@ def marks(page: Page) -> dict[str, str]:
         "#board .main-view .turn-mark", "nodes => nodes.map(n => [n.dataset.markSite, n.dataset.mark])"
     )
     assert sorted(map(tuple, pyramid)) == sorted(map(tuple, found)), (pyramid, found)  # both views agree
-    return dict(found)  # type: ignore[arg-type]
+    return {site: kind for site, kind in found}
 
 
 def board(page: Page) -> str:
-    """The board string the page shows now (the server's frame, by site, levels without slashes)."""
-    return str(
-        page.evaluate(
-            "() => [...document.querySelectorAll('#board .strip-site')].map(n => n.querySelector('.strip-ball') ? n.dataset.site : '').filter(Boolean).join(' ')"
-        )
+    """The sites that hold a ball on the page's level maps now, in site order."""
+    sites: list[str] = page.eval_on_selector_all(
+        "#board .strip-site:has(.strip-ball)", "nodes => nodes.map(n => n.dataset.site)"
     )
+    return " ".join(sites)
 
 
 def open_seats(browser: Browser, server: str) -> tuple[Page, Page, list[list[str]], str]:
@@ -145,7 +144,7 @@ def test_a_whole_sandbox_game_between_a_phone_and_a_desktop(browser: Browser, se
     version = str(phone.evaluate("document.body.dataset.version"))
     press(phone, "#words button[data-word='1']")
     wait_moved(phone, version)
-    assert "waiting for the answer" in phone.inner_text("#status .offer-line")
+    assert "Player 1 wins" in phone.inner_text("#status .offer-line")
 
     # Seat 2 declines (seat 1's turn goes on); seat 1 offers a draw, which seat 2 accepts.
     assert wait_turn(desk)
