@@ -163,6 +163,10 @@ def test_a_whole_sandbox_game_between_a_phone_and_a_desktop(browser: Browser, se
         page.wait_for_selector("#result:not([hidden])")
         screenshot(page, f"sandbox-8-agreed-{size}")
     assert_korean(desk)
+    press(phone, ".lang-switch button[data-lang='ko']")  # the phone's words in Korean too
+    phone.wait_for_function("() => document.documentElement.lang === 'ko'")
+    assert_korean(phone)
+    screenshot(phone, "sandbox-8-agreed-phone-ko")
 
     # The replay shows each turn's marks from its frames: after seat 2's turn ended (move 9 of
     # w w w w r end x move end), the marks seat 1 saw.
