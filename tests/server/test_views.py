@@ -28,6 +28,7 @@ from spheria.server.views import (
     ANY_ORDER,
     click_tree,
     clicks_of,
+    open_as,
     picking_kind,
     picking_order,
     public_frame,
@@ -266,3 +267,23 @@ def test_each_offer_of_a_turn_of_words_is_its_own_choice_and_no_secret() -> None
     state.apply(state.parse_move("offer 2"))
     answer = seat_frame(state, 1, {}, 1)
     assert answer["picking"] == "words" and set(answer["clicks"]["next"]) == {"accept", "decline"}
+
+
+def test_a_free_board_opens_as_each_game_whose_position_it_is() -> None:
+    """``open_as``: the games whose rules read the board as one of their positions (each game's
+    ``read_board``), with a position each accepts; a board none of a game's positions has is not
+    offered to it, and a game is never offered its own board."""
+    state = spheria.load_game("sandbox").new_initial_state()
+    for text in ("w 0a1", "b 0b1", "end"):
+        state.apply(state.parse_move(text))
+    offered = {entry["game"]: entry["spn"] for entry in seat_frame(state, 1, {}, 3)["open_as"]}
+    assert set(offered) == {"spinca", "special-cake", "spline"}
+    for game, spn in offered.items():
+        read = spheria.load_game(game).state_from_spn(spn)
+        assert read.to_spn().split()[0] == state.to_spn().split()[0]
+    for text in ("w 0c1", "w 0d1", "end"):  # three white, one black: no Spinca or Spline position
+        state.apply(state.parse_move(text))
+    assert {entry["game"] for entry in open_as(state)} == {"special-cake"}
+    spline = spheria.load_game("spline").new_initial_state()
+    assert "spline" not in {entry["game"] for entry in open_as(spline)}
+    assert spheria.load_game("spagyric").read_board(state.to_spn().split()[0]) is None  # hidden supplies

@@ -257,6 +257,22 @@ def result_of(state: State[Any]) -> dict[str, Any] | None:
     }
 
 
+def open_as(state: State[Any]) -> list[dict[str, str]]:
+    """The other games whose positions this board is (each game's :meth:`Game.read_board`, with
+    its default options): ``game`` and the position's ``spn``, for the page's "Open as …" links."""
+    return [
+        {"game": name, "spn": spn}
+        for name, spn in _readings(board_of(state.public_observation()))
+        if name != state.game.name
+    ]
+
+
+@functools.lru_cache(maxsize=256)
+def _readings(board: str) -> tuple[tuple[str, str], ...]:
+    readings = ((name, load_game(name).read_board(board)) for name in game_names())
+    return tuple((name, read.to_spn()) for name, read in readings if read is not None)
+
+
 def _common(state: State[Any], pending: dict[int, str], version: int, seat: int | None) -> dict[str, Any]:
     to_move = state.current_player()
     need = choosers(state)
@@ -273,6 +289,7 @@ def _common(state: State[Any], pending: dict[int, str], version: int, seat: int 
         "reveal": last_reveal(state),
         # The colour each seat would place now, by seat: the page draws the ball under a target.
         "placing": placing_colors(state),
+        "open_as": open_as(state),
     }
 
 

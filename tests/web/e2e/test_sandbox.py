@@ -1,7 +1,8 @@
 """Done means for the sandbox online (issue 40): a whole sandbox game between two people in two
 browser contexts — a phone (390x844, by touch, in English) and a desktop (by mouse, in Korean) —
 placing, moving and removing with drops, the marks of the last turn shown to the next player, a
-turn taken back, an offer declined and an agreed result; then the replay shows the marks too.
+turn taken back, an offer declined and an agreed result; then the replay shows the marks too. The
+empty board opens as a Spinca position on the analysis board ("Open as …").
 
 Every click comes from the server's click tree (the word buttons and the highlighted sites); the
 page names no game. Screenshots go to ``test-artifacts/`` (``sandbox-<step>-<size>``).
@@ -91,6 +92,21 @@ def open_seats(browser: Browser, server: str) -> tuple[Page, Page, list[list[str
 
 def test_a_whole_sandbox_game_between_a_phone_and_a_desktop(browser: Browser, server: str) -> None:
     phone, desk, errors, game_id = open_seats(browser, server)
+
+    # The empty board is a position of Spinca, Special Cake and Spline: the page opens it as one.
+    link = desk.locator(".open-as-link[data-game='spinca']")
+    assert sorted(desk.eval_on_selector_all(".open-as-link", "nodes => nodes.map(n => n.dataset.game)")) == [
+        "special-cake",
+        "spinca",
+        "spline",
+    ]
+    screenshot(desk, "sandbox-0-open-as-desktop")
+    analysis, analysis_errors = watched_page(browser, **SIZES["desktop"])  # type: ignore[arg-type]
+    analysis.goto(server + str(link.get_attribute("href")))
+    analysis.wait_for_selector("#board .strip-site")
+    assert "spinca" in analysis.url and analysis_errors == []
+    screenshot(analysis, "sandbox-0-open-as-spinca-desktop")
+    analysis.context.close()
 
     # Seat 1 (the phone) places a square of four white balls and a red one on it, then ends its turn.
     assert wait_turn(phone)

@@ -476,6 +476,7 @@ function renderStatus(obs) {
   if (obs.offer) status.appendChild(h("div", { class: "status-line offer-line" }, offerText(obs.offer)));
   const marks = marksText(turnMarks(obs), nameOf);
   if (marks) status.appendChild(h("div", { class: "status-line muted marks-line" }, marks));
+  if ((frame.open_as || []).length) status.appendChild(openAsRow(frame.open_as));
   const scores = clear($("scores"));
   if (Array.isArray(obs.scores) && obs.scores.length) scores.appendChild(scoreTable(info, obs.scores));
   const privateInfo = clear($("private"));
@@ -494,6 +495,20 @@ function renderStatus(obs) {
     privateInfo.appendChild(h("div", { class: "supply-title" }, t("supply.stunned")));
     privateInfo.appendChild(supplyRow(obs.stunned, "supply-stunned"));
   }
+}
+
+/** Links that open this board as a position of each game the server says it is one of (``frame.open_as``). */
+function openAsRow(readings) {
+  const row = h("div", { class: "status-line open-as" });
+  for (const { game, spn } of readings) {
+    const query = new URLSearchParams({ game, spn });
+    const title = gameTitle(game, game);
+    row.append(
+      h("a", { href: `/analysis?${query}`, class: "open-as-link", "data-game": game }, t("open_as.analysis", { game: title })),
+      h("a", { href: `/editor?${query}`, class: "open-as-edit muted", "data-game": game }, t("open_as.editor")),
+    );
+  }
+  return row;
 }
 
 /** A result offered and waiting for answers (``offer``: the seat offering, and the seat it names the winner or null for a draw). */
