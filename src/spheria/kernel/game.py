@@ -189,6 +189,9 @@ class Game(ABC):
     #: game's positions (:meth:`read_board`); a field of :data:`A_BALL_SITE` is ``-`` or the site
     #: of one ball of the board. Empty: this game reads no board of its own accord.
     board_fields: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    #: Whether this game's boards are set up freely (no rule but the set's physics), so that the
+    #: pages offer to open its positions as those of the games that read them (:meth:`read_board`).
+    free_board: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         specs = {spec.name: spec for spec in self.option_specs}

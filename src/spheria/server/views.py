@@ -259,7 +259,10 @@ def result_of(state: State[Any]) -> dict[str, Any] | None:
 
 def open_as(state: State[Any]) -> list[dict[str, str]]:
     """The other games whose positions this board is (each game's :meth:`Game.read_board`, with
-    its default options): ``game`` and the position's ``spn``, for the page's "Open as …" links."""
+    its default options): ``game`` and the position's ``spn``, for the page's "Open as …" links;
+    only for a game whose boards are set up freely (:attr:`Game.free_board`)."""
+    if not state.game.free_board:
+        return []
     return [
         {"game": name, "spn": spn}
         for name, spn in _readings(board_of(state.public_observation()))

@@ -504,8 +504,12 @@ function openAsRow(readings) {
     const query = new URLSearchParams({ game, spn });
     const title = gameTitle(game, game);
     row.append(
-      h("a", { href: `/analysis?${query}`, class: "open-as-link", "data-game": game }, t("open_as.analysis", { game: title })),
-      h("a", { href: `/editor?${query}`, class: "open-as-edit muted", "data-game": game }, t("open_as.editor")),
+      h(
+        "div",
+        { class: "open-as-game" },
+        h("a", { href: `/analysis?${query}`, class: "open-as-link", "data-game": game }, t("open_as.analysis", { game: title })),
+        h("a", { href: `/editor?${query}`, class: "open-as-edit muted", "data-game": game }, t("open_as.editor")),
+      ),
     );
   }
   return row;
