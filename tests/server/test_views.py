@@ -28,6 +28,7 @@ from spheria.server.views import (
     ANY_ORDER,
     click_tree,
     clicks_of,
+    open_as,
     picking_kind,
     picking_order,
     public_frame,
@@ -180,7 +181,7 @@ def test_spinca_offers_only_free_marbles_and_only_their_legal_targets() -> None:
         for target, after in node["next"].items():
             assert board[SITE_NAMES.index(target)] == "."
             assert after.get("next") and "move" not in after
-    assert picking_kind(tree, picking_order(state)) == "sequence"
+    assert picking_kind(state, tree) == "sequence"
 
 
 def test_spagyric_choices_are_words_then_the_winner_places() -> None:
@@ -243,3 +244,46 @@ def test_every_frame_says_the_colour_each_seat_places_now_and_the_phase() -> Non
     spline = spheria.load_game("spline").new_initial_state()
     spline.apply(spline.parse_move("0a1"))
     assert seat_frame(spline, 0, {}, 1)["placing"] == ["w", "b"]
+
+
+def test_each_offer_of_a_turn_of_words_is_its_own_choice_and_no_secret() -> None:
+    """A word with an argument (``offer 2``) is the word's click, then the argument's: every
+    legal move is its own leaf of the click tree, and a turn that is not simultaneous is not a
+    secret choice (the page's hint is worded from ``picking``)."""
+    state = spheria.load_game("sandbox", players=3).new_initial_state()
+    state.apply(state.parse_move("w 0a1"))
+    frame = seat_frame(state, 0, {}, 0)
+    moves = frame["legal_moves"]
+    assert frame["picking"] == "words"
+    assert set(frame["clicks"]["next"]["offer"]["next"]) == {"1", "2", "3", "draw"}
+    reached = set()
+    for index, move in enumerate(moves):
+        node = frame["clicks"]
+        for click in clicks_of(move):
+            node = node["next"][click]
+        assert node["move"] == index, move
+        reached.add(node["move"])
+    assert reached == set(range(len(moves)))
+    state.apply(state.parse_move("offer 2"))
+    answer = seat_frame(state, 1, {}, 1)
+    assert answer["picking"] == "words" and set(answer["clicks"]["next"]) == {"accept", "decline"}
+
+
+def test_a_free_board_opens_as_each_game_whose_position_it_is() -> None:
+    """``open_as``: the games whose rules read the board as one of their positions (each game's
+    ``read_board``), with a position each accepts; a board none of a game's positions has is not
+    offered to it, and a game is never offered its own board."""
+    state = spheria.load_game("sandbox").new_initial_state()
+    for text in ("w 0a1", "b 0b1", "end"):
+        state.apply(state.parse_move(text))
+    offered = {entry["game"]: entry["spn"] for entry in seat_frame(state, 1, {}, 3)["open_as"]}
+    assert set(offered) == {"spinca", "special-cake", "spline"}
+    for game, spn in offered.items():
+        read = spheria.load_game(game).state_from_spn(spn)
+        assert read.to_spn().split()[0] == state.to_spn().split()[0]
+    for text in ("w 0c1", "w 0d1", "end"):  # three white, one black: no Spinca or Spline position
+        state.apply(state.parse_move(text))
+    assert {entry["game"] for entry in open_as(state)} == {"special-cake"}
+    spline = spheria.load_game("spline").new_initial_state()
+    assert open_as(spline) == []  # a game with rules of its own: its pages offer no other game
+    assert spheria.load_game("spagyric").read_board(state.to_spn().split()[0]) is None  # hidden supplies

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import functools
 import importlib
+import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Protocol, TypedDict, TypeVar
 
-from spheria.engine.board import NUM_SITES
+from spheria.engine.board import NUM_SITES, SITE_NAMES
 from spheria.i18n import gettext as _
 from spheria.kernel import messages
 from spheria.kernel.kit import EMPTY_KIT, GameKit
@@ -154,6 +155,10 @@ def _load_kit(module: str) -> GameKit:
     return kit
 
 
+#: A field of :attr:`Game.board_fields` whose value is ``-`` or the site of one ball of the board.
+A_BALL_SITE = "<a ball's site>"
+
+
 class Game(ABC):
     """The rules of one game with its options fixed.
 
@@ -180,6 +185,13 @@ class Game(ABC):
     #: Why no agent plays this game (an ``N_``-marked sentence: a game whose rules set the players
     #: no goal, say); ``None``: agents may play it. Every agent's fit check then refuses it, saying this.
     why_no_agents: ClassVar[str | None] = None
+    #: The values each SPN field after the board may take when a board is read as one of this
+    #: game's positions (:meth:`read_board`); a field of :data:`A_BALL_SITE` is ``-`` or the site
+    #: of one ball of the board. Empty: this game reads no board of its own accord.
+    board_fields: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    #: Whether this game's boards are set up freely (no rule but the set's physics), so that the
+    #: pages offer to open its positions as those of the games that read them (:meth:`read_board`).
+    free_board: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         specs = {spec.name: spec for spec in self.option_specs}
@@ -289,6 +301,24 @@ class Game(ABC):
     @abstractmethod
     def state_from_spn(self, text: str) -> State[Any]:
         """A state from position notation; raises ``ValueError`` naming the problem."""
+
+    def read_board(self, board: str) -> State[Any] | None:
+        """The first position of this game (in the order of :attr:`board_fields`) with ``board``
+        (SPN's board field) that its rules accept, or ``None``: whether a board set up freely is
+        one of this game's positions, asked of the game's own SPN reading."""
+        if not self.board_fields:
+            return None
+        try:
+            balls = [SITE_NAMES[s] for s, char in enumerate(board.replace("/", "")) if char != "."]
+        except IndexError:
+            return None
+        choices = [("-", *balls) if field == (A_BALL_SITE,) else field for field in self.board_fields]
+        for fields in itertools.product(*choices):
+            try:
+                return self.state_from_spn(" ".join((board, *fields)))
+            except ValueError:
+                continue
+        return None
 
     def spn_fields(self, text: object) -> list[str]:
         """The blank-separated fields of position notation; ``TypeError`` if ``text`` is not a string."""

@@ -57,7 +57,7 @@ from spheria.server.endpoints import find_game, json_response, page, refused
 from spheria.server.jsontext import BadJson, parse_json
 from spheria.server.limits import TokenBucket
 from spheria.server.session import GameError
-from spheria.server.views import picking_kind, picking_order, public_frame, seat_frame
+from spheria.server.views import picking_kind, public_frame, seat_frame
 
 #: Longest SPN, option text and move list the analysis accepts.
 MAX_SPN = 200
@@ -225,7 +225,7 @@ def node_frame(state: State[Any]) -> dict[str, Any]:
     frame = public_frame(state, {}, len(state.history))
     if to_move == SIMULTANEOUS:
         moves, tree, seats = joint_moves(state)
-        frame.update(legal_moves=moves, clicks=tree, picking=picking_kind(tree, picking_order(state)), choosers=seats)
+        frame.update(legal_moves=moves, clicks=tree, picking=picking_kind(state, tree), choosers=seats)
     else:
         frame["choosers"] = []
     return frame

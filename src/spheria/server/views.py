@@ -37,14 +37,14 @@ from spheria.kernel.game import (
     SIMULTANEOUS,
     TERMINAL,
     Game,
-    IllegalMoveError,
     State,
 )
 from spheria.kernel.registry import game_class, game_names, load_game
 from spheria.server.words import game_words
 
-#: One click of a move's text: a site (``0a1``) or a word (a colour such as ``w``).
-TOKEN_RE = re.compile(r"[0-3][a-d][1-4]|[A-Za-z]+")
+#: One click of a move's text: a site (``0a1``), a word (a colour such as ``w``) or a number (a
+#: word's argument: ``offer 2`` is the click ``offer`` then the click ``2``).
+TOKEN_RE = re.compile(r"[0-3][a-d][1-4]|[A-Za-z]+|[0-9]+")
 #: How the sites of a move are picked: in the written order, or as a set in any order.
 ORDERED, ANY_ORDER = "ordered", "any_order"
 #: Most sites of a set whose every order is entered in a click tree (a bound far above any line).
@@ -170,25 +170,26 @@ def click_tree(state: State[Any], seat: int, moves: list[str]) -> dict[str, Any]
             text = " ".join(order)  # the clicks as typed, which the game reads in that order
             try:
                 spelled = str(state.parse_move(text, seat))
-            except (IllegalMoveError, ValueError):
+            except ValueError:  # a MoveError (a ValueError) or any bad input
                 _insert(tree, order, indices[0])
                 continue
             _insert(tree, order, index_of[spelled], order=text)
     return tree
 
 
-def picking_kind(tree: dict[str, Any], order: str) -> str:
+def picking_kind(state: State[Any], tree: dict[str, Any]) -> str:
     """What kind of clicking the page asks for (its hint is worded from this):
 
-    ``choose`` (words such as a colour), ``set`` (sites in any order), ``place`` (one site),
-    ``sequence`` (sites in order, e.g. a relocation then a placement), or ``none``.
+    ``choose`` (a secret choice at a simultaneous node: words such as a colour), ``words`` (buttons
+    as well as sites: a word, then what it needs), ``set`` (sites in any order), ``place`` (one
+    site), ``sequence`` (sites in order, e.g. a relocation then a placement), or ``none``.
     """
     first = tree.get("next", {})
     if not first:
         return "none"
     if any(click not in _SITES for click in first):
-        return "choose"
-    if order == ANY_ORDER:
+        return "choose" if state.current_player() == SIMULTANEOUS else "words"
+    if picking_order(state) == ANY_ORDER:
         return "set"
     deeper = any("next" in node for node in first.values())
     return "sequence" if deeper else "place"
@@ -256,6 +257,25 @@ def result_of(state: State[Any]) -> dict[str, Any] | None:
     }
 
 
+def open_as(state: State[Any]) -> list[dict[str, str]]:
+    """The other games whose positions this board is (each game's :meth:`Game.read_board`, with
+    its default options): ``game`` and the position's ``spn``, for the page's "Open as …" links;
+    only for a game whose boards are set up freely (:attr:`Game.free_board`)."""
+    if not state.game.free_board:
+        return []
+    return [
+        {"game": name, "spn": spn}
+        for name, spn in _readings(board_of(state.public_observation()))
+        if name != state.game.name
+    ]
+
+
+@functools.lru_cache(maxsize=256)
+def _readings(board: str) -> tuple[tuple[str, str], ...]:
+    readings = ((name, load_game(name).read_board(board)) for name in game_names())
+    return tuple((name, read.to_spn()) for name, read in readings if read is not None)
+
+
 def _common(state: State[Any], pending: dict[int, str], version: int, seat: int | None) -> dict[str, Any]:
     to_move = state.current_player()
     need = choosers(state)
@@ -272,6 +292,7 @@ def _common(state: State[Any], pending: dict[int, str], version: int, seat: int 
         "reveal": last_reveal(state),
         # The colour each seat would place now, by seat: the page draws the ball under a target.
         "placing": placing_colors(state),
+        "open_as": open_as(state),
     }
 
 
@@ -289,7 +310,7 @@ def seat_frame(state: State[Any], seat: int, pending: dict[int, str], version: i
         board=board_of(observation),
         legal_moves=moves,
         clicks=tree,
-        picking=picking_kind(tree, picking_order(state)),
+        picking=picking_kind(state, tree),
         status=state.status_lines(seat),
         hint=state.move_hint(seat) if moves else "",
         your_choice=own_choice,

@@ -228,6 +228,7 @@ class Sandbox(Game):
     max_players = 4
     picking_modes = (PICK_PREFIX,)
     why_no_agents = M.NO_AGENTS
+    free_board = True
     option_specs = (
         Option("players", 2, M.OPTION_PLAYERS, kind=int, minimum=1, maximum=4, label=M.LABEL_PLAYERS),
         Option("white", 16, M.OPTION_WHITE, kind=int, minimum=0, maximum=NUM_SITES, label=M.LABEL_WHITE),

@@ -455,6 +455,7 @@ def random_cake(rng: random.Random) -> Board:
 class SpecialCake(Game):
     name = "special-cake"
     title = N_("Special Cake")
+    board_fields = (("1", "2"), ("place", "eat"))
     featured = True
     picking_modes = (PICK_PREFIX, PICK_SET)
     option_specs = (

@@ -102,6 +102,7 @@ from spheria.i18n import gettext as _
 from spheria.i18n.width import pad
 from spheria.kernel import messages as K
 from spheria.kernel.game import (
+    A_BALL_SITE,
     PICK_RELOCATE,
     SEAT_COLOR_CODES,
     TERMINAL,
@@ -445,6 +446,7 @@ def legal_outcomes(masks: Masks, locked: int, color: int) -> dict[int, SpincaMov
 class Spinca(Game):
     name = "spinca"
     title = N_("Spinca")
+    board_fields = (("1", "2", "3", "4"), (A_BALL_SITE,))
     min_players = 2
     max_players = 4
     picking_modes = (PICK_RELOCATE,)

@@ -135,6 +135,7 @@ def _line_names(line: int) -> str:
 class Spline(Game):
     name = "spline"
     title = N_("Spline")
+    board_fields = (("1", "2"),)
 
     def player_names(self) -> list[str]:
         return list(COLOR_WORDS)

@@ -127,6 +127,43 @@ function reach(now, shown, targets) {
   return top;
 }
 
+/** The sign drawn on a site by the kind of change a turn made to it. */
+export const MARK_SIGNS = { placed: "+", moved: "\u2192", dropped: "\u2193", removed: "\u00d7" };
+
+/**
+ * What a turn changed, by site ("0a1" -> "placed" | "moved" | "dropped" | "removed"), from an
+ * observation that carries the marks of the turn in progress (``this_turn``) and of the last
+ * ended turn (``last_turn``): the turn in progress once it changed something, else the last one.
+ * An observation without them marks nothing.
+ * @returns {{seat: number|null, current: boolean, sites: Map<string, string>}}
+ */
+export function turnMarks(observation) {
+  const obs = observation || {};
+  const sites = (marks) => {
+    const found = new Map();
+    for (const kind of Object.keys(MARK_SIGNS)) for (const site of (marks && marks[kind]) || []) found.set(site, kind);
+    return found;
+  };
+  const now = sites(obs.this_turn);
+  if (now.size) return { seat: obs.this_turn.seat ?? null, current: true, sites: now };
+  const last = sites(obs.last_turn);
+  return { seat: last.size ? obs.last_turn.seat ?? null : null, current: false, sites: last };
+}
+
+/**
+ * Whose turn the marks show and what each sign drawn means, in words ("" when nothing is marked);
+ * ``nameOf(seat)`` names a seat.
+ */
+export function marksText(marks, nameOf) {
+  if (!marks.sites.size) return "";
+  const kinds = new Set(marks.sites.values());
+  const legend = Object.keys(MARK_SIGNS)
+    .filter((kind) => kinds.has(kind))
+    .map((kind) => t(`marks.${kind}`, { sign: MARK_SIGNS[kind] }))
+    .join(t("list.comma"));
+  return t(marks.current ? "marks.this_turn" : "marks.last_turn", { name: nameOf(marks.seat), legend });
+}
+
 export class PyramidView {
   /**
    * @param {Element} host where the SVG goes
@@ -231,13 +268,14 @@ export class PyramidView {
    * @param {string} [o.ghostColor] colour of the ball a placement would put down
    * @param {Set<string>} [o.marked] sites to outline (e.g. a winning line)
    * @param {Set<string>} [o.suggested] sites of a suggested move (a hint)
+   * @param {Map<string, string>} [o.turnMarks] what a turn changed, by site (see ``turnMarks``)
    * @param {string|null} [o.mapBoard] board to show in the level maps instead of ``board`` (after a relocation)
    * @param {Object<string, string>} [o.ballNames] what each ball is called, by its board character
    *   ("w" -> the seat that places it), for the names of the sites; a ball not named here is called by its colour
    */
   render(o) {
     this.last = o;
-    const drawn = JSON.stringify([o, this.topView, this.side, t("board.main")], (_, v) => (v instanceof Set ? [...v] : v));
+    const drawn = JSON.stringify([o, this.topView, this.side, t("board.main")], (_, v) => (v instanceof Set || v instanceof Map ? [...v] : v));
     if (drawn === this.drawn) return; // nothing changed: the same DOM keeps a tap in progress
     this.drawn = drawn;
     this.svg.setAttribute("aria-label", t("board.main")); // (again: the language may have changed)
@@ -258,6 +296,7 @@ export class PyramidView {
     const locked = o.locked || new Set();
     const marked = o.marked || new Set();
     const suggested = o.suggested || new Set();
+    const turned = o.preview ? new Map() : o.turnMarks || new Map();
     const changed = new Set();
     if (o.preview) {
       // Balls that moved: a site whose colour changed, or an eaten site that a ball dropped into.
@@ -320,8 +359,9 @@ export class PyramidView {
       this.badges(g, s, p, { selected, lastMove, locked, preview: !!o.preview });
       this.hit(g, s, isTarget);
     }
-    // Last-move marks on sites now empty (balls taken off), drawn on top.
+    // Last-move marks on sites now empty (balls taken off), drawn on top; and a turn's marks.
     for (const { s, p } of order) {
+      if (turned.has(s.name)) this.turnMark(main, turned.get(s.name), s.name, p.x - R * 0.5, p.y + R * 0.42, 10);
       if (shown[s.index] === "." && lastMove.has(s.name) && !o.preview) {
         el("circle", { cx: p.x, cy: p.y, r: 7, class: "last-empty" }, main);
       }
@@ -334,7 +374,15 @@ export class PyramidView {
       const long = label.getComputedTextLength();
       if (long > room) label.style.fontSize = `${Math.floor((14 * room) / long)}px`;
     }
-    this.levelMaps(o.mapBoard ? parseBoard(o.mapBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked, suggested, ballNames: o.ballNames });
+    this.levelMaps(o.mapBoard ? parseBoard(o.mapBoard) : now, { targets, selected, lastMove, locked, ghostColor: o.ghostColor, marked, suggested, turned, ballNames: o.ballNames });
+  }
+
+  /** The sign of what a turn did to ``site`` (placed +, moved, dropped, removed), in a small disc. */
+  turnMark(parent, kind, site, x, y, r) {
+    const g = el("g", { class: `turn-mark turn-mark-${kind}`, "data-mark": kind, "data-mark-site": site }, parent);
+    el("circle", { cx: x, cy: y, r }, g);
+    const sign = el("text", { x, y: y + r * 0.45, "text-anchor": "middle", "font-size": r * 1.5 }, g);
+    sign.textContent = MARK_SIGNS[kind];
   }
 
   /** The main view's box: the tray and the levels up to ``top``, with a small margin (no empty band above). */
@@ -404,7 +452,7 @@ export class PyramidView {
   }
 
   /** The four levels lifted apart, two by two, each site a large target: nothing is hidden here. */
-  levelMaps(now, { targets, selected, lastMove, locked, ghostColor, marked, suggested = new Set(), ballNames = {} }) {
+  levelMaps(now, { targets, selected, lastMove, locked, ghostColor, marked, suggested = new Set(), turned = new Map(), ballNames = {} }) {
     const svg = this.maps;
     // A redraw replaces the site that has the keyboard's focus: the new one takes it back.
     const focused = svg.contains(document.activeElement) ? siteUnder(document.activeElement) : null;
@@ -457,6 +505,7 @@ export class PyramidView {
             t.textContent = String(k + 1);
           }
           if (lastMove.has(s.name)) el("circle", { cx, cy, r: 6, class: "last-dot" }, cell);
+          if (turned.has(s.name)) this.turnMark(cell, turned.get(s.name), s.name, cx - d * 0.3, cy + d * 0.28, 10);
           if (locked.has(s.name)) {
             el("circle", { cx, cy, r: d / 2 - 6, class: "strip-lock" }, cell);
             this.lock(cell, cx - d * 0.22, cy - d * 0.26);
@@ -470,6 +519,7 @@ export class PyramidView {
             isTarget ? t("site.playable") : null,
             suggested.has(s.name) ? t("site.suggested") : null,
             lastMove.has(s.name) ? t("site.last_move") : null,
+            turned.has(s.name) ? t(`site.turn_${turned.get(s.name)}`) : null,
           ].filter(Boolean);
           cell.setAttribute("role", interactive ? "button" : "img");
           cell.setAttribute("aria-label", siteLabel(s, ch, ballNames, states));

@@ -2,7 +2,7 @@
 // The page knows no rules: what may be clicked, what a reveal showed, the scores and the state
 // of play all come from the server as data; the words come from messages.js.
 
-import { PyramidView } from "./board.js";
+import { PyramidView, turnMarks, marksText } from "./board.js";
 import { listenForTaps, wordUnder, keyboardClick } from "./taps.js";
 import { Picker, isSite, moveSites } from "./moves.js";
 import { t, translatePage, joinNames, onLanguageChange, seatName, gameTitle, agentName, errorText, colorWord } from "./messages.js";
@@ -414,6 +414,7 @@ function render() {
     ghostColor: ghostColor(),
     marked: new Set(frame.terminal && frame.result ? frame.result.sites || [] : []),
     suggested: new Set(hint.shown && myTurn ? hint.shown.clicks.filter(isSite) : []),
+    turnMarks: turnMarks(obs).sites,
     ballNames: ballNames(info),
   });
   moveBox.update(frame, seat);
@@ -477,6 +478,10 @@ function renderStatus(obs) {
   if (line) status.appendChild(h("div", { class: "status-line" }, line));
   const counts = ballCounts(frame.board);
   if (counts) status.appendChild(h("div", { class: "status-line muted" }, t("status.counts", { counts })));
+  if (obs.offer) status.appendChild(h("div", { class: "status-line offer-line" }, offerText(obs.offer)));
+  const marks = marksText(turnMarks(obs), nameOf);
+  if (marks) status.appendChild(h("div", { class: "status-line muted marks-line" }, marks));
+  if ((frame.open_as || []).length) status.appendChild(openAsRow(frame.open_as));
   const scores = clear($("scores"));
   if (Array.isArray(obs.scores) && obs.scores.length) scores.appendChild(scoreTable(info, obs.scores));
   const privateInfo = clear($("private"));
@@ -495,6 +500,31 @@ function renderStatus(obs) {
     privateInfo.appendChild(h("div", { class: "supply-title" }, t("supply.stunned")));
     privateInfo.appendChild(supplyRow(obs.stunned, "supply-stunned"));
   }
+}
+
+/** Links that open this board as a position of each game the server says it is one of (``frame.open_as``). */
+function openAsRow(readings) {
+  const row = h("div", { class: "status-line open-as" });
+  for (const { game, spn } of readings) {
+    const query = new URLSearchParams({ game, spn });
+    const title = gameTitle(game, game);
+    row.append(
+      h(
+        "div",
+        { class: "open-as-game" },
+        h("a", { href: `/analysis?${query}`, class: "open-as-link", "data-game": game }, t("open_as.analysis", { game: title })),
+        h("a", { href: `/editor?${query}`, class: "open-as-edit muted", "data-game": game }, t("open_as.editor")),
+      ),
+    );
+  }
+  return row;
+}
+
+/** A result offered and waiting for answers (``offer``: the seat offering, and the seat it names the winner or null for a draw). */
+function offerText(offer) {
+  const result = offer.winner === null || offer.winner === undefined ? t("offer.draw") : t("offer.win", { name: nameOf(offer.winner) });
+  const answering = seat !== null && frame.legal_moves.length > 0;
+  return t(answering ? "offer.answer" : "offer.waiting", { name: nameOf(offer.seat), result });
 }
 
 function ballCounts(board) {
@@ -532,17 +562,20 @@ function renderPicker(options, myTurn) {
     $("hint").textContent = "";
     return;
   }
-  showWords([...options.words].sort(), hint.shown ? hint.shown.clicks : []);
-  const choosing = options.words.size > 0 && !options.sites.size;
-  let text = picker.empty ? t(choosing ? "picker.choose" : "picker.prompt") : t("picker.picked", { clicks: picker.selection.join(" · ") });
+  showWords([...options.words], hint.shown ? hint.shown.clicks : []);
+  const choosing = picker.kind === "choose";
+  const onlyWords = options.words.size > 0 && !options.sites.size;
+  const prompt = choosing ? "picker.choose" : onlyWords ? "picker.buttons" : options.words.size ? "picker.words" : "picker.prompt";
+  let text = picker.empty ? t(prompt) : t("picker.picked", { clicks: picker.selection.map(clickWord).join(" · ") });
   if (options.move) text = t("picker.move", { move: options.move });
   $("selection").textContent = text;
   panel.classList.toggle("choosing", choosing);
   $("btn-play").disabled = !options.complete;
   $("btn-back").disabled = picker.empty;
   $("btn-clear").disabled = picker.empty;
-  const more = !picker.empty && (picker.kind === "set" || picker.kind === "sequence");
-  $("hint").textContent = picker.kind === "none" ? "" : t(`hint.${picker.kind}${more ? ".more" : ""}`);
+  const more = !picker.empty && (picker.kind === "set" || picker.kind === "sequence" || picker.kind === "words");
+  const kind = picker.kind === "words" && onlyWords && picker.empty ? "buttons" : picker.kind;
+  $("hint").textContent = kind === "none" ? "" : t(`hint.${kind}${more ? ".more" : ""}`);
 }
 
 let wordsShown = null;
@@ -563,8 +596,18 @@ function choiceChip(word) {
   const span = h("span", { class: "chip" });
   const shown = colorWord(word);
   if (shown !== word) span.append(ballSwatch(word, 20), h("span", {}, shown));
-  else span.append(h("span", {}, word));
+  else span.append(h("span", {}, clickWord(word)));
   return span;
+}
+
+/** A click's words: a site as it is, a number as the seat it names (a word's argument), a word as the page's table says. */
+function clickWord(click) {
+  if (isSite(click)) return click;
+  if (/^[0-9]+$/.test(click)) return t("click.seat", { n: click, name: nameOf(Number(click) - 1) });
+  const shown = colorWord(click);
+  if (shown !== click) return shown;
+  const key = `click.${click}`;
+  return t(key) === key ? click : t(key);
 }
 
 function renderHistory(obs) {

@@ -1,6 +1,6 @@
 // The replay page: every position of a finished game, with step controls.
 
-import { PyramidView } from "./board.js";
+import { PyramidView, turnMarks, marksText } from "./board.js";
 import { moveSites } from "./moves.js";
 import { t, translatePage, onLanguageChange, gameTitle, seatName, agentName } from "./messages.js";
 import { h, clear, api, describeOptions, seatColors, ballSwatch, showHowTo, scoreTable, keepInSight, keepEndInSight, resultText } from "./ui.js";
@@ -90,10 +90,13 @@ function go(i) {
   const obs = step.observation || {};
   const last = index === data.steps.length - 1;
   const marked = new Set(last && data.result ? data.result.sites || [] : []);
-  view.render({ board: step.board, lastMove: moveSites(step.last_move), locked: new Set(obs.locked || []), marked });
+  const marks = turnMarks(obs);
+  view.render({ board: step.board, lastMove: moveSites(step.last_move), locked: new Set(obs.locked || []), marked, turnMarks: marks.sites });
   const status = clear($("status"));
   if (last && data.result) status.appendChild(h("div", { class: "status-line" }, resultText(data.result, data.game.players)));
   else if (step.last_move) status.appendChild(h("div", { class: "status-line muted" }, t("turn.last_move", { move: step.last_move })));
+  const legend = marksText(marks, (s) => (data.game.players[s] ? seatName(data.game.players[s].name) : "?"));
+  if (legend) status.appendChild(h("div", { class: "status-line muted marks-line" }, legend));
   const scores = clear($("scores"));
   if (Array.isArray(obs.scores) && obs.scores.length) scores.appendChild(scoreTable(data.game, obs.scores));
   const list = $("history");
