@@ -125,8 +125,27 @@ def test_a_wrong_move_is_refuted_by_the_oracle_and_the_solution_shown(app: Starl
 
 def test_a_hint_names_the_winning_move_among_at_most_three(app: Starlette) -> None:
     puzzle = spline_puzzle(1)
-    moves = browser(app).get(f"/api/puzzles/{puzzle.id}/hint").json()["moves"]
+    client = browser(app)
+    moves = send(client, "POST", f"/api/puzzles/{puzzle.id}/hint").json()["moves"]
     assert puzzle.solution[0] in moves and 1 <= len(moves) <= 3
+    assert moves == send(client, "POST", f"/api/puzzles/{puzzle.id}/hint").json()["moves"]  # the same each time
+
+
+def test_an_account_given_a_hint_is_not_rated_on_that_puzzle_whatever_its_try_says(app: Starlette) -> None:
+    client = account(app, "hana")
+    puzzle = spline_puzzle(1)
+    assert send(client, "POST", f"/api/puzzles/{puzzle.id}/hint").status_code == 200
+    answer = attempt(client, puzzle, [puzzle.solution[0]], hinted=False)
+    assert answer["result"] == "solved" and answer["rating"] is None
+    assert app.state.puzzles.store.ratings([me_id(app, "hana")], "spline") == {}
+    assert app.state.puzzles.store.puzzle_ratings("spline") == {}
+    assert puzzle.id in app.state.puzzles.store.tried(me_id(app, "hana"))
+
+
+def me_id(app: Starlette, name: str) -> str:
+    found = app.state.accounts.store.account_named(name)
+    assert found is not None
+    return str(found[0].id)
 
 
 def test_an_account_is_rated_once_per_puzzle_and_so_is_the_puzzle(app: Starlette) -> None:
@@ -187,3 +206,9 @@ def test_bad_tries_get_a_clear_error(app: Starlette) -> None:
     assert unknown.status_code == 404 and error_code(unknown) == "unknown_puzzle"
     assert client.get("/api/puzzles/next?game=spinca").status_code == 400
     assert error_code(client.get("/api/puzzles/next?game=spline&rating=lots")) == "bad_rating"
+
+
+def test_without_a_game_next_sends_the_first_game_with_puzzles_and_names_them_all(app: Starlette) -> None:
+    answer = browser(app).get("/api/puzzles/next").json()
+    assert answer["games"] == ["special-cake", "spline"]
+    assert catalogue()[answer["id"]].game == "special-cake"

@@ -41,7 +41,7 @@ def test_a_puzzle_before_its_try_holds_no_solution(app: Starlette) -> None:
             assert puzzle.solution[0] in state_moves and len(state_moves) > 1
 
 
-def test_a_try_without_the_csrf_token_is_refused(app: Starlette) -> None:
+def test_a_try_or_a_hint_without_the_csrf_token_is_refused(app: Starlette) -> None:
     client = browser(app)
     puzzle = next(iter(catalogue().values()))
     response = client.post(f"/api/puzzles/{puzzle.id}/attempt", json={"moves": [puzzle.solution[0]]})
@@ -50,6 +50,8 @@ def test_a_try_without_the_csrf_token_is_refused(app: Starlette) -> None:
         f"/api/puzzles/{puzzle.id}/attempt", json={"moves": [puzzle.solution[0]]}, headers={"X-CSRF-Token": "x" * 40}
     )
     assert forged.status_code == 403 and error_code(forged) == "bad_csrf"
+    hint = client.post(f"/api/puzzles/{puzzle.id}/hint", json={})
+    assert hint.status_code == 403 and error_code(hint) == "bad_csrf"
 
 
 def test_tries_and_hints_are_limited_per_address(app: Starlette) -> None:
@@ -61,6 +63,6 @@ def test_tries_and_hints_are_limited_per_address(app: Starlette) -> None:
         codes.append(response.status_code)
     assert codes[:TRIES_BURST].count(200) >= TRIES_BURST - 2  # the bucket refills a second's worth
     assert codes[-1] == 429
-    limited = client.get(f"/api/puzzles/{puzzle.id}/hint")
+    limited = send(client, "POST", f"/api/puzzles/{puzzle.id}/hint")
     assert limited.status_code == 429 and error_code(limited) == "rate_limited"
     assert "Retry-After" in limited.headers

@@ -6,17 +6,19 @@ HTTP::
     GET  /puzzles                        the puzzles page
     GET  /api/puzzles/next?game=G&rating=R&after=ID   a puzzle near the person's puzzle rating
     GET  /api/puzzles/daily              the puzzle of the day (UTC), the same for everyone
-    GET  /api/puzzles/{id}/hint          the winning move among at most three, and the themes
+    POST /api/puzzles/{id}/hint          the winning move among at most three plausible ones
     POST /api/puzzles/{id}/attempt       {"moves": [...], "rating"?: {...}, "hinted"?: bool}
 
 A puzzle is sent as ``{"id", "game", "options", "spn", "rating", "moves" (the person's moves it
-asks for), "daily", "player" (the person's puzzle rating), facts, "frame"}``: never its solution,
+asks for), "daily", "games" (those with puzzles), "player" (an account's puzzle rating), facts,
+"frame"}``: never its solution,
 themes or difficulty. A try names the person's moves so far (each of the solver's turns in the
 solution line); the answer is ``right`` (with the defence and its frame), ``solved`` or ``wrong``
 (with the oracle's refutation and the whole solution, each move with the board after it).
 The try ends at ``solved`` or ``wrong``: an account's first ending of a puzzle rates the account
 and the puzzle (Glicko-2, table ``puzzle_ratings``); a guest sends its rating (kept in its
-browser) and gets the new one back; a try after a hint changes no rating.
+browser) and gets the new one back; a try after a hint changes no rating (an account's hint is
+kept: that puzzle is never rated for it).
 """
 
 from __future__ import annotations
@@ -94,7 +96,7 @@ _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS puzzle_tries (
     player_id TEXT NOT NULL,
     puzzle_id TEXT NOT NULL,
-    solved INTEGER NOT NULL,
+    solved INTEGER,
     at REAL NOT NULL,
     PRIMARY KEY (player_id, puzzle_id)
 )""",
@@ -142,6 +144,10 @@ class PuzzleStore:
 
         puzzle_ratings (holder, game, rating, deviation, volatility, games)  PK (holder, game)
         puzzle_tries   (player_id, puzzle_id, solved, at)                   PK (player_id, puzzle_id)
+
+    A try row is made at an account's first hint for the puzzle (``solved`` NULL until it ends)
+    or at its first ending: either way the puzzle is rated for the account at most once, and
+    never after a hint.
     """
 
     def __init__(self, store: Storage) -> None:
@@ -189,6 +195,11 @@ class PuzzleStore:
             kept = db.execute(
                 "INSERT OR IGNORE INTO puzzle_tries VALUES (?, ?, ?, ?)", (player_id, puzzle.id, int(solved), now)
             )
+            if kept.rowcount == 0:
+                db.execute(
+                    "UPDATE puzzle_tries SET solved = ? WHERE player_id = ? AND puzzle_id = ? AND solved IS NULL",
+                    (int(solved), player_id, puzzle.id),
+                )
             if kept.rowcount == 0 or not rated:
                 return None
             key = f"puzzle:{puzzle.id}"
@@ -212,6 +223,14 @@ class PuzzleStore:
             return person_after
 
         return self.store.transaction(work)
+
+    def note_hint(self, player_id: str, puzzle_id: str, now: float) -> None:
+        """An account was given a hint for the puzzle: it will not be rated on it."""
+        self.store.transaction(
+            lambda db: db.execute(
+                "INSERT OR IGNORE INTO puzzle_tries VALUES (?, ?, NULL, ?)", (player_id, puzzle_id, now)
+            )
+        )
 
 
 class Oracles:
@@ -290,6 +309,7 @@ def public_puzzle(puzzle: Puzzle, own: Rating, player: Rating | None, daily: boo
         "rating": round(own.rating),
         "moves": asked_moves(puzzle),
         "daily": daily,
+        "games": sorted(puzzle_games()),
         "player": None if player is None else rating_shown(player),
         "frame": node_frame(state),
     }
@@ -312,8 +332,8 @@ def line_of(state: State[Any], moves: Sequence[str]) -> list[dict[str, Any]]:
 
 
 def _game_named(request: Request) -> str:
-    game = request.query_params.get("game", "")
     names = sorted(puzzle_games())
+    game = request.query_params.get("game", names[0])
     if game not in names:
         raise GameError("bad_game", f"give the game as ?game= (one of {', '.join(names)})")
     return game
@@ -369,8 +389,9 @@ async def _send(request: Request, puzzle: Puzzle, person: Rating | None, daily: 
 
 
 async def api_next(request: Request) -> Response:
-    """``GET /api/puzzles/next?game=G``: a puzzle near the person's rating (an account's as stored, a
-    guest's as ``&rating=``), not ``&after=`` (the one just played) nor one an account has ended."""
+    """``GET /api/puzzles/next?game=G`` (without it, the first game by name): a puzzle near the
+    person's rating (an account's as stored, a guest's as ``&rating=``), not ``&after=`` (the one
+    just played) nor one an account has ended."""
     try:
         game = _game_named(request)
         store = _service(request).store
@@ -403,10 +424,15 @@ async def api_daily(request: Request) -> Response:
 
 
 async def api_hint(request: Request) -> Response:
-    """``GET /api/puzzles/{id}/hint``: the first winning move among at most three plausible ones."""
+    """``POST /api/puzzles/{id}/hint``: the first winning move among at most three plausible ones
+    (for an account, kept: it is not rated on this puzzle)."""
     try:
+        check_forgery(request)
         _limit(request)
         puzzle = _puzzle_named(request)
+        player = await _account(request)
+        if player is not None:
+            await _db(request, _service(request).store.note_hint, player.id, puzzle.id, datetime.now(UTC).timestamp())
         moves = await asyncio.to_thread(_service(request).oracles.hint, puzzle)
         return json_response({"id": puzzle.id, "moves": moves})
     except GameError as error:
@@ -499,7 +525,7 @@ ROUTES = [
     Route("/puzzles", endpoints.page("puzzles.html"), methods=["GET"]),
     Route("/api/puzzles/next", api_next, methods=["GET"]),
     Route("/api/puzzles/daily", api_daily, methods=["GET"]),
-    Route("/api/puzzles/{puzzle_id}/hint", api_hint, methods=["GET"]),
+    Route("/api/puzzles/{puzzle_id}/hint", api_hint, methods=["POST"]),
     Route("/api/puzzles/{puzzle_id}/attempt", api_attempt, methods=["POST"]),
 ]
 

@@ -17,12 +17,11 @@ translatePage();
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const GAMES = ["special-cake", "spline"];
 const STORED = "spheria.puzzle-ratings";
 const view = new PyramidView($("board"), { onClick: onSiteClick });
 listenForTaps($("words"), wordUnder, onWord);
 
-let game = GAMES.includes(params.get("game")) ? params.get("game") : "spline";
+let game = params.get("game") || ""; // none: the server's first game with puzzles
 let daily = params.get("daily") === "1";
 let puzzle = null; // the server's puzzle (no solution)
 let frame = null; // the position the person moves in now
@@ -65,11 +64,12 @@ function personRating() {
 async function load() {
   busy = true;
   showMessage("puzzles.loading");
-  const after = puzzle ? `&after=${puzzle.id}` : "";
-  const guest = guestRatings()[game];
-  const rating = guest ? `&rating=${guest.rating}` : "";
+  const guest = game ? guestRatings()[game] : null;
   try {
-    puzzle = await api(daily ? "/api/puzzles/daily" : `/api/puzzles/next?game=${game}${rating}${after}`);
+    const query = new URLSearchParams(game ? { game } : {});
+    if (guest) query.set("rating", String(guest.rating));
+    if (puzzle) query.set("after", puzzle.id);
+    puzzle = await api(daily ? "/api/puzzles/daily" : `/api/puzzles/next?${query}`);
   } catch (error) {
     showError(error);
     return;
@@ -118,6 +118,7 @@ function renderMessage() {
 
 function render() {
   if (!puzzle) return;
+  document.body.dataset.played = String(played.length);
   $("title").textContent = gameTitle(puzzle.game, puzzle.title) + (puzzle.daily ? ` · ${t("puzzles.daily")}` : "");
   renderGames();
   renderTurn();
@@ -131,7 +132,7 @@ function render() {
 
 function renderGames() {
   const nav = clear($("puzzle-games"));
-  for (const name of GAMES) {
+  for (const name of puzzle.games) {
     const current = !daily && name === game;
     nav.append(h("button", { type: "button", class: current ? "primary" : "", "aria-pressed": String(current), "data-game": name, onclick: () => choose(name, false) }, gameTitle(name)));
   }
@@ -334,7 +335,7 @@ function playOut() {
 async function askHint() {
   if (!puzzle || ending || hintMoves) return;
   try {
-    hintMoves = (await api(`/api/puzzles/${puzzle.id}/hint`)).moves;
+    hintMoves = (await post(`/api/puzzles/${puzzle.id}/hint`)).moves;
   } catch (error) {
     showError(error);
     return;
