@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 
-from spheria.server.puzzles import TRIES_BURST, catalogue
+from spheria.server.puzzles import MOST_WAITING, TRIES_BURST, catalogue
 from tests.server.people import (  # noqa: F401  (app and make_app are fixtures)
     account,
     app,
@@ -66,3 +66,14 @@ def test_tries_and_hints_are_limited_per_address(app: Starlette) -> None:
     limited = send(client, "POST", f"/api/puzzles/{puzzle.id}/hint")
     assert limited.status_code == 429 and error_code(limited) == "rate_limited"
     assert "Retry-After" in limited.headers
+
+
+def test_tries_beyond_those_the_oracle_can_take_are_refused_as_busy(app: Starlette) -> None:
+    client = browser(app)
+    puzzle = next(p for p in catalogue().values() if p.game == "spline")
+    app.state.puzzles.waiting = MOST_WAITING  # as many tries as it takes are waiting for the oracle
+    response = send(client, "POST", f"/api/puzzles/{puzzle.id}/attempt", {"moves": [puzzle.solution[0]]})
+    assert response.status_code == 503 and error_code(response) == "busy"
+    app.state.puzzles.waiting = 0
+    response = send(client, "POST", f"/api/puzzles/{puzzle.id}/attempt", {"moves": [puzzle.solution[0]]})
+    assert response.status_code == 200

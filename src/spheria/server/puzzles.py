@@ -30,10 +30,11 @@ import random
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -70,6 +71,8 @@ from spheria.server.limits import Limits, TokenBucket
 from spheria.server.session import GameError
 from spheria.server.storage import Storage
 
+T = TypeVar("T")
+
 #: How many puzzles nearest the person's rating :func:`choose` draws from.
 NEAREST = 30
 #: A puzzle's first rating from its difficulty (plausible moves that lose): ``BASE + SLOPE·ln(1+d)``
@@ -78,6 +81,8 @@ BASE, SLOPE, LOWEST, HIGHEST = 1000.0, 400.0, 800.0, 2500.0
 PUZZLE_DEVIATION = 250.0
 #: Tries and hints one address may ask a second (steady rate), and in a burst.
 TRIES_PER_SECOND, TRIES_BURST = 1.0, 30
+#: Tries and hints waiting for the oracle at once, server-wide; more are refused (``busy``, 503).
+MOST_WAITING = 8
 #: Refutations remembered (puzzle and position after the wrong move).
 REMEMBERED = 2000
 #: The longest move text taken.
@@ -263,12 +268,25 @@ class Oracles:
 
 
 class PuzzleService:
-    """The puzzles of one app (``app.state.puzzles``)."""
+    """The puzzles of one app (``app.state.puzzles``): the oracles work in one thread of their own, so
+    a slow refutation never holds up the threads the rest of the server uses (password hashing)."""
 
     def __init__(self, store: Storage) -> None:
         self.store = PuzzleStore(store)
         self.oracles = Oracles()
         self.tries = TokenBucket(TRIES_PER_SECOND, float(TRIES_BURST))
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix="puzzle-oracle")
+        self.waiting = 0
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in the oracles' thread; ``busy`` when :data:`MOST_WAITING` already wait."""
+        if self.waiting >= MOST_WAITING:
+            raise GameError("busy", "the puzzles' oracle is busy: try again in a moment")
+        self.waiting += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.thread, work, *args)
+        finally:
+            self.waiting -= 1
 
 
 def install(app: Starlette, store: Storage, limits: Limits) -> None:
@@ -374,6 +392,8 @@ def _limit(request: Request) -> None:
 def _refused(error: GameError) -> Response:
     if error.code == "unknown_puzzle":
         return endpoints.error_response(404, error.code, error.message)
+    if error.code == "busy":
+        return endpoints.error_response(503, error.code, error.message, {"Retry-After": "2"})
     return refused(error)
 
 
@@ -433,7 +453,8 @@ async def api_hint(request: Request) -> Response:
         player = await _account(request)
         if player is not None:
             await _db(request, _service(request).store.note_hint, player.id, puzzle.id, datetime.now(UTC).timestamp())
-        moves = await asyncio.to_thread(_service(request).oracles.hint, puzzle)
+        service = _service(request)
+        moves = await service.run(service.oracles.hint, puzzle)
         return json_response({"id": puzzle.id, "moves": moves})
     except GameError as error:
         return _refused(error)
@@ -499,7 +520,7 @@ async def api_attempt(request: Request) -> Response:
             raise GameError("bad_attempt", "hinted must be true or false")
         guest = _guest_rating(data.get("rating"))
         service = _service(request)
-        answer = await asyncio.to_thread(judge, service.oracles, puzzle, moves)
+        answer = await service.run(judge, service.oracles, puzzle, moves)
         if answer["result"] != "right":
             answer["rating"] = await _rate(request, puzzle, answer["result"] == "solved", guest, hinted)
         return json_response({"id": puzzle.id, **answer})

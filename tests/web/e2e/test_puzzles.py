@@ -124,6 +124,7 @@ def test_ten_puzzles_on_a_phone(phone: tuple[Page, str], server: str) -> None:
             assert (after["rating"] > before.get("rating", 1500)) == (plan == "solve")
             shown = re.sub(r"\D", "", page.locator("#my-rating").inner_text())
             assert shown == str(math.floor(after["rating"] + 0.5))  # as JavaScript's Math.round rounds
+        assert page.locator("#btn-hint[disabled]").count() == 1  # the try is over: no hint
         assert_fits(page)
         if lang == "ko":
             assert_korean(page)

@@ -188,6 +188,7 @@ function renderBoard() {
 function renderPicker() {
   const playable = !ending && !busy && frame.legal_moves.length > 0;
   $("picker").hidden = !!ending;
+  $("btn-hint").disabled = !!ending || played.length > 0 || hintMoves !== null;
   const words = clear($("words"));
   if (!picker || ending) return;
   const options = picker.options();
@@ -201,7 +202,6 @@ function renderPicker() {
   $("btn-play").disabled = !playable || !options.complete;
   $("btn-back").disabled = picker.empty;
   $("btn-clear").disabled = picker.empty;
-  $("btn-hint").disabled = !!ending || played.length > 0 || hintMoves !== null;
 }
 
 function renderHint() {
