@@ -85,6 +85,8 @@ def test_ten_puzzles_on_a_phone(phone: tuple[Page, str], server: str) -> None:
     page, lang = phone
     page.goto(f"{server}/puzzles?game=spline")
     puzzle = shown_puzzle(page)
+    assert not page.locator("#steps-controls").is_visible()  # nothing to step through before the try
+    assert not page.locator("#hint-text").is_visible()
     assert_fits(page)
     if lang == "ko":
         assert_korean(page)
@@ -131,6 +133,7 @@ def test_ten_puzzles_on_a_phone(phone: tuple[Page, str], server: str) -> None:
         shot(page, f"{lang}-{number:02d}-{plan}")
         press(page, "#btn-next")
         puzzle = shown_puzzle(page, puzzle.id)
+        assert not page.locator("#steps-controls").is_visible() and not page.locator("#lines").is_visible()
     assert rated == 8
     press(page, "#btn-daily")
     page.wait_for_function("() => document.body.dataset.state === 'asking' && location.search === '?daily=1'")
@@ -140,8 +143,10 @@ def test_ten_puzzles_on_a_phone(phone: tuple[Page, str], server: str) -> None:
     shot(page, f"{lang}-daily")
 
 
-def test_a_missed_puzzle_on_a_desktop(browser: Browser, server: str) -> None:
-    page, errors = watched_page(browser, **SIZES["desktop"])  # type: ignore[arg-type]
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_missed_puzzle_on_a_desktop(browser: Browser, server: str, lang: str) -> None:
+    locale = "ko-KR" if lang == "ko" else "en-US"
+    page, errors = watched_page(browser, locale=locale, **SIZES["desktop"])  # type: ignore[arg-type]
     page.goto(f"{server}/puzzles?game=special-cake")
     puzzle = shown_puzzle(page)
     press(page, "#btn-hint")
@@ -149,7 +154,9 @@ def test_a_missed_puzzle_on_a_desktop(browser: Browser, server: str) -> None:
     tap_move(page, wrong_move(puzzle))
     page.wait_for_function("() => document.body.dataset.state === 'wrong'")
     assert_fits(page)
-    shot(page, "desktop-missed")
+    if lang == "ko":
+        assert_korean(page)
+    shot(page, f"desktop-{lang}-missed")
     press(page, "#step-on")  # the person steps through the lines
     page.context.close()
     assert errors == [], errors
