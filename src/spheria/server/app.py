@@ -52,7 +52,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from spheria.i18n import ngettext, using
-from spheria.server import accounts, analysis, challenges, chat, clocks, editor, endpoints, profiles, views
+from spheria.server import accounts, analysis, challenges, chat, clocks, editor, endpoints, profiles, puzzles, views
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -115,6 +115,7 @@ ROUTES = [
     *challenges.ROUTES,  # open challenges (docs/server.md, Challenges and the lobby)
     WebSocketRoute("/ws/lobby", challenges.LobbySocket),  # before /ws/{game_id}
     WebSocketRoute("/ws/{game_id}", GameSocket),
+    *puzzles.ROUTES,  # puzzles and puzzle ratings (docs/server.md, Puzzles)
     *profiles.ROUTES,  # profiles, player search, resign and rematch (docs/server.md, Profiles)
     Route("/@/{name}", profile_page, methods=["GET"]),
     Mount("/static", app=StaticFiles(directory=WEB_DIR), name="static"),
@@ -186,6 +187,7 @@ def create_app(
     challenges.install(app, store, limits)
     profiles.install(app, store, limits)
     chat.install(app, store, limits)
+    puzzles.install(app, store, limits)
     app.state.lobby.follow_presence(app.state.presence)  # the lobby pushes who is online
     timed = clocks.install(app, store)
     app.state.analysis = engine
