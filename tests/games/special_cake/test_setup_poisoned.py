@@ -8,7 +8,9 @@ eats first, so the table's last level, 29 candies, holds every full cake.
 
 from __future__ import annotations
 
+import fnmatch
 import random
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +28,7 @@ from spheria.games.special_cake.solver.setup_table import (
     PackedSetupTable,
     PackError,
     check_file,
+    colourings,
     default_checksum_path,
     default_pack_path,
     pack_name,
@@ -101,6 +104,17 @@ def test_each_variant_ships_its_own_pack_within_the_wheel_budget() -> None:
         pack_name("sugar")
 
 
+def test_the_package_data_ships_both_packs_and_their_checksums() -> None:
+    """pyproject's package-data globs take each shipped pack into the wheel (tests/test_packaging.py builds one)."""
+    root = Path(__file__).resolve().parents[3]
+    package = root / "src" / "spheria"
+    globs = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["spheria"]
+    for variant in ("mint", "poisoned"):
+        for path in (default_pack_path(variant), default_checksum_path(variant)):
+            inside = path.resolve().relative_to(package.resolve()).as_posix()
+            assert any(fnmatch.fnmatchcase(inside, glob) for glob in globs), inside
+
+
 def test_poisoned_pack_holds_the_29_placements_and_the_built_counts() -> None:
     """The counts of the build (docs/tablebase.md, *Poisoned*), recomputed from the packed bits."""
     table = shipped_table("poisoned")
@@ -110,16 +124,10 @@ def test_poisoned_pack_holds_the_29_placements_and_the_built_counts() -> None:
     assert sum(counts) == 2_364_746_651  # set-up positions Mint wins
     assert counts[29] == 69_648_300  # the full cakes Mint wins, eating first
     assert counts[:13] == [
-        len([m for m in stable_shapes(LOWER_SITES) if m.bit_count() == k]) * _colourings(k) for k in range(13)
+        len([m for m in stable_shapes(LOWER_SITES) if m.bit_count() == k]) * colourings(k) for k in range(13)
     ]  # every position up to 12 candies is a Mint win
     with pytest.raises(ValueError, match="ends at 29 candies, not 30"):
         table.mint_wins(0x5555_5555 & ALL_SITES, 0xAAAA_AAAA & ALL_SITES)
-
-
-def _colourings(k: int) -> int:
-    from math import comb
-
-    return comb(k, (k + 1) // 2)
 
 
 def test_a_pack_of_the_wrong_variant_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,7 +144,7 @@ def _all_mint_reader(directory: Path, spec: object) -> Callable[[int], bytes]:
     """A stand-in for a finished build whose every set-up position is a Mint win."""
 
     def bits(k: int) -> bytes:
-        positions = sum(1 for m in stable_shapes(ALL_SITES) if m.bit_count() == k) * _colourings(k)
+        positions = sum(1 for m in stable_shapes(ALL_SITES) if m.bit_count() == k) * colourings(k)
         return ((1 << positions) - 1).to_bytes(-(-positions // 8), "little")
 
     return bits
