@@ -130,7 +130,7 @@ def test_poisoned_pack_holds_the_29_placements_and_the_built_counts() -> None:
         table.mint_wins(0x5555_5555 & ALL_SITES, 0xAAAA_AAAA & ALL_SITES)
 
 
-def test_a_pack_of_the_wrong_variant_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_pack_of_the_wrong_variant_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """A mint pack (31 levels) in poisoned's place is not read as poisoned's set-up."""
     from spheria.games.special_cake.solver import setup_table
 
