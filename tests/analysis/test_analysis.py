@@ -167,10 +167,10 @@ def first_eater_wins(state: CakeState) -> int:
 
 
 def set_up_with(left: int, seed: int) -> CakeState:
-    """A poisoned set-up with ``left`` placements to go, reached by random placements (a mint
-    set-up is answered from the shipped table instead of searched)."""
+    """A poisoned set-up (same lines) with ``left`` placements to go, reached by random placements
+    (a set-up with mixed lines is answered from the shipped table instead of searched)."""
     rng = random.Random(seed)
-    state = spheria.load_game("special-cake", variant="poisoned").new_initial_state(seed=seed)
+    state = spheria.load_game("special-cake", variant="poisoned", line_rule="same").new_initial_state(seed=seed)
     assert isinstance(state, CakeState)
     while state.game.placements - bin(state.masks()[0] | state.masks()[1]).count("1") > left:
         state.apply(rng.choice(state.legal_moves()))
@@ -229,7 +229,7 @@ def test_the_last_placement_is_solved_exactly() -> None:
 
 
 def test_an_early_set_up_is_an_estimate() -> None:
-    state = spheria.load_game("special-cake", variant="poisoned").new_initial_state(seed=1)
+    state = spheria.load_game("special-cake", variant="poisoned", line_rule="same").new_initial_state(seed=1)
     result = analyse(state, time=120, iterations=40, seed=2)
     assert (result.status, result.method, result.iterations, result.verdict) == (ESTIMATE, "mcts", 40, None)
     assert sum(m.visits or 0 for m in result.moves) == 40

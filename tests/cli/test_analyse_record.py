@@ -127,7 +127,8 @@ def _claim(move: dict[str, Any]) -> tuple[str, str | None]:
 def test_estimates_are_worded_as_estimates_and_a_mistake_is_claimed_only_beyond_their_error(
     analyse: Any, tmp_path: Path
 ) -> None:
-    state = played(cake("poisoned"), 8, seed=2)
+    same_lines = spheria.load_game("special-cake", variant="poisoned", line_rule="same")  # mixed: exact, the table's
+    state = played(same_lines.new_initial_state(), 8, seed=0)
     path = Record.from_state(state, ["random", "random"]).save(tmp_path / "poisoned.spheria.json")
     rows, text, data = analyse(path, "--iterations", "300", "--seed", "0")
     names = ["Mint", "Liquorice"]

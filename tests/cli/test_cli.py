@@ -808,7 +808,14 @@ def test_an_illegal_secret_choice_of_an_agent_is_reported(run: Any, monkeypatch:
 ANALYSE_POSITIONS: list[tuple[str, dict[str, str], str | None, int | None, str]] = [
     ("special-cake", {"variant": "mint"}, "wbw............./........./..../. 1 eat", None, "exact"),
     ("special-cake", {"variant": "mint"}, "w.............../........./..../. 2 place", None, "exact"),  # set-up table
-    ("special-cake", {"variant": "poisoned"}, "w.............../........./..../. 2 place", None, "estimate"),
+    ("special-cake", {"variant": "poisoned"}, "w.............../........./..../. 2 place", None, "exact"),
+    (
+        "special-cake",
+        {"variant": "poisoned", "line_rule": "same"},
+        "w.............../........./..../. 2 place",
+        None,
+        "estimate",
+    ),
     ("spline", {}, "www.bbb........./........./..../. 1", None, "estimate"),
     ("spinca", {"players": "3"}, None, None, "estimate"),
     ("spagyric", {"supply": "1"}, None, 2, "exact"),

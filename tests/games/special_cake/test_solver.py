@@ -297,9 +297,9 @@ def test_swapping_white_and_black_keeps_the_value() -> None:
 
 
 def test_solve_refuses_the_set_up_and_other_games() -> None:
-    set_up = spheria.load_game("special-cake", variant="poisoned").new_initial_state()
+    set_up = spheria.load_game("special-cake", variant="poisoned", line_rule="same").new_initial_state()
     assert isinstance(set_up, CakeState)
-    with pytest.raises(ValueError, match="set-up is solved only for mint with mixed lines"):
+    with pytest.raises(ValueError, match="set-up is solved only for mint and poisoned with mixed lines"):
         solve(set_up)
     with pytest.raises(ValueError, match="Special Cake"):
         solve(object())  # type: ignore[arg-type]

@@ -45,8 +45,9 @@ def test_solve_json_and_a_lost_position(capsys: pytest.CaptureFixture[str]) -> N
 def test_solve_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "wbw............./........./..../. 1"]) == 1
     assert "SPN: Special Cake SPN has 3 fields" in capsys.readouterr().err
-    assert main(["solve", "w.............../........./..../. 2 place", "--option", "variant=poisoned"]) == 1
-    assert "only for mint with mixed lines" in capsys.readouterr().err
+    spn = "w.............../........./..../. 2 place"
+    assert main(["solve", spn, "--option", "variant=poisoned", "--option", "line_rule=same"]) == 1
+    assert "only for mint and poisoned with mixed lines" in capsys.readouterr().err
 
 
 def test_analyse_marks_every_thrown_away_win(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -40,7 +40,13 @@ from spheria.games.special_cake.tablebase.layout import (
     read_level,
     uncovered,
 )
-from spheria.games.special_cake.tablebase.verify import EatingTable, PoisonedEatingTable, poisoned_search_value
+from spheria.games.special_cake.tablebase.verify import (
+    EatingTable,
+    PoisonedEatingTable,
+    check_setup,
+    poisoned_search_value,
+    poisoned_solver_leaf,
+)
 
 SUB = TableSpec(universe=SUB_PYRAMID_3, cap=7, variant=POISONED)
 
@@ -226,6 +232,18 @@ def test_setup_table_agrees_with_explicit_minimax(sub_table: PoisonedEatingTable
     assert sub_table.mint_wins_setup(0, 0) == any(
         sub_table.mint_wins_setup(1 << s, 0) for s in range(NUM_SITES) if SUB_PYRAMID_3 >> s & 1 and not BELOW[s]
     )
+
+
+def test_the_commands_set_up_check_covers_one_to_four_free_sites(sub_table: PoisonedEatingTable) -> None:
+    """``verify --variant poisoned --setup 1-4``'s check: minimax over the placements left, the
+    cherry on the site left and the search solver at the end; a flipped leaf is caught."""
+    leaf = poisoned_solver_leaf(MIXED, SUB_PYRAMID_3)
+    results = check_setup(sub_table, range(1, 5), 25, random.Random(44), leaf)
+    assert [r.level for r in results] == [12, 11, 10, 9]
+    assert all(not r.mismatches for r in results)
+    assert 0 < sum(r.won for r in results) < 100
+    [flipped] = check_setup(sub_table, [1], 25, random.Random(45), lambda white, black: not leaf(white, black))
+    assert len(flipped.mismatches) == 25  # one free site: the value is the leaf's, flipped
 
 
 def test_setup_top_level_is_the_eating_table_with_the_cherry_on_top(sub_table: PoisonedEatingTable) -> None:

@@ -171,13 +171,14 @@ def test_a_liquorice_win_is_found() -> None:
 
 
 @pytest.mark.parametrize(
-    ("variant", "options"), [("poisoned", []), ("mint", ["line_rule=same"]), ("mint", ["line_rule=any"])]
+    ("variant", "options"),
+    [("poisoned", ["line_rule=same"]), ("mint", ["line_rule=same"]), ("mint", ["line_rule=any"])],
 )
 def test_other_set_ups_are_refused_clearly(variant: str, options: list[str]) -> None:
     game = spheria.load_game("special-cake", variant=variant, **dict(option.split("=") for option in options))
     state = game.new_initial_state()
     assert isinstance(state, CakeState)
-    with pytest.raises(ValueError, match="only for mint with mixed lines"):
+    with pytest.raises(ValueError, match="only for mint and poisoned with mixed lines"):
         solve(state)
 
 

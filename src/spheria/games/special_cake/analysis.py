@@ -4,7 +4,8 @@
 * The eating phase: the exact solver (:mod:`spheria.games.special_cake.solver`): the verdict for
   the player to move and win/loss for every legal move (``status`` ``exact``, ``method``
   ``solver``); answers are cached per position.
-* A mint set-up with mixed lines: the shipped set-up table, as exactly.
+* A mint or poisoned set-up with mixed lines: the variant's shipped set-up table, as exactly
+  (the verdict and every placement's value).
 * Another set-up: the planner's exact search (every way the set-up can finish, each cake solved)
   once few enough placements are left (:data:`spheria.games.special_cake.planner.DEFAULT_EXACT`)
   and the solves fit the time (``method`` ``planner``); otherwise nothing, and the generic
@@ -63,7 +64,7 @@ def analyse(target: State[Any] | PlayerView, budget: Budget) -> Analysis | None:
 
 
 def _eating(state: CakeState, budget: Budget) -> Analysis:
-    """The solver's exact answer: the eating phase by search, a mint set-up from the shipped table.
+    """The solver's exact answer: the eating phase by search, a mint or poisoned set-up from its shipped table.
 
     The search proves one move after another. With a ``progress`` callback, as soon as a move
     is proved to win, the verdict is reported with that move (``partial``: a proof of a win is
@@ -104,17 +105,19 @@ def _eating(state: CakeState, budget: Budget) -> Analysis:
 
 
 def _full_cake_value(state: CakeState) -> int | None:
-    """The value of a full mint cake (mixed lines) read from the shipped set-up table, whose last
-    level holds every full cake: eating is impartial, so "Mint, eating first, wins" is "the player
-    to move wins". ``None`` for any other position."""
+    """The value of a full mint or poisoned cake (mixed lines) read from the variant's shipped
+    set-up table, whose last level holds every full cake (poisoned's with the cherry on top):
+    eating is impartial, so "Mint, eating first, wins" is "the player to move wins". ``None``
+    for any other position."""
     from spheria.games.special_cake.solver import solves_set_up
     from spheria.games.special_cake.solver.setup_table import shipped_table
 
-    white, black, red = state.masks()
-    full = (white | black | red).bit_count() == state.game.placements
-    if not (full and solves_set_up(state.game) and white.bit_count() == black.bit_count()):
+    white, black, _ = state.masks()
+    placements = state.game.placements
+    full = (white | black).bit_count() == placements and white.bit_count() == (placements + 1) // 2
+    if not (full and solves_set_up(state.game)):
         return None
-    return 1 if shipped_table().mint_wins(white, black) else -1
+    return 1 if shipped_table(state.game.variant).mint_wins(white, black) else -1
 
 
 def _proved(
@@ -176,7 +179,7 @@ def _set_up(state: CakeState, budget: Budget) -> Analysis | None:
     from spheria.games.special_cake.planner import DEFAULT_EXACT, placed
     from spheria.games.special_cake.solver import solves_set_up
 
-    if solves_set_up(state.game):  # mint with mixed lines: the shipped set-up table is exact
+    if solves_set_up(state.game):  # mint or poisoned with mixed lines: the shipped set-up table is exact
         return _eating(state, budget)
     variant = state.game.variant
     left = state.game.placements - placed(state.masks())

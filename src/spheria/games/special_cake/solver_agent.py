@@ -6,8 +6,8 @@ most room to go wrong. The set-up phase is not solved: another agent (option ``s
 default ``greedy``) builds the cake; ``setup=planner`` plans it for the eating phase with the
 solver's help (see :mod:`spheria.games.special_cake.planner`), and ``setup=guided`` is that planner with its
 early placements guided by solved random finishes (``planner:early=sampled``). The default,
-``setup=table``, plays the set-up of mint with mixed lines perfectly from the shipped set-up
-table (a random best placement, seeded), and builds other cakes greedily.
+``setup=table``, plays the set-up of mint and poisoned with mixed lines perfectly from their
+shipped set-up tables (a random best placement, seeded), and builds other cakes greedily.
 
 In mint with mixed lines it first asks the retrograde eating table, when ``spheria tablebase
 build`` has built it (``tablebase``, default true; :mod:`spheria.games.special_cake.eating_table`): a
@@ -133,13 +133,14 @@ class SolverAgent(Agent):
         self.setup.limit_time(seconds)
 
     def choose(self, view: PlayerView, player: int) -> Any:
-        from spheria.games.special_cake.solver import solve  # the compiled solver loads only when it is needed
+        # the compiled solver loads only when it is needed
+        from spheria.games.special_cake.solver import solve, solves_set_up
 
         state = require_state(view, player, "solver")
         if not isinstance(state, CakeState):
             raise ValueError(f"the solver plays Special Cake, not {state.game.name}")
         if state.phase == PLACE:
-            if self.use_table and state.game.variant == MINT and state.game.line_rule == MIXED:
+            if self.use_table and solves_set_up(state.game):
                 placing = solve(state)
                 self.last_value = placing.value
                 return self.rng.choice(placing.best_moves)

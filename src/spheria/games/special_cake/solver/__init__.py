@@ -40,6 +40,7 @@ from spheria.kernel.game import Game
 __all__ = [
     "BACKEND_VARIABLE",
     "DEFAULT_TABLE_BITS",
+    "SET_UP_TABLES",
     "SYMMETRIES",
     "SolveProgress",
     "SolveResult",
@@ -250,7 +251,7 @@ def solve(
     progress: Callable[[SolveProgress], object] | None = None,
     proved: Callable[[CakeMove, int], object] | None = None,
 ) -> SolveResult:
-    """Solve a Special Cake position in the eating phase exactly, or a mint set-up from the table.
+    """Solve a Special Cake position in the eating phase exactly, or a mint or poisoned set-up from its table.
 
     ``best_moves`` lists every winning move in ``state.legal_moves()`` order, or with
     ``stop_at_first`` only the first one found (cheaper: the other children need no proof).
@@ -258,8 +259,8 @@ def solve(
     past it ``TimeoutError`` is raised (what was proved stays in the table, so a second call
     resumes cheaply). ``progress`` is called as each move's position is taken up and, during
     a long search, every few thousand (pure backend) or every 65,536 (compiled) positions;
-    an exception it raises stops the solve. A set-up position of mint with mixed lines is
-    answered from the shipped set-up table (``best_moves`` every best placement, ``positions``
+    an exception it raises stops the solve. A set-up position of mint or poisoned with mixed
+    lines is answered from its shipped set-up table (``best_moves`` every best placement, ``positions``
     the placements looked up). ``proved(move, value)`` is called as soon as each eating move is
     proved: ``value`` +1 when it wins for the player to move, -1 when it loses. The first +1 is
     the proof that the position is won, and names its winning move; a solve cut short by
@@ -311,23 +312,30 @@ def solve(
     return SolveResult(1 if winning else -1, best, positions, time.perf_counter() - start)
 
 
+#: The variants whose set-up :func:`solve` answers from a shipped set-up table (with mixed lines).
+SET_UP_TABLES = (MINT, POISONED)
+
+
 def solves_set_up(game: Game) -> bool:
-    """Whether :func:`solve` answers ``game``'s set-up positions (from the shipped table: mint, mixed lines)."""
-    return isinstance(game, _SpecialCake) and game.variant == MINT and game.line_rule == MIXED
+    """Whether :func:`solve` answers ``game``'s set-up positions (from the shipped tables: mint
+    and poisoned, mixed lines)."""
+    return isinstance(game, _SpecialCake) and game.variant in SET_UP_TABLES and game.line_rule == MIXED
 
 
 def _solve_setup(state: CakeState, stop_at_first: bool) -> SolveResult:
-    """A mint set-up position (mixed lines), answered from the shipped set-up table: each placement looked up."""
+    """A set-up position of mint or poisoned (mixed lines), answered from the shipped set-up
+    table: each placement looked up. Poisoned's last placement (Mint's 15th candy) is valued by
+    the table's last level, the full cake with the cherry on top and Mint to eat."""
     variant, line_rule = state.game.variant, state.game.line_rule
     if not solves_set_up(state.game):
         raise ValueError(
-            f"the set-up is solved only for mint with mixed lines (the shipped table), "
+            f"the set-up is solved only for mint and poisoned with mixed lines (the shipped tables), "
             f"not {variant} with {line_rule} lines"
         )
     from spheria.games.special_cake.solver.setup_table import shipped_table
 
     start = time.perf_counter()
-    table = shipped_table()
+    table = shipped_table(variant)
     white, black, _ = state.masks()
     mint_to_place = state.player == 0
     moves = state.legal_moves()

@@ -1,11 +1,14 @@
-"""The set-up table of Special Cake mint (mixed lines) as shipped with the package.
+"""The set-up tables of Special Cake mint and poisoned (mixed lines) as shipped with the package.
 
 Built by ``spheria tablebase`` (:mod:`spheria.games.special_cake.tablebase`), which packs it with
 :func:`pack_levels`; read here, below the tablebase, so that :func:`spheria.games.special_cake.solver.solve`
 answers set-up positions from it. Also the position numbering both share (:func:`pext`,
 :func:`colex_rank`, :func:`stable_shapes`).
 
-The set-up table says, for every set-up position, whether Mint wins with perfect play. The
+A set-up table says, for every set-up position, whether Mint wins with perfect play: mint's
+from 0 to 30 candies (the full cake, Mint eating first), poisoned's from 0 to 29 (the last
+placement made, the cherry then goes on top and Mint eats first). Each variant has its own
+file, ``<variant>-mixed-setup.pack`` (:func:`pack_name`), and the same format. The
 shipped file keeps one shape per symmetry orbit (the least mask of its 8 images): a set-up
 position is looked up on the image of its shape that is canonical, and the 8 symmetries keep
 the value. Each canonical shape holds every colouring of the shape (``ceil(k/2)`` mint among
@@ -43,9 +46,10 @@ PACK_HEADER = struct.Struct("<8sII")
 LEVEL_ENTRY = struct.Struct("<IIIIIQ32s")
 #: Uncompressed bytes of bits per compressed chunk.
 CHUNK_BYTES = 1 << 18
-#: The shipped file and its checksum file, in ``spheria.games.special_cake.solver.data``.
-PACK_NAME = "mint-mixed-setup.pack"
-CHECKSUM_NAME = "mint-mixed-setup.sha256"
+#: The variants with a shipped set-up table (mixed lines), and the placements each one's set-up has.
+SHIPPED_VARIANTS = {"mint": 30, "poisoned": 29}
+#: The package that holds the shipped files.
+DATA_PACKAGE = "spheria.games.special_cake.solver.data"
 LZMA_PRESET = 9
 PACK_LINE = "set-up {k:2d}: {count} canonical shapes, {raw:,} bytes, packed {packed:,}"
 COMPARE_LINE = "set-up {k:2d}: the shipped table {verdict} with the build"
@@ -179,7 +183,7 @@ class PackedSetupTable:
     """
 
     def __init__(self, path: Path | None = None) -> None:
-        self.path = path or default_pack_path()
+        self.path = path or default_pack_path("mint")
         self._lock = threading.Lock()
         self._levels: dict[int, PackedLevel] = {}
         try:
@@ -238,7 +242,7 @@ class PackedSetupTable:
             raise PackError(f"{self.path}: set-up level {k} is damaged ({error})") from None
 
     def mint_wins(self, white: int, black: int) -> bool:
-        """Whether Mint wins the mint set-up position (mint and liquorice masks) with perfect play."""
+        """Whether Mint wins the set-up position (mint and liquorice masks) with perfect play."""
         occupied = white | black
         k = occupied.bit_count()
         if white & black or occupied & ~ALL_SITES:
@@ -247,6 +251,8 @@ class PackedSetupTable:
             raise ValueError(f"a set-up with {k} candies has {(k + 1) // 2} mint and {k // 2} liquorice")
         if any(occupied >> s & 1 and occupied & BELOW[s] != BELOW[s] for s in range(NUM_SITES)):
             raise ValueError("a candy lacks its support")
+        if k > self.top:
+            raise ValueError(f"this set-up ends at {self.top} candies, not {k}")
         entry = self.entries[k]
         if entry.all_mint:
             return True
@@ -265,12 +271,25 @@ class PackedSetupTable:
         return counts
 
 
-def default_pack_path() -> Path:
-    return Path(str(resources.files("spheria.games.special_cake.solver.data").joinpath(PACK_NAME)))
+def pack_name(variant: str) -> str:
+    """The shipped set-up table's file name for ``variant`` (mint, poisoned; mixed lines).
+
+    >>> pack_name("poisoned")
+    'poisoned-mixed-setup.pack'
+    """
+    if variant not in SHIPPED_VARIANTS:
+        raise ValueError(f"only {' and '.join(SHIPPED_VARIANTS)} have a shipped set-up table, not {variant!r}")
+    return f"{variant}-mixed-setup.pack"
 
 
-def default_checksum_path() -> Path:
-    return Path(str(resources.files("spheria.games.special_cake.solver.data").joinpath(CHECKSUM_NAME)))
+def default_pack_path(variant: str = "mint") -> Path:
+    """Where the set-up table of ``variant`` ships, in the package's data."""
+    return Path(str(resources.files(DATA_PACKAGE).joinpath(pack_name(variant))))
+
+
+def default_checksum_path(variant: str = "mint") -> Path:
+    """The checksum file beside the shipped set-up table of ``variant``."""
+    return default_pack_path(variant).with_suffix(".sha256")
 
 
 def file_digest(path: Path) -> str:
@@ -376,14 +395,20 @@ def check_file(pack: Path, checksum: Path) -> bool:
     return file_digest(pack) == read_checksum(checksum)
 
 
-_shipped: PackedSetupTable | None = None
+_shipped: dict[str, PackedSetupTable] = {}
 _shipped_lock = threading.Lock()
 
 
-def shipped_table() -> PackedSetupTable:
-    """The set-up table packed with spheria, opened on first use (levels load as they are asked for)."""
-    global _shipped
+def shipped_table(variant: str = "mint") -> PackedSetupTable:
+    """The set-up table of ``variant`` packed with spheria, opened on first use (levels load as
+    they are asked for). Raises :class:`PackError` if the file's levels are not the variant's set-up."""
     with _shipped_lock:
-        if _shipped is None:
-            _shipped = PackedSetupTable()
-        return _shipped
+        if variant not in _shipped:
+            table = PackedSetupTable(default_pack_path(variant))
+            if table.top != SHIPPED_VARIANTS[variant]:
+                raise PackError(
+                    f"{table.path}: {table.top + 1} set-up levels, but {variant}'s set-up has "
+                    f"{SHIPPED_VARIANTS[variant] + 1} (0 to {SHIPPED_VARIANTS[variant]} candies)"
+                )
+            _shipped[variant] = table
+        return _shipped[variant]

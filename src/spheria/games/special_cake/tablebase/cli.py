@@ -105,7 +105,7 @@ MESSAGES = {
     "shipped_checksum_bad": N_("{path} does not match its checksum file {checksum}"),
     "shipped_differs": N_("the shipped set-up table differs from the build at levels {levels}"),
     "shipped_ok": N_("the shipped set-up table ({path}, checksum verified) agrees with the build at every level"),
-    "shipped_only_mint_mixed": N_("only mint with mixed lines has a shipped set-up table"),
+    "shipped_only_mixed": N_("only mint and poisoned with mixed lines have a shipped set-up table"),
 }
 
 
@@ -198,28 +198,28 @@ def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
         raise CliError(_(MESSAGES["build_failed"]).format(error=error)) from None
     except ImportError as error:
         raise CliError(_(MESSAGES["needs_extra"]).format(error=error)) from None
-    if spec.line_rule == "mixed" and not spec.cherry and args.upto is None:
-        _check_shipped(_setup_reader(directory, spec), term)
+    if spec.line_rule == "mixed" and args.upto is None:
+        _check_shipped(_setup_reader(directory, spec), spec.variant, term)
     return 0
 
 
 def _setup_reader(directory: Path, spec: Any) -> Callable[[int], bytes]:
     """``bits(k)``: set-up level ``k`` of the build, read whole (and dropped after)."""
     from spheria.games.special_cake.tablebase.layout import SETUP
-    from spheria.games.special_cake.tablebase.verify import EatingTable
 
-    table = EatingTable(directory, spec)
+    table = _table(directory, spec)
     for k in range(table.layout.top + 1):
         if not table.has_level(k, SETUP):
             raise CliError(_(MESSAGES["pack_needs_setup"]).format(directory=directory))
 
     def bits(k: int) -> bytes:
-        return EatingTable(directory, spec).level_file(k, SETUP).bits
+        level: bytes = _table(directory, spec).level_file(k, SETUP).bits
+        return level
 
     return bits
 
 
-def _check_shipped(bits: Callable[[int], bytes], term: Terminal) -> None:
+def _check_shipped(bits: Callable[[int], bytes], variant: str, term: Terminal) -> None:
     from spheria.games.special_cake.solver.setup_table import (
         PackedSetupTable,
         check_file,
@@ -228,7 +228,7 @@ def _check_shipped(bits: Callable[[int], bytes], term: Terminal) -> None:
         default_pack_path,
     )
 
-    path, checksum = default_pack_path(), default_checksum_path()
+    path, checksum = default_pack_path(variant), default_checksum_path(variant)
     if not check_file(path, checksum):
         raise CliError(_(MESSAGES["shipped_checksum_bad"]).format(path=path, checksum=checksum))
     differ = compare_with_build(PackedSetupTable(path), bits, term.say)
@@ -238,18 +238,19 @@ def _check_shipped(bits: Callable[[int], bytes], term: Terminal) -> None:
 
 
 def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
-    from spheria.games.special_cake.solver.setup_table import default_pack_path, pack_levels
+    from spheria.games.special_cake.solver.setup_table import SHIPPED_VARIANTS, default_pack_path, pack_levels
     from spheria.games.special_cake.tablebase.build import build_dir
 
     spec = _spec(args)
-    if spec.line_rule != "mixed" or spec.cherry:
-        raise CliError(_(MESSAGES["shipped_only_mint_mixed"]))
-    bits = _setup_reader(build_dir(args.cache, spec), spec)
+    if spec.line_rule != "mixed" or spec.variant not in SHIPPED_VARIANTS:
+        raise CliError(_(MESSAGES["shipped_only_mixed"]))
+    directory = build_dir(args.cache, spec)
+    bits = _setup_reader(directory, spec)
     if args.check:
-        _check_shipped(bits, term)
+        _check_shipped(bits, spec.variant, term)
         return 0
-    path = args.output or default_pack_path()
-    digest = pack_levels(bits, spec.universe.bit_count(), path, term.say)
+    path = args.output or default_pack_path(spec.variant)
+    digest = pack_levels(bits, _table(directory, spec).layout.top, path, term.say)
     term.say(_(MESSAGES["pack_written"]).format(path=path, size=path.stat().st_size, digest=digest))
     return 0
 
