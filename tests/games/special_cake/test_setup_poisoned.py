@@ -155,7 +155,7 @@ def test_pack_writes_and_checks_each_variants_own_file(
 ) -> None:
     monkeypatch.setattr(tablebase_cli, "_setup_reader", _all_mint_reader)
     out = tmp_path / "poisoned.pack"
-    argv = ["tablebase", "pack", "--option", "variant=poisoned", "--cache", str(tmp_path), "--output", str(out)]
+    argv = ["tablebase", "pack", "--variant", "poisoned", "--cache", str(tmp_path), "--output", str(out)]
     assert main(argv) == 0
     said = capsys.readouterr().out
     assert "set-up 29: 0 canonical shapes" in said and "set-up 30" not in said
@@ -163,15 +163,12 @@ def test_pack_writes_and_checks_each_variants_own_file(
     assert packed.top == POISONED_TOP and all(entry.all_mint for entry in packed.entries)
     assert check_file(out, out.with_suffix(".sha256"))
     # --check compares the shipped poisoned pack: the stand-in agrees below 13 candies only
-    assert main(["tablebase", "pack", "--option", "variant=poisoned", "--cache", str(tmp_path), "--check"]) == 1
+    assert main(["tablebase", "pack", "--variant", "poisoned", "--cache", str(tmp_path), "--check"]) == 1
     said, err = capsys.readouterr()
     assert "set-up 12: the shipped table agrees with the build" in said
     assert "set-up 13: the shipped table DIFFERS with the build" in said
     assert "differs from the build at levels " + ", ".join(map(str, range(13, 30))) in err
-    assert (
-        main(["tablebase", "pack", "--option", "variant=poisoned", "--line-rule", "same", "--cache", str(tmp_path)])
-        == 1
-    )
+    assert main(["tablebase", "pack", "--variant", "poisoned", "--line-rule", "same", "--cache", str(tmp_path)]) == 1
     assert "only mint and poisoned with mixed lines have a shipped set-up table" in capsys.readouterr().err
 
 
