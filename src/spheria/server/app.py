@@ -52,7 +52,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from spheria.i18n import ngettext, using
-from spheria.server import accounts, analysis, challenges, chat, clocks, editor, endpoints, profiles, views
+from spheria.server import accounts, analysis, challenges, chat, clocks, editor, endpoints, profiles, views, waiting
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -116,6 +116,7 @@ ROUTES = [
     WebSocketRoute("/ws/lobby", challenges.LobbySocket),  # before /ws/{game_id}
     WebSocketRoute("/ws/{game_id}", GameSocket),
     *profiles.ROUTES,  # profiles, player search, resign and rematch (docs/server.md, Profiles)
+    *waiting.ROUTES,  # time controls offered, clocks of games in play, feeds of games waiting for a move
     Route("/@/{name}", profile_page, methods=["GET"]),
     Mount("/static", app=StaticFiles(directory=WEB_DIR), name="static"),
 ]

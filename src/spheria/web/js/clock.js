@@ -84,3 +84,11 @@ export class ClockView {
     });
   }
 }
+
+/** A time control as the lobby names it: "5+3", "30s+0", "3 days", or "Untimed" (``clock`` null). */
+export function controlText(clock) {
+  if (!clock) return t("clock.untimed");
+  if (clock.days) return t("clock.days", { count: clock.days });
+  if (clock.base % 60 === 0) return `${clock.base / 60}+${clock.increment}`; // minutes + seconds, as every language writes it
+  return t("clock.real_seconds", { base: clock.base, increment: clock.increment });
+}
