@@ -108,31 +108,33 @@ def _stamp(seconds: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
+def _attribute(text: str) -> str:
+    return escape(text, {'"': "&quot;"})
+
+
 def feed(base: str, name: str, entries: list[dict[str, Any]], now: float) -> str:
-    """The Atom document: one entry per game waiting for ``name``'s move (every text escaped)."""
+    """The Atom document of the games waiting for ``name``'s move, one entry each (``id``, ``title``,
+    ``summary``, ``updated``); every text escaped, the words in the request's language."""
     own = f"{base}/@/{name}"
     lines = [
         '<?xml version="1.0" encoding="utf-8"?>',
         f'<feed xmlns="{ATOM}">',
         f"  <id>{escape(own)}/feed.atom</id>",
-        f"  <title>{escape(f'Spheria: games waiting for {name}')}</title>",
+        f"  <title>{escape(_(M.FEED_TITLE).format(name=name))}</title>",
         f"  <updated>{_stamp(max((e['updated'] for e in entries), default=now))}</updated>",
-        f'  <link rel="self" href="{escape(own, {chr(34): "&quot;"})}/feed.atom"/>',
-        f'  <link rel="alternate" href="{escape(own, {chr(34): "&quot;"})}"/>',
+        f'  <link rel="self" href="{_attribute(own)}/feed.atom"/>',
+        f'  <link rel="alternate" href="{_attribute(own)}"/>',
         f"  <author><name>{escape(name)}</name></author>",
     ]
     for entry in entries:
         page = f"{base}/game/{entry['id']}"
-        summary = f"{entry['title']}: your move as {entry['seat']} after {entry['plies']} moves"
-        if entry["left"] is not None:
-            summary += f", {entry['left']} left"
         lines += [
             "  <entry>",
             f"    <id>{escape(page)}#{entry['plies']}</id>",
-            f"    <title>{escape(entry['title'])}: your move</title>",
-            f'    <link rel="alternate" href="{escape(page, {chr(34): "&quot;"})}"/>',
+            f"    <title>{escape(entry['title'])}</title>",
+            f'    <link rel="alternate" href="{_attribute(page)}"/>',
             f"    <updated>{_stamp(entry['updated'])}</updated>",
-            f"    <summary>{escape(summary)}</summary>",
+            f"    <summary>{escape(entry['summary'])}</summary>",
             "  </entry>",
         ]
     lines.append("</feed>")
@@ -152,19 +154,20 @@ async def api_feed(request: Request) -> Response:
     for session, seat in await held_sessions(request, player.id):
         if not your_move(session, seat):
             continue
+        title = _(M.FEED_ENTRY).format(game=_(session.game.title), seat=_(session.game.player_names()[seat]))
         clock = clock_now(manager, session)
+        left = "" if clock is None else _(M.FEED_LEFT).format(left=describe_left(clock["left"][seat]))
         entries.append(
             {
                 "id": session.id,
-                "title": session.game.title,
-                "seat": session.game.player_names()[seat],
                 "plies": len(session.state.history),
-                "left": None if clock is None else describe_left(clock["left"][seat]),
+                "title": title,
+                "summary": f"{title} · {left}" if left else title,
                 "updated": session.stored.updated,
             }
         )
     base = str(request.base_url).rstrip("/")
-    body = feed(base, str(player.name), entries[:FEED_MOST], time.time())
+    body = feed(base, player.name, entries[:FEED_MOST], time.time())
     return Response(body, media_type="application/atom+xml", headers={"Cache-Control": "no-store"})
 
 
