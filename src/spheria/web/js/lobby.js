@@ -367,12 +367,14 @@ async function startPeople() {
   $("post-challenge").addEventListener("submit", postChallenge);
   searchBox($("player-search"), $("player-prefix"), $("player-results"));
   connectLobby(); // its first frame, and each change after, say who is online (no polling)
+  offerNotifications();
   await refreshMyGames();
   setInterval(refreshMyGames, 10000);
 }
 
 /** After a sign-in or sign-out: the socket learns who we are only at its handshake. */
 function signedChanged() {
+  waitingBefore = null; // another player's games are no news
   syncRated();
   renderChallenges();
   refreshMyGames();
@@ -644,6 +646,7 @@ async function refreshMyGames() {
   } catch {
     return;
   }
+  notifyNewMoves(lastMyGames);
   renderMyGames(lastMyGames);
 }
 
@@ -656,18 +659,55 @@ function timeLeft(data, game) {
   return h("span", { class: "muted game-clock" }, " · ", controlText(clock.clock), " · ", h("span", { class: "time-left" }, t("clock.your_left", { time: clockText(left) })));
 }
 
+// ---- Notifications: a move made in one of your games while this tab is open --------------------
+
+/** The games waiting for your move at the last look (null before the first: nothing is news then). */
+let waitingBefore = null;
+
+/** The button asking the browser's leave to notify, while it can be asked (not granted, not denied). */
+function offerNotifications() {
+  const button = $("notify");
+  const askable = "Notification" in window && Notification.permission === "default";
+  button.hidden = !askable;
+  button.onclick = async () => {
+    await Notification.requestPermission();
+    offerNotifications();
+  };
+}
+
+/** Tell the person, when they allowed it, of each game that came to their move since the last look. */
+function notifyNewMoves(data) {
+  const waiting = new Set(data.games.filter((g) => g.your_move).map((g) => g.id));
+  const before = waitingBefore;
+  waitingBefore = waiting;
+  if (before === null || !("Notification" in window) || Notification.permission !== "granted") return;
+  for (const game of data.games) {
+    if (!waiting.has(game.id) || before.has(game.id)) continue;
+    const note = new Notification("Spheria", { body: t("notify.move", { game: gameTitle(game.game, game.title) }), tag: `move-${game.id}`, icon: "/static/favicon.svg" });
+    note.onclick = () => {
+      window.focus();
+      location.href = gameLink(game);
+    };
+  }
+}
+
+/** Where one of your games opens: your seat's kept invite, else the game's page. */
+function gameLink(game, invites = savedInvites()) {
+  const own = (invites[game.id] || []).find((s) => s.seat === game.seat && s.invite);
+  return own ? own.invite : `/game/${game.id}`;
+}
+
 function renderMyGames(data) {
   const list = clear($("my-games"));
   const invites = savedInvites();
   for (const game of data.games) {
-    const own = (invites[game.id] || []).find((s) => s.seat === game.seat && s.invite);
     list.appendChild(
       h(
         "li",
         { class: "challenge my-game", "data-game": game.id },
         h("div", {}, h("b", {}, gameTitle(game.game, game.title)), " ", h("span", { class: "muted" }, t("lobby.moves", { count: game.plies }))),
         h("div", { class: game.your_move ? "your-move" : "muted" }, game.your_move ? t("people.your_move") : t("people.their_move"), timeLeft(data, game)),
-        h("a", { href: own ? own.invite : `/game/${game.id}`, class: "button small" }, t("people.open_game")),
+        h("a", { href: gameLink(game, invites), class: "button small" }, t("people.open_game")),
       ),
     );
   }
