@@ -27,6 +27,7 @@ from tests.web.e2e.test_korean import assert_korean
 from tests.web.e2e.test_people import person
 
 SHOTS = ARTIFACTS / "clock"
+RAN_OUT = {"en": "White ran out of time", "ko": "흰색의 시간이 다 되었습니다"}
 
 
 @pytest.fixture(scope="module")
@@ -81,8 +82,18 @@ def test_a_replay_shows_each_move_s_clocks_from_the_record(
     assert [text.strip() for text in used] == [describe_left(white_move[1]), describe_left(black_move[1])]
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"replay-{size}-{lang}.png"), full_page=True)
+    assert RAN_OUT[lang] in page.inner_text("#status")
     assert_fits(page)
     if lang == "ko":
         assert_korean(page)
+
+    # The analysis board, opened at this move, shows the same clocks on the recorded line.
+    page.click("#analyse")
+    page.wait_for_selector("body[data-ready='1'][data-node='2']")
+    assert page.locator(times).all_inner_texts() == ["0:00.0", describe_left(black_move[2])]
+    page.screenshot(path=str(SHOTS / f"analysis-{size}-{lang}.png"), full_page=True)
+    page.click("#first")
+    page.wait_for_selector("body[data-ready='1'][data-node='0']")
+    assert page.locator(times).all_inner_texts() == ["0:05.0", "0:05.0"]
     assert errors == []
     page.context.close()

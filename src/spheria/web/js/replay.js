@@ -103,6 +103,7 @@ function go(i) {
   view.render({ board: step.board, lastMove: moveSites(step.last_move), locked: new Set(obs.locked || []), marked });
   const status = clear($("status"));
   if (last && data.result) status.appendChild(h("div", { class: "status-line" }, resultText(data.result, data.game.players)));
+  else if (last && Number.isInteger(record.lost_on_time)) status.appendChild(h("div", { class: "status-line" }, t("reason.time", { name: seatName(data.game.players[record.lost_on_time].name) })));
   else if (step.last_move) status.appendChild(h("div", { class: "status-line muted" }, t("turn.last_move", { move: step.last_move })));
   const scores = clear($("scores"));
   if (Array.isArray(obs.scores) && obs.scores.length) scores.appendChild(scoreTable(data.game, obs.scores));
