@@ -52,7 +52,19 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from spheria.i18n import ngettext, using
-from spheria.server import accounts, analysis, challenges, chat, clocks, editor, endpoints, profiles, puzzles, views
+from spheria.server import (
+    accounts,
+    analysis,
+    challenges,
+    chat,
+    clocks,
+    editor,
+    endpoints,
+    profiles,
+    puzzles,
+    views,
+    waiting,
+)
 from spheria.server.agents import AgentPool, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -117,6 +129,7 @@ ROUTES = [
     WebSocketRoute("/ws/{game_id}", GameSocket),
     *puzzles.ROUTES,  # puzzles and puzzle ratings (docs/server.md, Puzzles)
     *profiles.ROUTES,  # profiles, player search, resign and rematch (docs/server.md, Profiles)
+    *waiting.ROUTES,  # time controls offered, clocks of games in play, feeds of games waiting for a move
     Route("/@/{name}", profile_page, methods=["GET"]),
     Mount("/static", app=StaticFiles(directory=WEB_DIR), name="static"),
 ]

@@ -132,3 +132,8 @@ TOO_MANY_REPORTS = N_("too many reports: try again in {seconds} seconds")
 # -- clocks (docs/server.md, Clocks) ------------------------------------------------------------------------
 LOST_ON_TIME = N_("{name} ran out of time.")
 OUT_OF_TIME = N_("too late: the time ran out before this move")
+
+# -- a player's feed of the games waiting for their move (spheria.server.waiting) ------------------------------
+FEED_TITLE = N_("Spheria: games waiting for {name}")
+FEED_ENTRY = N_("{game}: your move as {seat}")
+FEED_LEFT = N_("{left} left on your clock")

@@ -10,6 +10,7 @@ import { t, tOr, has, translatePage, onLanguageChange, gameTitle, seatName, erro
 import { h, clear, api, describeOptions, seatColors, ballSwatch, copyButton, resultText, serverDetail, socketUrl } from "./ui.js";
 import { Node, nodes, leaves, promote, remove, mainLine, encode, decode } from "./variations.js";
 import { evaluationChart } from "./chart.js";
+import { ClockView, recordedClock } from "./clock.js";
 
 translatePage();
 
@@ -30,6 +31,8 @@ let socket = null;
 let requestId = 0;
 let running = null; // {id, key}
 const results = new Map(); // node path text -> the engine's analysis
+let recorded = null; // a finished game's record: each move's clocks, shown on its own line
+const clockView = new ClockView($("turn").insertAdjacentElement("beforebegin", h("div", { id: "clocks", class: "clocks analysis-clocks", hidden: true })));
 let record = params.get("record");
 let report = null; // a finished game's analysis
 let reportId = null;
@@ -63,6 +66,7 @@ function showProblem(error) {
 async function start() {
   if (record) {
     const game = await api(`/api/analysis/record/${encodeURIComponent(record)}`);
+    recorded = await api(`/api/games/${encodeURIComponent(record)}/record`);
     setup.game = game.game;
     setup.options = Object.entries(game.options).map(([k, v]) => `${k}=${v}`).join(",");
     setup.spn = game.spn;
@@ -202,6 +206,10 @@ function render() {
   drawBoard(frame, options);
   $("step").textContent = t("analysis.step", { ply: current.depth });
   renderTurn(frame);
+  // On the recorded line, each seat's clock after the move shown, as the record stores it.
+  const path = current.path();
+  const onRecord = recorded && path.every((move, i) => move === recorded.moves[i]);
+  clockView.update(onRecord ? recordedClock(recorded, path.length) : null, facts.players.map((p) => seatName(p.name)), null, true);
   renderPicker(options, frame);
   renderEngine();
   renderTree();

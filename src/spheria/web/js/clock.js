@@ -84,3 +84,31 @@ export class ClockView {
     });
   }
 }
+
+/** A time control as the lobby names it: "5+3", "30s+0", "3 days", or "Untimed" (``clock`` null). */
+export function controlText(clock) {
+  if (!clock) return t("clock.untimed");
+  if (clock.days) return t("clock.days", { count: clock.days });
+  if (clock.base % 60 === 0) return `${clock.base / 60}+${clock.increment}`; // minutes + seconds, as every language writes it
+  return t("clock.real_seconds", { base: clock.base, increment: clock.increment });
+}
+
+/** The clocks a record (docs/records.md) shows after its first ``moves`` moves, in a frame's shape
+ * (null: an untimed game): each seat's time left after its last move so far, none running, and at
+ * the end of a game lost on time the seat that ran out, at 0. */
+export function recordedClock(record, moves) {
+  if (!record.clock || !Array.isArray(record.clocks)) return null;
+  const allowance = record.clock.days ? record.clock.days * DAY : record.clock.base * 1000;
+  const left = record.players.map(() => allowance);
+  for (const move of record.clocks.slice(0, moves)) for (const [seat, , after] of move) left[seat] = after;
+  const end = moves >= record.clocks.length && Number.isInteger(record.lost_on_time);
+  const flagged = end ? record.lost_on_time : null;
+  if (flagged !== null) left[flagged] = 0;
+  return { clock: record.clock, left, running: [], flagged };
+}
+
+/** The time each seat whose clock ran used on the record's move ``i`` (0-based), as a clock shows it. */
+export function recordedUse(record, i) {
+  if (!record.clock || !Array.isArray(record.clocks) || !record.clocks[i]) return [];
+  return record.clocks[i].map(([seat, used]) => ({ seat, text: clockText(used) }));
+}

@@ -5,18 +5,20 @@
 import { t, translatePage, onLanguageChange, currentLanguage, gameTitle, seatName, agentName, levelWords } from "./messages.js";
 import { h, clear, api, renderOptionInputs, optionValues, showResolvedDefaults, describeOptions, copyButton, absolute, savedInvites, saveInvites, seatColors, ballSwatch, resultText, refusalText, showHowTo, socketUrl } from "./ui.js";
 import { me, loadSession, send, playerLink, renderAccount, searchBox } from "./account.js";
+import { controlText, clockText } from "./clock.js";
 
 translatePage(); // static labels from the message table
 
 const $ = (id) => document.getElementById(id);
 let catalog = null;
+let controls = null; // the time controls the server offers: each game's presets and a custom one's limits
 let checkTimer = null;
 let seatNames = [];
 let created = null; // the last game made here, whose links stay shown
 let chosen = false; // whether the player chose the game or its options (then the link keeps them)
 
 async function start() {
-  catalog = await api("/api/catalog");
+  [catalog, controls] = await Promise.all([api("/api/catalog"), api("/api/time-controls")]);
   await loadSession(); // who this browser is, and the CSRF token every change carries
   const select = $("game");
   for (const game of catalog.games) select.appendChild(h("option", { value: game.name }, gameTitle(game.name, game.title)));
@@ -28,8 +30,11 @@ async function start() {
   select.addEventListener("change", () => {
     chosen = true;
     renderOptions();
+    renderClockChoices();
     check();
   });
+  $("clock").addEventListener("change", syncClockCustom);
+  renderClockChoices();
   $("link-howto").addEventListener("click", () => ($("howto").open = true));
   $("new-game").addEventListener("submit", create);
   chosen = Boolean(known);
@@ -55,6 +60,7 @@ onLanguageChange(() => {
   for (const option of $("game").options) option.textContent = gameTitle(option.value);
   showTitles();
   renderOptions(options());
+  renderClockChoices();
   check();
   if (created) showCreated(created);
   if (lastGames) renderGames(lastGames); // at once, in the new words; then fresh from the server
@@ -89,6 +95,45 @@ function optionText(values) {
 
 function options() {
   return optionValues();
+}
+
+// ---- The time control: one of the game's presets, or a custom base + increment ----------------
+
+const CUSTOM = "custom";
+
+/** The chosen game's presets (its control's written form as the value), and "custom"; the choice kept. */
+function renderClockChoices() {
+  const select = $("clock");
+  const before = select.value;
+  clear(select);
+  for (const preset of controls.games[$("game").value] || []) select.appendChild(h("option", { value: preset.control, "data-clock": JSON.stringify(preset.clock) }, controlText(preset.clock)));
+  select.appendChild(h("option", { value: CUSTOM }, t("clock.custom")));
+  select.value = [...select.options].some((o) => o.value === before) ? before : select.options[0].value;
+  $("clock-note").textContent = t("clock.custom_note", { low: controls.base[0], high: controls.base[1] / 60, most: controls.increment });
+  syncClockCustom();
+}
+
+function syncClockCustom() {
+  $("clock-custom").hidden = $("clock").value !== CUSTOM;
+}
+
+class ClockChoiceError extends Error {}
+
+/** The chosen time control as the API takes it (null: untimed); a custom one out of the limits throws. */
+function chosenClock() {
+  const select = $("clock");
+  if (select.value !== CUSTOM) return JSON.parse(select.selectedOptions[0].dataset.clock);
+  const whole = (id) => (/^\d+$/.test($(id).value.trim()) ? Number($(id).value) : NaN);
+  const base = whole("clock-minutes") * 60 + whole("clock-seconds");
+  const increment = whole("clock-increment");
+  const fits = base >= controls.base[0] && base <= controls.base[1] && increment >= 0 && increment <= controls.increment;
+  if (!fits) throw new ClockChoiceError(t("clock.bad_custom", { low: controls.base[0], high: controls.base[1] / 60, most: controls.increment }));
+  return { base, increment };
+}
+
+/** The error a refused or impossible creation shows. */
+function creationError(error) {
+  return error instanceof ClockChoiceError ? error.message : refusalText(error);
 }
 
 let checkSerial = 0; // answers to earlier checks (slow, out of order) describe a game no longer chosen
@@ -205,7 +250,7 @@ async function create(event) {
   $("create").disabled = true;
   try {
     // Sent with the CSRF token: the game is filed under the signed-in player (their games).
-    const result = await send("/api/games", "POST", { game: $("game").value, options: options(), seats: seats(), hints: $("hints").checked });
+    const result = await send("/api/games", "POST", { game: $("game").value, options: options(), seats: seats(), hints: $("hints").checked, clock: chosenClock() });
     // Only the creator's own seat (the first human one) and the watch link stay in this browser:
     // the first browser to open a seat's link takes that seat. The owner credential re-issues links.
     const own = result.seats.find((s) => s.invite);
@@ -217,7 +262,7 @@ async function create(event) {
     showCreated(result);
     refreshGames();
   } catch (error) {
-    $("form-error").textContent = refusalText(error);
+    $("form-error").textContent = creationError(error);
   } finally {
     $("create").disabled = false;
   }
@@ -252,7 +297,8 @@ let lastGames = null;
 async function refreshGames() {
   let fresh;
   try {
-    fresh = await api("/api/games");
+    const [games, clocks] = await Promise.all([api("/api/games"), api("/api/clocks")]);
+    fresh = { ...games, clocks: clocks.games };
   } catch {
     return;
   }
@@ -293,7 +339,9 @@ function renderGames(data) {
       const mine = invites[game.id];
       const links = h("td", { class: "links-cell" }, h("a", { href: `/game/${game.id}`, class: "button small" }, t("lobby.watch")));
       if (mine) for (const s of mine) if (s.invite) links.append(" ", h("a", { href: s.invite, class: "button small" }, t("lobby.play", { name: seatName(s.name) })));
-      active.appendChild(h("tr", { "data-game": game.id }, title, seatsCell, h("td", { class: "muted plies" }, t("lobby.moves", { count: game.plies })), links));
+      const timed = data.clocks[game.id];
+      const plies = h("td", { class: "muted plies" }, t("lobby.moves", { count: game.plies }), timed ? h("div", { class: "game-clock" }, controlText(timed.clock)) : null);
+      active.appendChild(h("tr", { "data-game": game.id }, title, seatsCell, plies, links));
     }
   }
   $("no-active").hidden = nActive > 0;
@@ -319,12 +367,14 @@ async function startPeople() {
   $("post-challenge").addEventListener("submit", postChallenge);
   searchBox($("player-search"), $("player-prefix"), $("player-results"));
   connectLobby(); // its first frame, and each change after, say who is online (no polling)
+  offerNotifications();
   await refreshMyGames();
   setInterval(refreshMyGames, 10000);
 }
 
 /** After a sign-in or sign-out: the socket learns who we are only at its handshake. */
 function signedChanged() {
+  waitingBefore = null; // another player's games are no news
   syncRated();
   renderChallenges();
   refreshMyGames();
@@ -446,6 +496,7 @@ function renderChallenges() {
     else action = h("button", { type: "button", class: "small primary accept-challenge", onclick: () => acceptChallenge(c.id) }, t("people.accept"));
     const facts = [c.rated ? t("people.rated_word") : t("people.casual"), t("people.poster_seat", { seat: seatWord(c.game, c.seat) })];
     if (c.seats > 2) facts.push(t("people.joined", { count: c.joined.length, seats: c.seats }));
+    if (c.clock) facts.push(controlText(c.clock));
     list.appendChild(
       h(
         "li",
@@ -534,11 +585,12 @@ async function postChallenge(event) {
   if (opponent) body.opponent = opponent;
   $("post").disabled = true;
   try {
+    body.clock = chosenClock();
     const answer = await send("/api/challenges", "POST", body);
     if (answer.invite) land(answer); // against a level: the game has started
     else $("post-error").textContent = "";
   } catch (error) {
-    $("post-error").textContent = refusalText(error);
+    $("post-error").textContent = creationError(error);
   } finally {
     $("post").disabled = false;
   }
@@ -584,30 +636,78 @@ let lastMyGames = null;
 
 async function refreshMyGames() {
   if (!me()) {
-    lastMyGames = { games: [] };
+    lastMyGames = { games: [], clocks: {}, at: performance.now() };
     renderMyGames(lastMyGames);
     return;
   }
   try {
-    lastMyGames = await api("/api/my/games");
+    const [games, clocks] = await Promise.all([api("/api/my/games"), api("/api/my/clocks")]);
+    lastMyGames = { ...games, clocks: clocks.games, at: performance.now() };
   } catch {
     return;
   }
+  notifyNewMoves(lastMyGames);
   renderMyGames(lastMyGames);
+}
+
+/** The game's time control and the time the player's seat has left (its clock as of the list's fetch). */
+function timeLeft(data, game) {
+  const clock = data.clocks && data.clocks[game.id];
+  if (!clock) return null;
+  const running = clock.flagged === null && clock.running.includes(game.seat);
+  const left = clock.left[game.seat] - (running ? performance.now() - data.at : 0);
+  return h("span", { class: "muted game-clock" }, " · ", controlText(clock.clock), " · ", h("span", { class: "time-left" }, t("clock.your_left", { time: clockText(left) })));
+}
+
+// ---- Notifications: a move made in one of your games while this tab is open --------------------
+
+/** The games waiting for your move at the last look (null before the first: nothing is news then). */
+let waitingBefore = null;
+
+/** The button asking the browser's leave to notify, while it can be asked (not granted, not denied). */
+function offerNotifications() {
+  const button = $("notify");
+  const askable = "Notification" in window && Notification.permission === "default";
+  button.hidden = !askable;
+  button.onclick = async () => {
+    await Notification.requestPermission();
+    offerNotifications();
+  };
+}
+
+/** Tell the person, when they allowed it, of each game that came to their move since the last look. */
+function notifyNewMoves(data) {
+  const waiting = new Set(data.games.filter((g) => g.your_move).map((g) => g.id));
+  const before = waitingBefore;
+  waitingBefore = waiting;
+  if (before === null || !("Notification" in window) || Notification.permission !== "granted") return;
+  for (const game of data.games) {
+    if (!waiting.has(game.id) || before.has(game.id)) continue;
+    const note = new Notification("Spheria", { body: t("notify.move", { game: gameTitle(game.game, game.title) }), tag: `move-${game.id}`, icon: "/static/favicon.svg" });
+    note.onclick = () => {
+      window.focus();
+      location.href = gameLink(game);
+    };
+  }
+}
+
+/** Where one of your games opens: your seat's kept invite, else the game's page. */
+function gameLink(game, invites = savedInvites()) {
+  const own = (invites[game.id] || []).find((s) => s.seat === game.seat && s.invite);
+  return own ? own.invite : `/game/${game.id}`;
 }
 
 function renderMyGames(data) {
   const list = clear($("my-games"));
   const invites = savedInvites();
   for (const game of data.games) {
-    const own = (invites[game.id] || []).find((s) => s.seat === game.seat && s.invite);
     list.appendChild(
       h(
         "li",
         { class: "challenge my-game", "data-game": game.id },
         h("div", {}, h("b", {}, gameTitle(game.game, game.title)), " ", h("span", { class: "muted" }, t("lobby.moves", { count: game.plies }))),
-        h("div", { class: game.your_move ? "your-move" : "muted" }, game.your_move ? t("people.your_move") : t("people.their_move")),
-        h("a", { href: own ? own.invite : `/game/${game.id}`, class: "button small" }, t("people.open_game")),
+        h("div", { class: game.your_move ? "your-move" : "muted" }, game.your_move ? t("people.your_move") : t("people.their_move"), timeLeft(data, game)),
+        h("a", { href: gameLink(game, invites), class: "button small" }, t("people.open_game")),
       ),
     );
   }

@@ -3,6 +3,7 @@
 import { PyramidView, turnMarks, marksText } from "./board.js";
 import { moveSites } from "./moves.js";
 import { t, translatePage, onLanguageChange, gameTitle, seatName, agentName } from "./messages.js";
+import { ClockView, recordedClock, recordedUse } from "./clock.js";
 import { h, clear, api, describeOptions, seatColors, ballSwatch, showHowTo, scoreTable, keepInSight, keepEndInSight, resultText } from "./ui.js";
 
 translatePage(); // static labels from the message table
@@ -11,11 +12,16 @@ const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const view = new PyramidView($("board"));
 let data = null;
+let record = null; // the game's record: its time control and each move's clocks
+// Each seat's clock after the move shown, from the record (hidden in an untimed game).
+const clockBox = h("div", { id: "clocks", class: "clocks replay-clocks", hidden: true });
+$("status").before(clockBox);
+const clocks = new ClockView(clockBox);
 let index = 0;
 let timer = null;
 
 async function start() {
-  data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
+  [data, record] = await Promise.all([api(`/api/games/${encodeURIComponent(gameId)}/replay`), api(`/api/games/${encodeURIComponent(gameId)}/record`)]);
   renderHeading();
   $("download").href = `/api/games/${gameId}/record`;
   $("download").setAttribute("download", `spheria-${gameId}.json`);
@@ -40,7 +46,10 @@ async function start() {
     }
   });
   const history = clear($("history"));
-  data.moves.forEach((m, i) => history.appendChild(h("li", { "data-step": i + 1, onclick: () => go(i + 1) }, h("span", { class: "ply" }, `${i + 1}.`), " ", m)));
+  data.moves.forEach((m, i) => {
+    const used = recordedUse(record, i).map((u) => h("span", { class: "muted move-used", "data-seat": u.seat }, ` ${u.text}`));
+    history.appendChild(h("li", { "data-step": i + 1, onclick: () => go(i + 1) }, h("span", { class: "ply" }, `${i + 1}.`), " ", m, ...used));
+  });
   go(0);
 }
 
@@ -91,9 +100,11 @@ function go(i) {
   const last = index === data.steps.length - 1;
   const marked = new Set(last && data.result ? data.result.sites || [] : []);
   const marks = turnMarks(obs);
+  clocks.update(recordedClock(record, index), data.game.players.map((p) => seatName(p.name)), null, true);
   view.render({ board: step.board, lastMove: moveSites(step.last_move), locked: new Set(obs.locked || []), marked, turnMarks: marks.sites });
   const status = clear($("status"));
   if (last && data.result) status.appendChild(h("div", { class: "status-line" }, resultText(data.result, data.game.players)));
+  else if (last && Number.isInteger(record.lost_on_time)) status.appendChild(h("div", { class: "status-line" }, t("reason.time", { name: seatName(data.game.players[record.lost_on_time].name) })));
   else if (step.last_move) status.appendChild(h("div", { class: "status-line muted" }, t("turn.last_move", { move: step.last_move })));
   const legend = marksText(marks, (s) => (data.game.players[s] ? seatName(data.game.players[s].name) : "?"));
   if (legend) status.appendChild(h("div", { class: "status-line muted marks-line" }, legend));
