@@ -362,3 +362,17 @@ def test_the_clocks_survive_kill_9_of_the_server(tmp_path: Path) -> None:
     # Black's clock ran on from white's move through the kill and the restart, as a chess clock left running.
     down = (restarted_at - killed_at) * 1000
     assert 300_000 - waited - 2_000 <= clock["left"][1] <= 300_000 - down
+
+
+def test_a_game_lost_on_time_is_analysed_move_by_move(client: TestClient, fake: FakeClock) -> None:
+    """Its rules position is not over, yet the game is: the analysis board takes it like any ended game."""
+    created = timed(client, "spline", {"base": 3, "increment": 0})
+    fake.advance(3_000)
+    sweep(client)
+    assert result_of(client, created["id"])["reason"] == {"code": "time", "seat": 0}
+    with client.websocket_connect("/ws/analysis") as ws:
+        ws.send_json({"type": "analyse_game", "id": 1, "record": created["id"]})
+        while (reply := ws.receive_json())["type"] == "progress":
+            pass
+    assert reply["type"] == "game_analysis", reply
+    assert reply["report"]["moves"] == [] and len(reply["report"]["evaluation"]) == 1

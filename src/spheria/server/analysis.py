@@ -513,7 +513,7 @@ class AnalysisSocket:
         session = await manager.load(record_id)
         if session is None:
             raise GameError("unknown_game", _(M.NO_GAME_WITH_ID))
-        if not session.state.is_terminal():
+        if not session.is_over():  # ended by its rules, or on time, resigned or aborted
             raise GameError("not_finished", _(M.ONLY_FINISHED))
         record = session.record
         moves = tuple(record.moves)
