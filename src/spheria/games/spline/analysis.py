@@ -1,0 +1,97 @@
+"""Spline's own analysis, offered through its kit (``KIT.analyse``, see :mod:`spheria.analysis`):
+exact wherever the prover reaches.
+
+The prover (:meth:`spheria.games.spline.search.SplineSearch.winning_moves`) proves every move
+to the end: the verdict for the player to move and win/loss for every legal move (``status``
+``exact``, ``method`` ``prover``). Spline has no draws, so a move that does not win loses. The
+proof may take :data:`EXACT_SHARE` of the time (:data:`PROVE_CAP` seconds without a time); a
+position it does not finish in that time is left to the generic estimate, which has the rest.
+What the prover finds is kept (one table, true for every later position), so a game's analysis
+proves each position once.
+
+>>> import spheria
+>>> from spheria.analysis import analyse
+>>> game = spheria.load_game("spline")
+>>> result = analyse(game.state_from_spn("www.bbb........./........./..../. 1"), time=5)
+>>> result.status, result.method, result.verdict, result.best_moves
+('exact', 'prover', 1, ['0d1'])
+"""
+
+from __future__ import annotations
+
+import threading
+import time as _time
+from dataclasses import replace
+from typing import Any
+
+from spheria.agents.alphabeta import OutOfTime
+from spheria.analysis.budget import Budget
+from spheria.analysis.cache import on_clear
+from spheria.analysis.result import EXACT, Analysis, MoveValue, Progress, base, two
+from spheria.games.spline.rules import SplineState
+from spheria.games.spline.search import SplineSearch
+from spheria.kernel.game import PlayerView, State
+
+#: ``method``: the prover's proof to the end.
+PROVER = "prover"
+#: The share of the time the proof may take before the estimate takes over.
+EXACT_SHARE = 2 / 3
+#: The seconds the proof may take when the caller gives no time (the empty board takes about ten).
+PROVE_CAP = 60.0
+#: The seconds between two progress reports while the prover works.
+REPORT_EVERY = 0.25
+#: The prover's kept table is emptied once it holds more positions than this.
+TABLE_LIMIT = 2_000_000
+
+_search = SplineSearch()
+#: Guards the prover (the server analyses from several threads).
+_lock = threading.RLock()
+
+
+@on_clear
+def clear_cache() -> None:
+    """Forget what the prover proved."""
+    with _lock:
+        _search.proven.clear()
+
+
+def analyse(target: State[Any] | PlayerView, budget: Budget) -> Analysis | None:
+    """The kit's ``analyse``: the exact answer for a Spline ``target`` proved within the time;
+    ``None`` (the generic estimate answers) when the proof does not finish."""
+    if not isinstance(target, SplineState):
+        return None
+    share = PROVE_CAP if budget.time is None else budget.time * EXACT_SHARE
+    deadline = budget.start + share
+    last_report = budget.start
+
+    def clock() -> float:
+        """The time, for the prover's deadline; reports the positions proved now and then."""
+        nonlocal last_report
+        now = _time.perf_counter()
+        if budget.progress is not None and now - last_report >= REPORT_EVERY:
+            last_report = now
+            budget.report(Progress(PROVER, budget.elapsed(), positions=_search.nodes - nodes_before))
+        return now
+
+    with _lock:
+        nodes_before = _search.nodes
+        if len(_search.proven) > TABLE_LIMIT:
+            _search.proven.clear()
+        try:
+            winning = {str(move) for move in _search.winning_moves(target, deadline, clock)}
+        except OutOfTime:
+            return None
+        positions = _search.nodes - nodes_before
+    seat = target.current_player()
+    verdict = 1 if winning else -1
+    legal = target.legal_moves()
+    return replace(
+        base(target, seat, PROVER, EXACT),
+        verdict=verdict,
+        value=float(verdict),
+        values=two(float(verdict), seat),
+        moves=[MoveValue(target.notation(m), 1.0 if str(m) in winning else -1.0) for m in legal],
+        best_moves=[target.notation(m) for m in legal if str(m) in winning],
+        positions=positions,
+        seconds=budget.elapsed(),
+    )
