@@ -15,7 +15,7 @@ import pytest
 import spheria
 from spheria.agents.registry import make_agent
 from spheria.games.spline.levels import LEVELS
-from spheria.games.spline.rules import SplineState
+from spheria.games.spline.rules import SplineMove, SplineState
 from spheria.games.spline.search import SplineSearch
 
 GAME = spheria.load_game("spline")
@@ -36,13 +36,13 @@ def won_position(balls: int, seed: int) -> SplineState:
         state = GAME.new_initial_state()
         while len(state.history) < balls and not state.is_terminal():
             state.apply(rng.choice(state.legal_moves()))
+        assert isinstance(state, SplineState)
         if len(state.history) == balls and not state.is_terminal() and PROVER.winning_move(state) is not None:
-            assert isinstance(state, SplineState)
             return state
     raise AssertionError(f"no won position with {balls} balls from seed {seed}")
 
 
-def keeps_the_win(state: SplineState, move: object) -> bool:
+def keeps_the_win(state: SplineState, move: SplineMove) -> bool:
     """Whether ``move`` leaves the opponent lost: a line at once, or a position the prover says it loses."""
     after = state.child(move)
     if after.is_terminal():

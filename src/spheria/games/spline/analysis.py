@@ -7,7 +7,8 @@ to the end: the verdict for the player to move and win/loss for every legal move
 proof may take :data:`EXACT_SHARE` of the time (:data:`PROVE_CAP` seconds without a time); a
 position it does not finish in that time is left to the generic estimate, which has the rest.
 What the prover finds is kept (one table, true for every later position), so a game's analysis
-proves each position once.
+proves each position once; each answer is cached by position, so asking again gives the same
+answer (its ``positions`` those the first proof visited).
 
 >>> import spheria
 >>> from spheria.analysis import analyse
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import threading
 import time as _time
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
@@ -43,7 +45,11 @@ REPORT_EVERY = 0.25
 #: The prover's kept table is emptied once it holds more positions than this.
 TABLE_LIMIT = 2_000_000
 
+#: The most positions whose answer is kept.
+CACHE_SIZE = 4096
+
 _search = SplineSearch()
+_cache: OrderedDict[str, Analysis] = OrderedDict()
 #: Guards the prover (the server analyses from several threads).
 _lock = threading.RLock()
 
@@ -53,6 +59,7 @@ def clear_cache() -> None:
     """Forget what the prover proved."""
     with _lock:
         _search.proven.clear()
+        _cache.clear()
 
 
 def analyse(target: State[Any] | PlayerView, budget: Budget) -> Analysis | None:
@@ -73,7 +80,12 @@ def analyse(target: State[Any] | PlayerView, budget: Budget) -> Analysis | None:
             budget.report(Progress(PROVER, budget.elapsed(), positions=_search.nodes - nodes_before))
         return now
 
+    key = target.to_spn()
     with _lock:
+        cached = _cache.get(key)
+        if cached is not None:
+            _cache.move_to_end(key)
+            return replace(cached, seconds=budget.elapsed())
         nodes_before = _search.nodes
         if len(_search.proven) > TABLE_LIMIT:
             _search.proven.clear()
@@ -85,7 +97,7 @@ def analyse(target: State[Any] | PlayerView, budget: Budget) -> Analysis | None:
     seat = target.current_player()
     verdict = 1 if winning else -1
     legal = target.legal_moves()
-    return replace(
+    analysis = replace(
         base(target, seat, PROVER, EXACT),
         verdict=verdict,
         value=float(verdict),
@@ -95,3 +107,8 @@ def analyse(target: State[Any] | PlayerView, budget: Budget) -> Analysis | None:
         positions=positions,
         seconds=budget.elapsed(),
     )
+    with _lock:
+        _cache[key] = analysis
+        if len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return analysis
