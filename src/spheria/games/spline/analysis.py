@@ -49,7 +49,8 @@ TABLE_LIMIT = 2_000_000
 CACHE_SIZE = 4096
 
 _search = SplineSearch()
-_cache: OrderedDict[str, Analysis] = OrderedDict()
+#: A position's SPN to its proof: the winning moves (as ``str(move)``) and the positions visited.
+_cache: OrderedDict[str, tuple[frozenset[str], int]] = OrderedDict()
 #: Guards the prover (the server analyses from several threads).
 _lock = threading.RLock()
 
@@ -82,33 +83,36 @@ def analyse(target: State[Any] | PlayerView, budget: Budget) -> Analysis | None:
 
     key = target.to_spn()
     with _lock:
-        cached = _cache.get(key)
-        if cached is not None:
+        proof = _cache.get(key)
+        if proof is not None:
             _cache.move_to_end(key)
-            return replace(cached, seconds=budget.elapsed())
+            return _answer(target, *proof, budget)
         nodes_before = _search.nodes
         if len(_search.proven) > TABLE_LIMIT:
             _search.proven.clear()
         try:
-            winning = {str(move) for move in _search.winning_moves(target, deadline, clock)}
+            winning = frozenset(str(move) for move in _search.winning_moves(target, deadline, clock))
         except OutOfTime:
             return None
         positions = _search.nodes - nodes_before
-    seat = target.current_player()
+        _cache[key] = (winning, positions)
+        if len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return _answer(target, winning, positions, budget)
+
+
+def _answer(state: SplineState, winning: frozenset[str], positions: int, budget: Budget) -> Analysis:
+    """The exact analysis of ``state`` whose ``winning`` moves the prover found (none: lost)."""
+    seat = state.current_player()
     verdict = 1 if winning else -1
-    legal = target.legal_moves()
-    analysis = replace(
-        base(target, seat, PROVER, EXACT),
+    legal = state.legal_moves()
+    return replace(
+        base(state, seat, PROVER, EXACT),
         verdict=verdict,
         value=float(verdict),
         values=two(float(verdict), seat),
-        moves=[MoveValue(target.notation(m), 1.0 if str(m) in winning else -1.0) for m in legal],
-        best_moves=[target.notation(m) for m in legal if str(m) in winning],
+        moves=[MoveValue(state.notation(m), 1.0 if str(m) in winning else -1.0) for m in legal],
+        best_moves=[state.notation(m) for m in legal if str(m) in winning],
         positions=positions,
         seconds=budget.elapsed(),
     )
-    with _lock:
-        _cache[key] = analysis
-        if len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return analysis
