@@ -526,6 +526,7 @@ def test_a_full_mint_cakes_verdict_comes_with_its_winning_move_ringed(
 def won_spline_position() -> tuple[Any, set[str]]:
     """A Spline position the prover says the mover wins, with losing moves too (seeded random play),
     and its winning moves as the prover finds them."""
+    from spheria.games.spline.rules import SplineState
     from spheria.games.spline.search import SplineSearch
 
     game = spheria.load_game("spline")
@@ -534,6 +535,7 @@ def won_spline_position() -> tuple[Any, set[str]]:
         state = game.new_initial_state()
         while len(state.history) < 9 and not state.is_terminal():
             state.apply(rng.choice(state.legal_moves()))
+        assert isinstance(state, SplineState)
         if state.is_terminal():
             continue
         winning = {state.notation(m) for m in SplineSearch().winning_moves(state)}
