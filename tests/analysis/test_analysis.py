@@ -49,6 +49,9 @@ LAST = "b.............../........./..../. 2 eat"
 #   1 w w w .
 #     a b c d
 SPLINE_WIN_IN_ONE = "www.bbb........./........./..../. 1"
+#: Spinca (not solved: the estimate answers), White's last placement: only relocating 2b1 to 2a1
+#: and placing on 2b1 wins; placing on 2a1 or relocating 2b2 loses.
+SPINCA_WIN_IN_ONE = "wwwbbwbwwbwbbwbw/wwbbbbwwb/.bbw/. 1 2a2"
 
 JSON_KEYS = {
     "game",
@@ -285,16 +288,17 @@ def test_the_tables_verdict_on_full_mint_cakes_is_the_search_solvers() -> None:
 # -- Spline and Spinca: MCTS --------------------------------------------------------------------
 
 
-def test_a_spline_win_in_one_has_the_top_win_rate() -> None:
-    state = spheria.load_game("spline").state_from_spn(SPLINE_WIN_IN_ONE)
-    winning = state.child(state.parse_move("0d1"))
-    assert winning.is_terminal() and winning.returns()[0] == 1  # the position is what the diagram says
+def test_a_spinca_win_in_one_has_the_top_win_rate() -> None:
+    state = spheria.load_game("spinca").state_from_spn(SPINCA_WIN_IN_ONE)
+    win = "2b1-2a1 2b1"
+    winning = state.child(state.parse_move(win))
+    assert winning.is_terminal() and winning.returns()[0] == 1  # the position is what the comment says
     reports: list[Progress] = []
     result = analyse(state, time=60, iterations=600, seed=1, progress=reports.append)
     assert (result.status, result.method, result.iterations) == (ESTIMATE, "mcts", 600)
     top = max(result.moves, key=lambda m: m.win_rate or 0.0)
-    assert top.move == "0d1" and top.win_rate == 1.0
-    assert result.best_moves == ["0d1"] and result.principal_variation[0] == "0d1"
+    assert top.move == win and top.win_rate == 1.0
+    assert result.best_moves == [win] and result.principal_variation[0] == win
     assert [r.iterations for r in reports] == [250, 500, 600]
     assert reports[-1].partial is not None and reports[-1].partial.to_json(statistics=False) == result.to_json(
         statistics=False
@@ -542,13 +546,12 @@ def test_a_sugar_game_marks_exactly_the_moves_that_threw_a_win_away() -> None:
     assert row.before.exact and row.move == state.notation(state.history[0])
 
 
-def test_a_spline_game_has_an_evaluation_series_and_its_largest_drops() -> None:
-    state = spheria.load_game("spline").state_from_spn(SPLINE_WIN_IN_ONE)
-    state.apply(state.parse_move("0d2"))  # White misses the win...
-    state.apply(state.parse_move("0d1"))  # ...and Black takes the square White needed
+def test_a_spinca_game_has_an_evaluation_series_and_its_largest_drops() -> None:
+    state = spheria.load_game("spinca").state_from_spn(SPINCA_WIN_IN_ONE)
+    state.apply(state.parse_move("2a1"))  # White misses the win, and the game ends lost
     result = analyse_game(state, time=60, iterations=400, seed=3)
-    assert [m.move for m in result.moves] == ["0d2", "0d1"]
-    assert len(result.evaluation) == 3 and all(v is not None for v in result.evaluation)
+    assert [m.move for m in result.moves] == ["2a1"]
+    assert len(result.evaluation) == 2 and all(v is not None for v in result.evaluation)
     assert result.moves[0].drop is not None and result.moves[0].drop > 0.2  # a certain win let go
     assert 1 in result.largest_drops
     data = json.loads(json.dumps(result.to_json(statistics=False)))

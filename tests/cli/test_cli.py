@@ -816,7 +816,8 @@ ANALYSE_POSITIONS: list[tuple[str, dict[str, str], str | None, int | None, str]]
         None,
         "estimate",
     ),
-    ("spline", {}, "www.bbb........./........./..../. 1", None, "estimate"),
+    ("spline", {}, "www.bbb........./........./..../. 1", None, "exact"),  # the prover
+    ("spinca", {}, "wwwbbwbwwbwbbwbw/wwbbbbwwb/.bbw/. 1 2a2", None, "estimate"),
     ("spinca", {"players": "3"}, None, None, "estimate"),
     ("spagyric", {"supply": "1"}, None, 2, "exact"),
 ]
@@ -843,11 +844,24 @@ def test_analyse_position_json_lists_every_legal_move(
 
 
 def test_analyse_position_shows_the_table_and_the_best_move(run: Any) -> None:
-    argv = ["analyse", "--game", "spline", "--position", "www.bbb........./........./..../. 1"]
+    # Spinca, White's last placement: only relocating 2b1 to 2a1 and placing on 2b1 wins
+    argv = ["analyse", "--game", "spinca", "--position", "wwwbbwbwwbwbbwbw/wwbbbbwwb/.bbw/. 1 2a2"]
     code, out, err = run([*argv, "--iterations", "300", "--time", "60", "--seed", "1", "--no-color"])
     assert code == 0 and err == ""
-    assert "estimate (MCTS)" in out and "Best: 0d1" in out and "300 iterations" in out
+    assert "estimate (MCTS)" in out and "Best: 2b1-2a1 2b1" in out and "300 iterations" in out
     assert out.splitlines()[-1].endswith(" s")
+
+
+def test_analyse_answers_a_spline_position_exactly_from_the_prover(run: Any) -> None:
+    argv = ["analyse", "--game", "spline", "--position", "www.bbb........./........./..../. 1"]
+    code, out, err = run([*argv, "--time", "60", "--no-color"])
+    assert code == 0 and err == ""
+    assert "exact (the prover's proof to the end)" in out and "Best: 0d1" in out and "estimate" not in out
+    code, out, err = run([*argv, "--time", "60", "--json"])
+    data = json.loads(out)
+    assert (data["status"], data["method"], data["verdict"], data["best_moves"]) == ("exact", "prover", 1, ["0d1"])
+    assert {row["move"]: row["value"] for row in data["moves"] if row["value"] == 1} == {"0d1": 1}
+    assert all(row["value"] in (1, -1) for row in data["moves"])
 
 
 def test_solve_all_lists_the_value_of_every_move(run: Any) -> None:

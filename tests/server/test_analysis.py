@@ -150,7 +150,7 @@ def test_the_engine_gives_the_solvers_verdict_and_every_winning_move(client: Tes
 def test_mcts_reports_its_iterations_and_win_rates_as_it_runs(client: TestClient) -> None:
     seen: list[Frame] = []
     with client.websocket_connect("/ws/analysis") as ws:
-        ws.send_json({"type": "analyse", "id": 5, "game": "spline", "time": 1.5})
+        ws.send_json({"type": "analyse", "id": 5, "game": "spinca", "time": 1.5})  # not solved: MCTS
         result = answer(ws, 5, seen)
     partial = [f for f in seen if f.get("partial")]
     assert partial, seen
@@ -165,7 +165,7 @@ def test_mcts_reports_its_iterations_and_win_rates_as_it_runs(client: TestClient
 def test_a_request_asking_for_hours_is_held_to_the_time_cap(make_client: MakeClient) -> None:
     client = make_client(max_time=0.5)
     with client.websocket_connect("/ws/analysis") as ws:
-        ws.send_json({"type": "analyse", "id": 1, "game": "spline", "time": 36000})
+        ws.send_json({"type": "analyse", "id": 1, "game": "spinca", "time": 36000})
         analysis = answer(ws, 1)["analysis"]
     # MCTS stops at the cap it was given (the job's own time), not the hours asked.
     assert analysis["seconds"] < 5

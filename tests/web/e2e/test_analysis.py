@@ -518,3 +518,65 @@ def test_a_full_mint_cakes_verdict_comes_with_its_winning_move_ringed(
         assert first["verdictBox"][1] - 1 <= first["noteBox"][0] and first["noteBox"][1] <= first["listBox"][0] + 1
     screenshot(page, "analysis-full-cake-verdict-desktop", full_page=True)
     assert errors == []
+
+
+# -- issue 42, item 3: Spline answered exactly from its prover --------------------------------------
+
+
+def won_spline_position() -> tuple[Any, set[str]]:
+    """A Spline position the prover says the mover wins, with losing moves too (seeded random play),
+    and its winning moves as the prover finds them."""
+    from spheria.games.spline.rules import SplineState
+    from spheria.games.spline.search import SplineSearch
+
+    game = spheria.load_game("spline")
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while len(state.history) < 9 and not state.is_terminal():
+            state.apply(rng.choice(state.legal_moves()))
+        assert isinstance(state, SplineState)
+        if state.is_terminal():
+            continue
+        winning = {state.notation(m) for m in SplineSearch().winning_moves(state)}
+        if winning and len(winning) < len(state.legal_moves()):
+            return state, winning
+    raise AssertionError("no won Spline position with losing moves")
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ko"), ("phone", "en"), ("desktop", "ko")])
+def test_a_spline_position_is_answered_exactly_by_the_prover(
+    browser: Browser,  # noqa: F811
+    server: str,  # noqa: F811
+    contexts: list[BrowserContext],
+    size: str,
+    lang: str,
+) -> None:
+    state, winning = won_spline_position()
+    context = browser.new_context(locale=LANGUAGES[lang], **SIZES[size])
+    context.set_default_timeout(TIMEOUT)
+    contexts.append(context)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(analysis_url(server, game="spline", spn=state.to_spn()))
+    page.wait_for_function("() => document.body.dataset.engine === 'done'")
+    assert page.get_attribute("#engine-verdict", "data-verdict") == "1"
+    listed = page.eval_on_selector_all("#engine-moves li", "items => items.map(i => [i.dataset.move, i.dataset.value])")
+    assert sorted(m for m, _ in listed) == sorted(state.notation(m) for m in state.legal_moves())
+    assert {m for m, v in listed if float(v) > 0} == winning
+    assert {m for m, v in listed if float(v) < 0} == {m for m, _ in listed} - winning  # every other move lost
+    assert set(page.eval_on_selector_all(RINGED, "s => s.map(e => e.dataset.site)")) == winning
+    verdict = page.inner_text("#engine-verdict")
+    if lang == "en":
+        assert "wins with perfect play" in verdict and "the prover's proof to the end" in verdict.lower()
+        assert "estimate" not in verdict.lower()
+    else:
+        assert "완벽한 플레이로 승리합니다" in verdict and "끝까지 읽는 증명기" in verdict and "추정" not in verdict
+        from tests.web.e2e.test_korean import assert_korean  # here: test_korean imports this module
+
+        assert_korean(page)
+    if size == "phone":
+        assert_fits(page)
+    screenshot(page, f"analysis-spline-prover-{lang}-{size}", full_page=True)
+    assert errors == []

@@ -35,3 +35,6 @@ SPLINE_LINES_NOT_LAST = N_(
 # -- the pages' words for Spline (sent translated by the server's /api/words) ---------------------
 #: The fields of its position notation after the board.
 SPN_FIELDS = (N_("To move"),)
+
+# -- the method of its analysis (``spheria analyse``'s "exact (...)") ------------------------------
+METHODS = {"prover": N_("the prover's proof to the end")}
