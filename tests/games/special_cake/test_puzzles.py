@@ -85,7 +85,12 @@ def test_set_up_puzzles_from_the_table() -> None:
 
 
 @pytest.mark.parametrize(
-    ("options", "wanted"), [({"variant": "poisoned"}, False), ({"variant": "mint", "line_rule": "any"}, False)]
+    ("options", "wanted"),
+    [
+        ({"variant": "poisoned"}, True),  # its set-up table ships too
+        ({"variant": "poisoned", "line_rule": "same"}, False),
+        ({"variant": "mint", "line_rule": "any"}, False),
+    ],
 )
 def test_set_ups_only_where_the_table_answers(options: dict[str, str], wanted: bool) -> None:
     state = spheria.load_game("special-cake", **options).new_initial_state()
