@@ -35,7 +35,12 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 #: POST routes that read no body: they answer about their path (no such game, message or
 #: challenge here), never by parsing what was sent.
-BODILESS = {"/api/games/x/chat/x/report", "/api/games/x/chat/x/mute", "/api/challenges/x/accept"}
+BODILESS = {
+    "/api/games/x/chat/x/report",
+    "/api/games/x/chat/x/mute",
+    "/api/challenges/x/accept",
+    "/api/puzzles/x/hint",
+}
 
 
 def post_routes(client: TestClient) -> list[str]:

@@ -512,8 +512,8 @@ async def api_attempt(request: Request) -> Response:
     try:
         check_forgery(request)
         _limit(request)
+        data = await body_of(request, "moves", "rating", "hinted")  # a bad body is named whatever the id
         puzzle = _puzzle_named(request)
-        data = await body_of(request, "moves", "rating", "hinted")
         moves = _moves_of(data, puzzle)
         hinted = data.get("hinted", False)
         if not isinstance(hinted, bool):
