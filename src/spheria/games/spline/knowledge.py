@@ -9,7 +9,7 @@ search (:mod:`spheria.games.spline.search`) judges its horizon with
 >>> KNOWLEDGE.can_win_now is not None and KNOWLEDGE.can_win_now(state)
 True
 
-With it the generic agents and the analysis find White's win in one (0d1 completes the row):
+With it the generic agents find White's win in one (0d1 completes the row), and the analysis proves it:
 
 >>> from spheria.agents.registry import make_agent
 >>> specs = ("greedy:seed=1", "alphabeta:depth=2,seed=1", "mcts:iterations=300,seed=1")
@@ -18,7 +18,7 @@ With it the generic agents and the analysis find White's win in one (0d1 complet
 >>> from spheria.analysis import analyse
 >>> result = analyse(state, time=60, iterations=600, seed=1)
 >>> result.status, result.method, result.best_moves, result.move("0d1").win_rate
-('estimate', 'mcts', ['0d1'], 1.0)
+('exact', 'prover', ['0d1'], 1.0)
 """
 
 from __future__ import annotations
