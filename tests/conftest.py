@@ -14,7 +14,7 @@ import os
 import random
 import tempfile
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import pytest
@@ -36,6 +36,7 @@ from spheria.kernel.game import (
     State,
 )
 from spheria.kernel.options import Option
+from tests.services import postgres_server, redis_server
 
 #: The fixture that launches Chromium (tests/web/e2e/test_browser.py): every test that uses it, directly
 #: or through another fixture (``page``), is marked ``browser`` as it is collected, so
@@ -64,6 +65,23 @@ EVERY_GAME: list[tuple[str, dict[str, Any]]] = [
     ("spinca", {"players": 4}),
     ("spline", {}),
 ]
+
+
+# -- real PostgreSQL and Redis (tests/services.py) ------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """The URL of a PostgreSQL cluster started for this test run (Debian's binaries, loopback)."""
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """The URL of a ``redis-server`` started for this test run (loopback, nothing on disk)."""
+    with redis_server() as url:
+        yield url
 
 
 # -- drawn positions and site names ------------------------------------------------------------
