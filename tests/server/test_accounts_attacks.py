@@ -19,6 +19,7 @@ from spheria.agents.levels import LEVEL_NUMBERS, level_spec
 from spheria.agents.registry import agent_names
 from spheria.kernel.registry import game_names
 from spheria.server.accounts import CSRF_COOKIE, SESSION_COOKIE, SQLiteAccounts, is_reserved
+from spheria.server.database import Cursor, Database
 from tests.server import people
 from tests.server.people import (
     PASSWORD,
@@ -351,7 +352,7 @@ class FaultyAccounts(SQLiteAccounts):
 
     fail_on: str | None = None
 
-    def execute(self, db: sqlite3.Connection, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+    def execute(self, db: Database, sql: str, params: tuple[Any, ...] = ()) -> Cursor:
         if self.fail_on is not None and sql.startswith(self.fail_on):
             self.fail_on = None
             raise sqlite3.OperationalError("database is locked")

@@ -35,7 +35,7 @@ def serve(
     keyfile: str | None = None,
     log_level: str = "info",
 ) -> None:
-    """Run the server until interrupted. ``db`` is the SQLite file that keeps the games;
+    """Run the server until interrupted. ``db`` keeps the games: a SQLite file or a ``postgresql://`` URL;
     ``limits`` a :class:`spheria.server.limits.Limits`."""
     import uvicorn
 
@@ -43,10 +43,11 @@ def serve(
     from spheria.server.app import create_app as build
     from spheria.server.guards import guarded_http_protocol
     from spheria.server.messages import OPEN_IN_BROWSER
+    from spheria.server.storage import shown_target
 
     app = build(db, agent_pool=agent_pool, agent_workers=agent_workers, agent_delay=agent_delay, limits=limits)
     scheme = "https" if certfile else "http"
-    print(gettext(OPEN_IN_BROWSER).format(url=f"{scheme}://{host}:{port}/", db=db), flush=True)
+    print(gettext(OPEN_IN_BROWSER).format(url=f"{scheme}://{host}:{port}/", db=shown_target(db)), flush=True)
     uvicorn.run(
         app,
         host=host,

@@ -37,7 +37,6 @@ import math
 import os
 import re
 import secrets
-import sqlite3
 import time
 import uuid
 from dataclasses import dataclass
@@ -54,6 +53,7 @@ from starlette.routing import Route
 
 from spheria.i18n import gettext as _
 from spheria.server import messages as M
+from spheria.server.database import Cursor, Database, IntegrityError
 from spheria.server.endpoints import client_address, error_response, json_response, manager_of, read_json
 from spheria.server.guards import FOREIGN_ORIGIN, origin_of
 from spheria.server.limits import Limits, SlidingWindow
@@ -139,30 +139,6 @@ class NameTaken(Exception):
 # -- storage -------------------------------------------------------------------------------------------
 
 
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS players (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    name TEXT,
-    folded TEXT UNIQUE,
-    password_hash TEXT,
-    created REAL NOT NULL,
-    deleted REAL
-)""",
-    """CREATE TABLE IF NOT EXISTS player_sessions (
-    token_hash TEXT PRIMARY KEY,
-    player_id TEXT NOT NULL REFERENCES players(id),
-    created REAL NOT NULL
-)""",
-    "CREATE INDEX IF NOT EXISTS player_sessions_by_player ON player_sessions(player_id)",
-    """CREATE TABLE IF NOT EXISTS player_games (
-    player_id TEXT NOT NULL REFERENCES players(id),
-    game_id TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (player_id, game_id)
-)""",
-)
-
 _PLAYER = "SELECT id, kind, name, created, deleted FROM players"
 
 
@@ -180,24 +156,23 @@ class SQLiteAccounts:
 
     def __init__(self, store: Storage) -> None:
         self.store = store
-        self.store.transaction(lambda db: [db.execute(sql) for sql in _SCHEMA])
 
     def _run(self, work: Any) -> Any:
         return self.store.transaction(work)
 
-    def execute(self, db: sqlite3.Connection, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+    def execute(self, db: Database, sql: str, params: tuple[Any, ...] = ()) -> Cursor:
         """Every statement goes through here (tests make one fail midway)."""
         return db.execute(sql, params)
 
-    def _player(self, db: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> Player | None:
+    def _player(self, db: Database, where: str, params: tuple[Any, ...]) -> Player | None:
         row = self.execute(db, f"{_PLAYER} WHERE {where}", params).fetchone()
         return None if row is None else Player(*row)
 
-    def _free_held_name(self, db: sqlite3.Connection, folded: str, now: float) -> None:
+    def _free_held_name(self, db: Database, folded: str, now: float) -> None:
         sql = "UPDATE players SET folded = NULL WHERE folded = ? AND deleted IS NOT NULL AND deleted < ?"
         self.execute(db, sql, (folded, now - NAME_HOLD_SECONDS))
 
-    def _start(self, db: sqlite3.Connection, player_id: str, token_hash: str, ending: str | None, now: float) -> None:
+    def _start(self, db: Database, player_id: str, token_hash: str, ending: str | None, now: float) -> None:
         if ending is not None:
             self.execute(db, "DELETE FROM player_sessions WHERE token_hash = ?", (ending,))
         sql = "INSERT INTO player_sessions (token_hash, player_id, created) VALUES (?, ?, ?)"
@@ -210,7 +185,7 @@ class SQLiteAccounts:
         (same player, so its games stay its own); ``ending``: the session it replaces. :class:`NameTaken`."""
         now = time.time()
 
-        def work(db: sqlite3.Connection) -> Player:
+        def work(db: Database) -> Player:
             folded = fold_name(name)
             self._free_held_name(db, folded, now)
             try:
@@ -224,7 +199,7 @@ class SQLiteAccounts:
                     sql = "INSERT INTO players (id, kind, name, folded, password_hash, created)"
                     sql += " VALUES (?, ?, ?, ?, ?, ?)"
                     self.execute(db, sql, (player_id, ACCOUNT, name, folded, password_hash, now))
-            except sqlite3.IntegrityError:
+            except IntegrityError:
                 raise NameTaken(name) from None
             self._start(db, player_id, token_hash, ending, now)
             player = self._player(db, "id = ?", (player_id,))
@@ -238,7 +213,7 @@ class SQLiteAccounts:
         """A guest named ``name`` with its session; :class:`NameTaken` if an account holds the name."""
         now = time.time()
 
-        def work(db: sqlite3.Connection) -> Player:
+        def work(db: Database) -> Player:
             folded = fold_name(name)
             self._free_held_name(db, folded, now)
             if self.execute(db, "SELECT 1 FROM players WHERE folded = ?", (folded,)).fetchone() is not None:
@@ -255,7 +230,7 @@ class SQLiteAccounts:
     def account_named(self, name: str) -> tuple[Player, str] | None:
         """The live account of that (folded) name and its password hash."""
 
-        def work(db: sqlite3.Connection) -> tuple[Player, str] | None:
+        def work(db: Database) -> tuple[Player, str] | None:
             sql = "SELECT id, password_hash FROM players WHERE folded = ? AND kind = ? AND deleted IS NULL"
             row = self.execute(db, sql, (fold_name(name), ACCOUNT)).fetchone()
             if row is None:
@@ -276,7 +251,7 @@ class SQLiteAccounts:
         """The player of a live session (a session older than :data:`SESSION_SECONDS` is ended)."""
         now = time.time()
 
-        def work(db: sqlite3.Connection) -> Player | None:
+        def work(db: Database) -> Player | None:
             sql = "SELECT player_id, created FROM player_sessions WHERE token_hash = ?"
             row = self.execute(db, sql, (token_hash,)).fetchone()
             if row is None:
@@ -302,7 +277,7 @@ class SQLiteAccounts:
     def set_password(self, player_id: str, password_hash: str, token_hash: str | None) -> None:
         """A new password hash; every session of the player ended, then ``token_hash`` started (if given)."""
 
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Database) -> None:
             self.execute(db, "UPDATE players SET password_hash = ? WHERE id = ?", (password_hash, player_id))
             if token_hash is not None:
                 self.execute(db, "DELETE FROM player_sessions WHERE player_id = ?", (player_id,))
@@ -314,7 +289,7 @@ class SQLiteAccounts:
         """The account deleted: no name, no password, no session; its games and their links stay, and
         its folded name stays held for :data:`NAME_HOLD_SECONDS`."""
 
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Database) -> None:
             sql = "UPDATE players SET name = NULL, password_hash = NULL, deleted = ? WHERE id = ?"
             self.execute(db, sql, (time.time(), player_id))
             self.execute(db, "DELETE FROM player_sessions WHERE player_id = ?", (player_id,))
@@ -322,7 +297,7 @@ class SQLiteAccounts:
         self._run(work)
 
     def link_game(self, player_id: str, game_id: str) -> None:
-        sql = "INSERT OR IGNORE INTO player_games (player_id, game_id, at) VALUES (?, ?, ?)"
+        sql = "INSERT INTO player_games (player_id, game_id, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
         self._run(lambda db: self.execute(db, sql, (player_id, game_id, time.time())))
 
     def games_of(self, player_id: str) -> list[str]:

@@ -72,7 +72,7 @@ from spheria.server.guards import SECURITY_HEADERS, Guard
 from spheria.server.limits import Limits, TokenBucket
 from spheria.server.messages import RESUMED
 from spheria.server.session import GameError, SessionManager
-from spheria.server.storage import SQLiteStorage, Storage
+from spheria.server.storage import Storage, open_storage
 
 __all__ = ["SECURITY_HEADERS", "WEB_DIR", "catalog", "create_app", "record_of"]
 
@@ -148,7 +148,8 @@ def create_app(
     limits: Limits | None = None,
     analysis_limits: analysis.AnalysisLimits | None = None,
 ) -> Starlette:
-    """The server as an ASGI app. ``db`` is the SQLite file (``:memory:`` for a throwaway store).
+    """The server as an ASGI app. ``db`` is the SQLite file (``:memory:`` for a throwaway store)
+    or a ``postgresql://`` URL.
 
     Agents think in ``executor_factory()`` (rebuilt when a worker dies or runs away), by default a
     pool of ``agent_pool`` kind; ``executor`` is a fixed pool (threads: never rebuilt). ``limits``
@@ -158,7 +159,7 @@ def create_app(
     limits = limits or Limits()
     if frame_rate is not None:
         limits = replace(limits, frame_rate=frame_rate)
-    store = storage if storage is not None else SQLiteStorage(db)
+    store = storage if storage is not None else open_storage(db)
     if executor is not None:
         fixed = executor
         factory: Callable[[], Executor] = lambda: fixed  # noqa: E731

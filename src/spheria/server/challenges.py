@@ -32,7 +32,6 @@ import contextlib
 import math
 import random
 import secrets
-import sqlite3
 import time
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
@@ -65,6 +64,7 @@ from spheria.server.accounts import (
 )
 from spheria.server.clocks import parse_clock
 from spheria.server.connection import FrameSocket
+from spheria.server.database import Database
 from spheria.server.endpoints import client_address, json_response, options_of
 from spheria.server.jsontext import BadJson, parse_json
 from spheria.server.limits import Limits, SlidingWindow
@@ -78,15 +78,6 @@ PRESENCE_INTERVAL = 1.0
 #: Finished challenges remembered (so a late accept hears "taken", not "unknown").
 REMEMBERED = 1000
 
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS seat_players (
-    game_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    player_id TEXT NOT NULL REFERENCES players(id),
-    PRIMARY KEY (game_id, seat)
-)""",
-)
-
 
 class SQLiteSeats:
     """Which player holds each human seat, in the game store's SQLite file.
@@ -98,13 +89,12 @@ class SQLiteSeats:
 
     def __init__(self, store: Storage) -> None:
         self.store = store
-        self.store.transaction(lambda db: [db.execute(sql) for sql in _SCHEMA])
 
     def hold(self, game_id: str, holders: dict[int, str]) -> None:
         """Record ``holders`` (seat: player id); a seat already held keeps its player."""
-        sql = "INSERT OR IGNORE INTO seat_players (game_id, seat, player_id) VALUES (?, ?, ?)"
+        sql = "INSERT INTO seat_players (game_id, seat, player_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
 
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Database) -> None:
             for seat, player_id in holders.items():
                 db.execute(sql, (game_id, seat, player_id))
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sqlite3
 import sys
 import time
 import unicodedata
@@ -53,11 +52,11 @@ from spheria.server.accounts import (
     Accounts,
     Player,
     RateLimited,
-    SQLiteAccounts,
     check_forgery,
     refused,
     signed_in,
 )
+from spheria.server.database import Database
 from spheria.server.endpoints import json_response, manager_of
 from spheria.server.limits import Limits, SlidingWindow, TokenBucket
 from spheria.server.presence import Presence
@@ -103,40 +102,6 @@ def clean_text(text: Any) -> str:
 
 
 # -- storage -------------------------------------------------------------------------------------------
-
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS chat_messages (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    game_id TEXT NOT NULL,
-    room TEXT NOT NULL,
-    sender TEXT NOT NULL,
-    name TEXT,
-    guest INTEGER NOT NULL,
-    seat INTEGER,
-    text TEXT NOT NULL,
-    at REAL NOT NULL
-)""",
-    "CREATE INDEX IF NOT EXISTS chat_messages_by_room ON chat_messages(game_id, room, id)",
-    """CREATE TABLE IF NOT EXISTS chat_readers (
-    game_id TEXT NOT NULL,
-    room TEXT NOT NULL,
-    player_id TEXT NOT NULL,
-    PRIMARY KEY (game_id, room, player_id)
-)""",
-    """CREATE TABLE IF NOT EXISTS chat_mutes (
-    player_id TEXT NOT NULL,
-    sender TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (player_id, sender)
-)""",
-    """CREATE TABLE IF NOT EXISTS chat_reports (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    message_id INTEGER NOT NULL REFERENCES chat_messages(id),
-    reporter_id TEXT NOT NULL,
-    at REAL NOT NULL,
-    UNIQUE (message_id, reporter_id)
-)""",
-)
 
 _MESSAGE = "SELECT id, game_id, room, sender, name, guest, seat, text, at FROM chat_messages"
 
@@ -184,20 +149,19 @@ class SQLiteChat:
 
     def __init__(self, store: Storage) -> None:
         self.store = store
-        self.store.transaction(lambda db: [db.execute(sql) for sql in _SCHEMA])
 
     def add(
         self, game_id: str, room: str, sender: str, name: str | None, guest: bool, seat: int | None, text: str
     ) -> Message:
         now = time.time()
 
-        def work(db: sqlite3.Connection) -> Message:
+        def work(db: Database) -> Message:
             sql = "INSERT INTO chat_messages (game_id, room, sender, name, guest, seat, text, at)"
-            cursor = db.execute(
-                sql + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (game_id, room, sender, name, guest, seat, text, now)
-            )
-            assert cursor.lastrowid is not None
-            return Message(cursor.lastrowid, game_id, room, sender, name, guest, seat, text, now)
+            row = db.execute(
+                sql + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (game_id, room, sender, name, int(guest), seat, text, now),
+            ).fetchone()
+            return Message(int(row[0]), game_id, room, sender, name, guest, seat, text, now)
 
         message: Message = self.store.transaction(work)
         return message
@@ -212,7 +176,7 @@ class SQLiteChat:
         return None if row is None else _message(row)
 
     def add_reader(self, game_id: str, room: str, player_id: str) -> None:
-        sql = "INSERT OR IGNORE INTO chat_readers (game_id, room, player_id) VALUES (?, ?, ?)"
+        sql = "INSERT INTO chat_readers (game_id, room, player_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
         self.store.transaction(lambda db: db.execute(sql, (game_id, room, player_id)))
 
     def reads(self, game_id: str, room: str, player_id: str) -> bool:
@@ -227,7 +191,7 @@ class SQLiteChat:
         params: tuple[Any, ...]
         if muted:
             sql, params = (
-                "INSERT OR IGNORE INTO chat_mutes (player_id, sender, at) VALUES (?, ?, ?)",
+                "INSERT INTO chat_mutes (player_id, sender, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 (player_id, sender, time.time()),
             )
         else:
@@ -236,9 +200,8 @@ class SQLiteChat:
 
     def report(self, message_id: int, reporter_id: str) -> bool:
         """Keep a report; False when this player had reported that message already."""
-        sql = "INSERT OR IGNORE INTO chat_reports (message_id, reporter_id, at) VALUES (?, ?, ?)"
-        cursor = self.store.transaction(lambda db: db.execute(sql, (message_id, reporter_id, time.time())))
-        return bool(cursor.rowcount)
+        sql = "INSERT INTO chat_reports (message_id, reporter_id, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+        return self.store.transaction(lambda db: db.execute(sql, (message_id, reporter_id, time.time())).rowcount > 0)
 
     def reports(self, most: int = 1000) -> list[dict[str, Any]]:
         """The reports, newest first, each with its message (for the operator)."""
@@ -267,7 +230,7 @@ class SQLiteChat:
         """The active games and seats the player holds (``seat_players``: :mod:`spheria.server.challenges`
         links a seat to its player when it is taken)."""
 
-        def work(db: sqlite3.Connection) -> list[tuple[str, int]]:
+        def work(db: Database) -> list[tuple[str, int]]:
             sql = (
                 "SELECT h.game_id, h.seat FROM seat_players h JOIN games g ON g.id = h.game_id"
                 " WHERE h.player_id = ? AND g.status = 'active' ORDER BY g.updated DESC LIMIT ?"
@@ -538,16 +501,16 @@ ROUTES = [
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m spheria.server.chat --db spheria.sqlite3``: the reports kept, one JSON object a line."""
-    from spheria.server.storage import SQLiteStorage
+    """``python -m spheria.server.chat --db spheria.sqlite3`` (or a ``postgresql://`` URL): the reports
+    kept, one JSON object a line."""
+    from spheria.server.storage import open_storage
 
     parser = argparse.ArgumentParser(prog="python -m spheria.server.chat")
-    parser.add_argument("--db", default="spheria.sqlite3")
+    parser.add_argument("--db", default="spheria.sqlite3", help="a SQLite file or a postgresql:// URL")
     parser.add_argument("--most", type=int, default=1000)
     args = parser.parse_args(argv)
-    store = SQLiteStorage(args.db)
+    store = open_storage(args.db)
     try:
-        SQLiteAccounts(store)  # the players table the listing names reporters from
         for report in SQLiteChat(store).reports(args.most):
             sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
     finally:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from spheria.kernel.clock import (
     time_loss,
 )
 from spheria.server import messages as M
+from spheria.server.database import Database
 from spheria.server.storage import ACTIVE, FINISHED, Storage
 
 if TYPE_CHECKING:
@@ -57,32 +57,6 @@ SWEEP_SECONDS = 0.25
 PROBE_SECONDS = 5.0
 #: The probes of a connection awaiting their answer, at most (older ones are forgotten).
 PROBES_KEPT = 4
-
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS game_clocks (
-    game_id TEXT PRIMARY KEY,
-    control TEXT NOT NULL,
-    running TEXT NOT NULL DEFAULT '{}',
-    deadline INTEGER,
-    flagged INTEGER
-)""",
-    """CREATE TABLE IF NOT EXISTS move_clocks (
-    game_id TEXT NOT NULL,
-    ply INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    used INTEGER NOT NULL,
-    left_ms INTEGER NOT NULL,
-    PRIMARY KEY (game_id, ply, seat)
-)""",
-    """CREATE TABLE IF NOT EXISTS chosen_clocks (
-    game_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    used INTEGER NOT NULL,
-    left_ms INTEGER NOT NULL,
-    PRIMARY KEY (game_id, seat)
-)""",
-    "CREATE INDEX IF NOT EXISTS game_clocks_deadline ON game_clocks (deadline)",
-)
 
 
 def wall_ms() -> int:
@@ -164,7 +138,6 @@ class ClockStore:
 
     def __init__(self, store: Storage) -> None:
         self.store = store
-        self.store.transaction(lambda db: [db.execute(sql) for sql in _SCHEMA])
 
     def create(self, game_id: str, control: TimeControl, running: dict[int, int], deadline: int | None) -> None:
         sql = "INSERT INTO game_clocks (game_id, control, running, deadline) VALUES (?, ?, ?, ?)"
@@ -173,7 +146,7 @@ class ClockStore:
         )
 
     def load(self, game_id: str) -> StoredClock | None:
-        def work(db: sqlite3.Connection) -> StoredClock | None:
+        def work(db: Database) -> StoredClock | None:
             sql = "SELECT control, running, flagged FROM game_clocks WHERE game_id = ?"
             row = db.execute(sql, (game_id,)).fetchone()
             if row is None:
@@ -201,14 +174,20 @@ class ClockStore:
         """The running clocks and the deadline, with a move's clocks (``(ply, clocks)``: the turn's
         choices are cleared) or a choice's clock, in one transaction."""
 
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Database) -> None:
             if move is not None:
                 ply, clocks = move
-                sql = "INSERT OR REPLACE INTO move_clocks (game_id, ply, seat, used, left_ms) VALUES (?, ?, ?, ?, ?)"
+                sql = (
+                    "INSERT INTO move_clocks (game_id, ply, seat, used, left_ms) VALUES (?, ?, ?, ?, ?)"
+                    " ON CONFLICT (game_id, ply, seat) DO UPDATE SET used = excluded.used, left_ms = excluded.left_ms"
+                )
                 db.executemany(sql, [(game_id, ply, c.seat, c.used, c.left) for c in clocks])
                 db.execute("DELETE FROM chosen_clocks WHERE game_id = ?", (game_id,))
             if chosen is not None:
-                sql = "INSERT OR REPLACE INTO chosen_clocks (game_id, seat, used, left_ms) VALUES (?, ?, ?, ?)"
+                sql = (
+                    "INSERT INTO chosen_clocks (game_id, seat, used, left_ms) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (game_id, seat) DO UPDATE SET used = excluded.used, left_ms = excluded.left_ms"
+                )
                 db.execute(sql, (game_id, chosen.seat, chosen.used, chosen.left))
             sql = "UPDATE game_clocks SET running = ?, deadline = ? WHERE game_id = ?"
             db.execute(sql, (json.dumps(running), deadline, game_id))
@@ -220,7 +199,7 @@ class ClockStore:
         False if it had ended already."""
         sql = "UPDATE games SET status = ?, result = ?, updated = ? WHERE id = ? AND status = ?"
 
-        def work(db: sqlite3.Connection) -> bool:
+        def work(db: Database) -> bool:
             changed = db.execute(sql, (FINISHED, json.dumps(result), time.time(), game_id, ACTIVE)).rowcount == 1
             if changed:
                 db.execute("DELETE FROM pending WHERE game_id = ?", (game_id,))

@@ -15,7 +15,7 @@ from spheria.i18n import gettext as _
 HELP: dict[str, str] = {
     "--host": N_("address to listen on (default %(default)s)"),
     "--port": N_("port (default %(default)s)"),
-    "--db": N_("SQLite file that keeps the games (default %(default)s)"),
+    "--db": N_("where the games are kept: a SQLite file or a postgresql:// URL (default %(default)s)"),
     "--agent-pool": N_("where agents think (default %(default)s)"),
     "--agent-workers": N_("agent pool size (default: cores, at least 2)"),
     "--agent-delay": N_("least seconds an agent takes per move, so people can follow (default %(default)s)"),
@@ -79,7 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     option(parser, "--host", default="127.0.0.1")
     option(parser, "--port", type=INTEGER, default=8000)
-    option(parser, "--db", default="spheria.sqlite3", metavar="PATH")
+    option(parser, "--db", default="spheria.sqlite3", metavar="PATH|URL")
     option(parser, "--agent-pool", choices=("process", "thread"), default="process")
     option(parser, "--agent-workers", type=INTEGER, default=None)
     option(parser, "--agent-delay", type=FLOAT, default=0.3)

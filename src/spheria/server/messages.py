@@ -137,3 +137,9 @@ OUT_OF_TIME = N_("too late: the time ran out before this move")
 FEED_TITLE = N_("Spheria: games waiting for {name}")
 FEED_ENTRY = N_("{game}: your move as {seat}")
 FEED_LEFT = N_("{left} left on your clock")
+
+# -- the store (spheria.server.migrations) ---------------------------------------------------------------------
+DATABASE_TOO_NEW = N_(
+    "the database is at schema version {version}, newer than this Spheria knows (up to {newest}): "
+    "run the newer Spheria that wrote it, or restore a backup taken before it"
+)

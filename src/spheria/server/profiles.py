@@ -32,7 +32,6 @@ import asyncio
 import json
 import logging
 import math
-import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -74,6 +73,7 @@ from spheria.server.accounts import (
 )
 from spheria.server.accounts import refused as refused_by_accounts
 from spheria.server.challenges import lobby_of
+from spheria.server.database import Database
 from spheria.server.endpoints import client_address, find_game, json_response, manager_of
 from spheria.server.limits import Limits, SlidingWindow
 from spheria.server.session import GameError, GameSession, SessionManager
@@ -85,30 +85,6 @@ log = logging.getLogger("spheria.server")
 #: Games a profile lists at once (``limit`` 1 to this), the furthest a cursor pages, the points of
 #: a rating's history, the names a search finds.
 GAMES_MOST, CURSOR_MOST, HISTORY_MOST, SEARCH_MOST = 50, 10_000, 500, 20
-
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS ratings (
-    holder TEXT NOT NULL,
-    key TEXT NOT NULL,
-    rating REAL NOT NULL,
-    deviation REAL NOT NULL,
-    volatility REAL NOT NULL,
-    games INTEGER NOT NULL,
-    last_played REAL,
-    PRIMARY KEY (holder, key)
-)""",
-    """CREATE TABLE IF NOT EXISTS rating_history (
-    player TEXT NOT NULL,
-    key TEXT NOT NULL,
-    before REAL NOT NULL,
-    after REAL NOT NULL,
-    game_id TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (player, game_id)
-)""",
-    "CREATE INDEX IF NOT EXISTS rating_history_by_player ON rating_history(player, key, at)",
-    "CREATE TABLE IF NOT EXISTS game_ratings (game_id TEXT PRIMARY KEY, outcome TEXT NOT NULL, at REAL NOT NULL)",
-)
 
 
 def seat_moves_of(seats: int, choosing: Sequence[Sequence[int]]) -> list[int]:
@@ -166,7 +142,6 @@ class ProfileStore:
 
     def __init__(self, store: Storage) -> None:
         self.store = store
-        self.store.transaction(lambda db: [db.execute(sql) for sql in _SCHEMA])
 
     def unrated_ends(self) -> list[str]:
         """Ended games offered as rated whose end was never rated (the server stopped in between)."""
@@ -180,7 +155,7 @@ class ProfileStore:
         """End an unfinished game off the board (a resignation, an abort); False if it had ended."""
         sql = "UPDATE games SET status = ?, result = ?, updated = ? WHERE id = ? AND status = ?"
 
-        def work(db: sqlite3.Connection) -> bool:
+        def work(db: Database) -> bool:
             changed = db.execute(sql, (status, json.dumps(result), time.time(), game_id, ACTIVE)).rowcount == 1
             if changed:
                 db.execute("DELETE FROM pending WHERE game_id = ?", (game_id,))
@@ -195,7 +170,7 @@ class ProfileStore:
         """The outcome of the game's end for the ratings, decided and stored once (see the module)."""
         now = time.time()
 
-        def work(db: sqlite3.Connection) -> dict[str, Any]:
+        def work(db: Database) -> dict[str, Any]:
             row = db.execute("SELECT outcome FROM game_ratings WHERE game_id = ?", (game_id,)).fetchone()
             if row is not None:
                 done: dict[str, Any] = json.loads(row[0])
@@ -216,14 +191,16 @@ class ProfileStore:
                 for name, change in changes.items():
                     after = change.after
                     db.execute(
-                        "INSERT OR REPLACE INTO ratings"
-                        " (holder, key, rating, deviation, volatility, games, last_played)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        "INSERT INTO ratings (holder, key, rating, deviation, volatility, games, last_played)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (holder, key) DO UPDATE SET"
+                        " rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility,"
+                        " games = excluded.games, last_played = excluded.last_played",
                         (name, key, after.rating, after.deviation, after.volatility, after.games, now),
                     )
                     db.execute(
-                        "INSERT OR REPLACE INTO rating_history (player, key, before, after, game_id, at)"
-                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        "INSERT INTO rating_history (player, key, before, after, game_id, at)"
+                        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (player, game_id) DO UPDATE SET"
+                        " key = excluded.key, before = excluded.before, after = excluded.after, at = excluded.at",
                         (name, key, change.before.rating, after.rating, game_id, now),
                     )
                 for index, seat in enumerate(seats):
@@ -258,11 +235,11 @@ class ProfileStore:
         """The live account of that name, else the latest guest of exactly that name (case ignored)."""
         columns = "SELECT id, kind, name, created, deleted FROM players"
 
-        def work(db: sqlite3.Connection) -> Player | None:
+        def work(db: Database) -> Player | None:
             sql = f"{columns} WHERE folded = ? AND kind = ? AND deleted IS NULL"
             row = db.execute(sql, (fold_name(name), ACCOUNT)).fetchone()
             if row is None:
-                sql = f"{columns} WHERE kind = ? AND name = ? COLLATE NOCASE AND deleted IS NULL ORDER BY created DESC"
+                sql = f"{columns} WHERE kind = ? AND lower(name) = lower(?) AND deleted IS NULL ORDER BY created DESC"
                 row = db.execute(sql, (GUEST, name)).fetchone()
             return None if row is None else Player(*row)
 
@@ -270,7 +247,7 @@ class ProfileStore:
         return found
 
     def ratings_of(self, holder: str) -> tuple[dict[str, Rating], dict[str, list[list[float]]]]:
-        def work(db: sqlite3.Connection) -> Any:
+        def work(db: Database) -> Any:
             sql = "SELECT key, rating, deviation, volatility, games, last_played FROM ratings WHERE holder = ?"
             rows = db.execute(sql + " ORDER BY key", (holder,)).fetchall()
             sql = "SELECT key, at, after FROM rating_history WHERE player = ? ORDER BY at DESC LIMIT ?"
@@ -292,7 +269,7 @@ class ProfileStore:
             f" WHERE player_id = ?) AND g.status {status} ORDER BY g.updated DESC, g.id LIMIT ? OFFSET ?"
         )
 
-        def work(db: sqlite3.Connection) -> list[dict[str, Any]]:
+        def work(db: Database) -> list[dict[str, Any]]:
             games = []
             for row in db.execute(sql, (player_id, player_id, ACTIVE, limit, offset)).fetchall():
                 games.append(self._game_line(db, row, player_id))
@@ -309,13 +286,13 @@ class ProfileStore:
             " ORDER BY g.updated DESC, g.id LIMIT ? OFFSET ?"
         )
 
-        def work(db: sqlite3.Connection) -> list[dict[str, Any]]:
+        def work(db: Database) -> list[dict[str, Any]]:
             return [self._game_line(db, row, holder) for row in db.execute(sql, (holder, limit, offset)).fetchall()]
 
         found: list[dict[str, Any]] = self.store.transaction(work)
         return found
 
-    def _game_line(self, db: sqlite3.Connection, row: Sequence[Any], holder: str) -> dict[str, Any]:
+    def _game_line(self, db: Database, row: Sequence[Any], holder: str) -> dict[str, Any]:
         """One game of a profile: public facts only (no moves, no secret choices, no tokens)."""
         game_id, name, options, status, result = row[0], row[1], json.loads(row[2]), row[3], row[4]
         seats = db.execute("SELECT seat, kind, agent FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)).fetchall()

@@ -27,7 +27,6 @@ import asyncio
 import hashlib
 import math
 import random
-import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -66,6 +65,7 @@ from spheria.server.accounts import (
     refused,
 )
 from spheria.server.analysis import facts, node_frame
+from spheria.server.database import Database
 from spheria.server.endpoints import client_address, json_response
 from spheria.server.limits import Limits, TokenBucket
 from spheria.server.session import GameError
@@ -87,25 +87,6 @@ MOST_WAITING = 8
 REMEMBERED = 2000
 #: The longest move text taken.
 MOST_MOVE_CHARS = 40
-
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS puzzle_ratings (
-    holder TEXT NOT NULL,
-    game TEXT NOT NULL,
-    rating REAL NOT NULL,
-    deviation REAL NOT NULL,
-    volatility REAL NOT NULL,
-    games INTEGER NOT NULL,
-    PRIMARY KEY (holder, game)
-)""",
-    """CREATE TABLE IF NOT EXISTS puzzle_tries (
-    player_id TEXT NOT NULL,
-    puzzle_id TEXT NOT NULL,
-    solved INTEGER,
-    at REAL NOT NULL,
-    PRIMARY KEY (player_id, puzzle_id)
-)""",
-)
 
 
 def first_rating(puzzle: Puzzle) -> Rating:
@@ -157,10 +138,9 @@ class PuzzleStore:
 
     def __init__(self, store: Storage) -> None:
         self.store = store
-        store.transaction(lambda db: [db.execute(sql) for sql in _SCHEMA])
 
     def ratings(self, holders: Sequence[str], game: str) -> dict[str, Rating]:
-        def work(db: sqlite3.Connection) -> dict[str, Rating]:
+        def work(db: Database) -> dict[str, Rating]:
             found = {}
             for holder in holders:
                 row = db.execute(
@@ -176,7 +156,7 @@ class PuzzleStore:
     def puzzle_ratings(self, game: str) -> dict[str, Rating]:
         """The puzzles of ``game`` tried by accounts, by puzzle id."""
 
-        def work(db: sqlite3.Connection) -> dict[str, Rating]:
+        def work(db: Database) -> dict[str, Rating]:
             rows = db.execute(
                 "SELECT holder, rating, deviation, volatility, games FROM puzzle_ratings"
                 " WHERE game = ? AND holder LIKE 'puzzle:%'",
@@ -196,9 +176,10 @@ class PuzzleStore:
         """Keep an account's ended try; the first of this puzzle (and ``rated``) rates the account and
         the puzzle against each other. The account's new rating, or None when nothing was rated."""
 
-        def work(db: sqlite3.Connection) -> Rating | None:
+        def work(db: Database) -> Rating | None:
             kept = db.execute(
-                "INSERT OR IGNORE INTO puzzle_tries VALUES (?, ?, ?, ?)", (player_id, puzzle.id, int(solved), now)
+                "INSERT INTO puzzle_tries VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (player_id, puzzle.id, int(solved), now),
             )
             if kept.rowcount == 0:
                 db.execute(
@@ -222,7 +203,9 @@ class PuzzleStore:
             own_after = rate(own, [Result(person, LOSS if solved else WIN)])
             for holder, value in ((player_id, person_after), (key, own_after)):
                 db.execute(
-                    "INSERT OR REPLACE INTO puzzle_ratings VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO puzzle_ratings VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (holder, game) DO UPDATE SET"
+                    " rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility,"
+                    " games = excluded.games",
                     (holder, puzzle.game, value.rating, value.deviation, value.volatility, value.games),
                 )
             return person_after
@@ -233,7 +216,7 @@ class PuzzleStore:
         """An account was given a hint for the puzzle: it will not be rated on it."""
         self.store.transaction(
             lambda db: db.execute(
-                "INSERT OR IGNORE INTO puzzle_tries VALUES (?, ?, NULL, ?)", (player_id, puzzle_id, now)
+                "INSERT INTO puzzle_tries VALUES (?, ?, NULL, ?) ON CONFLICT DO NOTHING", (player_id, puzzle_id, now)
             )
         )
 

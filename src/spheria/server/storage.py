@@ -7,7 +7,7 @@ position it was set up from if it was, and its move entries as the game's own no
 :func:`spheria.kernel.record.replay` of its record. Invite tokens are never stored, only their
 SHA-256 digests.
 
-Schema (SQLite)::
+Schema (:mod:`spheria.server.migrations` makes every table, on SQLite or PostgreSQL)::
 
     games   (id PK, name, options JSON, seed, status 'active'|'finished', result JSON, created, updated,
              owner_hash, start: the SPN a game set up from a position started at, else NULL)
@@ -21,11 +21,11 @@ Schema (SQLite)::
 ``games.rated`` (0 or 1) says whether the game was offered as rated (set at creation; whether it
 is rated after all is decided at its end: :mod:`spheria.server.profiles`). A file from before the
 column kept its rated games in a table ``rated_games``: they are moved into the column and the table
-dropped when the file is opened.
+dropped when the file is opened (migration 1).
 
 A seat's invite token is exchanged, once, for a claim credential (``claim_hash``): the first
 browser to open the link holds the seat. A move, the end of the game and the clearing of the
-pending choices are one transaction (:meth:`SQLiteStorage.append_moves`), so the reveal that
+pending choices are one transaction (:meth:`SQLStorage.append_moves`), so the reveal that
 completes a simultaneous node is stored whole or not at all.
 
 >>> from spheria.kernel.registry import default_game_name
@@ -40,15 +40,17 @@ completes a simultaneous node is stored whole or not at all.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from spheria.kernel.record import Record, timestamp
+from spheria.server.database import Database, PostgresDatabase, SQLiteDatabase, open_sqlite
+from spheria.server.migrations import migrate
 
 T = TypeVar("T")
 
@@ -152,116 +154,33 @@ class Storage(Protocol):
     def idle_game_ids(self, before: float) -> list[str]:
         """Unfinished games not changed since ``before`` (a ``time.time()``)."""
 
-    def transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work(db)`` in one transaction: all of it kept or none (the accounts' tables)."""
+    def transaction(self, work: Callable[[Database], T]) -> T:
+        """``work(db)`` in one transaction: all of it kept or none (the tables of the other modules:
+        :mod:`spheria.server.accounts` …; :mod:`spheria.server.migrations` makes them all)."""
 
     def close(self) -> None: ...
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seed INTEGER,
-    status TEXT NOT NULL DEFAULT 'active',
-    result TEXT,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    owner_hash TEXT,
-    start TEXT
-);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    agent TEXT,
-    token_hash TEXT,
-    claim_hash TEXT,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    ply INTEGER NOT NULL,
-    entry TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-CREATE TABLE IF NOT EXISTS pending (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    entry TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE IF NOT EXISTS faults (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    ply INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    code TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (game_id, ply, seat)
-);
-CREATE TABLE IF NOT EXISTS hints (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    ply INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (game_id, seat, ply)
-);
-CREATE INDEX IF NOT EXISTS games_by_status ON games(status, updated);
-"""
+class SQLStorage:
+    """The :class:`Storage` methods, their SQL written once for both engines; an engine gives
+    :meth:`transaction` (and may read in a lighter transaction: :meth:`read`)."""
 
+    def transaction(self, work: Callable[[Database], T]) -> T:
+        raise NotImplementedError
 
-class SQLiteStorage:
-    """The embedded default store: one SQLite file (or ``:memory:``), WAL journal, one writer."""
+    def read(self, work: Callable[[Database], T]) -> T:
+        """``work(db)`` that only reads, in one consistent view."""
+        return self.transaction(work)
 
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA foreign_keys = ON")
-        if path != ":memory:":
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = NORMAL")
-        self._db.executescript(_SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(seats)")}
-        if "claim_hash" not in columns:  # a file written before seats were claimed
-            self._db.execute("ALTER TABLE seats ADD COLUMN claim_hash TEXT")
-            self._db.execute("ALTER TABLE games ADD COLUMN owner_hash TEXT")
-        if "start" not in {row[1] for row in self._db.execute("PRAGMA table_info(games)")}:
-            self._db.execute("ALTER TABLE games ADD COLUMN start TEXT")  # a file from before set-up starts
-        if "hints" not in {row[1] for row in self._db.execute("PRAGMA table_info(games)")}:  # before hints
-            self._db.execute("ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0")
-        self._migrate_rated()
-
-    def _migrate_rated(self) -> None:
-        """Give a file from before ``games.rated`` the column, its rated games moved from the table
-        ``rated_games`` (dropped), in one transaction."""
-        rated_games = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rated_games'"
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            if "rated" not in {row[1] for row in self._db.execute("PRAGMA table_info(games)")}:
-                self._db.execute("ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0")
-            if self._db.execute(rated_games).fetchone() is not None:
-                self._db.execute("UPDATE games SET rated = 1 WHERE id IN (SELECT game_id FROM rated_games)")
-                self._db.execute("DROP TABLE rated_games")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+    def close(self) -> None:
+        raise NotImplementedError
 
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                for sql, params in statements:
-                    self._db.execute(sql, params)
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        def work(db: Database) -> None:
+            for sql, params in statements:
+                db.execute(sql, params)
+
+        self.transaction(work)
 
     def create_game(self, game: StoredGame) -> None:
         now = time.time()
@@ -299,23 +218,28 @@ class SQLiteStorage:
         self._write(statements)
 
     def load_game(self, game_id: str) -> StoredGame | None:
-        with self._lock:
-            row = self._db.execute(
+        def work(db: Database) -> tuple[Any, ...] | None:
+            row = db.execute(
                 "SELECT id, name, options, seed, status, result, created, updated, owner_hash, start, hints,"
                 " rated FROM games WHERE id = ?",
                 (game_id,),
             ).fetchone()
             if row is None:
                 return None
-            seats = self._db.execute(
+            seats = db.execute(
                 "SELECT seat, kind, agent, token_hash, claim_hash FROM seats WHERE game_id = ? ORDER BY seat",
                 (game_id,),
             ).fetchall()
-            faults = self._db.execute("SELECT ply, seat, code FROM faults WHERE game_id = ?", (game_id,)).fetchall()
-            moves = self._db.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)).fetchall()
-            pending = self._db.execute("SELECT seat, entry FROM pending WHERE game_id = ?", (game_id,)).fetchall()
-            sql = "SELECT seat, ply FROM hints WHERE game_id = ? ORDER BY ply"
-            hints = self._db.execute(sql, (game_id,)).fetchall()
+            faults = db.execute("SELECT ply, seat, code FROM faults WHERE game_id = ?", (game_id,)).fetchall()
+            moves = db.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)).fetchall()
+            pending = db.execute("SELECT seat, entry FROM pending WHERE game_id = ?", (game_id,)).fetchall()
+            hints = db.execute("SELECT seat, ply FROM hints WHERE game_id = ? ORDER BY ply", (game_id,)).fetchall()
+            return row, seats, faults, moves, pending, hints
+
+        found = self.read(work)
+        if found is None:
+            return None
+        row, seats, faults, moves, pending, hints = found
         result = json.loads(row[5]) if row[5] else None
         record = Record(
             game=row[1],
@@ -367,36 +291,21 @@ class SQLiteStorage:
         sql = "UPDATE seats SET claim_hash = ? WHERE game_id = ? AND seat = ? AND token_hash = ? AND claim_hash IS NULL"
         return self._changed(sql, (claim_hash, game_id, seat, token_hash))
 
-    def transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work(db)`` in one transaction under the writer's lock: all of it is kept or none (the tables
-        of other modules: :mod:`spheria.server.accounts`)."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                result = work(self._db)
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-        return result
-
     def _changed(self, sql: str, params: tuple[Any, ...]) -> bool:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                changed = self._db.execute(sql, params).rowcount == 1
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-        return changed
+        return self.transaction(lambda db: db.execute(sql, params).rowcount == 1)
 
     def add_fault(self, game_id: str, ply: int, seat: int, code: str) -> None:
-        sql = "INSERT OR REPLACE INTO faults (game_id, ply, seat, code, at) VALUES (?, ?, ?, ?, ?)"
+        sql = (
+            "INSERT INTO faults (game_id, ply, seat, code, at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, ply, seat) DO UPDATE SET code = excluded.code, at = excluded.at"
+        )
         self._write([(sql, (game_id, ply, seat, code, time.time()))])
 
     def add_hint(self, game_id: str, seat: int, ply: int, move: str) -> None:
-        sql = "INSERT OR REPLACE INTO hints (game_id, seat, ply, move, at) VALUES (?, ?, ?, ?, ?)"
+        sql = (
+            "INSERT INTO hints (game_id, seat, ply, move, at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, seat, ply) DO UPDATE SET move = excluded.move, at = excluded.at"
+        )
         self._write([(sql, (game_id, seat, ply, move, time.time()))])
 
     def abort(self, game_id: str) -> None:
@@ -404,16 +313,16 @@ class SQLiteStorage:
         self._write([(sql, (ABORTED, time.time(), game_id, ACTIVE))])
 
     def idle_game_ids(self, before: float) -> list[str]:
-        with self._lock:
-            rows = self._db.execute("SELECT id FROM games WHERE status = ? AND updated < ?", (ACTIVE, before))
-            return [r[0] for r in rows.fetchall()]
+        sql = "SELECT id FROM games WHERE status = ? AND updated < ?"
+        return [r[0] for r in self.read(lambda db: db.execute(sql, (ACTIVE, before)).fetchall())]
 
     def set_pending(self, game_id: str, seat: int, entry: str) -> None:
         now = time.time()
         self._write(
             [
                 (
-                    "INSERT OR REPLACE INTO pending (game_id, seat, entry, at) VALUES (?, ?, ?, ?)",
+                    "INSERT INTO pending (game_id, seat, entry, at) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (game_id, seat) DO UPDATE SET entry = excluded.entry, at = excluded.at",
                     (game_id, seat, entry, now),
                 ),
                 ("UPDATE games SET updated = ? WHERE id = ?", (now, game_id)),
@@ -422,8 +331,9 @@ class SQLiteStorage:
 
     def list_games(self, status: str | None = None, limit: int = 100) -> list[GameSummary]:
         where, params = ("WHERE status = ?", (status,)) if status else ("", ())
-        with self._lock:
-            rows = self._db.execute(
+
+        def work(db: Database) -> list[GameSummary]:
+            rows = db.execute(
                 "SELECT id, name, options, status, result, created, updated,"
                 " (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id)"
                 f" FROM games {where} ORDER BY updated DESC LIMIT ?",
@@ -431,7 +341,7 @@ class SQLiteStorage:
             ).fetchall()
             summaries = []
             for row in rows:
-                seats = self._db.execute(
+                seats = db.execute(
                     "SELECT seat, kind, agent FROM seats WHERE game_id = ? ORDER BY seat", (row[0],)
                 ).fetchall()
                 summaries.append(
@@ -444,15 +354,134 @@ class SQLiteStorage:
                         result=json.loads(row[4]) if row[4] else None,
                         created=row[5],
                         updated=row[6],
-                        plies=row[7],
+                        plies=int(row[7]),
                     )
                 )
-        return summaries
+            return summaries
+
+        return self.read(work)
 
     def active_game_ids(self) -> list[str]:
+        sql = "SELECT id FROM games WHERE status = ?"
+        return [r[0] for r in self.read(lambda db: db.execute(sql, (ACTIVE,)).fetchall())]
+
+
+class SQLiteStorage(SQLStorage):
+    """The embedded default store: one SQLite file (or ``:memory:``), WAL journal, one writer
+    (``BEGIN IMMEDIATE`` under a lock); migrated to the newest schema when opened."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._connection = open_sqlite(path)
+        self._db = SQLiteDatabase(self._connection)
+        try:
+            migrate(self.transaction)
+        except BaseException:
+            self._connection.close()
+            raise
+
+    def _in(self, begin: str, work: Callable[[Database], T]) -> T:
         with self._lock:
-            return [r[0] for r in self._db.execute("SELECT id FROM games WHERE status = ?", (ACTIVE,)).fetchall()]
+            self._connection.execute(begin)
+            try:
+                result = work(self._db)
+            except BaseException:
+                self._connection.execute("ROLLBACK")
+                raise
+            self._connection.execute("COMMIT")
+        return result
+
+    def transaction(self, work: Callable[[Database], T]) -> T:
+        """``work(db)`` in one transaction under the writer's lock: all of it is kept or none."""
+        return self._in("BEGIN IMMEDIATE", work)
+
+    def read(self, work: Callable[[Database], T]) -> T:
+        return self._in("BEGIN", work)
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            self._connection.close()
+
+
+#: The most connections a :class:`PostgresStorage` opens (the server's storage threads share them).
+POSTGRES_CONNECTIONS = 8
+
+
+class PostgresStorage(SQLStorage):
+    """The store on a PostgreSQL server (psycopg 3): a small pool of connections, one transaction
+    per call (``READ COMMITTED``; a write that needs more takes row locks or a unique key); migrated
+    to the newest schema when opened. A connection that broke (the server went away) is dropped
+    and the next call opens a new one."""
+
+    def __init__(self, url: str, connections: int = POSTGRES_CONNECTIONS) -> None:
+        import psycopg
+
+        self.url = url
+        self._psycopg = psycopg
+        self._idle: list[Any] = []
+        self._idle_lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(connections)
+        self._closed = False
+        try:
+            migrate(self.transaction)
+        except BaseException:
+            self.close()
+            raise
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[Any]:
+        with self._slots:
+            with self._idle_lock:
+                if self._closed:
+                    raise RuntimeError("the store is closed")
+                connection = self._idle.pop() if self._idle else None
+            if connection is None or connection.closed:
+                connection = self._psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+            try:
+                yield connection
+            finally:
+                with self._idle_lock:
+                    if connection.broken or connection.closed or self._closed:
+                        connection.close()
+                    else:
+                        self._idle.append(connection)
+
+    def transaction(self, work: Callable[[Database], T]) -> T:
+        """``work(db)`` in one transaction on a pooled connection: all of it is kept or none."""
+        with self._connection() as connection, connection.transaction():
+            return work(PostgresDatabase(connection))
+
+    def close(self) -> None:
+        with self._idle_lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for connection in idle:
+            connection.close()
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def open_storage(target: str) -> SQLStorage:
+    """The store ``target`` names: a ``postgresql://`` URL, else a SQLite file (``:memory:`` too)."""
+    if target.startswith(POSTGRES_SCHEMES):
+        return PostgresStorage(target)
+    return SQLiteStorage(target)
+
+
+def shown_target(target: str) -> str:
+    """``target`` fit to print: a URL's password hidden.
+
+    >>> shown_target("postgresql://spheria:secret@db.example:5432/spheria")
+    'postgresql://spheria:***@db.example:5432/spheria'
+    >>> shown_target("games.sqlite3")
+    'games.sqlite3'
+    """
+    if not target.startswith(POSTGRES_SCHEMES):
+        return target
+    scheme, rest = target.split("://", 1)
+    credentials, at, place = rest.rpartition("@")
+    if not at or ":" not in credentials:
+        return target
+    return f"{scheme}://{credentials.split(':', 1)[0]}:***@{place}"

@@ -13,7 +13,6 @@ the public facts of the game (its title, the moves played, the time left on the 
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
@@ -27,6 +26,7 @@ from spheria.kernel.registry import game_class, game_names
 from spheria.server import messages as M
 from spheria.server.accounts import refused, signed_in
 from spheria.server.chat import chat_of, your_move
+from spheria.server.database import Database
 from spheria.server.endpoints import json_response, manager_of
 from spheria.server.session import GameError
 from spheria.server.storage import ACTIVE
@@ -59,7 +59,7 @@ async def api_time_controls(request: Request) -> Response:
     return json_response(time_controls())
 
 
-def active_controls(db: sqlite3.Connection) -> dict[str, TimeControl]:
+def active_controls(db: Database) -> dict[str, TimeControl]:
     """The time control of every active timed game, by id."""
     sql = "SELECT c.game_id, c.control FROM game_clocks c JOIN games g ON g.id = c.game_id WHERE g.status = ?"
     return {row[0]: TimeControl.from_json(json.loads(row[1])) for row in db.execute(sql, (ACTIVE,))}
