@@ -328,3 +328,30 @@ def test_a_stored_time_keeps_its_fraction_of_a_second(store: SQLStorage) -> None
     created = store.load_game("g1").created  # type: ignore[union-attr]
     stored = store.transaction(lambda db: db.execute("SELECT created FROM games").fetchone()[0])
     assert stored == created and json.dumps(stored) == json.dumps(created)
+
+
+def test_the_operator_s_report_listing_reads_either_engine(target: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from spheria.server import chat
+
+    store = open_storage(target)
+    try:
+        mina = SQLiteAccounts(store).create_account("mina", "h", "s1", None, None)
+        said = SQLiteChat(store).add("g1", "players", "someone", "Bo", True, None, "rude words")
+        SQLiteChat(store).report(said.id, mina.id)
+    finally:
+        store.close()
+    assert chat.main(["--db", target]) == 0
+    [line] = capsys.readouterr().out.splitlines()
+    assert json.loads(line)["text"] == "rude words" and json.loads(line)["reporter"] == "mina"
+
+
+def test_serve_takes_a_sqlite_file_or_a_postgresql_url() -> None:
+    import argparse
+
+    from spheria.server.command import add_arguments
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    url = "postgresql://spheria@127.0.0.1:5432/spheria"
+    assert parser.parse_args(["--db", url]).db == url
+    assert "postgresql://" in parser.format_help()
