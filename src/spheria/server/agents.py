@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
-from typing import Any
+from typing import Any, Protocol
 
 from spheria.agents.registry import make_agent
 from spheria.kernel.game import State
@@ -209,6 +209,17 @@ def agent_budget(spec: str, max_time: float) -> float:
         return min(make_agent(spec, max_time=max_time).max_seconds_per_move(), max_time)
     except ValueError:
         return max_time
+
+
+class AgentRunner(Protocol):
+    """What runs agent jobs for the server: :class:`AgentPool` here, or
+    :class:`~spheria.server.agent_queue.RedisAgentQueue` for workers elsewhere."""
+
+    async def run(self, job: AgentJob, budget: float, on_progress: ProgressSink | None = None) -> str:
+        """The agent's move, or :class:`AgentTimeout` past ``budget`` plus the runner's grace."""
+        ...
+
+    def shutdown(self) -> None: ...
 
 
 def _kill_workers(executor: Executor) -> None:
