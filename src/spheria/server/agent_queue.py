@@ -85,8 +85,8 @@ class AgentFailed(Exception):
 def connect(url: str) -> Redis:
     """A Redis client for ``url`` that fails fast: no retries, :data:`CONNECT_TIMEOUT` to connect."""
     from redis.asyncio import Redis
+    from redis.asyncio.retry import Retry
     from redis.backoff import NoBackoff
-    from redis.retry import Retry
 
     client: Redis = Redis.from_url(
         url,
