@@ -404,3 +404,19 @@ def test_hostile_game_ids_and_specs_never_become_keys(redis_url: str, workers: W
     assert run(redis_url, job(), budget=5.0)
     assert keys(redis_url) == [STREAM], keys(redis_url)
     assert pending(redis_url) == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "problem"),
+    [
+        (["--redis", "http://127.0.0.1:6379", "--workers", "1"], "--redis must be a redis:// or rediss:// URL"),
+        (["--redis", "redis://127.0.0.1:6379/0", "--workers", "0"], "--workers must be 1 or more, not 0"),
+    ],
+)
+def test_the_agents_command_refuses_bad_options_naming_them(
+    argv: list[str], problem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from spheria.cli.main import main
+
+    assert main(["--lang", "en", "agents", *argv]) != 0
+    assert problem in capsys.readouterr().err
