@@ -28,6 +28,7 @@ from spheria.server.agent_queue import (
     STREAM,
     AgentFailed,
     RedisAgentQueue,
+    connect,
     decode_entry,
     decode_job,
     encode_job,
@@ -110,7 +111,7 @@ def job(spec: str = "random", game_id: str = "g1", **fields: Any) -> AgentJob:
 
 def run(url: str, agent_job: AgentJob, budget: float, grace: float = 3.0, reports: list[Any] | None = None) -> str:
     async def ask() -> str:
-        queue = RedisAgentQueue(url, grace)
+        queue = RedisAgentQueue(connect(url), grace)
         try:
             return await queue.run(agent_job, budget, None if reports is None else reports.append)
         finally:

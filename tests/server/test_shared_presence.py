@@ -22,6 +22,7 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 from websockets.sync.client import connect as ws_connect
 
+from spheria.server.agent_queue import connect
 from spheria.server.app import create_app
 from spheria.server.presence import PROCESS_PREFIX, PROCESSES, SharedPresence
 from tests.server.people import FAST, accounts_of, browser, guest
@@ -60,7 +61,7 @@ def shared(run: Callable[..., Awaitable[None]], url: str, **how: Any) -> None:
     """Run ``run(a, b)``: two started :class:`SharedPresence` on ``url`` (as two processes), stopped after."""
 
     async def main() -> None:
-        a, b = SharedPresence(url, **how), SharedPresence(url, **how)
+        a, b = SharedPresence(connect(url), **how), SharedPresence(connect(url), **how)
         await a.start()
         await b.start()
         try:
@@ -146,7 +147,7 @@ def test_with_redis_down_presence_answers_what_this_process_knows_and_logs_once(
 ) -> None:
     async def main() -> None:
         with redis_server() as url:
-            a, b = SharedPresence(url, refresh=0.2), SharedPresence(url, refresh=0.2)
+            a, b = SharedPresence(connect(url), refresh=0.2), SharedPresence(connect(url), refresh=0.2)
             await a.start()
             await b.start()
             b.enter("p2", KIM)

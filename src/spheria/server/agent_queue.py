@@ -150,8 +150,9 @@ def decode_entry(entry: dict[str, str] | None) -> tuple[str, AgentJob, float]:
 class RedisAgentQueue:
     """Agent jobs run by workers elsewhere (:class:`AgentWorker`): the face of :class:`AgentPool`."""
 
-    def __init__(self, url: str, grace: float = 5.0) -> None:
-        self.redis = connect(url)
+    def __init__(self, redis: Redis, grace: float = 5.0) -> None:
+        """``redis``: the process's client (:func:`connect`), shared with its presence, which closes it."""
+        self.redis = redis
         self.grace = grace
 
     async def run(self, job: AgentJob, budget: float, on_progress: ProgressSink | None = None) -> str:
@@ -186,7 +187,7 @@ class RedisAgentQueue:
                 await self.redis.delete(reply)
 
     def shutdown(self) -> None:
-        """Nothing runs here; the client's connections close with the process."""
+        """Nothing runs here (the client is closed by its owner)."""
 
 
 def _pass_on(sink: ProgressSink, data: dict[str, Any]) -> None:

@@ -65,7 +65,7 @@ from spheria.server import (
     views,
     waiting,
 )
-from spheria.server.agent_queue import RedisAgentQueue
+from spheria.server.agent_queue import RedisAgentQueue, connect
 from spheria.server.agents import AgentPool, AgentRunner, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -172,8 +172,9 @@ def create_app(
     presence: SharedPresence | None = None
     agents: AgentRunner
     if redis is not None:  # agents off this process, presence shared: no local pool at all
-        agents = RedisAgentQueue(redis, limits.agent_grace)
-        presence = SharedPresence(redis)
+        client = connect(redis)  # one client per process; the presence closes it when the app stops
+        agents = RedisAgentQueue(client, limits.agent_grace)
+        presence = SharedPresence(client)
     else:
         agents = AgentPool(factory, limits.agent_thinking, limits.agent_grace)
     manager = SessionManager(store, agents, agent_delay, limits)

@@ -30,10 +30,13 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spheria.i18n import gettext as _
 from spheria.server import queue_messages as M
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 log = logging.getLogger("spheria.server")
 
@@ -133,11 +136,10 @@ class SharedPresence(Presence):
 
     Names and player ids travel only inside the JSON of an entry, never in a key."""
 
-    def __init__(self, url: str, *, ttl: float = PROCESS_TTL, refresh: float = REFRESH) -> None:
-        from spheria.server.agent_queue import connect
-
+    def __init__(self, redis: Redis, *, ttl: float = PROCESS_TTL, refresh: float = REFRESH) -> None:
+        """``redis``: the process's client (:func:`spheria.server.agent_queue.connect`); closed by :meth:`stop`."""
         super().__init__()
-        self.redis = connect(url)
+        self.redis = redis
         self.process = uuid.uuid4().hex
         self.ttl = ttl
         self.refresh = refresh
