@@ -227,15 +227,19 @@ class AgentWorker:
         log.info(_(M.WORKER_STARTED).format(consumer=self.consumer, workers=self.workers))
         heartbeat = asyncio.create_task(self._heartbeat())
         down = False
+        grouped = False
         try:
             while not self.stopping.is_set():
                 try:
-                    await self._ensure_group()
+                    if not grouped:  # at the start, and after an outage (a Redis restarted empty has none)
+                        await self._ensure_group()
+                        grouped = True
                     await self._take_jobs()
                     if down:
                         log.info(_(M.WORKER_REDIS_BACK))
                         down = False
                 except (ConnectionError, OSError, _redis_errors()) as error:
+                    grouped = False
                     if not down:
                         log.warning(_(M.WORKER_REDIS_DOWN).format(error=str(error)[:ERROR_MOST]))
                         down = True

@@ -119,6 +119,8 @@ PROCESS_PREFIX = "spheria:presence:process:"
 CHANNEL = "spheria:presence:changed"
 #: Seconds a process's entry lives unless refreshed (a dead process's people vanish this fast).
 PROCESS_TTL = 5.0
+#: Seconds a process waits after another's change before it reads (the rest of a burst is read with it).
+COALESCE = 0.05
 #: Seconds between a process's refreshes of its entry and reads of the others' (the cache's age at most).
 REFRESH = 1.0
 
@@ -253,6 +255,9 @@ class SharedPresence(Presence):
                     while True:
                         message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=self.refresh)
                         if message is not None and message.get("data") != self.process:
+                            await asyncio.sleep(COALESCE)  # the changes of a burst, read once
+                            while await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.0):
+                                pass
                             await self.read_others()
             except asyncio.CancelledError:
                 raise
