@@ -12,7 +12,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -268,12 +267,26 @@ def test_a_human_plays_an_agent_seat_over_the_queue_and_a_hint_comes_from_the_wo
     assert workers.log(worker).count("answered in") == 2  # the hint, then the agent's move
 
 
-def test_progress_reports_of_a_worker_reach_the_asker(redis_url: str, workers: Workers) -> None:
-    workers.start()
+def test_progress_reports_of_a_worker_reach_the_asker_and_only_an_asker_who_wants_them(
+    redis_url: str, workers: Workers
+) -> None:
+    solver = job("solver", name="special-cake", options={"variant": "mint"}, start=SEARCHED)
+    # A game with hidden information asks for none: none crosses Redis (the asker would drop them).
+    first = workers.start()  # a fresh worker: its solver searches the whole position
+    with Redis.from_url(redis_url, decode_responses=True) as client, client.monitor() as watched:
+        move = run(redis_url, solver, budget=30.0)
+        commands: list[str] = []
+        for command in watched.listen():
+            commands.append(command["command"])
+            if command["command"].startswith("XDEL"):
+                break
+    pushed = [command for command in commands if command.startswith("RPUSH")]
+    assert len(pushed) == 1 and '"move"' in pushed[0], pushed
+    first.terminate()
+    assert first.wait(30) == 0
+    workers.start()  # fresh again
     reports: list[Any] = []
-    solver = job("solver", game_id=uuid.uuid4().hex, name="special-cake", options={"variant": "mint"}, start=SEARCHED)
-    move = run(redis_url, solver, budget=30.0, reports=reports)
-    assert move
+    assert run(redis_url, replace(solver, game_id="g2"), budget=30.0, reports=reports) == move
     positions = [report["positions"] for report in reports]
     assert len(positions) >= 2 and positions == sorted(positions) and positions[-1] > positions[0], reports
 

@@ -8,11 +8,13 @@ and any number of :class:`AgentWorker` (``spheria agents --redis URL``, on any m
 **The wire.** A job is one entry of the stream :data:`STREAM`, read through the consumer group
 :data:`GROUP`, with the fields ``id`` (32 hex digits the web process drew), ``job`` (the
 :class:`~spheria.server.agents.AgentJob` as JSON: never a pickle, since nothing that comes over the
-network is unpickled) and ``deadline`` (Unix time: the budget plus the grace). The worker answers
-on the list ``spheria:agents:reply:<id>``: JSON frames ``{"progress": {...}}`` while the agent
-thinks, then one ``{"move": text}`` or ``{"error": text}``. The web process pops them until its
-deadline (then :class:`~spheria.server.agents.AgentTimeout`, and the session falls back to a
-random legal move as with a local pool), takes the first answer only and deletes the list.
+network is unpickled), ``deadline`` (Unix time: the budget plus the grace) and ``progress``
+(``1``: the asker shows the search's progress; else none is sent, as in a game with hidden
+information). The worker answers on the list ``spheria:agents:reply:<id>``: JSON frames
+``{"progress": {...}}`` while the agent thinks, then one ``{"move": text}`` or ``{"error": text}``.
+The web process pops them until its deadline (then :class:`~spheria.server.agents.AgentTimeout`,
+and the session falls back to a random legal move as with a local pool), takes the first answer
+only and deletes the list.
 Every key is made from these constants and server-made ids, never from client text: a game id,
 an agent spec or a name travels only inside the JSON.
 
@@ -135,8 +137,9 @@ def decode_job(text: str) -> AgentJob:
     return AgentJob(**{**data, "entries": tuple(data["entries"])})
 
 
-def decode_entry(entry: dict[str, str] | None) -> tuple[str, AgentJob, float]:
-    """``(job id, job, deadline)`` of a stream entry; ``ValueError`` (or ``KeyError``) if garbled."""
+def decode_entry(entry: dict[str, str] | None) -> tuple[str, AgentJob, float, bool]:
+    """``(job id, job, deadline, progress wanted)`` of a stream entry; ``ValueError`` (or
+    ``KeyError``) if garbled."""
     if not entry:
         raise ValueError("an empty stream entry")
     job_id = entry["id"]
@@ -144,7 +147,7 @@ def decode_entry(entry: dict[str, str] | None) -> tuple[str, AgentJob, float]:
     deadline = float(entry["deadline"])
     if not math.isfinite(deadline):
         raise ValueError("a job's deadline must be a time")
-    return job_id, decode_job(entry["job"]), deadline
+    return job_id, decode_job(entry["job"]), deadline, entry.get("progress") == "1"
 
 
 class RedisAgentQueue:
@@ -165,6 +168,7 @@ class RedisAgentQueue:
         job_id = uuid.uuid4().hex
         reply = reply_key(job_id)
         entry = {"id": job_id, "job": encode_job(job), "deadline": repr(time.time() + seconds)}
+        entry["progress"] = "1" if on_progress is not None else "0"  # none of a hidden game's search
         try:
             await self.redis.xadd(STREAM, entry, maxlen=STREAM_MOST, approximate=True)  # type: ignore[arg-type]
             while True:
@@ -292,7 +296,7 @@ class AgentWorker:
 
     async def _run(self, entry_id: str, entry: dict[str, str] | None) -> None:
         try:
-            job_id, job, deadline = decode_entry(entry)
+            job_id, job, deadline, progress = decode_entry(entry)
         except (ValueError, KeyError, TypeError) as error:
             log.warning(_(M.WORKER_GARBLED).format(entry=entry_id, error=str(error)[:ERROR_MOST]))
             await self._finish(entry_id, None, None)
@@ -307,7 +311,8 @@ class AgentWorker:
         started = time.monotonic()
         frame: dict[str, Any] | None
         try:
-            frame = {"move": await self.pool.run(job, left, lambda data: self._report(reply, data))}
+            sink = (lambda data: self._report(reply, data)) if progress else None
+            frame = {"move": await self.pool.run(job, left, sink)}
             log.info(_(M.WORKER_ANSWERED).format(entry=entry_id, seconds=f"{time.monotonic() - started:.2f}"))
         except AgentTimeout:
             frame = None  # the server stopped waiting at the same deadline
