@@ -224,7 +224,8 @@ def test_a_runaway_agent_is_stopped_its_worker_killed_and_a_visible_random_move_
     make_app: MakeApp, tmp_path: Path, sleeper: str
 ) -> None:
     client = make_app(executor_factory=process_pool, agent_max_time=1.0, agent_grace=2.0)
-    pool: AgentPool = manager_of(client).agents
+    pool = manager_of(client).agents
+    assert isinstance(pool, AgentPool)
     created = create(client, "spline", [HUMAN, {"kind": "agent", "agent": "sleeper"}])
     with client.websocket_connect(f"/ws/{created['id']}") as ws:
         _, state = join(ws, token_of(created, 0))
@@ -244,7 +245,8 @@ def test_a_runaway_agent_is_stopped_its_worker_killed_and_a_visible_random_move_
 
 def test_a_killed_worker_is_replaced_and_later_agent_moves_are_the_agents_own(make_app: MakeApp) -> None:
     client = make_app(executor_factory=process_pool, agent_grace=60.0)
-    pool: AgentPool = manager_of(client).agents
+    pool = manager_of(client).agents
+    assert isinstance(pool, AgentPool)
     created = create(client, "spline", [HUMAN, RANDOM])
     with client.websocket_connect(f"/ws/{created['id']}") as ws:
         _, state = join(ws, token_of(created, 0))
@@ -277,7 +279,8 @@ def test_a_job_that_timed_out_before_a_restart_is_not_run_again(
         _, joined = join(ws)  # the fallback move may be played before or after this join
         resumed = joined if joined["version"] >= 2 else state_at(ws, 2)  # a sleeper run again: 600 s
     assert resumed["fallbacks"] == [{"seat": 1, "ply": 1, "code": "agent_timeout"}]
-    assert manager_of(second).agents.rebuilds == 0
+    rebuilt = manager_of(second).agents
+    assert isinstance(rebuilt, AgentPool) and rebuilt.rebuilds == 0
 
 
 # -- reveals -------------------------------------------------------------------------------------------------

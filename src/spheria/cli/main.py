@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 from spheria import __version__
 from spheria.agents.levels import level_spec, level_words, levels_for
 from spheria.agents.registry import agent_names, agents_for, check_spec, is_agent_name
-from spheria.cli import analyse, arena, puzzles
+from spheria.cli import agents_worker, analyse, arena, puzzles
 from spheria.cli import messages as msg
 from spheria.cli.clocks import ClockedSeat, OutOfTime, SessionClock
 from spheria.cli.common import (
@@ -921,6 +921,7 @@ def build_parser() -> argparse.ArgumentParser:
         if add_commands is not None:
             add_commands(commands)
     serve_command.add_parser(commands)
+    agents_worker.add_parser(commands)  # the agent workers of servers started with --redis
     return parser
 
 

@@ -27,6 +27,7 @@ def serve(
     agent_pool: str = "process",
     agent_workers: int | None = None,
     agent_delay: float = 0.3,
+    redis: str | None = None,
     limits: Any = None,
     max_connections: int = 4096,
     header_timeout: float = 10.0,
@@ -36,7 +37,8 @@ def serve(
     log_level: str = "info",
 ) -> None:
     """Run the server until interrupted. ``db`` keeps the games: a SQLite file or a ``postgresql://`` URL;
-    ``limits`` a :class:`spheria.server.limits.Limits`."""
+    ``limits`` a :class:`spheria.server.limits.Limits`; ``redis`` a Redis URL (agents in
+    ``spheria agents`` workers, presence shared)."""
     import uvicorn
 
     from spheria.i18n import gettext
@@ -45,7 +47,9 @@ def serve(
     from spheria.server.messages import OPEN_IN_BROWSER
     from spheria.server.storage import shown_target
 
-    app = build(db, agent_pool=agent_pool, agent_workers=agent_workers, agent_delay=agent_delay, limits=limits)
+    app = build(
+        db, agent_pool=agent_pool, agent_workers=agent_workers, agent_delay=agent_delay, limits=limits, redis=redis
+    )
     scheme = "https" if certfile else "http"
     print(gettext(OPEN_IN_BROWSER).format(url=f"{scheme}://{host}:{port}/", db=shown_target(db)), flush=True)
     uvicorn.run(

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
-from typing import Any
+from typing import Any, Protocol
 
 from spheria.agents.registry import make_agent
 from spheria.kernel.game import State
@@ -144,10 +144,24 @@ class ProgressPipe:
 _worker_pipe: tuple[Connection, Any] | None = None
 
 
-def start_worker(niceness: int, writer: Connection | None = None, lock: Any = None) -> None:
-    """A process worker's start: lower its priority, keep the pool's progress pipe."""
+#: Seconds between a pool worker's looks at whether the process that started it is still there.
+PARENT_CHECK = 1.0
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this worker once its parent is gone (killed with ``-9``, it could not stop its pool)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(1)
+
+
+def start_worker(niceness: int, writer: Connection | None = None, lock: Any = None, parent: int | None = None) -> None:
+    """A process worker's start: lower its priority, keep the pool's progress pipe, and end with
+    the process ``parent`` that started it (no orphan keeps a search going)."""
     global _worker_pipe
     lower_priority(niceness)
+    if parent is not None:
+        threading.Thread(target=_exit_with_parent, args=(parent,), name="spheria-parent", daemon=True).start()
     if writer is not None:
         _worker_pipe = (writer, lock)
 
@@ -179,7 +193,7 @@ class AgentProcessPool(ProcessPoolExecutor):
     def __init__(self, workers: int, niceness: int = 0) -> None:
         spawn = get_context("spawn")
         self.progress = ProgressPipe(spawn)
-        initargs = (niceness, self.progress.writer, self.progress.lock)
+        initargs = (niceness, self.progress.writer, self.progress.lock, os.getpid())
         super().__init__(max_workers=workers, mp_context=spawn, initializer=start_worker, initargs=initargs)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
@@ -209,6 +223,17 @@ def agent_budget(spec: str, max_time: float) -> float:
         return min(make_agent(spec, max_time=max_time).max_seconds_per_move(), max_time)
     except ValueError:
         return max_time
+
+
+class AgentRunner(Protocol):
+    """What runs agent jobs for the server: :class:`AgentPool` here, or
+    :class:`~spheria.server.agent_queue.RedisAgentQueue` for workers elsewhere."""
+
+    async def run(self, job: AgentJob, budget: float, on_progress: ProgressSink | None = None) -> str:
+        """The agent's move, or :class:`AgentTimeout` past ``budget`` plus the runner's grace."""
+        ...
+
+    def shutdown(self) -> None: ...
 
 
 def _kill_workers(executor: Executor) -> None:

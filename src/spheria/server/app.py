@@ -65,12 +65,14 @@ from spheria.server import (
     views,
     waiting,
 )
-from spheria.server.agents import AgentPool, make_executor
+from spheria.server.agent_queue import RedisAgentQueue, connect
+from spheria.server.agents import AgentPool, AgentRunner, make_executor
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
 from spheria.server.guards import SECURITY_HEADERS, Guard
 from spheria.server.limits import Limits, TokenBucket
 from spheria.server.messages import RESUMED
+from spheria.server.presence import SharedPresence
 from spheria.server.session import GameError, SessionManager
 from spheria.server.storage import Storage, open_storage
 
@@ -147,6 +149,7 @@ def create_app(
     frame_rate: float | None = None,
     limits: Limits | None = None,
     analysis_limits: analysis.AnalysisLimits | None = None,
+    redis: str | None = None,
 ) -> Starlette:
     """The server as an ASGI app. ``db`` is the SQLite file (``:memory:`` for a throwaway store)
     or a ``postgresql://`` URL.
@@ -155,6 +158,8 @@ def create_app(
     pool of ``agent_pool`` kind; ``executor`` is a fixed pool (threads: never rebuilt). ``limits``
     holds every limit (:class:`Limits`); ``frame_rate`` overrides its frames per second;
     ``analysis_limits`` the analysis board's (its engine has worker processes of its own).
+    With ``redis`` (a URL) agents think in ``spheria agents`` workers, not here, and presence is
+    shared with the other processes on that Redis (docs/server.md, Agent workers and Redis).
     """
     limits = limits or Limits()
     if frame_rate is not None:
@@ -165,12 +170,21 @@ def create_app(
         factory: Callable[[], Executor] = lambda: fixed  # noqa: E731
     else:
         factory = executor_factory or (lambda: make_executor(agent_pool, agent_workers, limits.agent_niceness))
-    agents = AgentPool(factory, limits.agent_thinking, limits.agent_grace)
+    presence: SharedPresence | None = None
+    agents: AgentRunner
+    if redis is not None:  # agents off this process, presence shared: no local pool at all
+        client = connect(redis)  # one client per process; the presence closes it when the app stops
+        agents = RedisAgentQueue(client, limits.agent_grace)
+        presence = SharedPresence(client)
+    else:
+        agents = AgentPool(factory, limits.agent_thinking, limits.agent_grace)
     manager = SessionManager(store, agents, agent_delay, limits)
     engine = analysis.AnalysisService(analysis_limits or analysis.AnalysisLimits())
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if presence is not None:
+            await presence.start()
         resumed = await manager.resume_all()
         if resumed:
             log.info(ngettext(RESUMED, resumed).format(n=resumed))
@@ -186,6 +200,8 @@ def create_app(
             await manager.close()
             if executor is None:
                 agents.shutdown()
+            if presence is not None:
+                await presence.stop()
             if storage is None:
                 store.close()
 
@@ -200,7 +216,7 @@ def create_app(
     accounts.install(app, store, limits)
     challenges.install(app, store, limits)
     profiles.install(app, store, limits)
-    chat.install(app, store, limits)
+    chat.install(app, store, limits, presence)
     puzzles.install(app, store, limits)
     app.state.lobby.follow_presence(app.state.presence)  # the lobby pushes who is online
     timed = clocks.install(app, store)

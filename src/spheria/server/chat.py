@@ -374,9 +374,10 @@ def chat_of(app: Starlette) -> ChatService:
     return chat
 
 
-def install(app: Starlette, store: Storage, limits: Limits) -> None:
-    """Give ``app`` its chat (``app.state.chat``) and presence (``app.state.presence``); after accounts."""
-    app.state.presence = Presence()
+def install(app: Starlette, store: Storage, limits: Limits, presence: Presence | None = None) -> None:
+    """Give ``app`` its chat (``app.state.chat``) and presence (``app.state.presence``: ``presence``,
+    else this process's own); after accounts."""
+    app.state.presence = presence if presence is not None else Presence()
     app.state.chat = ChatService(SQLiteChat(store), app.state.accounts, limits, app.state.presence)
 
 

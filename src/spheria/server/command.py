@@ -17,6 +17,10 @@ HELP: dict[str, str] = {
     "--port": N_("port (default %(default)s)"),
     "--db": N_("where the games are kept: a SQLite file or a postgresql:// URL (default %(default)s)"),
     "--agent-pool": N_("where agents think (default %(default)s)"),
+    "--redis": N_(
+        "Redis server (redis://host:port/db) to share presence through and queue agent jobs in: this process"
+        " then runs no agents, so 'spheria agents --redis URL' must run somewhere"
+    ),
     "--agent-workers": N_("agent pool size (default: cores, at least 2)"),
     "--agent-delay": N_("least seconds an agent takes per move, so people can follow (default %(default)s)"),
     "--frame-rate": N_("frames per second a connection may send (default %(default)s; 0: no limit)"),
@@ -81,6 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     option(parser, "--port", type=INTEGER, default=8000)
     option(parser, "--db", default="spheria.sqlite3", metavar="PATH|URL")
     option(parser, "--agent-pool", choices=("process", "thread"), default="process")
+    option(parser, "--redis", default=None, metavar="URL")
     option(parser, "--agent-workers", type=INTEGER, default=None)
     option(parser, "--agent-delay", type=FLOAT, default=0.3)
     option(parser, "--frame-rate", type=FLOAT, default=Limits.frame_rate)
@@ -198,6 +203,7 @@ def run(args: argparse.Namespace) -> int:
         agent_pool=args.agent_pool,
         agent_workers=args.agent_workers,
         agent_delay=args.agent_delay,
+        redis=args.redis,
         limits=limits_of(args),
         max_connections=args.max_connections,
         header_timeout=args.header_timeout,

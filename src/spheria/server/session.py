@@ -44,7 +44,7 @@ from spheria.kernel.game import SIMULTANEOUS, Game, State
 from spheria.kernel.record import Record, replay
 from spheria.kernel.registry import load_game
 from spheria.server import messages as M
-from spheria.server.agents import AgentJob, AgentPool, AgentTimeout, agent_budget
+from spheria.server.agents import AgentJob, AgentRunner, AgentTimeout, agent_budget
 from spheria.server.limits import Limits, QuietLog
 from spheria.server.positions import PositionError, start_state
 from spheria.server.storage import ABORTED, AGENT, FINISHED, HUMAN, SeatRecord, Storage, StoredGame
@@ -683,10 +683,10 @@ class GameSession:
 
 
 class SessionManager:
-    """All live sessions, the store and the agent pool."""
+    """All live sessions, the store and the agents' runner (a local pool, or a queue to workers)."""
 
     def __init__(
-        self, storage: Storage, agents: AgentPool, agent_delay: float = 0.0, limits: Limits | None = None
+        self, storage: Storage, agents: AgentRunner, agent_delay: float = 0.0, limits: Limits | None = None
     ) -> None:
         self.storage = storage
         self.agents = agents
