@@ -34,9 +34,10 @@ def serve(
     certfile: str | None = None,
     keyfile: str | None = None,
     log_level: str = "info",
+    redis: str | None = None,
 ) -> None:
     """Run the server until interrupted. ``db`` is the SQLite file that keeps the games;
-    ``limits`` a :class:`spheria.server.limits.Limits`."""
+    ``limits`` a :class:`spheria.server.limits.Limits`; ``redis`` joins this process to others."""
     import uvicorn
 
     from spheria.i18n import gettext
@@ -44,7 +45,9 @@ def serve(
     from spheria.server.guards import guarded_http_protocol
     from spheria.server.messages import OPEN_IN_BROWSER
 
-    app = build(db, agent_pool=agent_pool, agent_workers=agent_workers, agent_delay=agent_delay, limits=limits)
+    app = build(
+        db, agent_pool=agent_pool, agent_workers=agent_workers, agent_delay=agent_delay, limits=limits, redis=redis
+    )
     scheme = "https" if certfile else "http"
     print(gettext(OPEN_IN_BROWSER).format(url=f"{scheme}://{host}:{port}/", db=db), flush=True)
     uvicorn.run(

@@ -66,6 +66,7 @@ from spheria.server import (
     waiting,
 )
 from spheria.server.agents import AgentPool, make_executor
+from spheria.server.cluster import Router, make_cluster
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
 from spheria.server.guards import SECURITY_HEADERS, Guard
@@ -147,6 +148,7 @@ def create_app(
     frame_rate: float | None = None,
     limits: Limits | None = None,
     analysis_limits: analysis.AnalysisLimits | None = None,
+    redis: str | None = None,
 ) -> Starlette:
     """The server as an ASGI app. ``db`` is the SQLite file (``:memory:`` for a throwaway store).
 
@@ -154,6 +156,7 @@ def create_app(
     pool of ``agent_pool`` kind; ``executor`` is a fixed pool (threads: never rebuilt). ``limits``
     holds every limit (:class:`Limits`); ``frame_rate`` overrides its frames per second;
     ``analysis_limits`` the analysis board's (its engine has worker processes of its own).
+    ``redis``: the URL of the Redis that joins several processes into one service (:mod:`.cluster`).
     """
     limits = limits or Limits()
     if frame_rate is not None:
@@ -166,10 +169,12 @@ def create_app(
         factory = executor_factory or (lambda: make_executor(agent_pool, agent_workers, limits.agent_niceness))
     agents = AgentPool(factory, limits.agent_thinking, limits.agent_grace)
     manager = SessionManager(store, agents, agent_delay, limits)
+    manager.cluster = cluster = make_cluster(redis, manager)
     engine = analysis.AnalysisService(analysis_limits or analysis.AnalysisLimits())
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await cluster.start(app)
         resumed = await manager.resume_all()
         if resumed:
             log.info(ngettext(RESUMED, resumed).format(n=resumed))
@@ -183,6 +188,7 @@ def create_app(
             flagger.cancel()
             engine.shutdown()
             await manager.close()
+            await cluster.stop()
             if executor is None:
                 agents.shutdown()
             if storage is None:
@@ -191,6 +197,7 @@ def create_app(
     hosts = limits.allowed_hosts
     middleware = [
         Middleware(Guard, allowed_hosts=hosts, allowed_origins=limits.allowed_origins),
+        Middleware(Router, cluster=cluster),  # a game's requests reach its owner (cluster.py)
         Middleware(endpoints.Speaking),
     ]
     app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=middleware)

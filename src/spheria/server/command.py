@@ -57,6 +57,7 @@ HELP: dict[str, str] = {
     "--allowed-host": N_("another host name to serve (repeatable)"),
     "--certfile": N_("TLS certificate (PEM); serve https with --keyfile"),
     "--keyfile": N_("TLS private key (PEM)"),
+    "--redis": N_("Redis URL joining several server processes into one service, e.g. redis://127.0.0.1:6379/0"),
 }
 GROUP_LIMITS = N_("limits (see docs/server.md, 'Running in public')")
 GROUP_PUBLIC = N_("running in public")
@@ -121,6 +122,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     option(public, "--allowed-host", action="append", default=[], metavar="HOST")
     option(public, "--certfile", default=None)
     option(public, "--keyfile", default=None)
+    option(public, "--redis", default=None, metavar="URL")
 
 
 def add_parser(commands: Any) -> None:
@@ -204,5 +206,6 @@ def run(args: argparse.Namespace) -> int:
         http_per_address=max(1, args.http_per_address),
         certfile=args.certfile,
         keyfile=args.keyfile,
+        redis=args.redis,
     )
     return 0
