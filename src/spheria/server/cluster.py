@@ -80,6 +80,9 @@ class RedisCluster(Cluster):
         self.tunnel: Tunnel | None = None
         self.tasks: list[asyncio.Task[None]] = []
         self.available = True
+        self.beaten = False  # the heartbeat was set once (a heartbeat gone since: Redis lost its keys)
+        #: No new lease before this (monotonic seconds): Redis came back, owners renew theirs first.
+        self.settling_until = 0.0
         #: Orphans looked at that needed nothing (no agent to move, no clock): not loaded again soon.
         self.quiet: dict[str, float] = {}
         self._renew = self.redis.register_script(_RENEW)
@@ -97,9 +100,12 @@ class RedisCluster(Cluster):
             log.warning("Redis is unreachable (%s): serving only the games this process owns", error)
         self.available = False
 
-    def came_back(self) -> None:
-        if not self.available:
-            log.warning("Redis is back: routing again")
+    def came_back(self, lost_keys: bool) -> None:
+        """Redis answered; when it was away (or lost its keys: restarted), no new lease is taken for
+        one lease time, so that every owner puts its leases back first (no game gets two owners)."""
+        if not self.available or lost_keys:
+            log.warning("Redis is back: routing again once the owners have renewed their leases")
+            self.settling_until = time.monotonic() + self.lease_ms / 1000
         self.available = True
 
     async def is_alive(self, process: str) -> bool:
@@ -120,11 +126,14 @@ class RedisCluster(Cluster):
 
         if key in self.held:
             return True
+        if not self.available:
+            await self._beat()
+        if not self.available or time.monotonic() < self.settling_until:
+            raise ClusterUnavailable
         try:
             taken = await self.redis.set(self.key(key), self.me, nx=True, px=self.lease_ms)
             if not taken:
                 taken = (await self.redis.get(self.key(key))) == self.me.encode()
-            self.came_back()
         except RedisError as error:
             self.went_down(error)
             raise ClusterUnavailable from error
@@ -158,7 +167,10 @@ class RedisCluster(Cluster):
                 self.went_down(error)
                 raise ClusterUnavailable from error
             if holder is not None:
-                return holder.decode() if isinstance(holder, bytes) else str(holder)
+                process = holder.decode() if isinstance(holder, bytes) else str(holder)
+                if not await self.is_alive(process):
+                    raise ClusterUnavailable  # its owner died: the lease lapses in a moment, then taken
+                return process
         raise ClusterUnavailable
 
     async def relay(self, owner: str, scope: Scope, receive: Receive, send: Send) -> None:
@@ -189,10 +201,12 @@ class RedisCluster(Cluster):
         from redis.exceptions import RedisError
 
         try:
-            await self.redis.set(self.alive_key(self.me), "1", px=self.lease_ms)
-            self.came_back()
+            before = await self.redis.set(self.alive_key(self.me), "1", px=self.lease_ms, get=True)
         except RedisError as error:
             self.went_down(error)
+            return
+        self.came_back(lost_keys=before is None and self.beaten)
+        self.beaten = True
 
     async def _keep(self) -> None:
         """Beat, renew the leases held and let go of those whose game left memory (every ttl/3)."""
