@@ -8,7 +8,7 @@ one more lease: a challenge posted on one process is seen and accepted on anothe
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +68,15 @@ def moment(frame: Frame) -> tuple[int, tuple[int, ...]]:
     return frame["version"], tuple(frame.get("waiting_for") or [])
 
 
+def moved_from(was: tuple[int, tuple[int, ...]]) -> Callable[[Frame], bool]:
+    """For :meth:`Socket.until`: a state frame standing elsewhere than ``was``."""
+
+    def moved(frame: Frame) -> bool:
+        return frame["type"] == "state" and moment(frame) != was
+
+    return moved
+
+
 def play_out(seats: dict[int, Socket], watchers: list[Socket], states: dict[int, Frame], most: int = 400) -> int:
     """Play the first legal move of whichever seat may act until the game ends; every socket reads
     the state each move leads to before the next. Returns the moves played."""
@@ -78,8 +87,7 @@ def play_out(seats: dict[int, Socket], watchers: list[Socket], states: dict[int,
     while (seat := acting_seat(states)) is not None and played < most:
         seats[seat].send({"type": "move", "move": states[seat]["legal_moves"][0], "version": states[seat]["version"]})
         for socket in [*seats.values(), *watchers]:
-            was = last[id(socket)]
-            state = socket.until(lambda f, was=was: f["type"] == "state" and moment(f) != was)
+            state = socket.until(moved_from(last[id(socket)]))
             last[id(socket)] = moment(state)
         states.update({index: [f for f in socket.seen if f["type"] == "state"][-1] for index, socket in seats.items()})
         played += 1

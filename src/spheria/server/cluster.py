@@ -237,6 +237,8 @@ class RedisCluster(Cluster):
         manager = self.manager
         while True:
             await asyncio.sleep(self.lease_ms / 1000)
+            now = time.monotonic()
+            self.quiet = {game_id: until for game_id, until in self.quiet.items() if until > now}
             try:
                 for game_id in await manager.db(manager.storage.active_game_ids):
                     if game_id in manager.sessions or self.quiet.get(game_id, 0.0) > time.monotonic():
@@ -250,8 +252,8 @@ class RedisCluster(Cluster):
     async def adopt(self, game_id: str) -> None:
         """Load ``game_id`` if its lease is free and it needs acting; else let it go again."""
         key = game_key(game_id)
-        if key is None or key in self.held:
-            return
+        if key is None or key in self.held or not await self.take(key):
+            return  # held here already, or another process's: not even read from storage
         session = await self.manager.adopt(game_id)
         if session is None:
             return

@@ -34,7 +34,13 @@ def game_key(game_id: str) -> str | None:
 
 def lease_of(path: str) -> str | None:
     """The lease a request path needs (None: any process serves it): a game's socket and API, the
-    lobby's socket and challenges. ``/ws/analysis`` and the creation of a game are anyone's."""
+    lobby's socket and challenges. ``/ws/analysis`` and the creation of a game are anyone's.
+
+    >>> lease_of("/ws/Ab3_-x9QzL0p"), lease_of("/api/games/Ab3_-x9QzL0p/resign"), lease_of("/ws/lobby")
+    ('game:Ab3_-x9QzL0p', 'game:Ab3_-x9QzL0p', 'lobby')
+    >>> [lease_of(p) for p in ("/ws/*", "/api/games/../x", "/ws/" + "x" * 10_000, "/api/games", "/ws/analysis")]
+    [None, None, None, None, None]
+    """
     if path == "/ws/lobby" or path == "/api/challenges" or path.startswith("/api/challenges/"):
         return LOBBY
     if path == "/ws/analysis":
