@@ -209,3 +209,27 @@ def test_no_client_text_becomes_a_redis_key_and_the_inbox_cannot_be_reached(
     assert keys and all(own.fullmatch(key) for key in keys)
     for hostile in ("x" * 10_000, "alive:0123", "inbox:abc", "a%20b", "a b"):
         assert hostile not in commands
+
+
+def test_a_process_that_loses_a_lease_drops_the_game_and_its_sockets_reconnect(
+    store: str, redis_url: str, tmp_path: Path
+) -> None:
+    import redis
+
+    with processes(store, redis_url, tmp_path) as (a, _b):
+        created = create_game(a, "spline", [HUMAN, HUMAN])
+        game = created["id"]
+        seat = a.ws(f"/ws/{game}")
+        states = {0: seat.join(token_of(created, 0))}
+        client = redis.Redis.from_url(redis_url)
+        try:
+            lease = f"spheria:lease:game:{game}"
+            assert client.get(lease) is not None
+            client.set(lease, "0" * 16, px=60_000)  # another process holds it now (as after a long stall)
+            assert seat.close_code(seconds=10) == 1012  # A let the game go and told the browser
+            client.delete(lease)  # that process is gone: the game is free again
+        finally:
+            client.close()
+        seat, state = rejoin(a, game, credentials(seat)[0])
+        assert state["seat"] == 0 and state["version"] == states[0]["version"]
+        seat.close()

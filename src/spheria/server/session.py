@@ -108,6 +108,8 @@ class Client:
     seat: int | None = None
     limit: int = 256
     on_drop: Callable[[], None] | None = None
+    #: Closes its socket with 1012 when its game moved to another process (:meth:`SessionManager.drop`).
+    on_restart: Callable[[], None] | None = None
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     dropped: bool = False
 
@@ -892,8 +894,8 @@ class SessionManager:
         for client in list(session.clients):
             client.dropped = True
             client.queue.put_nowait(None)
-            if client.on_drop is not None:
-                client.on_drop()
+            if client.on_restart is not None:
+                client.on_restart()
 
     async def resume_all(self) -> int:
         """Load every unfinished game so its agents play on after a restart; returns how many."""
