@@ -26,12 +26,31 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from spheria.server.storage import SQLiteStorage, StoredGame
 from tests.services import free_port, wait_for_port
 
 Frame = dict[str, Any]
 #: Frames that depend on timing (who is connected, agents thinking), not on the game: left out when
 #: two servers' frames are compared.
 TIMING_FRAMES = {"presence", "thinking", "pong"}
+
+
+def shared_store(tmp_path: Path) -> str:
+    """The store every process of a multi-process test shares (its ``store`` fixture), chosen here
+    once: a SQLite file (WAL, shared across processes on one machine) until PostgreSQL storage is
+    merged, then ``postgres_url``."""
+    return str(tmp_path / "games.sqlite3")
+
+
+def stored(store: str, game_id: str) -> StoredGame:
+    """The game as the shared store holds it now (read as any process would)."""
+    storage = SQLiteStorage(store)
+    try:
+        found = storage.load_game(game_id)
+    finally:
+        storage.close()
+    assert found is not None
+    return found
 
 
 class Process:

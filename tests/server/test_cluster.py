@@ -21,6 +21,7 @@ from tests.server.cluster_helpers import (
     Socket,
     create_game,
     request,
+    shared_store,
     start_process,
     token_of,
 )
@@ -28,8 +29,7 @@ from tests.server.cluster_helpers import (
 
 @pytest.fixture
 def store(tmp_path: Path) -> str:
-    """The store every process of a test shares (a SQLite file until PostgreSQL storage comes)."""
-    return str(tmp_path / "games.sqlite3")
+    return shared_store(tmp_path)
 
 
 @pytest.fixture

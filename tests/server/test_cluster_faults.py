@@ -18,29 +18,29 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from spheria.kernel.record import replay
 from spheria.kernel.registry import load_game
-from spheria.server.storage import SQLiteStorage, StoredGame
-from tests.server.cluster_helpers import Frame, Process, Socket, create_game, redis_on, request, start_process, token_of
+from tests.server.cluster_helpers import (
+    Frame,
+    Process,
+    Socket,
+    create_game,
+    redis_on,
+    request,
+    shared_store,
+    start_process,
+    stored,
+    token_of,
+)
 from tests.server.test_cluster import acting_seat, play_out
 from tests.services import free_port
-
-HUMAN = {"kind": "human"}
-RANDOM = {"kind": "agent", "agent": "random:seed=5"}
 
 
 @pytest.fixture
 def store(tmp_path: Path) -> str:
-    """The store every process of a test shares (a SQLite file until PostgreSQL storage comes)."""
-    return str(tmp_path / "games.sqlite3")
+    return shared_store(tmp_path)
 
 
-def stored(store: str, game_id: str) -> StoredGame:
-    storage = SQLiteStorage(store)
-    try:
-        found = storage.load_game(game_id)
-    finally:
-        storage.close()
-    assert found is not None
-    return found
+HUMAN = {"kind": "human"}
+RANDOM = {"kind": "agent", "agent": "random:seed=5"}
 
 
 def credentials(*sockets: Socket) -> dict[int, str]:
@@ -204,9 +204,11 @@ def test_no_client_text_becomes_a_redis_key_and_the_inbox_cannot_be_reached(
             monitor.wait(timeout=10)
     commands = (tmp_path / "monitor.log").read_text()
     assert "spheria:lease:game:" in commands  # the monitor saw the service's own keys
-    keys = re.findall(r'"(?:SET|GET|EXISTS|DEL|PEXPIRE)" "([^"]*)"', commands, flags=re.IGNORECASE)
-    own = re.compile(r"spheria:(lease:(game:[A-Za-z0-9_-]{12}|lobby)|alive:[0-9a-f]{16})")
-    assert keys and all(own.fullmatch(key) for key in keys)
+    commanded = r'\] "(?:SET|GET|EXISTS|DEL|PEXPIRE|PUBLISH|SUBSCRIBE)" "([^"]*)"'
+    scripted = r'\] "(?:EVALSHA|EVAL)" "[^"]*" "1" "([^"]*)"'
+    keys = re.findall(commanded, commands, flags=re.IGNORECASE) + re.findall(scripted, commands, flags=re.IGNORECASE)
+    own = re.compile(r"spheria:(lease:(game:[A-Za-z0-9_-]{12}|lobby)|(alive|inbox):[0-9a-f]{16})")
+    assert keys and [key for key in keys if not own.fullmatch(key)] == []
     for hostile in ("x" * 10_000, "alive:0123", "inbox:abc", "a%20b", "a b"):
         assert hostile not in commands
 
