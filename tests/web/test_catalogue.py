@@ -410,6 +410,8 @@ SERVER_WORDED_CODES = {
     "no_message",
     "own_message",
     "wrong_room",
+    # several processes (issue 39)
+    "cluster_unavailable",
 }
 
 

@@ -38,7 +38,7 @@ def serve(
 ) -> None:
     """Run the server until interrupted. ``db`` keeps the games: a SQLite file or a ``postgresql://`` URL;
     ``limits`` a :class:`spheria.server.limits.Limits`; ``redis`` a Redis URL (agents in
-    ``spheria agents`` workers, presence shared)."""
+    ``spheria agents`` workers, presence shared; games owned by one process each, :mod:`.cluster`)."""
     import uvicorn
 
     from spheria.i18n import gettext

@@ -67,6 +67,7 @@ from spheria.server import (
 )
 from spheria.server.agent_queue import RedisAgentQueue, connect
 from spheria.server.agents import AgentPool, AgentRunner, make_executor
+from spheria.server.cluster import Router, make_cluster
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
 from spheria.server.guards import SECURITY_HEADERS, Guard
@@ -158,8 +159,9 @@ def create_app(
     pool of ``agent_pool`` kind; ``executor`` is a fixed pool (threads: never rebuilt). ``limits``
     holds every limit (:class:`Limits`); ``frame_rate`` overrides its frames per second;
     ``analysis_limits`` the analysis board's (its engine has worker processes of its own).
-    With ``redis`` (a URL) agents think in ``spheria agents`` workers, not here, and presence is
-    shared with the other processes on that Redis (docs/server.md, Agent workers and Redis).
+    With ``redis`` (a URL) this process is one of several on that Redis (:mod:`.cluster`: each live
+    game owned by one of them), agents think in ``spheria agents`` workers, not here, and presence is
+    shared (docs/server.md, Several processes; Agent workers and Redis).
     """
     limits = limits or Limits()
     if frame_rate is not None:
@@ -179,12 +181,14 @@ def create_app(
     else:
         agents = AgentPool(factory, limits.agent_thinking, limits.agent_grace)
     manager = SessionManager(store, agents, agent_delay, limits)
+    manager.cluster = cluster = make_cluster(redis, manager)
     engine = analysis.AnalysisService(analysis_limits or analysis.AnalysisLimits())
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if presence is not None:
             await presence.start()
+        await cluster.start(app)
         resumed = await manager.resume_all()
         if resumed:
             log.info(ngettext(RESUMED, resumed).format(n=resumed))
@@ -198,6 +202,7 @@ def create_app(
             flagger.cancel()
             engine.shutdown()
             await manager.close()
+            await cluster.stop()
             if executor is None:
                 agents.shutdown()
             if presence is not None:
@@ -208,6 +213,7 @@ def create_app(
     hosts = limits.allowed_hosts
     middleware = [
         Middleware(Guard, allowed_hosts=hosts, allowed_origins=limits.allowed_origins),
+        Middleware(Router, cluster=cluster),  # a game's requests reach its owner (cluster.py)
         Middleware(endpoints.Speaking),
     ]
     app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=middleware)

@@ -372,10 +372,11 @@ class ServerClocks:
         session.broadcast()
 
     async def sweep(self) -> list[str]:
-        """Flag every active game whose running clock has run out (loaded if it is not in memory)."""
+        """Flag every active game whose running clock has run out (loaded if it is not in memory),
+        of those this process owns or can take (another process flags its own)."""
         flagged = []
         for game_id in await self.manager.db(self.store.due, self.now()):
-            session = await self.manager.get(game_id)
+            session = await self.manager.adopt(game_id)
             if session is not None and await self.flag(session) is not None:
                 flagged.append(game_id)
         return flagged

@@ -18,8 +18,9 @@ HELP: dict[str, str] = {
     "--db": N_("where the games are kept: a SQLite file or a postgresql:// URL (default %(default)s)"),
     "--agent-pool": N_("where agents think (default %(default)s)"),
     "--redis": N_(
-        "Redis server (redis://host:port/db) to share presence through and queue agent jobs in: this process"
-        " then runs no agents, so 'spheria agents --redis URL' must run somewhere"
+        "Redis server (redis://host:port/db) joining several server processes into one service: games,"
+        " the lobby and presence are shared through it and agent jobs queued in it, so this process runs no"
+        " agents and 'spheria agents --redis URL' must run somewhere"
     ),
     "--agent-workers": N_("agent pool size (default: cores, at least 2)"),
     "--agent-delay": N_("least seconds an agent takes per move, so people can follow (default %(default)s)"),

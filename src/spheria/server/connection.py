@@ -34,6 +34,7 @@ from spheria.server.chat import Member, chat_of
 from spheria.server.clocks import LagMeter
 from spheria.server.hints import check_hint_request, give_hint
 from spheria.server.limits import Limits
+from spheria.server.ownership import CLOSE_RESTART
 from spheria.server.protocol import MAX_FRAME, ProtocolError, error_frame, parse_frame
 from spheria.server.session import (
     CLOSE_TOO_SLOW,
@@ -263,6 +264,13 @@ class GameSocket(FrameSocket):
     def running(self) -> list[asyncio.Task[None]]:
         return [*self.tasks, *self.hints, *([self.probe] if self.probe else [])]
 
+    def _restart(self) -> None:
+        """The game moved to another process (its lease was lost): close with 1012, the browser
+        reconnects and reaches the new owner (:mod:`spheria.server.cluster`)."""
+        for task in self.running():
+            task.cancel()
+        asyncio.get_running_loop().create_task(self._close(CLOSE_RESTART, "service_restart"))
+
     def outbox(self) -> Client:
         return self.client or self.direct
 
@@ -309,7 +317,9 @@ class GameSocket(FrameSocket):
             await asyncio.sleep(0)
             await self._close(CLOSE_POLICY, "spectators_full")
             return
-        client = Client(self._send, seat, limit=self.limits.client_queue, on_drop=self._too_slow)
+        client = Client(
+            self._send, seat, limit=self.limits.client_queue, on_drop=self._too_slow, on_restart=self._restart
+        )
         self.direct.push({"type": "welcome", "seat": seat, "game": session.info()})
         self.direct.queue.put_nowait(None)  # the direct queue drains, then the client's takes over
         await self.tasks[0]

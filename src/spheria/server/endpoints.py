@@ -89,7 +89,14 @@ async def find_game(request: Request, *, finished: bool = False, live: bool = Tr
     return session
 
 
-_STATUS = {"unknown_game": 404, "not_finished": 409, "seat_taken": 409, "not_owner": 403, "rate_limited": 429}
+_STATUS = {
+    "unknown_game": 404,
+    "not_finished": 409,
+    "seat_taken": 409,
+    "not_owner": 403,
+    "rate_limited": 429,
+    "cluster_unavailable": 503,  # Redis cannot be reached (spheria.server.cluster)
+}
 
 
 def refused(error: GameError) -> JSONResponse:

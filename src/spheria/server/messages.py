@@ -16,6 +16,11 @@ from spheria.i18n import N_, N_plural
 OPEN_IN_BROWSER = N_("Spheria: open {url} in a browser (games kept in {db})")
 RESUMED = N_plural("resumed {n} unfinished game", "resumed {n} unfinished games")
 
+# -- several processes (spheria.server.cluster) ------------------------------------------------------
+CLUSTER_UNAVAILABLE = N_(
+    "this server cannot reach the other servers of the service just now (Redis): try again in a moment"
+)
+
 # -- positions (the editor, "play from here", a start position) ---------------------------------------
 POSITION_NOT_TEXT = N_("the position (SPN) must be text")
 POSITION_TOO_LONG = N_("the position is {length} characters long; SPN has at most {most}")

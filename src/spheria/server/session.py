@@ -46,6 +46,7 @@ from spheria.kernel.registry import load_game
 from spheria.server import messages as M
 from spheria.server.agents import AgentJob, AgentRunner, AgentTimeout, agent_budget
 from spheria.server.limits import Limits, QuietLog
+from spheria.server.ownership import Cluster, LocalCluster
 from spheria.server.positions import PositionError, start_state
 from spheria.server.storage import ABORTED, AGENT, FINISHED, HUMAN, SeatRecord, Storage, StoredGame
 from spheria.server.views import board_of, choosers, ended_frame, public_frame, result_of, seat_frame
@@ -107,6 +108,8 @@ class Client:
     seat: int | None = None
     limit: int = 256
     on_drop: Callable[[], None] | None = None
+    #: Closes its socket with 1012 when its game moved to another process (:meth:`SessionManager.drop`).
+    on_restart: Callable[[], None] | None = None
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     dropped: bool = False
 
@@ -708,6 +711,9 @@ class SessionManager:
         self.presence_hooks: list[Callable[[], None]] = []
         #: The clocks of timed games (:mod:`spheria.server.clocks`), once installed.
         self.clocks: ServerClocks | None = None
+        #: Which games are this process's (:mod:`spheria.server.cluster`): a session is kept in
+        #: memory only while its lease is held; the embedded default owns every game.
+        self.cluster: Cluster = LocalCluster()
 
     async def game_ended(self, session: GameSession) -> None:
         """Run the end hooks; a failing hook is logged and never undoes the end."""
@@ -789,6 +795,8 @@ class SessionManager:
         players = [s.agent or HUMAN for s in records]
         record = Record(game.name, dict(game.options), seed, start, players, [])
         stored = StoredGame(new_game_id(), record, records, owner_hash=token_digest(owner), hints=hints, rated=rated)
+        if not await self.cluster.take_game(stored.id):  # a new game is its creator's process's
+            raise GameError("cluster_unavailable", _(M.CLUSTER_UNAVAILABLE))
         state = replay(game, seed=seed) if set_up is None else set_up
         await self.db(self.storage.create_game, stored)
         session = GameSession(self, stored, game, state)
@@ -833,6 +841,8 @@ class SessionManager:
         session = self.sessions.get(game_id)
         if session is not None:
             return session
+        if not await self.cluster.take_game(game_id):
+            return await self.load(game_id)  # another process owns it: as stored, not kept here
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         try:
             async with lock:
@@ -861,20 +871,43 @@ class SessionManager:
             await self.db(self.storage.append_moves, session.id, len(session.record.moves), [], result)
             session.stored.finish(result)
 
+    async def adopt(self, game_id: str) -> GameSession | None:
+        """The live session of a game this process owns or can take now; None otherwise (no such
+        game, or another process owns it): for what acts on games by itself (clocks, sweeps)."""
+        session = await self.get(game_id)
+        return session if session is not None and self.sessions.get(game_id) is session else None
+
     def evict(self, session: GameSession) -> None:
         if self.sessions.get(session.id) is session:
             del self.sessions[session.id]
+            self.cluster.release_game(session.id)
+
+    def drop(self, game_id: str) -> None:
+        """Another process took this game's lease: stop acting on it and close its sockets (the
+        browsers reconnect and reach the new owner)."""
+        session = self.sessions.pop(game_id, None)
+        if session is None:
+            return
+        session.closed = True
+        for task in session.agent_tasks.values():
+            task.cancel()
+        for client in list(session.clients):
+            client.dropped = True
+            client.queue.put_nowait(None)
+            if client.on_restart is not None:
+                client.on_restart()
 
     async def resume_all(self) -> int:
         """Load every unfinished game so its agents play on after a restart; returns how many."""
         await self.expire_idle()
         ids = await self.db(self.storage.active_game_ids)
+        resumed = 0
         for game_id in ids:
             try:
-                await self.get(game_id)
+                resumed += await self.adopt(game_id) is not None  # not those another process owns
             except Exception:
                 quiet_log.warning("resume", "game %s could not be resumed", game_id, exc_info=True)
-        return len(ids)
+        return resumed
 
     async def expire_idle(self) -> list[str]:
         """Abort unfinished games with no move for ``idle_game_seconds``; they leave memory."""
@@ -883,7 +916,10 @@ class SessionManager:
             return []
         ids = await self.db(self.storage.idle_game_ids, time.time() - seconds)
         for game_id in ids:
+            if game_id not in self.sessions and not await self.cluster.take_game(game_id):
+                continue  # another process's game: aborted there
             await self.db(self.storage.abort, game_id)
+            self.cluster.release_game(game_id)
             session = self.sessions.pop(game_id, None)
             if session is not None:
                 session.stored.status = ABORTED
