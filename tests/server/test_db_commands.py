@@ -396,3 +396,18 @@ def test_a_postgresql_database_is_copied_back_into_a_sqlite_file_a_few_rows_at_a
     finally:
         source.close()
         again.close()
+
+
+def test_the_db_commands_speak_korean(tmp_path: Path) -> None:
+    from tests.cli.test_i18n import ENGLISH, KOREAN, prose_words, spheria
+
+    for argv in (["db", "--help"], ["db", "migrate", "--help"], ["db", "copy", "--help"]):
+        done = spheria(argv, KOREAN)
+        assert done.returncode == 0 and "데이터베이스" in done.stdout
+        assert {line: prose_words(line) for line in done.stdout.splitlines() if prose_words(line)} == {}
+    missing = tmp_path / "typo.sqlite3"
+    done = spheria(["db", "copy", "--from", str(missing), "--to", str(tmp_path / "new.sqlite3")], KOREAN)
+    assert done.returncode == 2 and f"{missing}: 복사할 SQLite 파일이 없습니다" in done.stderr
+    done = spheria(["db", "migrate", "--db", str(missing), "--list"], KOREAN)
+    assert f"{missing}은(는) 아직 없습니다: 모든 마이그레이션이 대기 중입니다" in done.stdout
+    assert "does not exist yet" in spheria(["db", "migrate", "--db", str(missing), "--list"], ENGLISH).stdout

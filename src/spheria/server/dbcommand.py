@@ -139,13 +139,9 @@ def _problem(error: BaseException) -> str:
 
 
 def _open_errors() -> tuple[type[BaseException], ...]:
-    import sqlite3
+    from spheria.server.database import engine_errors
 
-    try:
-        import psycopg
-    except ImportError:
-        return (sqlite3.Error, OSError)
-    return (sqlite3.Error, OSError, psycopg.Error)
+    return (*engine_errors(), OSError)
 
 
 def open_store(target: str) -> SQLStorage:
@@ -168,7 +164,7 @@ def open_store(target: str) -> SQLStorage:
 def read_ledger(target: str) -> list[Applied] | None:
     """The migrations ``target`` records, read without changing anything; None if there is no such
     SQLite file yet."""
-    from spheria.server.database import PostgresDatabase, SQLiteDatabase
+    from spheria.server.database import PostgresDatabase, reading_sqlite
     from spheria.server.migrations import ledger
 
     check_target(target)
@@ -178,15 +174,13 @@ def read_ledger(target: str) -> list[Applied] | None:
 
             with psycopg.connect(target, autocommit=True, connect_timeout=10) as connection:
                 return ledger(PostgresDatabase(connection))
-        import sqlite3
-
-        if target != ":memory:" and not Path(target).is_file():
+        if not Path(target).is_file():  # (":memory:" too: a new database each time it is opened)
             return None
-        reader = sqlite3.connect(target)
+        reader = reading_sqlite(target)
         try:
-            return ledger(SQLiteDatabase(reader))
+            return ledger(reader)
         finally:
-            reader.close()
+            reader.connection.close()
     except ImportError:
         raise Failed(_(NEEDS_PSYCOPG)) from None
     except _open_errors() as error:
