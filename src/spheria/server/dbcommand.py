@@ -32,8 +32,6 @@ if TYPE_CHECKING:
 
 #: Rows read and written at a time: a copy holds no more of a table in memory than this.
 BATCH_ROWS = 1000
-#: The schemes of a PostgreSQL URL (any other ``scheme://`` is refused; no scheme: a SQLite file).
-POSTGRES_SCHEMES = ("postgresql", "postgres")
 #: The exit status of a refusal (nothing was changed) and of a copy that failed midway (nothing kept).
 REFUSED, FAILED = 2, 1
 
@@ -96,11 +94,14 @@ class Failed(Exception):
 
 
 def is_postgres(target: str) -> bool:
-    return target.split("://", 1)[0].lower() in POSTGRES_SCHEMES and "://" in target
+    from spheria.server.storage import POSTGRES_SCHEMES
+
+    return target.startswith(POSTGRES_SCHEMES)
 
 
 def check_target(target: str) -> None:
-    """Refuse a target that is neither a SQLite path nor a PostgreSQL URL (``mysql://…``)."""
+    """Refuse a target that is neither a SQLite path nor a PostgreSQL URL (``mysql://…``: any other
+    ``scheme://``)."""
     if "://" in target and not is_postgres(target):
         raise Refused(_(UNKNOWN_SCHEME).format(target=_shown(target), scheme=target.split("://", 1)[0]))
 
@@ -130,7 +131,10 @@ def same_database(first: str, second: str) -> bool:
         host, port = str(info.get("host") or "localhost"), str(info.get("port") or "5432")
         return host, port, str(info.get("dbname") or info.get("user") or "")
 
-    return place(first) == place(second)
+    try:
+        return place(first) == place(second)
+    except _open_errors() as error:  # a URL psycopg cannot read
+        raise Failed(_(CANNOT_OPEN).format(target=_shown(second), error=_problem(error))) from None
 
 
 def _problem(error: BaseException) -> str:
