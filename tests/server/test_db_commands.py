@@ -24,7 +24,7 @@ import psycopg
 import pytest
 from starlette.testclient import TestClient
 
-from spheria.server import migrations, storage
+from spheria.server import dbcommand, migrations, storage
 from spheria.server.accounts import SQLiteAccounts
 from spheria.server.app import create_app
 from spheria.server.chat import SQLiteChat
@@ -382,8 +382,6 @@ def test_the_spheria_command_migrates_and_copies(today_file: Path, database: str
 def test_a_postgresql_database_is_copied_back_into_a_sqlite_file_a_few_rows_at_a_time(
     today_file: Path, database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from spheria.server import dbcommand
-
     copy_database(str(today_file), database, lambda line: None)
     monkeypatch.setattr(dbcommand, "BATCH_ROWS", 2)  # PostgreSQL's cursor fetched in many small batches
     back = tmp_path / "back.sqlite3"
