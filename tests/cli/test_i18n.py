@@ -260,6 +260,7 @@ HELP_NAMES = {"arena", "solve", "analyse", "analyze", "spagyric-solve", "tableba
 HELP_NAMES |= {"process", "thread", "SQLite", "spheria.sqlite3"}
 HELP_NAMES |= {"puzzles", "puzzle"}  # issue 42: spheria puzzles build, spheria puzzle
 HELP_NAMES |= {"agents", "Redis"}  # issue 39: spheria agents, spheria serve --redis
+HELP_NAMES |= {"db", "migrate", "copy"}  # issue 39: spheria db migrate, spheria db copy
 
 
 def prose_words(text: str) -> list[str]:

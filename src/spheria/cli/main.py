@@ -49,6 +49,7 @@ from spheria.kernel.record import Record, RecordError, ReplayStep
 from spheria.kernel.registry import default_game_name, describe_games, game_classes, load_game
 from spheria.match import Turn, apply_turn, choose_moves
 from spheria.server import command as serve_command
+from spheria.server import dbcommand
 
 
 class _HelpFormatter(argparse.HelpFormatter):
@@ -922,6 +923,7 @@ def build_parser() -> argparse.ArgumentParser:
             add_commands(commands)
     serve_command.add_parser(commands)
     agents_worker.add_parser(commands)  # the agent workers of servers started with --redis
+    dbcommand.add_parser(commands)
     return parser
 
 

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+import urllib.parse
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 SQLITE, POSTGRESQL = "sqlite", "postgresql"
@@ -136,3 +138,23 @@ class PostgresDatabase:
                 cursor.executemany(postgres_sql(sql), [tuple(row) for row in rows])
         except psycopg.errors.IntegrityError as error:
             raise IntegrityError(str(error)) from error
+
+
+# -- for the operator's commands (spheria db: spheria.server.dbcommand) --------------------------------------
+
+
+def reading_sqlite(path: str) -> SQLiteDatabase:
+    """A :class:`Database` on the existing SQLite file ``path`` that only reads it: opened read-only,
+    journal mode left as it is (close it with ``.connection.close()``)."""
+    uri = "file:" + urllib.parse.quote(str(Path(path).resolve())) + "?mode=ro"
+    return SQLiteDatabase(sqlite3.connect(uri, uri=True, check_same_thread=False))
+
+
+def engine_errors() -> tuple[type[Exception], ...]:
+    """What either engine raises for a database it cannot open, reach or write (besides
+    :class:`IntegrityError`): ``sqlite3.Error``, and ``psycopg.Error`` where psycopg is installed."""
+    try:
+        import psycopg
+    except ImportError:
+        return (sqlite3.Error,)
+    return (sqlite3.Error, psycopg.Error)

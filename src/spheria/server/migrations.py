@@ -341,3 +341,89 @@ def migrate(transaction: Transaction[list[int]], migrations: tuple[Migration, ..
     for migration in sorted(migrations, key=lambda m: m.version):
         done += transaction(step(migration))
     return done
+
+
+# -- what a database holds, read without changing it (``spheria db``: spheria.server.dbcommand) -----------
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A row of ``schema_migrations``: a migration the database records, and when it was applied."""
+
+    version: int
+    name: str
+    applied: float
+
+
+def ledger(db: Database) -> list[Applied]:
+    """The migrations ``db`` records, in order of version; none if it has no ``schema_migrations``
+    (a new database, or a SQLite file from before migrations). Reads only: the table is not made."""
+    if db.engine == POSTGRESQL:
+        found = db.execute("SELECT to_regclass('schema_migrations')").fetchone()[0] is not None
+    else:
+        sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+        found = db.execute(sql).fetchone() is not None
+    if not found:
+        return []
+    rows = db.execute("SELECT version, name, applied FROM schema_migrations ORDER BY version").fetchall()
+    return [Applied(int(row[0]), str(row[1]), float(row[2])) for row in rows]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table the migrations made: its columns, and its counter column (an identity key) if any."""
+
+    name: str
+    columns: tuple[str, ...]
+    counter: str | None = None
+
+
+def _sqlite_tables(db: Database) -> tuple[dict[str, Table], dict[str, set[str]]]:
+    sql = "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND name != ?"
+    tables: dict[str, Table] = {}
+    parents: dict[str, set[str]] = {}
+    for name, create in db.execute(sql, ("schema_migrations",)).fetchall():
+        info = db.execute(f'PRAGMA table_info("{name}")').fetchall()
+        keys = [row[1] for row in info if row[5]]
+        counted = len(keys) == 1 and "AUTOINCREMENT" in str(create).upper()
+        tables[name] = Table(name, tuple(row[1] for row in info), keys[0] if counted else None)
+        parents[name] = {row[2] for row in db.execute(f'PRAGMA foreign_key_list("{name}")').fetchall()}
+    return tables, parents
+
+
+def _postgresql_tables(db: Database) -> tuple[dict[str, Table], dict[str, set[str]]]:
+    sql = (
+        "SELECT table_name, column_name, is_identity FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND table_name != ? ORDER BY table_name, ordinal_position"
+    )
+    columns: dict[str, list[str]] = {}
+    counters: dict[str, str] = {}
+    for table, column, identity in db.execute(sql, ("schema_migrations",)).fetchall():
+        columns.setdefault(table, []).append(column)
+        if identity == "YES":
+            counters[table] = column
+    tables = {name: Table(name, tuple(names), counters.get(name)) for name, names in columns.items()}
+    parents: dict[str, set[str]] = {name: set() for name in tables}
+    keys = (
+        "SELECT child.relname, parent.relname FROM pg_constraint"
+        " JOIN pg_class child ON child.oid = conrelid JOIN pg_class parent ON parent.oid = confrelid"
+        " WHERE contype = 'f' AND connamespace = current_schema()::regnamespace"
+    )
+    for child, parent in db.execute(keys).fetchall():
+        parents.setdefault(child, set()).add(parent)
+    return tables, parents
+
+
+def stored_tables(db: Database) -> list[Table]:
+    """Every table the migrations made in ``db`` (the ledger aside), each after the tables its
+    foreign keys name, so rows copied in this order always find the rows they refer to."""
+    tables, parents = (_postgresql_tables if db.engine == POSTGRESQL else _sqlite_tables)(db)
+    ordered: list[Table] = []
+    waiting = dict(sorted(tables.items()))
+    while waiting:
+        ready = [name for name in waiting if not (parents.get(name, set()) - {name}) & waiting.keys()]
+        if not ready:  # a cycle of foreign keys (none today): the rest in name order
+            ready = list(waiting)
+        for name in ready:
+            ordered.append(waiting.pop(name))
+    return ordered
