@@ -19,6 +19,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -130,3 +131,18 @@ def redis_server() -> Iterator[str]:
             process.kill()
             process.wait()
         shutil.rmtree(home, ignore_errors=True)
+
+
+def fresh_database(server_url: str) -> Iterator[str]:
+    """A new empty database on the PostgreSQL server of ``server_url`` (dropped afterwards, even with
+    connections still open); yields its URL. A generator: ``yield from`` it in a fixture."""
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8'")
+    try:
+        yield server_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

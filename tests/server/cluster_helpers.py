@@ -1,9 +1,9 @@
 """Real server processes joined by a real Redis, for the multi-process tests (test_cluster*.py).
 
 :func:`start_process` runs ``python -m spheria.server --redis URL`` on a loopback port and waits until
-it answers; every process of a test shares one store (``store``: today a SQLite file in WAL mode,
-which works across processes on one machine; the same fixture gives PostgreSQL's URL once the
-storage of issue 39 is there). :class:`Socket` is a websocket client with the helpers of
+it answers; every process of a test shares one store (the ``store`` fixture: a fresh PostgreSQL
+database on the test run's server, ``postgres_url``). :func:`start_worker` runs ``spheria agents``,
+where the agents of processes started with ``--redis`` think. :class:`Socket` is a websocket client with the helpers of
 tests/server/test_server.py, over a real connection.
 """
 
@@ -26,7 +26,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from spheria.server.storage import SQLiteStorage, StoredGame
+from spheria.server.storage import StoredGame, open_storage
 from tests.services import free_port, wait_for_port
 
 Frame = dict[str, Any]
@@ -35,16 +35,9 @@ Frame = dict[str, Any]
 TIMING_FRAMES = {"presence", "thinking", "pong"}
 
 
-def shared_store(tmp_path: Path) -> str:
-    """The store every process of a multi-process test shares (its ``store`` fixture), chosen here
-    once: a SQLite file (WAL, shared across processes on one machine) until PostgreSQL storage is
-    merged, then ``postgres_url``."""
-    return str(tmp_path / "games.sqlite3")
-
-
 def stored(store: str, game_id: str) -> StoredGame:
     """The game as the shared store holds it now (read as any process would)."""
-    storage = SQLiteStorage(store)
+    storage = open_storage(store)
     try:
         found = storage.load_game(game_id)
     finally:
@@ -101,6 +94,14 @@ def start_process(store: str, redis: str | None, log_dir: Path, *extra: str) -> 
     except RuntimeError:
         raise RuntimeError(log.read_text()) from None
     return process
+
+
+def start_worker(redis: str, log_dir: Path) -> subprocess.Popen[bytes]:
+    """``spheria agents --redis URL --workers 1``: the agents of every process on that Redis think here."""
+    command = [sys.executable, "-m", "spheria.cli.main", "agents", "--redis", redis, "--workers", "1"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    with open(log_dir / "agents.log", "wb") as out:
+        return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
 
 
 def request(url: str, method: str = "GET", body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:

@@ -21,15 +21,16 @@ from tests.server.cluster_helpers import (
     Socket,
     create_game,
     request,
-    shared_store,
     start_process,
     token_of,
 )
+from tests.services import fresh_database
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> str:
-    return shared_store(tmp_path)
+def store(postgres_url: str) -> Iterator[str]:
+    """The PostgreSQL database every process of the test shares (a fresh one)."""
+    yield from fresh_database(postgres_url)
 
 
 @pytest.fixture

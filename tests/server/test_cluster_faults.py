@@ -25,18 +25,19 @@ from tests.server.cluster_helpers import (
     create_game,
     redis_on,
     request,
-    shared_store,
     start_process,
+    start_worker,
     stored,
     token_of,
 )
 from tests.server.test_cluster import acting_seat, play_out
-from tests.services import free_port
+from tests.services import free_port, fresh_database
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> str:
-    return shared_store(tmp_path)
+def store(postgres_url: str) -> Iterator[str]:
+    """The PostgreSQL database every process of the test shares (a fresh one)."""
+    yield from fresh_database(postgres_url)
 
 
 HUMAN = {"kind": "human"}
@@ -110,7 +111,10 @@ def test_killing_the_owner_mid_move_loses_no_acknowledged_move_and_applies_none_
 def test_an_agent_game_goes_on_after_its_owner_dies_with_nobody_connected(
     store: str, redis_url: str, tmp_path: Path
 ) -> None:
-    with processes(store, redis_url, tmp_path, "--agent-delay", "0.3") as (a, _b):
+    worker = start_worker(redis_url, tmp_path)  # where the agents of both processes think
+    with processes(store, redis_url, tmp_path, "--agent-delay", "0.3") as (a, _b), contextlib.ExitStack() as stack:
+        stack.callback(worker.wait, 20)
+        stack.callback(worker.terminate)
         game = create_game(a, "spline", [RANDOM, RANDOM])["id"]
         deadline = time.monotonic() + 30
         while len(stored(store, game).record.moves) < 2:
@@ -124,6 +128,7 @@ def test_an_agent_game_goes_on_after_its_owner_dies_with_nobody_connected(
             assert time.monotonic() < deadline, "nobody adopted the orphaned game"
             time.sleep(0.3)
         assert final.status == "finished" and len(final.record.moves) > len(at_death.record.moves)
+        assert final.faults == {}, "an agent move fell back: the worker's answers did not reach the new owner"
         assert final.record.moves[: len(at_death.record.moves)] == at_death.record.moves
         record = final.record
         state = replay(load_game(record.game, **record.options), seed=record.seed, entries=record.moves)
@@ -207,7 +212,10 @@ def test_no_client_text_becomes_a_redis_key_and_the_inbox_cannot_be_reached(
     commanded = r'\] "(?:SET|GET|EXISTS|DEL|PEXPIRE|PUBLISH|SUBSCRIBE)" "([^"]*)"'
     scripted = r'\] "(?:EVALSHA|EVAL)" "[^"]*" "1" "([^"]*)"'
     keys = re.findall(commanded, commands, flags=re.IGNORECASE) + re.findall(scripted, commands, flags=re.IGNORECASE)
-    own = re.compile(r"spheria:(lease:(game:[A-Za-z0-9_-]{12}|lobby)|(alive|inbox):[0-9a-f]{16})")
+    own = re.compile(  # the leases, heartbeats and inboxes, the shared presence, the agent queue: server-made ids only
+        r"spheria:(lease:(game:[A-Za-z0-9_-]{12}|lobby)|(alive|inbox):[0-9a-f]{16}"
+        r"|presence:(process:[0-9a-f]{32}|processes|changed)|agents:(jobs|reply:[0-9a-f]{32}))"
+    )
     assert keys and [key for key in keys if not own.fullmatch(key)] == []
     for hostile in ("x" * 10_000, "alive:0123", "inbox:abc", "a%20b", "a b"):
         assert hostile not in commands

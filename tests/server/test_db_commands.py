@@ -37,8 +37,7 @@ from tests.server.data.write_today_file import PLAYING, RATED
 from tests.server.people import FAST, PASSWORD, send
 from tests.server.test_migrations import stop_postgres
 from tests.server.test_server import TEST_LIMITS
-from tests.server.test_storage import fresh_database
-from tests.services import postgres_server, wait_for_port
+from tests.services import fresh_database, postgres_server, wait_for_port
 
 DATA = Path(__file__).parent / "data"
 NEWEST = max(m.version for m in MIGRATIONS)

@@ -34,8 +34,7 @@ from spheria.server.session import token_digest
 from spheria.server.storage import FINISHED, PostgresStorage, SQLStorage, open_storage
 from tests.server.data.write_today_file import PLAYING, PUZZLE, RATED, TODAY_TOKEN
 from tests.server.test_server import HUMAN, TEST_LIMITS, create, join, play_both, play_out, state_at, token_of
-from tests.server.test_storage import fresh_database
-from tests.services import _as_server_user, postgres_binaries, postgres_server, wait_for_port
+from tests.services import _as_server_user, fresh_database, postgres_binaries, postgres_server, wait_for_port
 
 DATA = Path(__file__).parent / "data"
 NEWEST = max(m.version for m in MIGRATIONS)

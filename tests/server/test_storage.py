@@ -11,11 +11,9 @@ from __future__ import annotations
 import ast
 import json
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 
 import spheria
@@ -42,18 +40,7 @@ from spheria.server.storage import (
     open_storage,
 )
 from spheria.server.waiting import active_controls
-
-
-def fresh_database(server_url: str) -> Iterator[str]:
-    """A new empty database on the PostgreSQL server of ``server_url`` (dropped afterwards); yields its URL."""
-    name = f"t_{uuid.uuid4().hex[:16]}"
-    with psycopg.connect(server_url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8'")
-    try:
-        yield server_url.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with psycopg.connect(server_url, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+from tests.services import fresh_database
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
