@@ -174,11 +174,12 @@ def test_with_redis_down_presence_answers_what_this_process_knows_and_logs_once(
 
 @contextlib.contextmanager
 def redis_apps(tmp_path: Path, url: str) -> Iterator[Callable[[str], Starlette]]:
-    """``make(name)``: an app on its own SQLite file and on Redis ``url`` (a process of the service)."""
+    """``make(name)``: an app on Redis ``url`` (a process of the service), all on one store, as the
+    processes of a service are (``name`` only tells them apart)."""
     opened: list[TestClient] = []
 
     def make(name: str) -> Starlette:
-        app = create_app(str(tmp_path / f"{name}.sqlite3"), agent_delay=0, limits=TEST_LIMITS, redis=url)
+        app = create_app(str(tmp_path / "service.sqlite3"), agent_delay=0, limits=TEST_LIMITS, redis=url)
         accounts_of(app).use_hasher(FAST)
         keeper = TestClient(app)
         keeper.__enter__()

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from spheria.i18n import gettext as _
 from spheria.server import queue_messages as M
+from spheria.server import redis_client
 from spheria.server.agents import AgentJob, AgentPool, AgentProcessPool, AgentTimeout, ProgressSink
 
 if TYPE_CHECKING:
@@ -69,8 +70,6 @@ CLAIM_IDLE = 3.0
 HEARTBEAT = 0.5
 #: Seconds one wait on Redis lasts at most (a reply, a read of the stream): stopping is never slower.
 WAIT_STEP = 1.0
-#: Seconds to open a connection to Redis (a server down is reported this fast).
-CONNECT_TIMEOUT = 2.0
 #: Seconds an answer from Redis may take on an open connection (above :data:`WAIT_STEP`).
 READ_TIMEOUT = 10.0
 #: The characters of a worker's error that reach the server's log.
@@ -84,20 +83,13 @@ class AgentFailed(Exception):
     """A worker ran the job and its agent failed (the worker's error, shortened)."""
 
 
-def connect(url: str) -> Redis:
-    """A Redis client for ``url`` that fails fast: no retries, :data:`CONNECT_TIMEOUT` to connect."""
-    from redis.asyncio import Redis
-    from redis.asyncio.retry import Retry
-    from redis.backoff import NoBackoff
+#: Connections a process's client keeps at most: each agent job waiting for its answer holds one.
+CONNECTIONS = 256
 
-    client: Redis = Redis.from_url(
-        url,
-        socket_connect_timeout=CONNECT_TIMEOUT,
-        socket_timeout=READ_TIMEOUT,
-        retry=Retry(NoBackoff(), 0),
-        decode_responses=True,
-    )
-    return client
+
+def connect(url: str) -> Redis:
+    """The agent queue's client for ``url`` (text answers; :mod:`spheria.server.redis_client`)."""
+    return redis_client.connect(url, connections=CONNECTIONS, read_timeout=READ_TIMEOUT, decode=True)
 
 
 def reply_key(job_id: str) -> str:

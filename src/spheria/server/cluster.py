@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from spheria.server import redis_client
 from spheria.server.ownership import (
     LOBBY,
     PREFIX,
@@ -47,6 +48,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("spheria.server.cluster")
 
+#: Connections the cluster's client keeps at most (leases, heartbeats, the tunnel's publishes).
+CONNECTIONS = 64
 #: Milliseconds a lease lasts unless renewed (renewed every third of it).
 LEASE_MS = 5000
 # KEYS[1] the lease, ARGV[1] this process, ARGV[2] milliseconds: keep (or take again) a lease this
@@ -68,12 +71,10 @@ class RedisCluster(Cluster):
     """Leases and a tunnel over Redis (``redis.asyncio``); see the module's doc."""
 
     def __init__(self, url: str, manager: SessionManager, lease_ms: int = LEASE_MS) -> None:
-        from redis.asyncio import Redis
-
         self.url = url
         self.lease_ms = lease_ms
         self.me = secrets.token_hex(8)
-        self.redis: Redis = Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
+        self.redis: Redis = redis_client.connect(url, connections=CONNECTIONS, read_timeout=2.0)
         #: Leases this process holds, with when each was taken (monotonic seconds).
         self.held: dict[str, float] = {}
         self.manager = manager

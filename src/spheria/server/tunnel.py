@@ -94,6 +94,10 @@ class Tunnel:
         self.waiting: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.pubsub: PubSub | None = None
+        #: The queues of the connections that end when each other process stops beating, and the one
+        #: task per such process that watches it (a Redis call a process, not one a connection).
+        self.watched: dict[str, set[asyncio.Queue[dict[str, Any]]]] = {}
+        self.watchers: dict[str, asyncio.Task[None]] = {}
 
     def inbox(self, process: str) -> str:
         return f"{PREFIX}inbox:{process}"
@@ -104,7 +108,7 @@ class Tunnel:
         self._spawn(self._listen())
 
     async def stop(self) -> None:
-        for task in list(self.tasks):
+        for task in [*self.tasks, *self.watchers.values()]:
             task.cancel()
         if self.pubsub is not None:
             with contextlib.suppress(Exception):
@@ -147,13 +151,28 @@ class Tunnel:
         if queue is not None:
             queue.put_nowait(envelope)
 
-    async def _watch(self, process: str, queue: asyncio.Queue[dict[str, Any]]) -> None:
-        """Put :data:`_GONE` in ``queue`` when ``process`` stops beating."""
-        while True:
-            await asyncio.sleep(self.cluster.lease_ms / 3000)
-            if not await self.cluster.is_alive(process):
-                queue.put_nowait(_GONE)
-                return
+    def _watch(self, process: str, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        """Put :data:`_GONE` in ``queue`` when ``process`` stops beating (until :meth:`_unwatch`)."""
+        self.watched.setdefault(process, set()).add(queue)
+        if process not in self.watchers:
+            task = asyncio.get_running_loop().create_task(self._watch_process(process))
+            self.watchers[process] = task
+
+    def _unwatch(self, process: str, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        self.watched.get(process, set()).discard(queue)
+
+    async def _watch_process(self, process: str) -> None:
+        try:
+            while self.watched.get(process):
+                await asyncio.sleep(self.cluster.lease_ms / 3000)
+                if not await self.cluster.is_alive(process):
+                    for queue in self.watched.pop(process, set()):
+                        queue.put_nowait(_GONE)
+                    return
+        finally:  # nothing to watch (no await since the loop's test), or the process gone
+            self.watchers.pop(process, None)
+            if not self.watched.get(process):
+                self.watched.pop(process, None)
 
     # -- the relay: a client of this process, its game owned by another ---------------------------
     async def relay(self, owner: str, scope: Scope, receive: Receive, send: Send) -> None:
@@ -172,11 +191,8 @@ class Tunnel:
                 self.cluster.went_down(error)
                 await refuse_unavailable(scope, send)
                 return
-            loop = asyncio.get_running_loop()
-            helpers = [
-                loop.create_task(self._forward(owner, connection, receive, queue)),
-                loop.create_task(self._watch(owner, queue)),
-            ]
+            helpers = [asyncio.get_running_loop().create_task(self._forward(owner, connection, receive, queue))]
+            self._watch(owner, queue)
             while not done:
                 envelope = await queue.get()
                 if envelope["op"] != "out":
@@ -188,6 +204,7 @@ class Tunnel:
         finally:
             for helper in helpers:
                 helper.cancel()
+            self._unwatch(owner, queue)
             self.waiting.pop(connection, None)
         if not done:  # the owner went away mid-way: the client starts again (and lands on a live owner)
             with contextlib.suppress(Exception):
@@ -237,16 +254,19 @@ class Tunnel:
                 ended = True
             return message
 
-        async def send(message: Message) -> None:
-            await self.publish(relay, {"op": "out", "cid": connection, "msg": pack(message)})
+        in_order = asyncio.Lock()  # the app may send from several tasks: published in the order sent
 
-        watch = asyncio.get_running_loop().create_task(self._watch(relay, queue))
+        async def send(message: Message) -> None:
+            async with in_order:
+                await self.publish(relay, {"op": "out", "cid": connection, "msg": pack(message)})
+
+        self._watch(relay, queue)
         try:
             await self.app(scope, receive, send)
         except Exception:
             log.warning("a tunnelled connection failed", exc_info=True)
         finally:
-            watch.cancel()
+            self._unwatch(relay, queue)
             self.waiting.pop(connection, None)
             with contextlib.suppress(Exception):
                 await self.publish(relay, {"op": "end", "cid": connection})
