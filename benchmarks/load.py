@@ -68,6 +68,9 @@ from the game drivers measured beside them (a p95 21 times the quiet run's). No 
 option beyond the benchmark's own is needed: with the addresses spread, the per-address limits
 are not met, and P lobby sockets plus 2K game sockets stay under ``--max-connections`` (4096;
 raise it with ``--serve-option`` for more than about 3,500 people).
+
+``--processes 1,2`` (with ``--spread``, ``--failover``, ``--idle-websockets M``): the same games on
+several server processes sharing PostgreSQL and Redis, one run per count (:mod:`benchmarks.processes`).
 """
 
 from __future__ import annotations
@@ -1297,6 +1300,21 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="client addresses 127.0.0.3 on (default: enough for no per-address limit of the server)",
     )
+    parser.add_argument(
+        "--processes",
+        metavar="N,N",
+        help="several server processes on PostgreSQL and Redis, one run per count (benchmarks/processes.py)",
+    )
+    parser.add_argument(
+        "--spread",
+        choices=("random", "game"),
+        default="random",
+        help="with --processes: each socket to any process, or a game's to the process that made it",
+    )
+    parser.add_argument("--failover", action="store_true", help="with --processes: kill -9 one process halfway")
+    parser.add_argument(
+        "--idle-websockets", type=int, default=0, metavar="M", help="with --processes: M idle lobby sockets meanwhile"
+    )
     parser.add_argument("--attack", choices=list(ATTACKS), help=argparse.SUPPRESS)  # the attacker's process
     parser.add_argument("--target", default="", help=argparse.SUPPRESS)  # the game the attacker aims at
     parser.add_argument(
@@ -1309,8 +1327,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.games is None:
         args.games = 100 if args.lobby else 8
     if args.addresses is None:
-        args.addresses = addresses_needed(args.games, args.lobby, args.lobby_rate, args.seconds, args.serve_option)
+        people = args.lobby + (args.idle_websockets if args.processes else 0)
+        args.addresses = addresses_needed(args.games, people, args.lobby_rate, args.seconds, args.serve_option)
     raise_file_limit(25_000)
+    if args.processes:
+        from benchmarks import processes
+
+        return processes.run(args)
     if args.attack:
         check_loopback(args.url or "")
         seen = attack(
