@@ -314,6 +314,7 @@ async def measure_async(service: Service, args: argparse.Namespace) -> dict[str,
     tally = Tally()
     pids = [server.process.pid for server in service.servers]
     cpu = [cpu_seconds(pid) for pid in pids]
+    own_cpu = time.process_time()
     started = time.monotonic()
     deadline = started + args.seconds
     killer = asyncio.create_task(kill_halfway(service, started + args.seconds / 2)) if args.failover else None
@@ -325,6 +326,7 @@ async def measure_async(service: Service, args: argparse.Namespace) -> dict[str,
         await killer
     notes["server_cpu_share"] = [round((cpu_seconds(p) - c) / elapsed, 2) for p, c in zip(pids, cpu, strict=True)]
     notes["server_rss_mb"] = [round(resident_mb(p) or 0.0) for p in pids]
+    notes["client_cpu_share"] = round((time.process_time() - own_cpu) / elapsed, 2)  # the load generator's own
     if crowd is not None:
         notes["idle_websockets_open_at_end"] = crowd.lobbies
         notes["idle_closes"] = dict(crowd.closes)
