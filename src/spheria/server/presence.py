@@ -85,6 +85,10 @@ class Presence:
     def in_lobby(self) -> int:
         return len(self.lobby)
 
+    def is_in_lobby(self, key: str) -> bool:
+        """Whether ``key`` has a lobby socket open (on any process, for :class:`SharedPresence`)."""
+        return key in self.lobby
+
     def is_online(self, key: str) -> bool:
         return self.sockets[key] > 0 if key in self.sockets else False
 
@@ -131,7 +135,7 @@ class SharedPresence(Presence):
     Each process counts its own sockets as :class:`Presence` does and keeps them in Redis under
     its own id (drawn at start, never from client text) with an expiry of :data:`PROCESS_TTL` it
     refreshes every :data:`REFRESH` seconds; it reads the other processes' entries as often, so
-    :meth:`online`, :meth:`names`, :meth:`in_lobby` and :meth:`is_online` answer for all from a
+    :meth:`online`, :meth:`names`, :meth:`in_lobby`, :meth:`is_online` and :meth:`is_in_lobby` answer for all from a
     cache at most that old (the lobby's once-a-second push reads Redis once). A change is published
     on :data:`CHANNEL`: every process re-reads and tells its listeners (its lobby pushes to its own
     sockets). With Redis down it answers what this process knows and logs it once.
@@ -176,6 +180,9 @@ class SharedPresence(Presence):
 
     def is_online(self, key: str) -> bool:
         return super().is_online(key) or any(key in entry["people"] for entry in self.others.values())
+
+    def is_in_lobby(self, key: str) -> bool:
+        return super().is_in_lobby(key) or any(key in entry["lobby"] for entry in self.others.values())
 
     def names(self) -> list[dict[str, Any]]:
         shown = [person for person in self._people().values() if person is not None]
