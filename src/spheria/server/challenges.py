@@ -23,8 +23,8 @@ Seats are held by players: a game started from a challenge records, for each hum
 who holds it, and only that player (by their session cookie) can claim the seat by its invite; a
 seat of a private game claimed by invite is recorded as held by whoever claimed it (when signed in).
 Open challenges live in memory: a restart drops them (the games they started are stored). On several
-processes (``--redis``) one process decides them and every process serves its own lobby sockets from
-a mirror (:mod:`spheria.server.lobby_bus`).
+processes (``--redis``) one process decides them, keeps them in Redis too, and every process serves
+its own lobby sockets from a mirror (:mod:`spheria.server.lobby_bus`).
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ from spheria.server.accounts import (
     signed_in,
 )
 from spheria.server.clocks import parse_clock
+from spheria.server.cluster import RedisCluster
 from spheria.server.connection import FrameSocket
 from spheria.server.database import Database
 from spheria.server.endpoints import client_address, json_response, options_of
@@ -306,8 +307,9 @@ class Lobby:
     def check_posters(self) -> None:
         """The owner, when presence may have changed: a poster seen in a lobby (on any process, as
         the presence counts them) who is in none now has ``challenge_grace_seconds`` to come back
-        before their open challenges expire; one back in time keeps them."""
-        if not self.owning:
+        before their open challenges expire; one back in time keeps them. While the presence knows
+        only this process (Redis away), nobody is taken for gone."""
+        if not self.owning or not self.presence.knows_all():
             return
         posters = {c.poster.id for c in self.challenges.values() if c.status == OPEN}
         self.posters_seen &= posters
@@ -324,7 +326,7 @@ class Lobby:
 
     def poster_gone(self, player_id: str) -> None:
         self.leaving.pop(player_id, None)
-        if not self.owning or self.presence.is_in_lobby(player_id):
+        if not self.owning or not self.presence.knows_all() or self.presence.is_in_lobby(player_id):
             return
         self.posters_seen.discard(player_id)
         for challenge in list(self.challenges.values()):
@@ -802,8 +804,6 @@ async def api_quick(request: Request) -> Response:
 def install(app: Starlette, store: Storage, limits: Limits) -> None:
     """Give ``app`` its lobby (``app.state.lobby``: on several processes, one on the cluster's Redis)
     and record seats' players in ``store``'s tables."""
-    from spheria.server.cluster import RedisCluster
-
     seats = SQLiteSeats(store)
     manager: SessionManager = app.state.manager
     manager.seat_holders = seats.holders
