@@ -212,9 +212,10 @@ def test_no_client_text_becomes_a_redis_key_and_the_inbox_cannot_be_reached(
     commanded = r'\] "(?:SET|GET|EXISTS|DEL|PEXPIRE|PUBLISH|SUBSCRIBE)" "([^"]*)"'
     scripted = r'\] "(?:EVALSHA|EVAL)" "[^"]*" "1" "([^"]*)"'
     keys = re.findall(commanded, commands, flags=re.IGNORECASE) + re.findall(scripted, commands, flags=re.IGNORECASE)
-    own = re.compile(  # the leases, heartbeats and inboxes, the shared presence, the agent queue: server-made ids only
+    # The leases, heartbeats and inboxes, the shared presence and lobby, the agent queue: server-made ids only.
+    own = re.compile(
         r"spheria:(lease:(game:[A-Za-z0-9_-]{12}|lobby)|(alive|inbox):[0-9a-f]{16}"
-        r"|presence:(process:[0-9a-f]{32}|processes|changed)|agents:(jobs|reply:[0-9a-f]{32}))"
+        r"|presence:(process:[0-9a-f]{32}|processes|changed)|lobby:(events|challenges)|agents:(jobs|reply:[0-9a-f]{32}))"
     )
     assert keys and [key for key in keys if not own.fullmatch(key)] == []
     for hostile in ("x" * 10_000, "alive:0123", "inbox:abc", "a%20b", "a b"):

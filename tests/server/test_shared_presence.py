@@ -213,7 +213,15 @@ def test_a_person_in_the_lobby_of_app_a_is_pushed_to_the_lobby_of_app_b(tmp_path
 
 def test_the_people_of_a_server_process_killed_with_9_vanish_from_the_others(tmp_path: Path, redis_url: str) -> None:
     port = free_port()
-    command = [sys.executable, "-m", "spheria.server", "--port", str(port), "--db", str(tmp_path / "a.sqlite3")]
+    command = [
+        sys.executable,
+        "-m",
+        "spheria.server",
+        "--port",
+        str(port),
+        "--db",
+        str(tmp_path / "service.sqlite3"),
+    ]  # one store, as a service has
     command += ["--redis", redis_url]
     env = {"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"}
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)

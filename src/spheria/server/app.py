@@ -189,6 +189,7 @@ def create_app(
         if presence is not None:
             await presence.start()
         await cluster.start(app)
+        await app.state.lobby.bus.start(app.state.lobby)  # the lobby's events to and from the others
         resumed = await manager.resume_all()
         if resumed:
             log.info(ngettext(RESUMED, resumed).format(n=resumed))
@@ -202,6 +203,7 @@ def create_app(
             flagger.cancel()
             engine.shutdown()
             await manager.close()
+            await app.state.lobby.bus.stop()
             await cluster.stop()
             if executor is None:
                 agents.shutdown()

@@ -22,7 +22,9 @@ presence changes (at most once a second; the first frame carries it as ``presenc
 Seats are held by players: a game started from a challenge records, for each human seat, the player
 who holds it, and only that player (by their session cookie) can claim the seat by its invite; a
 seat of a private game claimed by invite is recorded as held by whoever claimed it (when signed in).
-Open challenges live in memory: a restart drops them (the games they started are stored).
+Open challenges live in memory: a restart drops them (the games they started are stored). On several
+processes (``--redis``) one process decides them, keeps them in Redis too, and every process serves
+its own lobby sockets from a mirror (:mod:`spheria.server.lobby_bus`).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import math
 import random
 import secrets
 import time
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,11 +65,13 @@ from spheria.server.accounts import (
     signed_in,
 )
 from spheria.server.clocks import parse_clock
+from spheria.server.cluster import RedisCluster
 from spheria.server.connection import FrameSocket
 from spheria.server.database import Database
 from spheria.server.endpoints import client_address, json_response, options_of
 from spheria.server.jsontext import BadJson, parse_json
 from spheria.server.limits import Limits, SlidingWindow
+from spheria.server.lobby_bus import LobbyBus, RedisLobbyBus
 from spheria.server.presence import Presence
 from spheria.server.session import GameError, GameSession, SessionManager, encode
 from spheria.server.storage import Storage
@@ -133,6 +137,48 @@ class Challenge:
     @property
     def poster(self) -> Player:
         return self.joined[0]
+
+    def stored(self) -> dict[str, Any]:
+        """All a challenge is but its invites and timer: what another process needs to show it and to
+        decide who may see it (:meth:`restored` reads it back; the invites go to their players only)."""
+        return {
+            "id": self.id,
+            "game": self.game,
+            "options": self.options,
+            "seats": self.seats,
+            "seat": self.seat,
+            "rated": self.rated,
+            "opponent": self.opponent,
+            "joined": [[p.id, p.kind, p.name, p.created, p.deleted] for p in self.joined],
+            "created": self.created,
+            "status": self.status,
+            "game_id": self.game_id,
+            "clock": self.clock.to_json(),
+        }
+
+    @classmethod
+    def restored(cls, data: dict[str, Any]) -> Challenge:
+        """The challenge :meth:`stored` gave (``ValueError``, ``KeyError`` or ``TypeError`` if garbled)."""
+        joined = [
+            Player(str(i), str(kind), name, float(created), deleted)
+            for i, kind, name, created, deleted in data["joined"]
+        ]
+        if not joined:
+            raise ValueError("a challenge has its poster")
+        return cls(
+            str(data["id"]),
+            str(data["game"]),
+            dict(data["options"]),
+            int(data["seats"]),
+            data["seat"],
+            bool(data["rated"]),
+            data["opponent"],
+            joined,
+            created=float(data["created"]),
+            status=str(data["status"]),
+            game_id=data["game_id"],
+            clock=TimeControl.from_json(data["clock"]),
+        )
 
     def view(self) -> dict[str, Any]:
         """What every lobby sees (no invites)."""
@@ -222,16 +268,23 @@ class LobbySocket(FrameSocket):
 
 
 class Lobby:
-    """The open challenges of one app (``app.state.lobby``), the lobby sockets and their limits."""
+    """The open challenges of one app (``app.state.lobby``), the lobby sockets and their limits.
 
-    def __init__(self, manager: SessionManager, seats: SQLiteSeats, limits: Limits) -> None:
+    The process that holds the lease ``lobby`` (the only one without ``--redis``) decides the
+    challenges (``owning``); another keeps them as a mirror of the owner's events (``bus``)."""
+
+    def __init__(self, manager: SessionManager, seats: SQLiteSeats, limits: Limits, bus: LobbyBus) -> None:
         self.manager = manager
         self.seats = seats
         self.limits = limits
+        self.bus = bus
+        self.owning = bus.local
+        self.owner_lock = asyncio.Lock()
         self.challenges: OrderedDict[str, Challenge] = OrderedDict()
         self.sockets: set[LobbySocket] = set()
-        #: Lobby sockets open per player, and the grace timers of players who left.
-        self.present: Counter[str] = Counter()
+        #: Posters seen in a lobby (on any process) since their challenge was posted, and the grace
+        #: timers of those who left it.
+        self.posters_seen: set[str] = set()
         self.leaving: dict[str, asyncio.TimerHandle] = {}
         window = limits.challenge_window_seconds
         self.per_address = SlidingWindow(limits.challenges_per_address, window)
@@ -247,26 +300,35 @@ class Lobby:
 
     def arrive(self, socket: LobbySocket) -> None:
         self.sockets.add(socket)
-        if socket.player is not None:
-            self.present[socket.player.id] += 1
-            timer = self.leaving.pop(socket.player.id, None)
-            if timer is not None:
-                timer.cancel()
 
     def leave(self, socket: LobbySocket) -> None:
-        """A lobby socket closed; a poster with none left has ``challenge_grace_seconds`` to come back."""
         self.sockets.discard(socket)
-        player = socket.player
-        if player is None:
+
+    def check_posters(self) -> None:
+        """The owner, when presence may have changed: a poster seen in a lobby (on any process, as
+        the presence counts them) who is in none now has ``challenge_grace_seconds`` to come back
+        before their open challenges expire; one back in time keeps them. While the presence knows
+        only this process (Redis away), nobody is taken for gone."""
+        if not self.owning or not self.presence.knows_all():
             return
-        self.present[player.id] -= 1
-        if self.present[player.id] <= 0:
-            del self.present[player.id]
-            loop = asyncio.get_running_loop()
-            self.leaving[player.id] = loop.call_later(self.limits.challenge_grace_seconds, self.poster_gone, player.id)
+        posters = {c.poster.id for c in self.challenges.values() if c.status == OPEN}
+        self.posters_seen &= posters
+        for player_id in posters:
+            if self.presence.is_in_lobby(player_id):
+                self.posters_seen.add(player_id)
+                timer = self.leaving.pop(player_id, None)
+                if timer is not None:
+                    timer.cancel()
+            elif player_id in self.posters_seen and player_id not in self.leaving:
+                loop = asyncio.get_running_loop()
+                grace = self.limits.challenge_grace_seconds
+                self.leaving[player_id] = loop.call_later(grace, self.poster_gone, player_id)
 
     def poster_gone(self, player_id: str) -> None:
         self.leaving.pop(player_id, None)
+        if not self.owning or not self.presence.knows_all() or self.presence.is_in_lobby(player_id):
+            return
+        self.posters_seen.discard(player_id)
         for challenge in list(self.challenges.values()):
             if challenge.status == OPEN and challenge.poster.id == player_id:
                 self.close(challenge, EXPIRED)
@@ -275,11 +337,84 @@ class Lobby:
         return [c.view() for c in self.challenges.values() if c.status == OPEN and socket.sees(c)]
 
     def announce(self, event: str, challenge: Challenge) -> None:
-        """Push the event to every lobby that sees the challenge, at once (encoded once)."""
+        """The owner's event: pushed here at once, and through the bus to every other process."""
+        self.push(event, challenge)
+        self.bus.challenge(event, challenge.stored(), challenge.status == OPEN)
+
+    def push(self, event: str, challenge: Challenge) -> None:
+        """Push the event to every lobby socket of this process that sees the challenge (encoded once)."""
         text = encode({"type": "challenge", "event": event, "challenge": challenge.view()})
         for socket in list(self.sockets):
             if socket.sees(challenge):
                 socket.direct.push(text)
+
+    # -- the mirror and the lease (docs/server.md, Several processes) ------------------------------
+
+    def apply(self, event: str, stored: dict[str, Any]) -> None:
+        """The owner's event, on another process: the mirror takes it and this process's sockets hear it."""
+        try:
+            challenge = Challenge.restored(stored)
+        except (ValueError, KeyError, TypeError):
+            return
+        self.challenges[challenge.id] = challenge
+        self.forget_old()
+        self.push(event, challenge)
+
+    def told(self, player_id: str, frame: dict[str, Any]) -> None:
+        for socket in list(self.sockets):
+            if socket.player is not None and socket.player.id == player_id:
+                socket.direct.push(frame)
+
+    def reload(self, stored: list[dict[str, Any]]) -> None:
+        """The open challenges are ``stored``: the mirror becomes them (finished ones are kept)."""
+        restored = []
+        for data in stored:
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                restored.append(Challenge.restored(data))
+        for key in [key for key, c in self.challenges.items() if c.status in (OPEN, STARTING)]:
+            del self.challenges[key]
+        for challenge in sorted(restored, key=lambda c: c.created):
+            if challenge.status == OPEN:
+                self.challenges[challenge.id] = challenge
+
+    def stored_open(self) -> list[dict[str, Any]]:
+        return [c.stored() for c in self.challenges.values() if c.status == OPEN]
+
+    async def owned(self) -> None:
+        """Before a challenge request: a process that holds the lease but does not yet decide (it took
+        it for this request) loads the open challenges first."""
+        if not self.owning and self.bus.holds():
+            try:
+                stored = await self.bus.load()
+            except Exception:  # Redis went away between the lease and the load: not decided here
+                raise GameError("cluster_unavailable", _(M.CLUSTER_UNAVAILABLE)) from None
+            await self.become_owner(stored)
+
+    async def become_owner(self, stored: list[dict[str, Any]]) -> None:
+        """This process took the lease: it decides from now on, from the open challenges ``stored``
+        (their expiry timers set again; every poster counted as seen, so one in no lobby has the grace)."""
+        async with self.owner_lock:
+            if self.owning:
+                return
+            self.reload(stored)
+            self.owning = True
+            for challenge in list(self.challenges.values()):
+                if challenge.status == OPEN:
+                    self.posters_seen.add(challenge.poster.id)
+                    self.arm_expiry(challenge)
+            self.check_posters()
+
+    def stop_owning(self) -> None:
+        """The lease was lost: another process decides; this one's timers stop."""
+        self.owning = False
+        for challenge in self.challenges.values():
+            if challenge.expiry is not None:
+                challenge.expiry.cancel()
+                challenge.expiry = None
+        for timer in self.leaving.values():
+            timer.cancel()
+        self.leaving.clear()
+        self.posters_seen.clear()
 
     def follow_presence(self, presence: Presence) -> None:
         """Count the lobby's people in ``presence`` (the app's) and push it when it changes."""
@@ -294,7 +429,9 @@ class Lobby:
 
     def presence_changed(self) -> None:
         """Presence may have changed: push it to every lobby soon, at most once per
-        :data:`PRESENCE_INTERVAL` (a burst of changes is one frame, of the state after it)."""
+        :data:`PRESENCE_INTERVAL` (a burst of changes is one frame, of the state after it); a poster
+        who left every lobby starts their grace."""
+        self.check_posters()
         if self.presence_timer is not None:
             return
         wait = max(0.0, self.presence_sent + PRESENCE_INTERVAL - time.monotonic())
@@ -313,9 +450,9 @@ class Lobby:
                 socket.direct.push(text)
 
     def tell(self, player_id: str, frame: dict[str, Any]) -> None:
-        for socket in list(self.sockets):
-            if socket.player is not None and socket.player.id == player_id:
-                socket.direct.push(frame)
+        """Push ``frame`` to the player's lobby sockets on every process."""
+        self.told(player_id, frame)
+        self.bus.tell(player_id, frame)
 
     # -- challenges ---------------------------------------------------------------------------------
 
@@ -399,14 +536,20 @@ class Lobby:
 
     def post(self, challenge: Challenge) -> None:
         self.challenges[challenge.id] = challenge
+        self.arm_expiry(challenge)
+        self.announce("created", challenge)
+        self.check_posters()
+
+    def arm_expiry(self, challenge: Challenge) -> None:
+        """Expire ``challenge`` ``challenge_ttl_seconds`` after it was posted (0: never)."""
         ttl = self.limits.challenge_ttl_seconds
         if ttl > 0:
-            challenge.expiry = asyncio.get_running_loop().call_later(ttl, self.expire, challenge.id)
-        self.announce("created", challenge)
+            left = max(0.0, challenge.created + ttl - time.time())
+            challenge.expiry = asyncio.get_running_loop().call_later(left, self.expire, challenge.id)
 
     def expire(self, challenge_id: str) -> None:
         challenge = self.challenges.get(challenge_id)
-        if challenge is not None and challenge.status == OPEN:
+        if self.owning and challenge is not None and challenge.status == OPEN:
             challenge.expiry = None
             self.close(challenge, EXPIRED)
 
@@ -519,6 +662,7 @@ _STATUS = {
     "rated_needs_account": 403,
     "no_seat_held": 403,
     "poster_cancels": 409,
+    "cluster_unavailable": 503,
 }
 
 
@@ -533,6 +677,7 @@ async def api_post(request: Request) -> Response:
     """``POST /api/challenges``: a challenge; to a level, the game starts at once (201 with its invite)."""
     lobby = lobby_of(request)
     try:
+        await lobby.owned()
         check_forgery(request)
         player = await signed_in(request)
         data = await body_of(request, "game", "options", "seat", "rated", "opponent", "clock")
@@ -559,6 +704,7 @@ async def api_list(request: Request) -> Response:
     """``GET /api/challenges?game=NAME``: the open challenges this browser may see."""
     lobby = lobby_of(request)
     try:
+        await lobby.owned()
         player = await current_player(request)
     except GameError as error:
         return _refused(error)
@@ -575,6 +721,7 @@ async def api_one(request: Request) -> Response:
     """``GET /api/challenges/{id}``: the challenge; to one of its players, their seat and invite."""
     lobby = lobby_of(request)
     try:
+        await lobby.owned()
         player = await current_player(request)
         challenge = lobby.find(request.path_params["challenge_id"])
         if not challenge.visible_to(player):
@@ -591,6 +738,7 @@ async def api_accept(request: Request) -> Response:
     """``POST /api/challenges/{id}/accept``: take the (next) seat; 200 ``{"game_id", "seat", "invite"}``."""
     lobby = lobby_of(request)
     try:
+        await lobby.owned()
         check_forgery(request)
         player = await signed_in(request)
         answer = await lobby.accept(request, request.path_params["challenge_id"], player)
@@ -603,6 +751,7 @@ async def api_cancel(request: Request) -> Response:
     """``DELETE /api/challenges/{id}``: the poster withdraws an open challenge."""
     lobby = lobby_of(request)
     try:
+        await lobby.owned()
         check_forgery(request)
         player = await signed_in(request)
         lobby.cancel(request.path_params["challenge_id"], player)
@@ -615,6 +764,7 @@ async def api_withdraw(request: Request) -> Response:
     """``DELETE /api/challenges/{id}/seat``: a player who joined a 3–4-seat challenge leaves it."""
     lobby = lobby_of(request)
     try:
+        await lobby.owned()
         check_forgery(request)
         player = await signed_in(request)
         answer = lobby.withdraw(request.path_params["challenge_id"], player)
@@ -628,6 +778,7 @@ async def api_quick(request: Request) -> Response:
     same game and options anyone may take (200, as an accept), else post one with the seat drawn (201)."""
     lobby = lobby_of(request)
     try:
+        await lobby.owned()
         check_forgery(request)
         player = await signed_in(request)
         data = await body_of(request, "game", "options")
@@ -651,11 +802,14 @@ async def api_quick(request: Request) -> Response:
 
 
 def install(app: Starlette, store: Storage, limits: Limits) -> None:
-    """Give ``app`` its lobby (``app.state.lobby``) and record seats' players in ``store``'s tables."""
+    """Give ``app`` its lobby (``app.state.lobby``: on several processes, one on the cluster's Redis)
+    and record seats' players in ``store``'s tables."""
     seats = SQLiteSeats(store)
     manager: SessionManager = app.state.manager
     manager.seat_holders = seats.holders
-    app.state.lobby = Lobby(manager, seats, limits)
+    cluster = manager.cluster
+    bus = RedisLobbyBus(cluster) if isinstance(cluster, RedisCluster) else LobbyBus()
+    app.state.lobby = Lobby(manager, seats, limits, bus)
 
 
 ROUTES = [

@@ -8,8 +8,9 @@ Every live game is owned by one process at a time, and everything about it runs 
 * :class:`RedisCluster` (``--redis redis://…``): a random process id and a heartbeat key with an
   expiry; a **lease** per live game (``SET spheria:lease:game:<id> <proc> NX PX <ttl>``), renewed
   every ttl/3 while the game is held (compare-and-extend), released when it leaves memory
-  (compare-and-delete); the lobby is one more lease (``spheria:lease:lobby``). A request or
-  websocket for a game (or the lobby) owned elsewhere goes through the **tunnel**
+  (compare-and-delete); the lobby's challenges are one more lease (``spheria:lease:lobby``; its
+  sockets are served anywhere: :mod:`spheria.server.lobby_bus`). A request or websocket for a game
+  (or a challenge request) owned elsewhere goes through the **tunnel**
   (:mod:`spheria.server.tunnel`) to its owner.
 
 :class:`Router` is the ASGI middleware that decides, inside the Guard: local, tunnelled, or refused
@@ -271,7 +272,7 @@ def make_cluster(redis: str | None, manager: SessionManager) -> Cluster:
 
 
 class Router:
-    """ASGI middleware (inside the Guard): a request for a game or the lobby is served here when this
+    """ASGI middleware (inside the Guard): a request for a game or a challenge is served here when this
     process owns it (or takes its lease now), else relayed to the owner; refused with
     ``cluster_unavailable`` (503) when Redis is needed and cannot be reached."""
 

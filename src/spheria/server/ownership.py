@@ -15,7 +15,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 #: The close code a relayed socket gets when its game's owner is gone (service restart):
 #: the browser reconnects (web/js/game.js) and lands on whichever process takes the game.
 CLOSE_RESTART = 1012
-#: The lease of the lobby (open challenges live in one process's memory at a time).
+#: The lease of the lobby (one process at a time decides the open challenges).
 LOBBY = "lobby"
 PREFIX = "spheria:"
 #: A game id as :func:`spheria.server.session.new_game_id` makes them (``token_urlsafe(9)``).
@@ -34,16 +34,19 @@ def game_key(game_id: str) -> str | None:
 
 def lease_of(path: str) -> str | None:
     """The lease a request path needs (None: any process serves it): a game's socket and API, the
-    lobby's socket and challenges. ``/ws/analysis`` and the creation of a game are anyone's.
+    lobby's challenges (one process decides them). The lobby's socket (every process serves its own
+    from a mirror: :mod:`spheria.server.lobby_bus`), ``/ws/analysis`` and the creation of a game are anyone's.
 
-    >>> lease_of("/ws/Ab3_-x9QzL0p"), lease_of("/api/games/Ab3_-x9QzL0p/resign"), lease_of("/ws/lobby")
+    >>> lease_of("/ws/Ab3_-x9QzL0p"), lease_of("/api/games/Ab3_-x9QzL0p/resign"), lease_of("/api/challenges/x/accept")
     ('game:Ab3_-x9QzL0p', 'game:Ab3_-x9QzL0p', 'lobby')
     >>> [lease_of(p) for p in ("/ws/*", "/api/games/../x", "/ws/" + "x" * 10_000, "/api/games", "/ws/analysis")]
     [None, None, None, None, None]
+    >>> lease_of("/ws/lobby") is None
+    True
     """
-    if path == "/ws/lobby" or path == "/api/challenges" or path.startswith("/api/challenges/"):
+    if path == "/api/challenges" or path.startswith("/api/challenges/"):
         return LOBBY
-    if path == "/ws/analysis":
+    if path in ("/ws/lobby", "/ws/analysis"):
         return None
     match = _GAME_PATH.fullmatch(path)
     if match is None:

@@ -85,6 +85,15 @@ class Presence:
     def in_lobby(self) -> int:
         return len(self.lobby)
 
+    def is_in_lobby(self, key: str) -> bool:
+        """Whether ``key`` has a lobby socket open (on any process, for :class:`SharedPresence`)."""
+        return key in self.lobby
+
+    def knows_all(self) -> bool:
+        """Whether the counts are every process's (a :class:`SharedPresence` cut off from Redis
+        knows only its own: nobody is taken for gone on its word)."""
+        return True
+
     def is_online(self, key: str) -> bool:
         return self.sockets[key] > 0 if key in self.sockets else False
 
@@ -131,7 +140,7 @@ class SharedPresence(Presence):
     Each process counts its own sockets as :class:`Presence` does and keeps them in Redis under
     its own id (drawn at start, never from client text) with an expiry of :data:`PROCESS_TTL` it
     refreshes every :data:`REFRESH` seconds; it reads the other processes' entries as often, so
-    :meth:`online`, :meth:`names`, :meth:`in_lobby` and :meth:`is_online` answer for all from a
+    :meth:`online`, :meth:`names`, :meth:`in_lobby`, :meth:`is_online` and :meth:`is_in_lobby` answer for all from a
     cache at most that old (the lobby's once-a-second push reads Redis once). A change is published
     on :data:`CHANNEL`: every process re-reads and tells its listeners (its lobby pushes to its own
     sockets). With Redis down it answers what this process knows and logs it once.
@@ -150,6 +159,35 @@ class SharedPresence(Presence):
         self.tasks: list[asyncio.Task[None]] = []
         self._publish: asyncio.Task[None] | None = None
         self._down = False
+        #: This process's named keys (online, and in the lobby) and how many keys have no name, kept
+        #: as sockets come and go: a count costs the named people, not every anonymous socket.
+        self.named: set[str] = set()
+        self.lobby_named: set[str] = set()
+        self.unnamed = 0
+        self.lobby_unnamed = 0
+
+    def enter(self, key: str, shown: dict[str, Any] | None, lobby: bool = False) -> None:
+        first, first_in_lobby = key not in self.sockets, lobby and key not in self.lobby
+        if key.startswith(ANONYMOUS):
+            self.unnamed += first
+            self.lobby_unnamed += first_in_lobby
+        else:
+            self.named.add(key)
+            if lobby:
+                self.lobby_named.add(key)
+        super().enter(key, shown, lobby)
+
+    def leave(self, key: str, lobby: bool = False) -> None:
+        last, last_in_lobby = self.sockets[key] == 1, lobby and self.lobby[key] == 1
+        if key.startswith(ANONYMOUS):
+            self.unnamed -= last
+            self.lobby_unnamed -= last_in_lobby
+        else:
+            if last:
+                self.named.discard(key)
+            if last_in_lobby:
+                self.lobby_named.discard(key)
+        super().leave(key, lobby)
 
     # -- what every process sees -------------------------------------------------------------------
 
@@ -157,25 +195,30 @@ class SharedPresence(Presence):
         people: dict[str, dict[str, Any] | None] = {}
         for entry in self.others.values():
             people.update(entry["people"])
-        for key in self.sockets:
-            if not key.startswith(ANONYMOUS):
-                people[key] = self.shown.get(key)
+        for key in self.named:
+            people[key] = self.shown.get(key)
         return people
 
-    def _anonymous(self, local: Counter[str], field: str) -> int:
-        return sum(1 for key in local if key.startswith(ANONYMOUS)) + sum(int(e[field]) for e in self.others.values())
+    def _anonymous(self, local: int, field: str) -> int:
+        return local + sum(int(e[field]) for e in self.others.values())
 
     def online(self) -> int:
-        return len(self._people()) + self._anonymous(self.sockets, "anonymous")
+        return len(self._people()) + self._anonymous(self.unnamed, "anonymous")
 
     def in_lobby(self) -> int:
-        keys = {key for key in self.lobby if not key.startswith(ANONYMOUS)}
+        keys = set(self.lobby_named)
         for entry in self.others.values():
             keys.update(entry["lobby"])
-        return len(keys) + self._anonymous(self.lobby, "lobby_anonymous")
+        return len(keys) + self._anonymous(self.lobby_unnamed, "lobby_anonymous")
 
     def is_online(self, key: str) -> bool:
         return super().is_online(key) or any(key in entry["people"] for entry in self.others.values())
+
+    def is_in_lobby(self, key: str) -> bool:
+        return super().is_in_lobby(key) or any(key in entry["lobby"] for entry in self.others.values())
+
+    def knows_all(self) -> bool:
+        return not self._down
 
     def names(self) -> list[dict[str, Any]]:
         shown = [person for person in self._people().values() if person is not None]
@@ -185,12 +228,11 @@ class SharedPresence(Presence):
 
     def entry(self) -> dict[str, Any]:
         """This process's entry: its named people, its lobby, and how many sockets have no name."""
-        named = [key for key in self.sockets if not key.startswith(ANONYMOUS)]
         return {
-            "people": {key: self.shown.get(key) for key in named},
-            "anonymous": len(self.sockets) - len(named),
-            "lobby": [key for key in self.lobby if not key.startswith(ANONYMOUS)],
-            "lobby_anonymous": sum(1 for key in self.lobby if key.startswith(ANONYMOUS)),
+            "people": {key: self.shown.get(key) for key in self.named},
+            "anonymous": self.unnamed,
+            "lobby": list(self.lobby_named),
+            "lobby_anonymous": self.lobby_unnamed,
         }
 
     def changed(self) -> None:
