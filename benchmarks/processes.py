@@ -79,6 +79,7 @@ class Server:
 class Service:
     servers: list[Server]
     db: str
+    redis: str
     killed_at: float | None = None
 
     def live(self) -> list[Server]:
@@ -106,7 +107,7 @@ def service(processes: int, serve_options: list[str], idle: int) -> Iterator[Ser
                 servers.append(Server(f"http://127.0.0.1:{port}", process))
             for server in servers:
                 wait_until_serving(server)
-            yield Service(servers, db)
+            yield Service(servers, db, redis)
         finally:
             for server in servers:
                 if server.process.poll() is None:
@@ -117,6 +118,34 @@ def service(processes: int, serve_options: list[str], idle: int) -> Iterator[Ser
                 except subprocess.TimeoutExpired:
                     server.process.kill()
                     server.process.wait()
+
+
+def pids_listening(port: int, program: str) -> list[int]:
+    """The processes of ``program`` started with ``port`` in their command line, and their children
+    (PostgreSQL's backends are the postmaster's children)."""
+    found: list[int] = []
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+            parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if command and command[0].endswith(program.encode()) and str(port).encode() in b" ".join(command):
+            found.append(int(entry.name))
+    return found + [pid for pid, parent in parents.items() if parent in found]
+
+
+def stack_cpu(service: Service) -> dict[str, float]:
+    """CPU seconds used so far by the service's PostgreSQL and Redis."""
+    db_port = int(service.db.rsplit(":", 1)[1].split("/", 1)[0])
+    redis_port = int(service.redis.rsplit(":", 1)[1].split("/", 1)[0])
+    return {
+        "postgres": sum(cpu_seconds(pid) for pid in pids_listening(db_port, "postgres")),
+        "redis": sum(cpu_seconds(pid) for pid in pids_listening(redis_port, "redis-server")),
+    }
 
 
 def wait_until_serving(server: Server) -> None:
@@ -315,6 +344,7 @@ async def measure_async(service: Service, args: argparse.Namespace) -> dict[str,
     pids = [server.process.pid for server in service.servers]
     cpu = [cpu_seconds(pid) for pid in pids]
     own_cpu = time.process_time()
+    stack = stack_cpu(service)
     started = time.monotonic()
     deadline = started + args.seconds
     killer = asyncio.create_task(kill_halfway(service, started + args.seconds / 2)) if args.failover else None
@@ -327,6 +357,8 @@ async def measure_async(service: Service, args: argparse.Namespace) -> dict[str,
     notes["server_cpu_share"] = [round((cpu_seconds(p) - c) / elapsed, 2) for p, c in zip(pids, cpu, strict=True)]
     notes["server_rss_mb"] = [round(resident_mb(p) or 0.0) for p in pids]
     notes["client_cpu_share"] = round((time.process_time() - own_cpu) / elapsed, 2)  # the load generator's own
+    for part, seconds in stack_cpu(service).items():  # (backends that ended meanwhile are not counted)
+        notes[f"{part}_cpu_share"] = round((seconds - stack[part]) / elapsed, 2)
     if crowd is not None:
         notes["idle_websockets_open_at_end"] = crowd.lobbies
         notes["idle_closes"] = dict(crowd.closes)
