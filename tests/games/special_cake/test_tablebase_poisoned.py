@@ -296,6 +296,64 @@ def test_cli_builds_lists_and_verifies_poisoned(
     assert "disagrees with the solver on 6048 positions" in capsys.readouterr().err
 
 
+def _report(out: str) -> list[str]:
+    """A verify run's report without its timing line (the only line two runs may differ in)."""
+    return [line for line in out.splitlines() if " checked (" not in line or "earlier run" not in line]
+
+
+def test_a_killed_poisoned_verify_resumes_to_the_same_report(
+    tmp_path: Path, program: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(program.parent, tmp_path / "bin")
+    cache = ["--variant", "poisoned", "--cache", str(tmp_path)]
+    assert main(["tablebase", "build", "--upto", "6", *cache]) == 0
+    # A damaged level, so that the report has disagreements to list.
+    path = level_path(tmp_path / TableSpec(variant=POISONED).name, 5)
+    data = bytearray(path.read_bytes())
+    for i in range(HEADER.size, len(data), 7):
+        data[i] ^= 0xFF
+    path.write_bytes(bytes(data))
+    verify = ["tablebase", "verify", "--levels", "3-6", "--per-level", "40", "--seed", "5", *cache]
+    whole = tmp_path / "whole.jsonl"
+    capsys.readouterr()
+    assert main([*verify, "--journal", str(whole)]) == 1
+    captured = capsys.readouterr()
+    expected = _report(captured.out)
+    mismatches = [line for line in expected if "the table says" in line]
+    assert len(mismatches) > 0 and all(
+        line.startswith("level  5  white 0x") and "cherry 0x" in line for line in mismatches
+    )
+    assert f"disagrees with the solver on {len(mismatches)} positions" in captured.err
+    assert "160 positions checked (0 of them by an earlier run of this journal)" in captured.out
+
+    # The same run killed after 70 positions (the test's hook: the 71st solve is interrupted) ...
+    real = poisoned_search_value
+    calls = 0
+
+    def killed_after_70(*args: object) -> int:
+        nonlocal calls
+        calls += 1
+        if calls > 70:
+            raise KeyboardInterrupt
+        return real(*args)  # type: ignore[arg-type]
+
+    stopped = tmp_path / "stopped.jsonl"
+    monkeypatch.setattr("spheria.games.special_cake.tablebase.verify.poisoned_search_value", killed_after_70)
+    assert main([*verify, "--journal", str(stopped)]) == 130
+    capsys.readouterr()
+    assert len(stopped.read_text().splitlines()) == 1 + 70
+    # ... and run again with the same arguments: it checks only the 90 left and ends as the whole run.
+    monkeypatch.setattr("spheria.games.special_cake.tablebase.verify.poisoned_search_value", real)
+    assert main([*verify, "--journal", str(stopped)]) == 1
+    captured = capsys.readouterr()
+    assert _report(captured.out) == expected
+    assert "160 positions checked (70 of them by an earlier run of this journal)" in captured.out
+    assert stopped.read_text().splitlines() == whole.read_text().splitlines()
+    # Another seed would draw other positions: that journal is refused.
+    assert main([*verify, "--seed", "6", "--journal", str(stopped)]) == 1
+    assert "journal of another run" in capsys.readouterr().err
+
+
 # -- chunks: a level computed in parts, anywhere, merged to the same bits ---------------------
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import random
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -51,10 +52,6 @@ MESSAGES = {
     "verify_progress": N_("level {level:2d}  {done}/{total} positions to check are checked"),
     "no_table_variant": N_("only mint and poisoned have a table, not {variant}"),
     "step_only_mint": N_("--against step checks mint tables; check poisoned against the search solver"),
-    "verify_bad_poisoned": N_(
-        "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x} "
-        "cherry {cherry:#x}"
-    ),
     "bad_levels": N_("{option} wants N or A-B, not {text!r}"),
     "no_levels": N_("no finished level in {directory}; run 'spheria tablebase build' first"),
     "status_head": N_("{directory}: levels with {positions:,} positions in all, {done} of {total} levels finished"),
@@ -72,13 +69,22 @@ MESSAGES = {
     "no_setup": N_("the set-up table of {directory} is not finished for {empty} free sites"),
     "setup_line": N_("{empty} free  {checked:>6} checked  {won:>6} won by Mint  {mismatches} disagree"),
     "verify_line": N_("level {level:2d}  {checked:>6} checked  {won:>6} won  {mismatches} disagree"),
-    "verify_bad": N_(
-        "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x}"
+    "verify_bad": N_("the table disagrees with the solver on {count} positions (listed above)"),
+    "verify_time": N_(
+        "{checked} positions checked ({kept} of them by an earlier run of this journal) in {seconds:.1f} s"
     ),
+    "mismatch": N_(
+        "level {level:2d}  white {white:#x} black {black:#x}: the table says {table}, the check the opposite"
+    ),
+    "mismatch_poisoned": N_(
+        "level {level:2d}  white {white:#x} black {black:#x} cherry {cherry:#x}: the table says {table}, "
+        "the check the opposite"
+    ),
+    "setup_mismatch": N_("set-up white {white:#x} black {black:#x}: the table says {winner} wins, the check the other"),
+    "won": N_("won"),
+    "lost": N_("lost"),
     "verify_ok": N_("all {checked} positions agree with the search solver"),
-    "verify_bad_step": N_(
-        "the table disagrees with its level below on {count} positions, e.g. white {white:#x} black {black:#x}"
-    ),
+    "verify_bad_step": N_("the table disagrees with its level below on {count} positions (listed above)"),
     "step_needs_below": N_("the step check of level {level} reads level {below}, which is not finished"),
     "verify_ok_step": N_("all {checked} positions agree with one move into the level below"),
     "build_failed": N_("the build failed: {error}"),
@@ -335,16 +341,24 @@ def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
                 empty=empty, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
             )
         )
+    for white, black in bad:
+        says = _(MESSAGES["mint"]) if table.mint_wins_setup(white, black) else _(MESSAGES["liquorice"])
+        term.say(_(MESSAGES["setup_mismatch"]).format(white=white, black=black, winner=says))
     if bad:
-        white, black = bad[0]
-        raise CliError(_(MESSAGES["verify_bad"]).format(count=len(bad), white=white, black=black))
+        raise CliError(_(MESSAGES["verify_bad"]).format(count=len(bad)))
     term.say(_(MESSAGES["verify_ok"]).format(checked=sum(result.checked for result in results)))
     return 0
 
 
 def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.games.special_cake.tablebase.build import build_dir
-    from spheria.games.special_cake.tablebase.verify import Journal, check_levels, solver_value, step_value
+    from spheria.games.special_cake.tablebase.verify import (
+        Journal,
+        check_levels,
+        poisoned_solver_value,
+        solver_value,
+        step_value,
+    )
 
     spec = _spec(args)
     table = _table(build_dir(args.cache, spec), spec)
@@ -354,9 +368,9 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     levels = _parse_levels(args.levels, finished)
     if not levels:
         raise CliError(_(MESSAGES["no_levels"]).format(directory=table.directory))
-    if spec.cherry:
-        return _verify_poisoned(args, table, levels, term)
     if args.against == "step":
+        if spec.cherry:
+            raise CliError(_(MESSAGES["step_only_mint"]))
         if args.workers > 1:
             raise CliError(_(MESSAGES["workers_need_search"]))
         for n in levels:
@@ -366,6 +380,7 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     journal = None
     if args.journal is not None:
         header = {
+            "variant": spec.variant,
             "levels": levels,
             "per_level": per_level,
             "seed": args.seed,
@@ -376,8 +391,13 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
             journal = Journal(args.journal, header)
         except (OSError, ValueError) as error:
             raise CliError(_(MESSAGES["bad_journal"]).format(error=error)) from None
+    kept = len(journal.outcomes) if journal is not None else 0
     rng = random.Random(args.seed)
-    value = solver_value(spec.line_rule) if args.against == "search" else step_value(table)
+    if args.against == "step":
+        value = step_value(table)
+    else:
+        value = poisoned_solver_value(spec.line_rule) if spec.cherry else solver_value(spec.line_rule)
+    start = time.monotonic()
     with _evaluator(args.workers) as evaluate_all:
         checked, bad = 0, []
         for n in levels:
@@ -385,17 +405,27 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
                 table, [n], per_level, rng, value, journal=journal, evaluate_all=_reporting(evaluate_all, n, term)
             )
             checked += result.checked
-            bad += result.mismatches
+            bad += [(n, position) for position in result.mismatches]
             term.end_transient()
             term.say(
                 _(MESSAGES["verify_line"]).format(
                     level=n, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
                 )
             )
+    term.say(_(MESSAGES["verify_time"]).format(checked=checked, kept=kept, seconds=time.monotonic() - start))
+    for n, position in bad:
+        white, black, *cherry = position
+        says = _(MESSAGES["won"]) if table.wins(*position) else _(MESSAGES["lost"])
+        if cherry:
+            line = _(MESSAGES["mismatch_poisoned"]).format(
+                level=n, white=white, black=black, cherry=cherry[0], table=says
+            )
+        else:
+            line = _(MESSAGES["mismatch"]).format(level=n, white=white, black=black, table=says)
+        term.say(line)
     suffix = "" if args.against == "search" else "_step"
     if bad:
-        white, black = bad[0]
-        raise CliError(_(MESSAGES["verify_bad" + suffix]).format(count=len(bad), white=white, black=black))
+        raise CliError(_(MESSAGES["verify_bad" + suffix]).format(count=len(bad)))
     term.say(_(MESSAGES["verify_ok" + suffix]).format(checked=checked))
     return 0
 
@@ -422,27 +452,3 @@ def _reporting(evaluate_all: Callable[..., Iterable[int]], level: int, term: Ter
             yield result
 
     return evaluate
-
-
-def _verify_poisoned(args: argparse.Namespace, table: Any, levels: list[int], term: Terminal) -> int:
-    """``verify`` of a poisoned table: random positions of each level against the search solver."""
-    from spheria.games.special_cake.tablebase.verify import check_poisoned_levels
-
-    if args.against != "search":
-        raise CliError(_(MESSAGES["step_only_mint"]))
-    rng = random.Random(args.seed)
-    checked, bad = 0, []
-    for n in levels:
-        [result] = check_poisoned_levels(table, [n], max(args.per_level, 1), rng)
-        checked += result.checked
-        bad += result.mismatches
-        term.say(
-            _(MESSAGES["verify_line"]).format(
-                level=n, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
-            )
-        )
-    if bad:
-        white, black, red = bad[0]
-        raise CliError(_(MESSAGES["verify_bad_poisoned"]).format(count=len(bad), white=white, black=black, cherry=red))
-    term.say(_(MESSAGES["verify_ok"]).format(checked=checked))
-    return 0
