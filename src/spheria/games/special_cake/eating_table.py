@@ -33,10 +33,11 @@ from pathlib import Path
 from spheria.engine.board import ALL_SITES, BELOW, NUM_SITES
 from spheria.games.special_cake.solver.setup_table import colex_rank, pext, stable_shapes
 
-#: A level file's header (as ``tablebase.layout.HEADER``): magic, format, level, shapes, per shape, ...
+#: A level file's header (as ``tablebase.layout.HEADER``): magic, file version, level, shapes, per shape, ...
 HEADER = struct.Struct("<8sIIQQQQQQ")
 LEVEL_MAGIC = b"SPHTBLVL"
-FORMAT_VERSION = 1
+#: The level file versions read (as ``tablebase.layout``'s): 2, and 1 (which also kept the level's time).
+LEVEL_FILE_VERSIONS = (2, 1)
 #: Candies of each colour on a full mint cake: no eating position has more.
 MINT_CAP = 15
 #: The environment variable that moves every build (as ``spheria.games.special_cake.tablebase.build.CACHE_VARIABLE``).
@@ -134,7 +135,9 @@ class EatingTableProbe:
         words = (blocks * per_shape + 63) // 64
         if (
             fields is None
-            or fields[:5] != (LEVEL_MAGIC, FORMAT_VERSION, n, blocks, per_shape)
+            or fields[0] != LEVEL_MAGIC
+            or fields[1] not in LEVEL_FILE_VERSIONS
+            or fields[2:5] != (n, blocks, per_shape)
             or (size != HEADER.size + words * 8)
         ):
             os.close(fd)

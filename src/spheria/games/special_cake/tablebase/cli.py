@@ -55,10 +55,12 @@ MESSAGES = {
     "bad_levels": N_("{option} wants N or A-B, not {text!r}"),
     "no_levels": N_("no finished level in {directory}; run 'spheria tablebase build' first"),
     "status_head": N_("{directory}: levels with {positions:,} positions in all, {done} of {total} levels finished"),
-    "status_line": N_("level {level:2d}  {positions:>14,} positions  {won:>14,} won  {seconds:9.1f} s"),
+    "status_line": N_("level {level:2d}  {positions:>14,} positions  {won:>14,} won  {seconds}"),
     "status_missing": N_("level {level:2d}  not built"),
     "status_setup": N_("set-up: {done} of {total} levels finished"),
-    "status_setup_line": N_("setup {level:2d}  {positions:>14,} positions  {won:>14,} won by Mint  {seconds:9.1f} s"),
+    "status_setup_line": N_("setup {level:2d}  {positions:>14,} positions  {won:>14,} won by Mint  {seconds}"),
+    "status_seconds": N_("{seconds:9.1f} s"),
+    "status_no_time": N_("time not recorded"),
     "status_value": N_("from the empty table, {winner} wins with perfect play"),
     "mint": N_("Mint"),
     "liquorice": N_("Liquorice"),
@@ -263,10 +265,18 @@ def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
 
 def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.games.special_cake.tablebase.build import build_dir
-    from spheria.games.special_cake.tablebase.layout import SETUP
+    from spheria.games.special_cake.tablebase.layout import EATING, SETUP, build_times
 
     spec = _spec(args)
     table = _table(build_dir(args.cache, spec), spec)
+    times = build_times(table.directory)
+
+    def took(kind: str, n: int, in_header: float | None) -> str:
+        seconds = times.get((kind, n), in_header)
+        return (
+            _(MESSAGES["status_no_time"]) if seconds is None else _(MESSAGES["status_seconds"]).format(seconds=seconds)
+        )
+
     levels = range(table.layout.top + 1)
     done = [n for n in levels if table.has_level(n)]
     total = sum(table.layout.level(n).positions for n in levels)
@@ -279,7 +289,7 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
             positions = table.layout.level(n).positions
             term.say(
                 _(MESSAGES["status_line"]).format(
-                    level=n, positions=positions, won=level_file.wins, seconds=level_file.seconds
+                    level=n, positions=positions, won=level_file.wins, seconds=took(EATING, n, level_file.seconds)
                 )
             )
         else:
@@ -293,7 +303,7 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
                 level=k,
                 positions=table.layout.setup_level(k).positions,
                 won=level_file.wins,
-                seconds=level_file.seconds,
+                seconds=took(SETUP, k, level_file.seconds),
             )
         )
     if 0 in setup_done:
