@@ -93,6 +93,7 @@ def test_cli_builds_on_ray(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     )
     out = capsys.readouterr().out
     assert "level  6  chunk 1 of 2  done" in out and "level  6  merged  2 chunks  3155040 won" in out
+    assert "level 1 of 6 finished: " in out and "about 0 s left" in out.split("level 6 of 6 finished: ")[1]
     local = tmp_path / "local"
     assert main(["tablebase", "build", "--upto", "6", "--variant", "poisoned", "--cache", str(local)]) == 0
     for n in range(7):

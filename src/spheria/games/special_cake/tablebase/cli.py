@@ -90,6 +90,9 @@ MESSAGES = {
     "step_needs_below": N_("the step check of level {level} reads level {below}, which is not finished"),
     "verify_ok_step": N_("all {checked} positions agree with one move into the level below"),
     "build_failed": N_("the build failed: {error}"),
+    "level_progress": N_(
+        "level {level} of {last} finished: {elapsed:.0f} s so far, about {remaining:.0f} s left at this rate"
+    ),
     "backend_help": N_(
         "where to compute: 'local' (this machine) or 'ray' (each level's chunks as tasks on a Ray "
         "cluster; the cache must be on a file system every node sees) (default: %(default)s)"
@@ -196,6 +199,11 @@ def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
                 threads=threads,
                 upto=args.upto,
                 output=term.say,
+                progress=lambda report: term.say(
+                    _(MESSAGES["level_progress"]).format(
+                        level=report.level, last=report.last, elapsed=report.elapsed, remaining=report.remaining
+                    )
+                ),
             )
         else:
             if args.address is not None:
