@@ -71,7 +71,7 @@ def test_solve_says_the_eating_is_searched_and_how_to_build_the_table(
     assert "4.5 GiB of disk" in err and "about 20 minutes" in err and "searched, exactly but slowly" in err
     assert "Mint to eat: won with perfect play." in out  # the search still answers
     assert main(_solve(POISONED_SPN, "poisoned", "--time-limit", "3")) == 0
-    assert "searched for at most 3 s a move" in capsys.readouterr().err
+    assert "searched for at most 3 s, and a search that runs out gives no exact answer" in capsys.readouterr().err
     assert main(_solve(POISONED_SPN, "poisoned", "--json")) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["value"] == 1 and "spheria tablebase build" in err  # the JSON stays JSON
@@ -147,7 +147,10 @@ def test_the_agent_warns_once_that_it_searches_capped(
         SolverAgent(seed=2, time=5).choose(state, 0)
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1
-    assert "at most 5 s a move" in warnings[0] and "spheria tablebase build --variant poisoned" in warnings[0]
+    assert (
+        "at most 5 s, and a search that runs out" in warnings[0]
+        and "spheria tablebase build --variant poisoned" in warnings[0]
+    )
     caplog.clear()
     monkeypatch.setattr(solver_agent, "_WARNED", set())
     with caplog.at_level(logging.WARNING, logger=solver_agent.__name__):

@@ -49,7 +49,7 @@ CAKE_NO_EATING_TABLE = N_(
     "spheria tablebase build --variant {variant} ({disk} of disk; it took about {minutes} minutes "
     "on this machine's two cores)."
 )
-CAKE_SEARCHED_CAPPED = N_("searched for at most {seconds:g} s a move (when a search runs out, the move is a guess)")
+CAKE_SEARCHED_CAPPED = N_("searched for at most {seconds:g} s, and a search that runs out gives no exact answer")
 CAKE_SEARCHED_EXACT = N_("searched, exactly but slowly (a full cake can take minutes)")
 
 # -- the pages' words for Special Cake (sent translated by the server's /api/words) ---------------
