@@ -263,12 +263,15 @@ def solve(
     a long search, every few thousand (pure backend) or every 65,536 (compiled) positions;
     an exception it raises stops the solve. A set-up position of mint or poisoned with mixed
     lines is answered from its shipped set-up table (``best_moves`` every best placement, ``positions``
-    the placements looked up). ``proved(move, value)`` is called as soon as each eating move is
-    proved: ``value`` +1 when it wins for the player to move, -1 when it loses. The first +1 is
-    the proof that the position is won, and names its winning move; a solve cut short by
-    ``time_limit`` has already handed over every move it proved (it is called while the solver
-    is held: it must not solve). Raises ``ValueError`` for a state that is not a Special Cake
-    position, or a set-up of another variant or line rule.
+    the placements looked up). An eating position of mint or poisoned with mixed lines is looked
+    up in the built eating table when it holds the position and every move's (``spheria
+    tablebase build``; ``looked_up``, ``positions`` the positions read), and searched otherwise.
+    ``proved(move, value)`` is called as soon as each eating move is proved: ``value`` +1 when
+    it wins for the player to move, -1 when it loses. The first +1 is the proof that the
+    position is won, and names its winning move; a solve cut short by ``time_limit`` has
+    already handed over every move it proved (it is called while the solver is held: it must
+    not solve). Raises ``ValueError`` for a state that is not a Special Cake position, or a
+    set-up of another variant or line rule.
     """
     if not isinstance(state, CakeState) or not isinstance(state.game, _SpecialCake):
         raise ValueError(f"the solver solves Special Cake positions, not {type(state).__name__}")
