@@ -19,10 +19,11 @@ from spheria.games.special_cake.tablebase import build
 from spheria.games.special_cake.tablebase.build import TableSpec
 from spheria.games.special_cake.tablebase.layout import (
     EATING,
-    FORMAT_VERSION,
     HEADER,
+    LEVEL_FILE_VERSION,
     MAGIC,
     MINT_CAP,
+    TIMED_LEVEL_FILE_VERSION,
     Layout,
     config_hash,
 )
@@ -54,7 +55,7 @@ def _write_levels(directory: Path, bit: object) -> None:
                     index = level.index(occupied, white)
                     bits[index >> 3] |= 1 << (index & 7)
         stamp = config_hash(spec.tables_text())
-        head = HEADER.pack(MAGIC[EATING], FORMAT_VERSION, n, len(level.shapes), level.per_shape, stamp, 0, 0, 0)
+        head = HEADER.pack(MAGIC[EATING], LEVEL_FILE_VERSION, n, len(level.shapes), level.per_shape, stamp, 0, 0, 0)
         (directory / f"level-{n:02d}.bin").write_bytes(head + bytes(bits))
 
 
@@ -71,8 +72,8 @@ def _positions(n: int) -> list[tuple[int, int]]:
 
 def test_header_constants_are_the_tablebases() -> None:
     assert eating_table.HEADER.format == HEADER.format
-    restated = (eating_table.LEVEL_MAGIC, eating_table.FORMAT_VERSION, eating_table.MINT_CAP)
-    assert restated == (MAGIC[EATING], FORMAT_VERSION, MINT_CAP)
+    restated = (eating_table.LEVEL_MAGIC, eating_table.LEVEL_FILE_VERSIONS, eating_table.MINT_CAP)
+    assert restated == (MAGIC[EATING], (LEVEL_FILE_VERSION, TIMED_LEVEL_FILE_VERSION), MINT_CAP)
     assert eating_table.CACHE_VARIABLE == build.CACHE_VARIABLE
 
 

@@ -32,10 +32,15 @@ from spheria.games.special_cake.tablebase.build import (
     run_chunk,
 )
 from spheria.games.special_cake.tablebase.layout import (
+    EATING,
     HEADER,
+    LEVEL_FILE_VERSION,
     SETUP,
     SUB_PYRAMID_3,
+    TIMED_LEVEL_FILE_VERSION,
+    TIMES_FILE,
     PoisonedLayout,
+    build_times,
     level_path,
     read_level,
     uncovered,
@@ -296,6 +301,64 @@ def test_cli_builds_lists_and_verifies_poisoned(
     assert "disagrees with the solver on 6048 positions" in capsys.readouterr().err
 
 
+def _report(out: str) -> list[str]:
+    """A verify run's report without its timing line (the only line two runs may differ in)."""
+    return [line for line in out.splitlines() if " checked (" not in line or "earlier run" not in line]
+
+
+def test_a_killed_poisoned_verify_resumes_to_the_same_report(
+    tmp_path: Path, program: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(program.parent, tmp_path / "bin")
+    cache = ["--variant", "poisoned", "--cache", str(tmp_path)]
+    assert main(["tablebase", "build", "--upto", "6", *cache]) == 0
+    # A damaged level, so that the report has disagreements to list.
+    path = level_path(tmp_path / TableSpec(variant=POISONED).name, 5)
+    data = bytearray(path.read_bytes())
+    for i in range(HEADER.size, len(data), 7):
+        data[i] ^= 0xFF
+    path.write_bytes(bytes(data))
+    verify = ["tablebase", "verify", "--levels", "3-6", "--per-level", "40", "--seed", "5", *cache]
+    whole = tmp_path / "whole.jsonl"
+    capsys.readouterr()
+    assert main([*verify, "--journal", str(whole)]) == 1
+    captured = capsys.readouterr()
+    expected = _report(captured.out)
+    mismatches = [line for line in expected if "the table says" in line]
+    assert len(mismatches) > 0 and all(
+        line.startswith("level  5  white 0x") and "cherry 0x" in line for line in mismatches
+    )
+    assert f"disagrees with the solver on {len(mismatches)} positions" in captured.err
+    assert "160 positions checked (0 of them by an earlier run of this journal)" in captured.out
+
+    # The same run killed after 70 positions (the test's hook: the 71st solve is interrupted) ...
+    real = poisoned_search_value
+    calls = 0
+
+    def killed_after_70(*args: object) -> int:
+        nonlocal calls
+        calls += 1
+        if calls > 70:
+            raise KeyboardInterrupt
+        return real(*args)  # type: ignore[arg-type]
+
+    stopped = tmp_path / "stopped.jsonl"
+    monkeypatch.setattr("spheria.games.special_cake.tablebase.verify.poisoned_search_value", killed_after_70)
+    assert main([*verify, "--journal", str(stopped)]) == 130
+    capsys.readouterr()
+    assert len(stopped.read_text().splitlines()) == 1 + 70
+    # ... and run again with the same arguments: it checks only the 90 left and ends as the whole run.
+    monkeypatch.setattr("spheria.games.special_cake.tablebase.verify.poisoned_search_value", real)
+    assert main([*verify, "--journal", str(stopped)]) == 1
+    captured = capsys.readouterr()
+    assert _report(captured.out) == expected
+    assert "160 positions checked (70 of them by an earlier run of this journal)" in captured.out
+    assert stopped.read_text().splitlines() == whole.read_text().splitlines()
+    # Another seed would draw other positions: that journal is refused.
+    assert main([*verify, "--seed", "6", "--journal", str(stopped)]) == 1
+    assert "journal of another run" in capsys.readouterr().err
+
+
 # -- chunks: a level computed in parts, anywhere, merged to the same bits ---------------------
 
 
@@ -312,12 +375,80 @@ def test_a_chunked_build_gives_the_same_files(
     chunked, lines = _build(spec, tmp_path, program, chunks=3)
     assert sum("chunk 2 of 3  done" in line for line in lines) == spec.universe.bit_count() - spec.cherry
     top = spec.universe.bit_count() - spec.cherry
-    for n in range(top + 1):
-        assert read_level(chunked, n).bits == read_level(whole, n).bits, n
-        assert read_level(chunked, n).wins == read_level(whole, n).wins
-    for k in range(top + 1):
-        assert read_level(chunked, k, SETUP).bits == read_level(whole, k, SETUP).bits, k
+    for kind in (EATING, SETUP):
+        for n in range(top + 1):  # the same bytes, header included: no file records how it was made
+            assert level_path(chunked, n, kind).read_bytes() == level_path(whole, n, kind).read_bytes(), (kind, n)
     assert _chunk_files(chunked) == []  # merged and removed
+
+
+def test_level_files_keep_no_time_and_the_times_go_beside_them(
+    sub_table: PoisonedEatingTable, tmp_path: Path, program: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = sub_table.directory
+    top = SUB.universe.bit_count() - 1
+    for kind in (EATING, SETUP):
+        for n in range(top + 1):
+            fields = HEADER.unpack(level_path(directory, n, kind).read_bytes()[: HEADER.size])
+            assert fields[1] == LEVEL_FILE_VERSION and fields[-1] == 0, (kind, n)
+            assert read_level(directory, n, kind).seconds is None
+    times = build_times(directory)
+    assert sorted(times) == sorted((kind, n) for kind in (EATING, SETUP) for n in range(top + 1))
+    assert all(seconds >= 0 for seconds in times.values())
+    # One build's files, built again with other threads: the same bytes, and a line more per level.
+    again, _ = _build(SUB, tmp_path, program, threads=1)
+    for n in range(top + 1):
+        assert level_path(again, n).read_bytes() == level_path(directory, n).read_bytes(), n
+    assert len((again / TIMES_FILE).read_text().splitlines()) == 2 * (top + 1)
+
+
+def _as_version_1(path: Path, seconds: float) -> None:
+    """Rewrite a level file's header as the builder wrote it before version 2: the time inside."""
+    data = bytearray(path.read_bytes())
+    fields = list(HEADER.unpack(data[: HEADER.size]))
+    fields[1], fields[-1] = TIMED_LEVEL_FILE_VERSION, round(seconds * 1000)
+    data[: HEADER.size] = HEADER.pack(*fields)
+    path.write_bytes(bytes(data))
+
+
+def test_version_1_level_files_are_still_read(
+    sub_table: PoisonedEatingTable, tmp_path: Path, program: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copytree(program.parent, tmp_path / "bin")
+    spec = TableSpec(variant=POISONED)
+    directory, _ = _build(spec, tmp_path, program, upto=6)
+    (directory / TIMES_FILE).unlink()  # as a build of version 1 left it: no times beside the levels
+    for n in range(7):
+        _as_version_1(level_path(directory, n), 12.5 + n)
+    kept = {n: level_path(directory, n).read_bytes() for n in range(7)}
+    table = PoisonedEatingTable(directory, spec)
+    assert all(table.has_level(n) for n in range(7)) and table.header(3).seconds == 15.5
+    probe = EatingTableProbe(directory, cherry=True)
+    rng = random.Random(8)
+    for n in range(7):
+        for _ in range(20):
+            w, b, r = table.random_position(n, rng)
+            assert probe.wins(w, b, r) == table.wins(w, b, r) == (poisoned_search_value(MIXED, w, b, r) > 0)
+    probe.close()
+    cache = ["--variant", "poisoned", "--cache", str(tmp_path)]
+    capsys.readouterr()
+    assert main(["tablebase", "status", *cache]) == 0
+    out = capsys.readouterr().out
+    assert "7 of 30 levels finished" in out and "level  3          58,240 positions" in out and "15.5 s" in out
+    # The builder resumes after them (nothing computed again) and writes the next level in version 2.
+    _, lines = _build(spec, tmp_path, program, upto=7)
+    assert "resuming: levels 0..6" in "\n".join(lines)
+    assert {n: level_path(directory, n).read_bytes() for n in range(7)} == kept
+    assert read_level(directory, 7).seconds is None and build_times(directory)[EATING, 7] >= 0
+    # A version the reader does not know is refused, not guessed at: the builder computes it again.
+    data = bytearray(kept[6])
+    data[8:12] = (3).to_bytes(4, "little")
+    level_path(directory, 6).write_bytes(bytes(data))
+    assert not PoisonedEatingTable(directory, spec).has_level(6)
+    assert EatingTableProbe(directory, cherry=True).wins(*table.random_position(6, rng)) is None
+    level_path(directory, 7).unlink()
+    _, lines = _build(spec, tmp_path, program, upto=7)
+    assert "resuming: levels 0..5" in "\n".join(lines)
+    assert read_level(directory, 6).bits == kept[6][HEADER.size :]
 
 
 def test_chunks_computed_apart_merge_to_the_level(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TYPE_CHECKING, Any
 
 from spheria.cli import analysis_messages as analysis_say
@@ -12,6 +13,7 @@ from spheria.cli.analyse import ProgressLine, show_position
 from spheria.cli.common import CliError, add_color_option, add_game_options, make_game
 from spheria.cli.terminal import Terminal
 from spheria.games.special_cake import cli_messages as say
+from spheria.games.special_cake.eating_table import missing_table_note
 from spheria.games.special_cake.rules import PLACE, CakeState, SpecialCake
 from spheria.games.special_cake.tablebase import cli as tablebase
 from spheria.i18n import SECONDS
@@ -72,6 +74,10 @@ def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
         raise CliError(_(say.SPN_ERROR).format(error=error)) from None
     if not isinstance(state, CakeState):
         raise CliError(_(say.ONLY_CAKE))
+    if state.phase != PLACE and not state.is_terminal():
+        note = missing_table_note(state.game.variant, state.game.line_rule, state.masks(), args.time_limit)
+        if note is not None:  # on stderr, as the progress: stdout keeps the answer (and --json's JSON)
+            print(note, file=sys.stderr)
     if args.all:
         return _solve_all(args, term, state)
     line = ProgressLine()
@@ -117,7 +123,8 @@ def cmd_solve(args: argparse.Namespace, term: Terminal) -> int:
     term.say(_(verdict).format(name=mover))
     label = (say.A_WINNING_MOVE if args.first else say.WINNING_MOVES) if won else say.EVERY_MOVE_LOSES
     term.say(_(label).format(n=len(moves), moves=" ".join(moves)))
-    searched = say.LOOKED_UP if state.phase == PLACE else say.SEARCHED
+    looked_up = say.LOOKED_UP if state.phase == PLACE else say.EATING_LOOKED_UP
+    searched = looked_up if result.looked_up else say.SEARCHED
     term.say(term.dim(_(searched).format(positions=result.positions, seconds=result.seconds)))
     return 0
 

@@ -35,6 +35,7 @@ EVERY_MOVE_LOSES = N_("Every move loses ({n}): {moves}")
 A_WINNING_MOVE = N_("A winning move ({n}): {moves}")
 LOOKED_UP = N_("{positions} set-up positions looked up in {seconds:.3f} s")
 SEARCHED = N_("{positions} positions searched in {seconds:.3f} s")
+EATING_LOOKED_UP = N_("{positions} eating positions looked up in the built eating table in {seconds:.3f} s")
 
 # -- its help -------------------------------------------------------------------------------------
 HELP_SOLVE = N_("solve a Special Cake eating position exactly")

@@ -14,7 +14,9 @@ by mask, each shape every colouring with at most ``cap`` of each colour, and a p
 is ``shape_rank * per_shape + woff[w] + colex_rank(pext(white, occupied))``.
 
 A level whose file is missing, of another format, or of another size than the layout asks is
-not used: :meth:`EatingTableProbe.wins` answers ``None`` and the agent searches as before.
+not used: :meth:`EatingTableProbe.wins` answers ``None`` and the agent searches as before;
+:func:`missing_table_note` then says so, with the command that builds the table, the disk it
+takes and the time it took here (:data:`BUILD_COST`).
 
 A poisoned table (``cherry=True``, ``poisoned-mixed/``) is read the same way: its level ``n``
 holds the positions with ``n`` candies besides the cherry, numbered by (shape, cherry site)
@@ -31,14 +33,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spheria.engine.board import ALL_SITES, BELOW, NUM_SITES
+from spheria.games.special_cake import messages as M
 from spheria.games.special_cake.solver.setup_table import colex_rank, pext, stable_shapes
+from spheria.i18n import gettext as _
 
-#: A level file's header (as ``tablebase.layout.HEADER``): magic, format, level, shapes, per shape, ...
+#: A level file's header (as ``tablebase.layout.HEADER``): magic, file version, level, shapes, per shape, ...
 HEADER = struct.Struct("<8sIIQQQQQQ")
 LEVEL_MAGIC = b"SPHTBLVL"
-FORMAT_VERSION = 1
+#: The level file versions read (as ``tablebase.layout``'s): 2, and 1 (which also kept the level's time).
+LEVEL_FILE_VERSIONS = (2, 1)
 #: Candies of each colour on a full mint cake: no eating position has more.
 MINT_CAP = 15
+#: What building each variant's eating table (mixed lines) takes, as measured here
+#: (docs/tablebase.md): its disk, and the minutes of wall time it took on this machine's two
+#: cores (mint 4 on an idle machine; poisoned 1,178 s at nice 19 beside other work).
+BUILD_COST = {"mint": ("1.5 GiB", 4), "poisoned": ("4.5 GiB", 20)}
+#: Eating positions with fewer candies than this (the cherry not counted) are searched in a tenth
+#: of a second or less here (docs/tablebase.md, *Verification so far*): no table is needed for them.
+QUICK_SEARCH_BELOW = 20
 #: The environment variable that moves every build (as ``spheria.games.special_cake.tablebase.build.CACHE_VARIABLE``).
 CACHE_VARIABLE = "SPHERIA_TABLEBASE"
 
@@ -134,7 +146,9 @@ class EatingTableProbe:
         words = (blocks * per_shape + 63) // 64
         if (
             fields is None
-            or fields[:5] != (LEVEL_MAGIC, FORMAT_VERSION, n, blocks, per_shape)
+            or fields[0] != LEVEL_MAGIC
+            or fields[1] not in LEVEL_FILE_VERSIONS
+            or fields[2:5] != (n, blocks, per_shape)
             or (size != HEADER.size + words * 8)
         ):
             os.close(fd)
@@ -159,3 +173,20 @@ def shared_probe(variant: str = "mint") -> EatingTableProbe:
     if directory not in _SHARED:
         _SHARED[directory] = EatingTableProbe(directory, cherry=variant == "poisoned")
     return _SHARED[directory]
+
+
+def missing_table_note(variant: str, line_rule: str, masks: tuple[int, int, int], seconds: float | None) -> str | None:
+    """The sentence that tells a player the eating position ``masks`` is searched because the
+    variant's eating table, which would answer it exactly at once, is not built (the command,
+    its disk and time); ``None`` when the table answers it, when no table exists for these
+    rules, or when the position is small enough for a quick search (:data:`QUICK_SEARCH_BELOW`).
+    ``seconds``: the search's cap a move (``None``: exact, however long it takes)."""
+    if variant not in BUILD_COST or line_rule != "mixed":
+        return None
+    if (masks[0] | masks[1]).bit_count() < QUICK_SEARCH_BELOW:
+        return None
+    if shared_probe(variant).wins(*masks) is not None:
+        return None
+    disk, minutes = BUILD_COST[variant]
+    how = _(M.CAKE_SEARCHED_EXACT) if seconds is None else _(M.CAKE_SEARCHED_CAPPED).format(seconds=seconds)
+    return _(M.CAKE_NO_EATING_TABLE).format(variant=variant, how=how, disk=disk, minutes=minutes)

@@ -42,6 +42,16 @@ CAKE_LIQUORICE_TO_PLACE = N_("{white} mint and {black} liquorice placed, so Liqu
 CAKE_ONE_CHERRY = N_("the poisoned cake has exactly one cherry ('r') while it is eaten")
 CAKE_ON_CHERRY = N_("a candy rests on the cherry: it starts on top and only ever drops")
 
+# -- the eating table on demand (eating_table.missing_table_note) ------------------------------
+CAKE_NO_EATING_TABLE = N_(
+    "The eating table of Special Cake {variant} is not built on this machine, so this eating "
+    "position is {how} instead of looked up. For the exact answer at once, build the table once: "
+    "spheria tablebase build --variant {variant} ({disk} of disk; it took about {minutes} minutes "
+    "on this machine's two cores)."
+)
+CAKE_SEARCHED_CAPPED = N_("searched for at most {seconds:g} s, and a search that runs out gives no exact answer")
+CAKE_SEARCHED_EXACT = N_("searched, exactly but slowly (a full cake can take minutes)")
+
 # -- the pages' words for Special Cake (sent translated by the server's /api/words) ---------------
 OPTION_VARIANT = N_("variant")
 #: The variants' words, in the order of the option's choices (mint, sugar, poisoned).

@@ -9,14 +9,17 @@ early placements guided by solved random finishes (``planner:early=sampled``). T
 ``setup=table``, plays the set-up of mint and poisoned with mixed lines perfectly from their
 shipped set-up tables (a random best placement, seeded), and builds other cakes greedily.
 
-In mint with mixed lines it first asks the retrograde eating table, when ``spheria tablebase
+In mint and poisoned with mixed lines it first asks the retrograde eating table, when ``spheria tablebase
 build`` has built it (``tablebase``, default true; :mod:`spheria.games.special_cake.eating_table`): a
 lookup per legal move, exact and instant, so a mint game's eating never depends on a solve
 finishing within its cap. Elsewhere, or without the table, it searches; a search that runs out
 of its ``time`` hands the move to the set-up agent (greedy unless ``setup`` says otherwise; a
 planner then eats greedily too, not with a second solve that would double the move's time),
 which is counted in ``fallbacks`` and logged (level INFO, logger ``spheria.games.special_cake.solver_agent``:
-by design at small ``time``, so not a warning in a player's terminal).
+by design at small ``time``, so not a warning in a player's terminal). That the table is not
+built is a warning, once per process and variant, on the first position of 20 candies or more
+it has to search: the command that builds it, its disk and its time
+(:func:`spheria.games.special_cake.eating_table.missing_table_note`).
 
 While it solves, the positions searched so far go to the callback given to ``watch`` (from the
 solver's progress report: every 65,536 positions, and as each first move is taken up).
@@ -41,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 from spheria.agents.heuristics import require_state
 from spheria.agents.options import CLOCK, SEED, check_max_time, time_option
 from spheria.agents.registry import make_agent
-from spheria.games.special_cake.eating_table import shared_probe
+from spheria.games.special_cake.eating_table import missing_table_note, shared_probe
 from spheria.games.special_cake.rules import (
     MINT,
     MIXED,
@@ -57,6 +60,8 @@ from spheria.kernel.game import PlayerView
 from spheria.kernel.options import Option
 
 LOG = logging.getLogger(__name__)
+#: The variants whose missing eating table this process has warned about (once each).
+_WARNED: set[str] = set()
 
 if TYPE_CHECKING:
     from spheria.games.special_cake.solver import SolveProgress
@@ -149,6 +154,7 @@ class SolverAgent(Agent):
         if move is not None:
             return move
         limit = self.within_limit(self._solve_limit())
+        self._say_table_missing(state, limit)
         try:
             result = solve(state, time_limit=limit, stop_at_first=True, progress=self._report())
         except TimeoutError:
@@ -185,6 +191,18 @@ class SolverAgent(Agent):
             return None  # a level below is missing: search instead
         self.last_value = 1
         return self.rng.choice(winning)
+
+    def _say_table_missing(self, state: CakeState, limit: float | None) -> None:
+        """Warn once per process and variant that the eating is searched, capped at ``limit``,
+        because the variant's eating table is not built (the command that builds it, its disk
+        and time): the one place a player running this agent learns why its eating may falter."""
+        game = state.game
+        if not self.use_tablebase or game.variant in _WARNED:
+            return
+        note = missing_table_note(game.variant, game.line_rule, state.masks(), limit)
+        if note is not None:
+            _WARNED.add(game.variant)
+            LOG.warning("%s", note)
 
     def _report(self) -> Callable[[SolveProgress], None] | None:
         """The solver's progress callback that hands the positions searched to ``watch``'s callback."""

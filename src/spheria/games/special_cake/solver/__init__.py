@@ -163,7 +163,8 @@ class SolveResult:
 
     ``value`` is +1 when the player to move wins with perfect play, -1 when they lose;
     ``best_moves`` are the legal moves that keep the win (every legal move when the position
-    is lost); ``positions`` counts the positions the search expanded and
+    is lost); ``positions`` counts the positions the search expanded (or, ``looked_up``, the
+    positions read from a table: the shipped set-up table, or the built eating table) and
     ``seconds`` the wall time of the whole solve.
     """
 
@@ -171,6 +172,7 @@ class SolveResult:
     best_moves: list[CakeMove]
     positions: int
     seconds: float
+    looked_up: bool = False
 
 
 def _check_rules(variant: str, line_rule: str) -> None:
@@ -261,12 +263,15 @@ def solve(
     a long search, every few thousand (pure backend) or every 65,536 (compiled) positions;
     an exception it raises stops the solve. A set-up position of mint or poisoned with mixed
     lines is answered from its shipped set-up table (``best_moves`` every best placement, ``positions``
-    the placements looked up). ``proved(move, value)`` is called as soon as each eating move is
-    proved: ``value`` +1 when it wins for the player to move, -1 when it loses. The first +1 is
-    the proof that the position is won, and names its winning move; a solve cut short by
-    ``time_limit`` has already handed over every move it proved (it is called while the solver
-    is held: it must not solve). Raises ``ValueError`` for a state that is not a Special Cake
-    position, or a set-up of another variant or line rule.
+    the placements looked up). An eating position of mint or poisoned with mixed lines is looked
+    up in the built eating table when it holds the position and every move's (``spheria
+    tablebase build``; ``looked_up``, ``positions`` the positions read), and searched otherwise.
+    ``proved(move, value)`` is called as soon as each eating move is proved: ``value`` +1 when
+    it wins for the player to move, -1 when it loses. The first +1 is the proof that the
+    position is won, and names its winning move; a solve cut short by ``time_limit`` has
+    already handed over every move it proved (it is called while the solver is held: it must
+    not solve). Raises ``ValueError`` for a state that is not a Special Cake position, or a
+    set-up of another variant or line rule.
     """
     if not isinstance(state, CakeState) or not isinstance(state.game, _SpecialCake):
         raise ValueError(f"the solver solves Special Cake positions, not {type(state).__name__}")
@@ -284,6 +289,16 @@ def solve(
         return -1.0 if deadline is None else max(deadline - time.perf_counter(), 0.0)
 
     outcomes = _eating_outcomes(masks, variant, line_rule)
+    table = _from_eating_table(state, outcomes)
+    if table is not None:
+        for child, order in outcomes.items():
+            if proved is not None:
+                proved(CakeMove(order), 1 if child in table else -1)
+        winning_moves = [CakeMove(order) for child, order in outcomes.items() if child in table]
+        if stop_at_first:
+            winning_moves = winning_moves[:1]
+        best = winning_moves or [CakeMove(order) for order in outcomes.values()]
+        return SolveResult(1 if table else -1, best, len(outcomes) + 1, time.perf_counter() - start, looked_up=True)
     # The biggest eats first, as the search orders its children: a lost child is met early.
     children = sorted(outcomes.items(), key=lambda item: _child_order(item[0]))
     winning: set[Masks] = set()
@@ -310,6 +325,31 @@ def solve(
     else:
         best = [CakeMove(order) for order in outcomes.values()]
     return SolveResult(1 if winning else -1, best, positions, time.perf_counter() - start)
+
+
+def _from_eating_table(state: CakeState, outcomes: dict[Masks, tuple[int, ...]]) -> set[Masks] | None:
+    """The children lost for the opponent (the winning moves' positions), read from the built
+    eating table of mint or poisoned with mixed lines (``spheria tablebase build``;
+    :mod:`spheria.games.special_cake.eating_table`); ``None`` when the table cannot answer
+    the position and every child (not built, or a level missing), so the search does."""
+    from spheria.games.special_cake.eating_table import BUILD_COST, shared_probe
+
+    game = state.game
+    if game.variant not in BUILD_COST or game.line_rule != MIXED:
+        return None
+    probe = shared_probe(game.variant)
+    won = probe.wins(*state.masks())
+    if won is None:
+        return None
+    losing: set[Masks] = set()
+    for child in outcomes:
+        terminal = _terminal_value(child, game.variant)
+        child_won = probe.wins(*child) if terminal is None else terminal > 0
+        if child_won is None:
+            return None
+        if not child_won:
+            losing.add(child)
+    return losing if bool(losing) == won else None
 
 
 #: The variants whose set-up :func:`solve` answers from a shipped set-up table (with mixed lines).
@@ -347,7 +387,7 @@ def _solve_setup(state: CakeState, stop_at_first: bool) -> SolveResult:
             best.append(move)
             if stop_at_first:
                 break
-    return SolveResult(1 if best else -1, best or moves, len(moves), time.perf_counter() - start)
+    return SolveResult(1 if best else -1, best or moves, len(moves), time.perf_counter() - start, looked_up=True)
 
 
 def _reporter(

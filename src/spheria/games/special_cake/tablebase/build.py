@@ -18,6 +18,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -262,6 +263,26 @@ def finished_levels(spec: TableSpec, cache: Path) -> list[int]:
     return done
 
 
+@dataclass(frozen=True)
+class LevelProgress:
+    """A chunked build's report after each level it merged: the level, the last level to build,
+    the seconds since the build began, and an estimate of the seconds left (the levels still to
+    compute, at this run's rate per position so far)."""
+
+    level: int
+    last: int
+    elapsed: float
+    remaining: float
+
+
+def level_positions(spec: TableSpec) -> list[int]:
+    """The positions of each eating level of ``spec``: the measure of a level's work."""
+    from spheria.games.special_cake.tablebase.layout import Layout, PoisonedLayout
+
+    layout = PoisonedLayout(spec.universe, spec.cap) if spec.cherry else Layout(spec.universe, spec.cap)
+    return [layout.level(n).positions for n in range(spec.universe.bit_count() - spec.cherry + 1)]
+
+
 #: Computes the given chunks of one level (``level``, ``chunks`` in all, ``todo`` the chunk
 #: numbers), anywhere that sees ``cache``: what a distributed build backend provides.
 ChunkRunner = Callable[[int, int, list[int]], None]
@@ -277,23 +298,32 @@ def build_in_chunks(
     upto: int | None = None,
     output: Callable[[str], None] | None = None,
     program: Path | None = None,
+    progress: Callable[[LevelProgress], None] | None = None,
 ) -> Path:
     """Build (or resume) the table of ``spec`` level by level, each level's ``chunks`` chunks
     computed by ``run_chunks`` (e.g. as tasks on a cluster), then merged here; level 0 and the
     set-up table (once every level is there) are computed here. ``upto``: the last level to
-    build. The files are those of :func:`run_builder`."""
+    build. The files are those of :func:`run_builder`. ``progress`` hears after each level
+    merged how far the build is and how long it should still take."""
     program = program or compile_builder(cache)
     write = output or (lambda line: print(line, flush=True))
     top = spec.universe.bit_count() - spec.cherry
     last = top if upto is None else min(upto, top)
     done = set(finished_levels(spec, cache))
+    start = time.monotonic()
     if 0 not in done:
         run_builder(spec, cache, threads=threads, upto=0, output=write, program=program)
-    for n in range(1, last + 1):
-        if n in done:
-            continue
+    work = level_positions(spec)
+    todo = [n for n in range(1, last + 1) if n not in done]
+    computed = 0
+    for n in todo:
         run_chunks(n, chunks, list(range(chunks)))
         merge_level(spec, cache, n, chunks, output=write, program=program)
+        computed += work[n]
+        if progress is not None:
+            elapsed = time.monotonic() - start
+            left = sum(work[m] for m in todo if m > n)
+            progress(LevelProgress(n, last, elapsed, elapsed * left / computed))
     return run_builder(spec, cache, threads=threads, upto=last, output=write, program=program)  # the set-up
 
 
@@ -321,6 +351,7 @@ def build_distributed(
     upto: int | None = None,
     output: Callable[[str], None] | None = None,
     program: Path | None = None,
+    progress: Callable[[LevelProgress], None] | None = None,
 ) -> Path:
     """Build (or resume) the table of ``spec`` with each level's chunks as tasks of ``backend``
     (``ray``: joining the cluster at ``address``, or a local Ray with ``workers`` CPUs); the
@@ -343,7 +374,15 @@ def build_distributed(
                     write(line)
 
         return build_in_chunks(
-            spec, cache, run_chunks, chunks=chunks, threads=threads, upto=upto, output=write, program=program
+            spec,
+            cache,
+            run_chunks,
+            chunks=chunks,
+            threads=threads,
+            upto=upto,
+            output=write,
+            program=program,
+            progress=progress,
         )
 
 

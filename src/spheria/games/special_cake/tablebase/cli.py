@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import random
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -51,17 +52,15 @@ MESSAGES = {
     "verify_progress": N_("level {level:2d}  {done}/{total} positions to check are checked"),
     "no_table_variant": N_("only mint and poisoned have a table, not {variant}"),
     "step_only_mint": N_("--against step checks mint tables; check poisoned against the search solver"),
-    "verify_bad_poisoned": N_(
-        "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x} "
-        "cherry {cherry:#x}"
-    ),
     "bad_levels": N_("{option} wants N or A-B, not {text!r}"),
     "no_levels": N_("no finished level in {directory}; run 'spheria tablebase build' first"),
     "status_head": N_("{directory}: levels with {positions:,} positions in all, {done} of {total} levels finished"),
-    "status_line": N_("level {level:2d}  {positions:>14,} positions  {won:>14,} won  {seconds:9.1f} s"),
+    "status_line": N_("level {level:2d}  {positions:>14,} positions  {won:>14,} won  {seconds}"),
     "status_missing": N_("level {level:2d}  not built"),
     "status_setup": N_("set-up: {done} of {total} levels finished"),
-    "status_setup_line": N_("setup {level:2d}  {positions:>14,} positions  {won:>14,} won by Mint  {seconds:9.1f} s"),
+    "status_setup_line": N_("setup {level:2d}  {positions:>14,} positions  {won:>14,} won by Mint  {seconds}"),
+    "status_seconds": N_("{seconds:9.1f} s"),
+    "status_no_time": N_("time not recorded"),
     "status_value": N_("from the empty table, {winner} wins with perfect play"),
     "mint": N_("Mint"),
     "liquorice": N_("Liquorice"),
@@ -72,16 +71,28 @@ MESSAGES = {
     "no_setup": N_("the set-up table of {directory} is not finished for {empty} free sites"),
     "setup_line": N_("{empty} free  {checked:>6} checked  {won:>6} won by Mint  {mismatches} disagree"),
     "verify_line": N_("level {level:2d}  {checked:>6} checked  {won:>6} won  {mismatches} disagree"),
-    "verify_bad": N_(
-        "the table disagrees with the solver on {count} positions, e.g. white {white:#x} black {black:#x}"
+    "verify_bad": N_("the table disagrees with the solver on {count} positions (listed above)"),
+    "verify_time": N_(
+        "{checked} positions checked ({kept} of them by an earlier run of this journal) in {seconds:.1f} s"
     ),
+    "mismatch": N_(
+        "level {level:2d}  white {white:#x} black {black:#x}: the table says {table}, the check the opposite"
+    ),
+    "mismatch_poisoned": N_(
+        "level {level:2d}  white {white:#x} black {black:#x} cherry {cherry:#x}: the table says {table}, "
+        "the check the opposite"
+    ),
+    "setup_mismatch": N_("set-up white {white:#x} black {black:#x}: the table says {winner} wins, the check the other"),
+    "won": N_("won"),
+    "lost": N_("lost"),
     "verify_ok": N_("all {checked} positions agree with the search solver"),
-    "verify_bad_step": N_(
-        "the table disagrees with its level below on {count} positions, e.g. white {white:#x} black {black:#x}"
-    ),
+    "verify_bad_step": N_("the table disagrees with its level below on {count} positions (listed above)"),
     "step_needs_below": N_("the step check of level {level} reads level {below}, which is not finished"),
     "verify_ok_step": N_("all {checked} positions agree with one move into the level below"),
     "build_failed": N_("the build failed: {error}"),
+    "level_progress": N_(
+        "level {level} of {last} finished: {elapsed:.0f} s so far, about {remaining:.0f} s left at this rate"
+    ),
     "backend_help": N_(
         "where to compute: 'local' (this machine) or 'ray' (each level's chunks as tasks on a Ray "
         "cluster; the cache must be on a file system every node sees) (default: %(default)s)"
@@ -188,6 +199,11 @@ def cmd_build(args: argparse.Namespace, term: Terminal) -> int:
                 threads=threads,
                 upto=args.upto,
                 output=term.say,
+                progress=lambda report: term.say(
+                    _(MESSAGES["level_progress"]).format(
+                        level=report.level, last=report.last, elapsed=report.elapsed, remaining=report.remaining
+                    )
+                ),
             )
         else:
             if args.address is not None:
@@ -257,10 +273,18 @@ def cmd_pack(args: argparse.Namespace, term: Terminal) -> int:
 
 def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.games.special_cake.tablebase.build import build_dir
-    from spheria.games.special_cake.tablebase.layout import SETUP
+    from spheria.games.special_cake.tablebase.layout import EATING, SETUP, build_times
 
     spec = _spec(args)
     table = _table(build_dir(args.cache, spec), spec)
+    times = build_times(table.directory)
+
+    def took(kind: str, n: int, in_header: float | None) -> str:
+        seconds = times.get((kind, n), in_header)
+        return (
+            _(MESSAGES["status_no_time"]) if seconds is None else _(MESSAGES["status_seconds"]).format(seconds=seconds)
+        )
+
     levels = range(table.layout.top + 1)
     done = [n for n in levels if table.has_level(n)]
     total = sum(table.layout.level(n).positions for n in levels)
@@ -273,7 +297,7 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
             positions = table.layout.level(n).positions
             term.say(
                 _(MESSAGES["status_line"]).format(
-                    level=n, positions=positions, won=level_file.wins, seconds=level_file.seconds
+                    level=n, positions=positions, won=level_file.wins, seconds=took(EATING, n, level_file.seconds)
                 )
             )
         else:
@@ -287,7 +311,7 @@ def cmd_status(args: argparse.Namespace, term: Terminal) -> int:
                 level=k,
                 positions=table.layout.setup_level(k).positions,
                 won=level_file.wins,
-                seconds=level_file.seconds,
+                seconds=took(SETUP, k, level_file.seconds),
             )
         )
     if 0 in setup_done:
@@ -335,16 +359,24 @@ def _verify_setup(args: argparse.Namespace, table: Any, term: Terminal) -> int:
                 empty=empty, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
             )
         )
+    for white, black in bad:
+        says = _(MESSAGES["mint"]) if table.mint_wins_setup(white, black) else _(MESSAGES["liquorice"])
+        term.say(_(MESSAGES["setup_mismatch"]).format(white=white, black=black, winner=says))
     if bad:
-        white, black = bad[0]
-        raise CliError(_(MESSAGES["verify_bad"]).format(count=len(bad), white=white, black=black))
+        raise CliError(_(MESSAGES["verify_bad"]).format(count=len(bad)))
     term.say(_(MESSAGES["verify_ok"]).format(checked=sum(result.checked for result in results)))
     return 0
 
 
 def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.games.special_cake.tablebase.build import build_dir
-    from spheria.games.special_cake.tablebase.verify import Journal, check_levels, solver_value, step_value
+    from spheria.games.special_cake.tablebase.verify import (
+        Journal,
+        check_levels,
+        poisoned_solver_value,
+        solver_value,
+        step_value,
+    )
 
     spec = _spec(args)
     table = _table(build_dir(args.cache, spec), spec)
@@ -354,9 +386,9 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     levels = _parse_levels(args.levels, finished)
     if not levels:
         raise CliError(_(MESSAGES["no_levels"]).format(directory=table.directory))
-    if spec.cherry:
-        return _verify_poisoned(args, table, levels, term)
     if args.against == "step":
+        if spec.cherry:
+            raise CliError(_(MESSAGES["step_only_mint"]))
         if args.workers > 1:
             raise CliError(_(MESSAGES["workers_need_search"]))
         for n in levels:
@@ -366,6 +398,7 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
     journal = None
     if args.journal is not None:
         header = {
+            "variant": spec.variant,
             "levels": levels,
             "per_level": per_level,
             "seed": args.seed,
@@ -376,8 +409,13 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
             journal = Journal(args.journal, header)
         except (OSError, ValueError) as error:
             raise CliError(_(MESSAGES["bad_journal"]).format(error=error)) from None
+    kept = len(journal.outcomes) if journal is not None else 0
     rng = random.Random(args.seed)
-    value = solver_value(spec.line_rule) if args.against == "search" else step_value(table)
+    if args.against == "step":
+        value = step_value(table)
+    else:
+        value = poisoned_solver_value(spec.line_rule) if spec.cherry else solver_value(spec.line_rule)
+    start = time.monotonic()
     with _evaluator(args.workers) as evaluate_all:
         checked, bad = 0, []
         for n in levels:
@@ -385,17 +423,27 @@ def cmd_verify(args: argparse.Namespace, term: Terminal) -> int:
                 table, [n], per_level, rng, value, journal=journal, evaluate_all=_reporting(evaluate_all, n, term)
             )
             checked += result.checked
-            bad += result.mismatches
+            bad += [(n, position) for position in result.mismatches]
             term.end_transient()
             term.say(
                 _(MESSAGES["verify_line"]).format(
                     level=n, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
                 )
             )
+    term.say(_(MESSAGES["verify_time"]).format(checked=checked, kept=kept, seconds=time.monotonic() - start))
+    for n, position in bad:
+        white, black, *cherry = position
+        says = _(MESSAGES["won"]) if table.wins(*position) else _(MESSAGES["lost"])
+        if cherry:
+            line = _(MESSAGES["mismatch_poisoned"]).format(
+                level=n, white=white, black=black, cherry=cherry[0], table=says
+            )
+        else:
+            line = _(MESSAGES["mismatch"]).format(level=n, white=white, black=black, table=says)
+        term.say(line)
     suffix = "" if args.against == "search" else "_step"
     if bad:
-        white, black = bad[0]
-        raise CliError(_(MESSAGES["verify_bad" + suffix]).format(count=len(bad), white=white, black=black))
+        raise CliError(_(MESSAGES["verify_bad" + suffix]).format(count=len(bad)))
     term.say(_(MESSAGES["verify_ok" + suffix]).format(checked=checked))
     return 0
 
@@ -422,27 +470,3 @@ def _reporting(evaluate_all: Callable[..., Iterable[int]], level: int, term: Ter
             yield result
 
     return evaluate
-
-
-def _verify_poisoned(args: argparse.Namespace, table: Any, levels: list[int], term: Terminal) -> int:
-    """``verify`` of a poisoned table: random positions of each level against the search solver."""
-    from spheria.games.special_cake.tablebase.verify import check_poisoned_levels
-
-    if args.against != "search":
-        raise CliError(_(MESSAGES["step_only_mint"]))
-    rng = random.Random(args.seed)
-    checked, bad = 0, []
-    for n in levels:
-        [result] = check_poisoned_levels(table, [n], max(args.per_level, 1), rng)
-        checked += result.checked
-        bad += result.mismatches
-        term.say(
-            _(MESSAGES["verify_line"]).format(
-                level=n, checked=result.checked, won=result.won, mismatches=len(result.mismatches)
-            )
-        )
-    if bad:
-        white, black, red = bad[0]
-        raise CliError(_(MESSAGES["verify_bad_poisoned"]).format(count=len(bad), white=white, black=black, cherry=red))
-    term.say(_(MESSAGES["verify_ok"]).format(checked=checked))
-    return 0

@@ -34,8 +34,17 @@ from spheria.games.special_cake.solver.setup_table import colex_rank, pext, stab
 #: Candies of each colour on a full mint cake: no eating position has more.
 MINT_CAP = 15
 
+#: A level file's header: magic, file version, level, blocks, per block, tables hash, checksum,
+#: won positions, and a last field that version 1 used for the level's seconds (x 1000) and
+#: version 2 leaves 0, so that every build of the same tables writes the same bytes (the times
+#: go to :data:`TIMES_FILE`). Both versions are read: their bits are the same.
 HEADER = struct.Struct("<8sIIQQQQQQ")
+LEVEL_FILE_VERSION = 2
+TIMED_LEVEL_FILE_VERSION = 1
+#: The version of the builder's values, in the tables file (and so in every level's tables hash).
 FORMAT_VERSION = 1
+#: Beside the level files, one line per level written: kind, level, seconds ("level 25 57.301").
+TIMES_FILE = "build-times.txt"
 
 _FNV_OFFSET = 0xCBF29CE484222325
 _FNV_PRIME = 0x100000001B3
@@ -260,7 +269,8 @@ class LevelFile:
     config_hash: int
     checksum: int
     wins: int
-    seconds: float
+    #: The seconds the level took, kept in a version 1 header; ``None`` from version 2 (see :func:`build_times`).
+    seconds: float | None
     bits: bytes = field(repr=False)
 
     def won(self, index: int) -> bool:
@@ -287,9 +297,28 @@ def read_level(directory: Path, n: int, kind: str = EATING, *, with_bits: bool =
     if len(head) < HEADER.size:
         raise LevelFileError(f"{path}: too short for a level header")
     magic, version, level, shapes, per_shape, config_hash, checksum, wins, millis = HEADER.unpack(head)
-    if magic != MAGIC[kind] or version != FORMAT_VERSION or level != n:
-        raise LevelFileError(f"{path}: not a {kind}-{n} file of format {FORMAT_VERSION}")
+    if magic != MAGIC[kind] or version not in (LEVEL_FILE_VERSION, TIMED_LEVEL_FILE_VERSION) or level != n:
+        raise LevelFileError(f"{path}: not a {kind}-{n} file of version {LEVEL_FILE_VERSION} or 1")
     words = (shapes * per_shape + 63) // 64
     if size - HEADER.size != words * 8:
         raise LevelFileError(f"{path}: {size - HEADER.size} bytes of bits, expected {words * 8}")
-    return LevelFile(level, shapes, per_shape, config_hash, checksum, wins, millis / 1000, data)
+    seconds = millis / 1000 if version == TIMED_LEVEL_FILE_VERSION else None
+    return LevelFile(level, shapes, per_shape, config_hash, checksum, wins, seconds, data)
+
+
+def build_times(directory: Path) -> dict[tuple[str, int], float]:
+    """The seconds each level of the build in ``directory`` took, by (kind, level), from its
+    :data:`TIMES_FILE` (the last line of a level counts: it was written last); empty without one."""
+    times: dict[tuple[str, int], float] = {}
+    try:
+        lines = (directory / TIMES_FILE).read_text().splitlines()
+    except OSError:
+        return times
+    for line in lines:
+        fields = line.split()
+        try:
+            kind, n, seconds = fields
+            times[kind, int(n)] = float(seconds)
+        except ValueError:
+            continue  # a line cut short by an interruption
+    return times

@@ -28,7 +28,9 @@
  * cherry.
  *
  * Each finished level is written to DIR/level-NN.bin (header + bits, renamed into place), and
- * a run resumes from the levels it finds there. Once the eating table is complete the set-up
+ * a run resumes from the levels it finds there. A level file holds nothing that depends on how
+ * or where it was computed, so every build of the same tables writes the same bytes; the time
+ * a level took goes to DIR/build-times.txt instead (one line appended per level written). Once the eating table is complete the set-up
  * table follows (DIR/setup-NN.bin, bit = Mint wins), from the full cakes down to the empty
  * table. See docs/tablebase.md.
  *
@@ -67,6 +69,11 @@
 #define MAX_LEVELS (NSITES + 1)
 #define BLOCK 4096
 #define FORMAT_VERSION 1
+/* The level files' header: version 2 keeps no time (its last field is 0); version 1 (written
+   before) kept the level's seconds there and is still read: its bits are the same. */
+#define FILE_VERSION 2
+#define TIMED_FILE_VERSION 1
+#define TIMES_FILE "build-times.txt"
 /* Two tables share the layout of shapes: the eating table (level-NN.bin, bit = the player to
    move wins) and the set-up table (setup-NN.bin, bit = Mint wins). */
 enum { EATING = 0, SETUP = 1 };
@@ -369,7 +376,7 @@ static inline uint64_t block_base(const Level *L, uint32_t occ, uint32_t cherry_
 typedef struct {
     char magic[8];
     uint32_t version, level;
-    uint64_t shapes, per_shape, config_hash, checksum, wins, seconds_x1000;
+    uint64_t shapes, per_shape, config_hash, checksum, wins, seconds_x1000; /* 0 from FILE_VERSION 2 */
 } Header;
 
 static uint64_t checksum(const uint64_t *words, uint64_t n) {
@@ -394,7 +401,8 @@ static int header_ok(const char *dir, int kind, int n, Header *h) {
     level_path(path, sizeof path, dir, kind, n);
     FILE *f = fopen(path, "rb");
     if (!f) return 0;
-    int ok = fread(h, sizeof *h, 1, f) == 1 && !memcmp(h->magic, MAGIC[kind], 8) && h->version == FORMAT_VERSION &&
+    int ok = fread(h, sizeof *h, 1, f) == 1 && !memcmp(h->magic, MAGIC[kind], 8) &&
+             (h->version == FILE_VERSION || h->version == TIMED_FILE_VERSION) &&
              h->level == (uint32_t)n && h->shapes == blocks_of(kind, n) && h->per_shape == per_shape_of(kind, n) &&
              h->config_hash == CONFIG_HASH;
     fclose(f);
@@ -423,6 +431,16 @@ static int load_level(const char *dir, int kind, int n) {
     return 1;
 }
 
+/* Append the time level n took to DIR/build-times.txt ("level 25 57.301"): the level file keeps none. */
+static void record_time(const char *dir, int kind, int n, double seconds) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, TIMES_FILE);
+    FILE *f = fopen(path, "a");
+    if (!f) die("cannot write %s", path);
+    fprintf(f, "%s %d %.3f\n", FILE_PREFIX[kind], n, seconds);
+    if (fclose(f) != 0) die("cannot write %s", path);
+}
+
 static void save_level(const char *dir, int kind, int n, double seconds) {
     char path[4096], tmp[4200];
     level_path(path, sizeof path, dir, kind, n);
@@ -432,14 +450,13 @@ static void save_level(const char *dir, int kind, int n, double seconds) {
     Header h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, MAGIC[kind], 8);
-    h.version = FORMAT_VERSION;
+    h.version = FILE_VERSION;
     h.level = (uint32_t)n;
     h.shapes = blocks_of(kind, n);
     h.per_shape = per_shape_of(kind, n);
     h.config_hash = CONFIG_HASH;
     h.checksum = checksum(data, words);
     h.wins = count_wins(data, words);
-    h.seconds_x1000 = (uint64_t)(seconds * 1000.0);
     FILE *f = fopen(tmp, "wb");
     if (!f) die("cannot write %s", tmp);
     if (fwrite(&h, sizeof h, 1, f) != 1 || fwrite(data, 8, words, f) != words || fflush(f) != 0 ||
@@ -447,6 +464,7 @@ static void save_level(const char *dir, int kind, int n, double seconds) {
         die("cannot write %s", tmp);
     fclose(f);
     if (rename(tmp, path) != 0) die("cannot rename into %s", path);
+    record_time(dir, kind, n, seconds);
 }
 
 /* ---- move generation (as spheria.games.special_cake.eating_outcomes, two colours) ----- */

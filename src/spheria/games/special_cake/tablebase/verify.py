@@ -101,6 +101,14 @@ class EatingTable(TableFiles):
             raise ValueError(f"more than {self.spec.cap} candies of one colour")
         return self.level_file(n).won(self.layout.level(n).index(occupied, white))
 
+    def sample(self, n: int, per_level: int, rng: random.Random) -> list[tuple[int, int]]:
+        """The positions :func:`check_levels` checks in level ``n``: all of them when there are no
+        more than ``per_level``, else ``per_level`` random ones drawn from ``rng``."""
+        level = self.layout.level(n)
+        if level.positions <= per_level:
+            return list(_every_position(level.shapes, self.spec.cap))
+        return [random_colouring(rng.choice(level.shapes), self.spec.cap, rng) for _ in range(per_level)]
+
 
 class PoisonedEatingTable(TableFiles):
     """The levels of one poisoned build (``spec.variant == "poisoned"``), read lazily from ``directory``."""
@@ -137,6 +145,13 @@ class PoisonedEatingTable(TableFiles):
         white, black = random_colouring(occupied & ~(1 << cherry), self.spec.cap, rng)
         return white, black, 1 << cherry
 
+    def sample(self, n: int, per_level: int, rng: random.Random) -> list[tuple[int, int, int]]:
+        """The positions :func:`check_levels` checks in level ``n``: all of them when there are no
+        more than ``per_level``, else ``per_level`` drawn by :meth:`random_position`."""
+        if self.layout.level(n).positions <= per_level:
+            return list(self.positions(n))
+        return [self.random_position(n, rng) for _ in range(per_level)]
+
 
 def _colourings_of(occupied: int, cap: int) -> Iterator[tuple[int, int]]:
     sites = [s for s in range(NUM_SITES) if occupied >> s & 1]
@@ -146,42 +161,17 @@ def _colourings_of(occupied: int, cap: int) -> Iterator[tuple[int, int]]:
             yield white, occupied & ~white
 
 
+def poisoned_solver_value(line_rule: str) -> Value:
+    """The search solver's value of a poisoned eating position, as ``value(white, black, red)``
+    (picklable, so that a process pool can compute it)."""
+    return functools.partial(poisoned_search_value, line_rule)
+
+
 def poisoned_search_value(line_rule: str, white: int, black: int, red: int) -> int:
     """The search solver's value of a poisoned eating position: +1 when the player to move wins."""
     from spheria.games.special_cake.solver import position_value
 
     return position_value((white, black, red), "poisoned", line_rule)
-
-
-@dataclass(frozen=True)
-class PoisonedLevelCheck:
-    """The outcome of checking one poisoned level: positions compared, won, disagreements (white, black, red)."""
-
-    level: int
-    checked: int
-    won: int
-    mismatches: list[tuple[int, int, int]]
-
-
-def check_poisoned_levels(
-    table: PoisonedEatingTable, levels: Iterable[int], per_level: int, rng: random.Random
-) -> list[PoisonedLevelCheck]:
-    """Compare a poisoned table with the search solver on ``per_level`` random positions of each
-    level (the whole level when it holds no more)."""
-    results = []
-    for n in levels:
-        if table.layout.level(n).positions <= per_level:
-            positions = list(table.positions(n))
-        else:
-            positions = [table.random_position(n, rng) for _ in range(per_level)]
-        won, mismatches = 0, []
-        for white, black, red in positions:
-            expected = poisoned_search_value(table.spec.line_rule, white, black, red) > 0
-            won += expected
-            if table.wins(white, black, red) != expected:
-                mismatches.append((white, black, red))
-        results.append(PoisonedLevelCheck(n, len(positions), won, mismatches))
-    return results
 
 
 def random_colouring(occupied: int, cap: int, rng: random.Random) -> tuple[int, int]:
@@ -194,21 +184,35 @@ def random_colouring(occupied: int, cap: int, rng: random.Random) -> tuple[int, 
     return white, occupied & ~white
 
 
+#: A position as its masks: (white, black) in mint, (white, black, cherry) in poisoned.
+Position = tuple[int, ...]
+#: A position's value for the player to move (+1 won, -1 lost), called with the position's masks.
+Value = Callable[..., int]
+Job = tuple[Value, Position]
+Evaluator = Callable[[Callable[[Job], int], list[Job]], Iterable[int]]
+
+
 @dataclass(frozen=True)
 class LevelCheck:
-    """The outcome of checking one level: positions compared, won among them, disagreements."""
+    """The outcome of checking one level: positions compared, won among them, disagreements
+    (positions, as their masks)."""
 
     level: int
     checked: int
     won: int
-    mismatches: list[tuple[int, int]]
+    mismatches: list[Position]
+
+
+#: The masks of a journal entry's position, in the order of a :data:`Position`.
+POSITION_KEYS = ("white", "black", "cherry")
 
 
 class Journal:
     """The positions a verify run has checked, one JSON line each, so that a run of hours can be
-    stopped and resumed: the first line is the run's header (what was asked), every other line
-    one position's outcome. Resuming with another header is refused, since the positions drawn
-    would differ."""
+    stopped (or killed) and resumed: the first line is the run's header (what was asked, the
+    seed among it), every other line one position's outcome, appended and flushed as it comes.
+    The positions themselves are drawn again from the seed on a rerun, so the header fixes the
+    draw; resuming with another header is refused, since the positions drawn would differ."""
 
     def __init__(self, path: Path, header: dict[str, object]) -> None:
         self.path = path
@@ -230,59 +234,45 @@ class Journal:
     def __contains__(self, key: tuple[int, int]) -> bool:
         return key in self.outcomes
 
-    def record(self, level: int, index: int, position: tuple[int, int], expected: bool, got: bool) -> None:
+    def record(self, level: int, index: int, position: Position, expected: bool, got: bool) -> None:
         self.outcomes[level, index] = (expected, got)
-        white, black = position
-        entry = {"level": level, "index": index, "white": white, "black": black, "expected": expected, "got": got}
+        entry: dict[str, object] = {"level": level, "index": index}
+        entry.update(zip(POSITION_KEYS, position, strict=False))
+        entry.update(expected=expected, got=got)
         with self.path.open("a") as out:
             out.write(json.dumps(entry) + "\n")
 
 
-def level_sample(table: EatingTable, n: int, per_level: int, rng: random.Random) -> list[tuple[int, int]]:
-    """The positions :func:`check_levels` checks in level ``n``: all of them when there are no
-    more than ``per_level``, else ``per_level`` random ones drawn from ``rng``."""
-    level = table.layout.level(n)
-    if level.positions <= per_level:
-        return list(_every_position(level.shapes, table.spec.cap))
-    return [random_colouring(rng.choice(level.shapes), table.spec.cap, rng) for _ in range(per_level)]
-
-
-Value = Callable[[int, int], int]
-Job = tuple[Value, int, int]
-Evaluator = Callable[[Callable[[Job], int], list[Job]], Iterable[int]]
-
-
 def _evaluate(job: Job) -> int:
-    value, white, black = job
-    return value(white, black)
+    value, position = job
+    return value(*position)
 
 
 def check_levels(
-    table: EatingTable,
+    table: EatingTable | PoisonedEatingTable,
     levels: Iterable[int],
     per_level: int,
     rng: random.Random,
     value: Value,
     *,
     journal: Journal | None = None,
-    evaluate_all: Callable[
-        [Callable[[tuple[Value, int, int]], int], list[tuple[Value, int, int]]], Iterable[int]
-    ] = map,
+    evaluate_all: Evaluator = map,
 ) -> list[LevelCheck]:
-    """Compare the table with ``value(white, black)`` (+1 / -1) on random positions of each level.
+    """Compare the table with ``value(*position)`` (+1 / -1) on random positions of each level
+    (``table.sample``: a level with fewer positions than ``per_level`` is checked whole).
 
-    A level with fewer positions than ``per_level`` is checked whole. With a ``journal`` the
-    positions it holds are not checked again and each new outcome is written to it as it comes;
-    ``evaluate_all`` maps the values (e.g. a process pool's ``imap``, whose order it must keep).
+    With a ``journal`` the positions it holds are not checked again and each new outcome is
+    written to it as it comes; ``evaluate_all`` maps the values (e.g. a process pool's
+    ``imap``, whose order it must keep).
     """
     results = []
     for n in levels:
-        positions = level_sample(table, n, per_level, rng)
+        positions: list[Position] = list(table.sample(n, per_level, rng))
         todo = [i for i in range(len(positions)) if journal is None or (n, i) not in journal]
         outcomes: dict[int, tuple[bool, bool]] = {}
         if journal is not None:
             outcomes = {i: journal.outcomes[n, i] for i in range(len(positions)) if (n, i) in journal}
-        jobs = [(value, *positions[i]) for i in todo]
+        jobs = [(value, positions[i]) for i in todo]
         for i, result in zip(todo, evaluate_all(_evaluate, jobs), strict=True):
             expected, got = result > 0, table.wins(*positions[i])
             outcomes[i] = (expected, got)
@@ -374,7 +364,8 @@ def check_setup(
     """Compare the set-up table with :func:`setup_minimax` on ``count`` random positions per number of free sites."""
     results = []
     for empty in empties:
-        won, mismatches = 0, []
+        won = 0
+        mismatches: list[Position] = []
         for _ in range(count):
             white, black = random_setup(table, empty, rng)
             expected = setup_minimax(white, black, table.spec.universe, leaf, placements=table.layout.top)
