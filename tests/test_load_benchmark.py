@@ -120,3 +120,25 @@ def test_games_from_one_address_beyond_its_socket_cap_are_refused_and_spread_one
     assert load.main(["--games", "4", "--seconds", "2", *cap]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["errors"] == 0 and report["notes"]["addresses"] >= 4, report
+
+
+def test_two_processes_on_postgresql_and_redis_fail_over_and_lose_no_acknowledged_move(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--processes 2 --failover``: one of the two server processes is killed with -9 halfway; every
+    interrupted game goes on on the other, and what the drivers saw acknowledged is what PostgreSQL
+    holds. With idle lobby sockets held meanwhile on both."""
+    argv = ["--processes", "2", "--games", "4", "--seconds", "12", "--failover", "--idle-websockets", "40"]
+    assert load.main(argv) == 0
+    out = capsys.readouterr().out
+    table = [line for line in out.splitlines() if line.startswith("| 2 |")]
+    assert len(table) == 1, out  # the table after the runs' JSON
+    (run,) = json.loads(out[: out.index("\n| processes")])
+    assert run["processes"] == 2 and run["moves_per_second"] > 0 and run["errors"] == 0, run
+    notes = run["notes"]
+    assert notes["games_interrupted"] >= 1 and notes["unrecovered"] == 0, notes
+    assert notes["acknowledged_lost"] == 0 and notes["applied_twice"] == 0, notes
+    median, most = (float(s) for s in notes["failover_s"].split(" ", 1)[0].split("/"))
+    assert 0 < median <= most < 30, notes  # the lease lapses (5 s) and the survivor takes the games
+    # The idle sockets alternate between the processes: those of the killed one are gone, the rest stay.
+    assert notes["idle_websockets_opened"] == 40 and notes["idle_websockets_open_at_end"] == 20, notes
