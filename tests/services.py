@@ -47,6 +47,16 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], seconds: float = 
     raise RuntimeError(f"{process.args!r} did not listen on {port} within {seconds} s")
 
 
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a server: SIGTERM, then SIGKILL after 20 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def postgres_binaries() -> Path:
     """The newest ``/usr/lib/postgresql/<version>/bin`` (Debian's layout)."""
     versions = sorted(POSTGRES_BIN.glob("*/bin/postgres"), key=lambda path: int(path.parts[-3]))
@@ -101,12 +111,7 @@ def postgres_server(database: str = "spheria") -> Iterator[str]:
         yield f"postgresql://{user}@127.0.0.1:{port}/{database}"
     finally:
         if process is not None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
         shutil.rmtree(home, ignore_errors=True)
 
 
@@ -124,12 +129,7 @@ def redis_server() -> Iterator[str]:
         wait_for_port(port, process)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
         shutil.rmtree(home, ignore_errors=True)
 
 

@@ -23,16 +23,24 @@ from pathlib import Path
 from typing import IO, Any
 
 import httpx
+import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from spheria.server.storage import StoredGame, open_storage
-from tests.services import free_port, wait_for_port
+from tests.services import free_port, fresh_database, wait_for_port
 
 Frame = dict[str, Any]
 #: Frames that depend on timing (who is connected, agents thinking), not on the game: left out when
 #: two servers' frames are compared.
 TIMING_FRAMES = {"presence", "thinking", "pong"}
+
+
+@pytest.fixture
+def store(postgres_url: str) -> Iterator[str]:
+    """The PostgreSQL database every process of a test shares (a fresh one). A fixture: the test
+    modules import it."""
+    yield from fresh_database(postgres_url)
 
 
 def stored(store: str, game_id: str) -> StoredGame:

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the fixture store comes from tests.server.cluster_helpers)
 """Several server processes, one service (issue 39): real processes, a real Redis, one shared store.
 
 A game is owned by one process; a client that reaches another process is served through the tunnel
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.cluster_helpers import (
+from tests.server.cluster_helpers import (  # noqa: F401  (store is a fixture)
     Frame,
     Person,
     Process,
@@ -22,15 +23,9 @@ from tests.server.cluster_helpers import (
     create_game,
     request,
     start_process,
+    store,
     token_of,
 )
-from tests.services import fresh_database
-
-
-@pytest.fixture
-def store(postgres_url: str) -> Iterator[str]:
-    """The PostgreSQL database every process of the test shares (a fresh one)."""
-    yield from fresh_database(postgres_url)
 
 
 @pytest.fixture

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the fixture store comes from tests.server.cluster_helpers)
 """Faults of a service of several processes (issue 39): an owner killed with ``kill -9`` in the middle
 of a move, Redis stopped and started again, and an attacker's game ids. Real processes, a real Redis,
 one shared store (see tests/server/cluster_helpers.py).
@@ -13,12 +14,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from spheria.kernel.record import replay
 from spheria.kernel.registry import load_game
-from tests.server.cluster_helpers import (
+from tests.server.cluster_helpers import (  # noqa: F401  (store is a fixture)
     Frame,
     Process,
     Socket,
@@ -27,18 +27,12 @@ from tests.server.cluster_helpers import (
     request,
     start_process,
     start_worker,
+    store,
     stored,
     token_of,
 )
 from tests.server.test_cluster import acting_seat, play_out
-from tests.services import free_port, fresh_database
-
-
-@pytest.fixture
-def store(postgres_url: str) -> Iterator[str]:
-    """The PostgreSQL database every process of the test shares (a fresh one)."""
-    yield from fresh_database(postgres_url)
-
+from tests.services import free_port
 
 HUMAN = {"kind": "human"}
 RANDOM = {"kind": "agent", "agent": "random:seed=5"}

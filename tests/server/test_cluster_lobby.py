@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the fixture store comes from tests.server.cluster_helpers)
 """The lobby on several processes (issue 39; docs/server.md, Several processes, "The lobby"): real
 processes, a Redis of each test's own, one PostgreSQL store.
 
@@ -17,17 +18,19 @@ from typing import Any
 import pytest
 from redis import Redis
 
-from tests.server.cluster_helpers import Frame, Person, Process, Socket, request, start_process
-from tests.services import fresh_database, redis_server
+from tests.server.cluster_helpers import (  # noqa: F401  (store is a fixture)
+    Frame,
+    Person,
+    Process,
+    Socket,
+    request,
+    start_process,
+    store,
+)
+from tests.services import redis_server
 
 LEASE = "spheria:lease:lobby"
 CAKE = {"game": "special-cake", "options": {"variant": "mint"}, "seat": 0, "rated": False}
-
-
-@pytest.fixture
-def store(postgres_url: str) -> Iterator[str]:
-    """The PostgreSQL database every process of the test shares (a fresh one)."""
-    yield from fresh_database(postgres_url)
 
 
 @pytest.fixture

@@ -8,10 +8,7 @@ import asyncio
 import contextlib
 import json
 import logging
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,11 +22,12 @@ from websockets.sync.client import connect as ws_connect
 from spheria.server.agent_queue import connect
 from spheria.server.app import create_app
 from spheria.server.presence import PROCESS_PREFIX, PROCESSES, SharedPresence
+from tests.server.cluster_helpers import start_process
 from tests.server.people import FAST, accounts_of, browser, guest
 from tests.server.test_challenges import next_frame
 from tests.server.test_lobby_push import names, presence_frame
 from tests.server.test_server import TEST_LIMITS
-from tests.services import free_port, redis_server
+from tests.services import redis_server
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 HOSTILE = "x:*\r\nFLUSHALL\r\n{}"
@@ -212,25 +210,9 @@ def test_a_person_in_the_lobby_of_app_a_is_pushed_to_the_lobby_of_app_b(tmp_path
 
 
 def test_the_people_of_a_server_process_killed_with_9_vanish_from_the_others(tmp_path: Path, redis_url: str) -> None:
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "spheria.server",
-        "--port",
-        str(port),
-        "--db",
-        str(tmp_path / "service.sqlite3"),
-    ]  # one store, as a service has
-    command += ["--redis", redis_url]
-    env = {"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"}
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    process = start_process(str(tmp_path / "service.sqlite3"), redis_url, tmp_path)  # one store, as a service has
     try:
-        base = f"127.0.0.1:{port}"
-        for _ in range(600):
-            with contextlib.suppress(OSError), urllib.request.urlopen(f"http://{base}/api/catalog", timeout=5):
-                break
-            time.sleep(0.1)
+        base = f"127.0.0.1:{process.port}"
         with redis_apps(tmp_path, redis_url) as make:
             second = make("b")
             watcher = browser(second)
@@ -241,7 +223,6 @@ def test_the_people_of_a_server_process_killed_with_9_vanish_from_the_others(tmp
                 if {key: hello[key] for key in both} != both:
                     presence_frame(seen_on_b, lambda frame: {key: frame[key] for key in both} == both)
                 process.kill()  # A dies with its lobby socket open: nobody takes it out of Redis
-                process.wait(20)
                 killed = time.monotonic()
                 for _ in range(5):  # presence_frame waits 5 s a time
                     with contextlib.suppress(AssertionError):
@@ -253,6 +234,4 @@ def test_the_people_of_a_server_process_killed_with_9_vanish_from_the_others(tmp
         assert gone["online"] == 1
         assert took < 10, took  # its entry's 5 s, then one more read
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(20)
+        process.stop()
