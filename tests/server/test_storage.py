@@ -342,3 +342,31 @@ def test_serve_takes_a_sqlite_file_or_a_postgresql_url() -> None:
     url = "postgresql://spheria@127.0.0.1:5432/spheria"
     assert parser.parse_args(["--db", url]).db == url
     assert "postgresql://" in parser.format_help()
+
+
+#: Text an attacker sends where the server stores what people write (a chat message, a guest's name
+#: at the store's level): SQL, and the placeholders of both engines' drivers, which must stay values.
+HOSTILE = [
+    "'); DROP TABLE games; --",
+    "?', ?, ?) --",
+    "%s %(name)s %% 100%",
+    'Robert"); DELETE FROM players WHERE ("1"="1',
+    "\\'; SELECT pg_sleep(10); --",
+]
+
+
+def test_client_text_reaches_the_database_only_as_values(store: SQLStorage) -> None:
+    """Whatever a person writes is stored and read back exactly, on both engines, and changes nothing
+    else: no statement is ever built from it (the PostgreSQL driver sees ``%s`` placeholders only)."""
+    accounts, chat = SQLiteAccounts(store), SQLiteChat(store)
+    store.create_game(a_game("g1"))
+    mina = accounts.create_account("mina", "h", "s1", None, None)
+    started = time.monotonic()
+    said = [chat.add("g1", "players", mina.id, text, False, 0, text) for text in HOSTILE]
+    assert time.monotonic() - started < 5  # pg_sleep never ran
+    assert [(m.name, m.text) for m in chat.history("g1", "players")] == [(text, text) for text in HOSTILE]
+    assert [chat.message(m.id) for m in said] == said
+    guests = [accounts.create_guest(f"g{n}", f"s-guest-{n}", None) for n in range(len(HOSTILE))]
+    assert [accounts.player_of_session(f"s-guest-{n}") for n in range(len(HOSTILE))] == guests
+    assert store.load_game("g1") is not None and accounts.account_named("mina") == (mina, "h")  # nothing dropped
+    assert [g.id for g in store.list_games()] == ["g1"]
