@@ -133,7 +133,10 @@ def pids_listening(port: int, program: str) -> list[int]:
             parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
             continue
-        if command and command[0].endswith(program.encode()) and str(port).encode() in b" ".join(command):
+        name = (
+            command[0].split(b" ", 1)[0].rsplit(b"/", 1)[-1]
+        )  # redis-server rewrites its title: "redis-server host:port"
+        if name == program.encode() and str(port).encode() in b" ".join(command):
             found.append(int(entry.name))
     return found + [pid for pid, parent in parents.items() if parent in found]
 
