@@ -27,6 +27,7 @@ def add_parser(commands: Any) -> None:
     agents.add_argument("--workers", metavar="N", type=INTEGER, default=2, help=_(msg.HELP_WORKERS))
     niceness = Limits.agent_niceness
     agents.add_argument("--niceness", metavar="K", type=INTEGER, default=niceness, help=_(msg.HELP_NICENESS))
+    agents.add_argument("--analysis", action=argparse.BooleanOptionalAction, default=True, help=_(msg.HELP_ANALYSIS))
     agents.set_defaults(handler=cmd_agents, no_color=False)
 
 
@@ -38,5 +39,5 @@ def cmd_agents(args: argparse.Namespace, term: Terminal) -> int:
     from spheria.server.agent_queue import run_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    run_worker(args.redis, args.workers, min(19, max(0, args.niceness)))
+    run_worker(args.redis, args.workers, min(19, max(0, args.niceness)), analysis=args.analysis)
     return 0
