@@ -38,7 +38,6 @@ import logging
 import math
 import os
 import re
-import signal
 import socket
 import time
 import uuid
@@ -384,26 +383,3 @@ def _redis_errors() -> type[Exception]:
     from redis.exceptions import RedisError
 
     return RedisError
-
-
-def run_worker(url: str, workers: int, niceness: int, analysis: bool = True) -> None:
-    """Run an :class:`AgentWorker` (and, with ``analysis``, an analysis board's worker of as many
-    processes: :class:`~spheria.server.analysis_queue.AnalysisWorker`) until SIGTERM or SIGINT."""
-
-    async def main() -> None:
-        served: list[StreamWorker] = [AgentWorker(url, workers, niceness)]
-        if analysis:
-            from spheria.server.analysis_queue import AnalysisWorker
-
-            served.append(AnalysisWorker(url, workers, niceness))
-
-        def stop() -> None:
-            for worker in served:
-                worker.stop()
-
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, stop)
-        await asyncio.gather(*(worker.serve() for worker in served))
-
-    asyncio.run(main())
