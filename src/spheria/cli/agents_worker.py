@@ -1,10 +1,14 @@
 """``spheria agents --redis URL``: an agent worker for servers started with ``--redis``
-(:class:`spheria.server.agent_queue.AgentWorker`). Importing this module does not import Redis."""
+(:class:`spheria.server.agent_queue.AgentWorker`), and beside it the analysis board's
+(:class:`spheria.server.analysis_queue.AnalysisWorker`) unless ``--no-analysis``. Importing this
+module does not import Redis."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
+import signal
 from typing import Any
 
 from spheria.cli.common import CliError
@@ -27,6 +31,7 @@ def add_parser(commands: Any) -> None:
     agents.add_argument("--workers", metavar="N", type=INTEGER, default=2, help=_(msg.HELP_WORKERS))
     niceness = Limits.agent_niceness
     agents.add_argument("--niceness", metavar="K", type=INTEGER, default=niceness, help=_(msg.HELP_NICENESS))
+    agents.add_argument("--analysis", action=argparse.BooleanOptionalAction, default=True, help=_(msg.HELP_ANALYSIS))
     agents.set_defaults(handler=cmd_agents, no_color=False)
 
 
@@ -35,8 +40,27 @@ def cmd_agents(args: argparse.Namespace, term: Terminal) -> int:
         raise CliError(_(msg.BAD_WORKERS).format(workers=args.workers))
     if not str(args.redis).startswith(("redis://", "rediss://")):
         raise CliError(_(msg.BAD_REDIS_URL).format(url=str(args.redis)[:100]))
-    from spheria.server.agent_queue import run_worker
-
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    run_worker(args.redis, args.workers, min(19, max(0, args.niceness)))
+    asyncio.run(serve(args.redis, args.workers, min(19, max(0, args.niceness)), analysis=args.analysis))
     return 0
+
+
+async def serve(url: str, workers: int, niceness: int, analysis: bool = True) -> None:
+    """Run an :class:`~spheria.server.agent_queue.AgentWorker` and, with ``analysis``, an
+    :class:`~spheria.server.analysis_queue.AnalysisWorker` of as many processes, until SIGTERM or SIGINT
+    (each then finishes the jobs it runs)."""
+    from spheria.server.agent_queue import AgentWorker, StreamWorker
+    from spheria.server.analysis_queue import AnalysisWorker
+
+    served: list[StreamWorker] = [AgentWorker(url, workers, niceness)]
+    if analysis:
+        served.append(AnalysisWorker(url, workers, niceness))
+
+    def stop() -> None:
+        for worker in served:
+            worker.stop()
+
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop)
+    await asyncio.gather(*(worker.serve() for worker in served))

@@ -38,7 +38,6 @@ import logging
 import math
 import os
 import re
-import signal
 import socket
 import time
 import uuid
@@ -193,18 +192,22 @@ def _pass_on(sink: ProgressSink, data: dict[str, Any]) -> None:
         log.warning("an agent progress report could not be passed on", exc_info=True)
 
 
-class AgentWorker:
-    """``spheria agents``: runs queued agent jobs in a local :class:`AgentPool` of ``workers`` processes.
+class StreamWorker:
+    """A worker of one job stream (:attr:`stream`, read through :attr:`group`): it reads at most as
+    many jobs as it has free processes, takes over jobs of dead workers first, answers each job on
+    its reply list, and on :meth:`stop` (SIGTERM) reads no more and finishes the jobs it runs (each
+    ends by its deadline). A subclass runs a job (:meth:`_run`) and closes its pool (:meth:`_close`)."""
 
-    It reads at most as many jobs as it has free processes, takes over jobs of dead workers first,
-    answers each job on its reply list, and on :meth:`stop` (SIGTERM) reads no more and finishes the
-    jobs it runs (each ends by its deadline)."""
+    stream = STREAM
+    group = GROUP
+    #: The log lines of its start and its stop.
+    started_message = M.WORKER_STARTED
+    stopped_message = M.WORKER_STOPPED
 
-    def __init__(self, url: str, workers: int = 1, niceness: int = 0, *, claim_idle: float = CLAIM_IDLE) -> None:
+    def __init__(self, url: str, workers: int = 1, *, claim_idle: float = CLAIM_IDLE) -> None:
         self.redis = connect(url)
         self.workers = max(1, workers)
         self.claim_idle = claim_idle
-        self.pool = AgentPool(lambda: AgentProcessPool(self.workers, niceness), self.workers, grace=0.0)
         self.consumer = f"{socket.gethostname()}:{os.getpid()}"
         #: The jobs running now, by stream entry id.
         self.running: dict[str, asyncio.Task[None]] = {}
@@ -220,7 +223,7 @@ class AgentWorker:
 
     async def serve(self) -> None:
         """Run jobs until :meth:`stop`; a Redis outage is logged once and waited out."""
-        log.info(_(M.WORKER_STARTED).format(consumer=self.consumer, workers=self.workers))
+        log.info(_(self.started_message).format(consumer=self.consumer, workers=self.workers))
         heartbeat = asyncio.create_task(self._heartbeat())
         down = False
         grouped = False
@@ -245,16 +248,20 @@ class AgentWorker:
                 await asyncio.wait(list(self.running.values()))
         finally:
             heartbeat.cancel()
-            self.pool.shutdown()
+            self._close()
             with contextlib.suppress(Exception):
                 await self.redis.aclose()
-        log.info(_(M.WORKER_STOPPED).format(n=self.answered))
+        log.info(_(self.stopped_message).format(n=self.answered))
+
+    def _close(self) -> None:
+        """Stop this worker's processes."""
+        raise NotImplementedError
 
     async def _ensure_group(self) -> None:
         from redis.exceptions import ResponseError
 
         try:
-            await self.redis.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
+            await self.redis.xgroup_create(self.stream, self.group, id="0", mkstream=True)
         except ResponseError as error:
             if "BUSYGROUP" not in str(error):
                 raise
@@ -266,14 +273,14 @@ class AgentWorker:
             await asyncio.wait([*self.running.values()], timeout=WAIT_STEP, return_when=asyncio.FIRST_COMPLETED)
             return
         claimed: list[Any] = await self.redis.xautoclaim(
-            STREAM, GROUP, self.consumer, min_idle_time=int(self.claim_idle * 1000), count=free
+            self.stream, self.group, self.consumer, min_idle_time=int(self.claim_idle * 1000), count=free
         )
         entries = list(claimed[1])
         for entry_id, _fields in entries:
             log.info(_(M.WORKER_TOOK_OVER).format(entry=entry_id))
         if not entries:
             read: Any = await self.redis.xreadgroup(
-                GROUP, self.consumer, {STREAM: ">"}, count=free, block=int(WAIT_STEP * 1000)
+                self.group, self.consumer, {self.stream: ">"}, count=free, block=int(WAIT_STEP * 1000)
             )
             entries = [entry for _stream, stream_entries in read or [] for entry in stream_entries]
         for entry_id, entry in entries:
@@ -287,32 +294,8 @@ class AgentWorker:
         task.add_done_callback(lambda _task: self.running.pop(entry_id, None))
 
     async def _run(self, entry_id: str, entry: dict[str, str] | None) -> None:
-        try:
-            job_id, job, deadline, progress = decode_entry(entry)
-        except (ValueError, KeyError, TypeError) as error:
-            log.warning(_(M.WORKER_GARBLED).format(entry=entry_id, error=str(error)[:ERROR_MOST]))
-            await self._finish(entry_id, None, None)
-            return
-        left = deadline - time.time()
-        if left <= 0:
-            log.info(_(M.WORKER_LATE).format(entry=entry_id, seconds=f"{-left:.1f}"))
-            await self._finish(entry_id, None, None)
-            return
-        reply = reply_key(job_id)
-        log.info(_(M.WORKER_JOB).format(entry=entry_id, game=job.name, seat=job.seat, seconds=f"{left:.1f}"))
-        started = time.monotonic()
-        frame: dict[str, Any] | None
-        try:
-            sink = (lambda data: self._report(reply, data)) if progress else None
-            frame = {"move": await self.pool.run(job, left, sink)}
-            log.info(_(M.WORKER_ANSWERED).format(entry=entry_id, seconds=f"{time.monotonic() - started:.2f}"))
-        except AgentTimeout:
-            frame = None  # the server stopped waiting at the same deadline
-            log.info(_(M.WORKER_TIMED_OUT).format(entry=entry_id))
-        except Exception as error:  # the agent failed: the server falls back and notes it
-            frame = {"error": f"{type(error).__name__}: {error}"[:ERROR_MOST]}
-            log.warning(_(M.WORKER_FAILED).format(entry=entry_id, error=frame["error"]))
-        await self._finish(entry_id, reply, frame)
+        """Run the job of one stream entry and :meth:`_finish` it."""
+        raise NotImplementedError
 
     async def _finish(self, entry_id: str, reply: str | None, frame: dict[str, Any] | None) -> None:
         """Answer (if there is an answer), acknowledge and delete the entry: one transaction. With
@@ -322,8 +305,8 @@ class AgentWorker:
                 if reply is not None and frame is not None:
                     pipe.rpush(reply, json.dumps(frame))
                     pipe.expire(reply, REPLY_TTL)
-                pipe.xack(STREAM, GROUP, entry_id)
-                pipe.xdel(STREAM, entry_id)
+                pipe.xack(self.stream, self.group, entry_id)
+                pipe.xdel(self.stream, entry_id)
                 await pipe.execute()
         except (ConnectionError, OSError, _redis_errors()) as error:
             log.warning(_(M.WORKER_REDIS_DOWN).format(error=str(error)[:ERROR_MOST]))
@@ -354,23 +337,49 @@ class AgentWorker:
             ids: list[Any] = list(self.running)
             if ids:
                 with contextlib.suppress(Exception):
-                    await self.redis.xclaim(STREAM, GROUP, self.consumer, 0, ids, justid=True)
+                    await self.redis.xclaim(self.stream, self.group, self.consumer, 0, ids, justid=True)
+
+
+class AgentWorker(StreamWorker):
+    """``spheria agents``: runs queued agent jobs in a local :class:`AgentPool` of ``workers`` processes."""
+
+    def __init__(self, url: str, workers: int = 1, niceness: int = 0, *, claim_idle: float = CLAIM_IDLE) -> None:
+        super().__init__(url, workers, claim_idle=claim_idle)
+        self.pool = AgentPool(lambda: AgentProcessPool(self.workers, niceness), self.workers, grace=0.0)
+
+    def _close(self) -> None:
+        self.pool.shutdown()
+
+    async def _run(self, entry_id: str, entry: dict[str, str] | None) -> None:
+        try:
+            job_id, job, deadline, progress = decode_entry(entry)
+        except (ValueError, KeyError, TypeError) as error:
+            log.warning(_(M.WORKER_GARBLED).format(entry=entry_id, error=str(error)[:ERROR_MOST]))
+            await self._finish(entry_id, None, None)
+            return
+        left = deadline - time.time()
+        if left <= 0:
+            log.info(_(M.WORKER_LATE).format(entry=entry_id, seconds=f"{-left:.1f}"))
+            await self._finish(entry_id, None, None)
+            return
+        reply = reply_key(job_id)
+        log.info(_(M.WORKER_JOB).format(entry=entry_id, game=job.name, seat=job.seat, seconds=f"{left:.1f}"))
+        started = time.monotonic()
+        frame: dict[str, Any] | None
+        try:
+            sink = (lambda data: self._report(reply, data)) if progress else None
+            frame = {"move": await self.pool.run(job, left, sink)}
+            log.info(_(M.WORKER_ANSWERED).format(entry=entry_id, seconds=f"{time.monotonic() - started:.2f}"))
+        except AgentTimeout:
+            frame = None  # the server stopped waiting at the same deadline
+            log.info(_(M.WORKER_TIMED_OUT).format(entry=entry_id))
+        except Exception as error:  # the agent failed: the server falls back and notes it
+            frame = {"error": f"{type(error).__name__}: {error}"[:ERROR_MOST]}
+            log.warning(_(M.WORKER_FAILED).format(entry=entry_id, error=frame["error"]))
+        await self._finish(entry_id, reply, frame)
 
 
 def _redis_errors() -> type[Exception]:
     from redis.exceptions import RedisError
 
     return RedisError
-
-
-def run_worker(url: str, workers: int, niceness: int) -> None:
-    """Run an :class:`AgentWorker` until SIGTERM or SIGINT."""
-
-    async def main() -> None:
-        worker = AgentWorker(url, workers, niceness)
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, worker.stop)
-        await worker.serve()
-
-    asyncio.run(main())

@@ -36,8 +36,9 @@ import contextlib
 import json
 import math
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -52,7 +53,7 @@ from spheria.kernel.options import options_from_pairs
 from spheria.kernel.record import set_up
 from spheria.kernel.registry import game_names, load_game
 from spheria.server import messages as M
-from spheria.server.analysis_pool import WORKER_NICENESS, AnalysisPool, GameJob, JobFailed, PositionJob
+from spheria.server.analysis_pool import WORKER_NICENESS, AnalysisPool, GameJob, Job, JobFailed, PositionJob
 from spheria.server.endpoints import find_game, json_response, page, refused
 from spheria.server.jsontext import BadJson, parse_json
 from spheria.server.limits import TokenBucket
@@ -101,12 +102,35 @@ class AnalysisLimits:
     frame_rate: float = 20.0
 
 
+class AnalysisEngine(Protocol):
+    """Where the analysis jobs run: this process's :class:`AnalysisPool`, or the workers behind
+    :class:`~spheria.server.analysis_queue.RedisAnalysisQueue` (a server started with ``--redis``)."""
+
+    @property
+    def busy(self) -> int:
+        """This process's jobs running or waiting."""
+        ...
+
+    async def run(
+        self, job: Job, on_progress: Callable[[dict[str, Any]], object], budget: float, owner: str = ""
+    ) -> dict[str, Any]:
+        """The job's answer; :class:`JobFailed`, or ``asyncio.CancelledError`` when given up (the job stops)."""
+        ...
+
+    def warm(self) -> None:
+        """Get ready for a job soon."""
+
+    def shutdown(self) -> None:
+        """Stop what runs here."""
+
+
 class AnalysisService:
     """The pool, the cache and the counts the endpoints share (``app.state.analysis``)."""
 
-    def __init__(self, limits: AnalysisLimits) -> None:
+    def __init__(self, limits: AnalysisLimits, pool: AnalysisEngine | None = None) -> None:
+        """``pool``: where the jobs run (by default a pool of ``limits.workers`` processes here)."""
         self.limits = limits
-        self.pool = AnalysisPool(limits.workers, limits.grace, limits.niceness)
+        self.pool: AnalysisEngine = pool or AnalysisPool(limits.workers, limits.grace, limits.niceness)
         self.cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.connections: dict[str, int] = {}
         self.jobs_from: dict[str, int] = {}  # jobs running or waiting, per address

@@ -67,6 +67,7 @@ from spheria.server import (
 )
 from spheria.server.agent_queue import RedisAgentQueue, connect
 from spheria.server.agents import AgentPool, AgentRunner, make_executor
+from spheria.server.analysis_queue import RedisAnalysisQueue
 from spheria.server.cluster import Router, make_cluster
 from spheria.server.connection import GameSocket
 from spheria.server.endpoints import WEB_DIR, catalog, record_of
@@ -160,8 +161,8 @@ def create_app(
     holds every limit (:class:`Limits`); ``frame_rate`` overrides its frames per second;
     ``analysis_limits`` the analysis board's (its engine has worker processes of its own).
     With ``redis`` (a URL) this process is one of several on that Redis (:mod:`.cluster`: each live
-    game owned by one of them), agents think in ``spheria agents`` workers, not here, and presence is
-    shared (docs/server.md, Several processes; Agent workers and Redis).
+    game owned by one of them), agents and the analysis board's engine run in ``spheria agents``
+    workers, not here, and presence is shared (docs/server.md, Several processes; Agent workers and Redis).
     """
     limits = limits or Limits()
     if frame_rate is not None:
@@ -174,15 +175,18 @@ def create_app(
         factory = executor_factory or (lambda: make_executor(agent_pool, agent_workers, limits.agent_niceness))
     presence: SharedPresence | None = None
     agents: AgentRunner
-    if redis is not None:  # agents off this process, presence shared: no local pool at all
+    analysis_limits = analysis_limits or analysis.AnalysisLimits()
+    analysed_by: analysis.AnalysisEngine | None = None  # None: the analysis board's own pool here
+    if redis is not None:  # agents and analysis off this process, presence shared: no local pool at all
         client = connect(redis)  # one client per process; the presence closes it when the app stops
         agents = RedisAgentQueue(client, limits.agent_grace)
+        analysed_by = RedisAnalysisQueue(client, analysis_limits.grace)
         presence = SharedPresence(client)
     else:
         agents = AgentPool(factory, limits.agent_thinking, limits.agent_grace)
     manager = SessionManager(store, agents, agent_delay, limits)
     manager.cluster = cluster = make_cluster(redis, manager)
-    engine = analysis.AnalysisService(analysis_limits or analysis.AnalysisLimits())
+    engine = analysis.AnalysisService(analysis_limits, analysed_by)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
