@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from redis import Redis
@@ -46,6 +46,9 @@ SLOW = "mcts:time=2"
 HOSTILE = "x:*\r\nFLUSHALL\r\n../{}"
 
 Worker = subprocess.Popen[bytes]
+
+
+T = TypeVar("T")
 
 
 class Workers:
@@ -120,7 +123,7 @@ def run(url: str, agent_job: AgentJob, budget: float, grace: float = 3.0, report
     return asyncio.run(ask())
 
 
-def in_background(call: Callable[[], str]) -> Callable[[], str]:
+def in_background(call: Callable[[], T]) -> Callable[[], T]:
     """Run ``call`` in a thread; the returned function waits for its answer (or raises its error)."""
     import concurrent.futures
 

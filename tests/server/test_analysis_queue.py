@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the fixtures redis_url and workers come from tests.server.test_agent_queue)
 """The analysis board's jobs off the web processes (docs/server.md, Agent workers and Redis): queued in a
 real Redis by :class:`RedisAnalysisQueue`, run by ``spheria agents --redis URL`` workers started as real
 subprocesses, cancelled, killed, or cut off from Redis in the middle of a job."""
@@ -9,7 +10,6 @@ import contextlib
 import re
 import signal
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,7 +37,16 @@ from spheria.server.analysis_queue import (
     reply_key,
 )
 from spheria.server.app import create_app
-from tests.server.test_agent_queue import HOSTILE, Workers, assert_all_ended, children_of, keys
+from tests.server.test_agent_queue import (  # noqa: F401  (redis_url and workers are fixtures: a Redis per test)
+    HOSTILE,
+    Workers,
+    assert_all_ended,
+    children_of,
+    in_background,
+    keys,
+    redis_url,
+    workers,
+)
 from tests.server.test_analysis import ROW, answer, finished_game
 from tests.server.test_server import TEST_LIMITS
 from tests.services import redis_server
@@ -46,20 +55,6 @@ Frame = dict[str, Any]
 T = TypeVar("T")
 #: A position job that searches the whole of its time (Spline's start is not solved in seconds).
 LONG = PositionJob("spline", {}, None, (), None, 4.0)
-
-
-@pytest.fixture
-def redis_url() -> Iterator[str]:
-    """A Redis of this test's own: no job or worker of another test shares its streams."""
-    with redis_server() as url:
-        yield url
-
-
-@pytest.fixture
-def workers(redis_url: str, tmp_path: Path) -> Iterator[Workers]:
-    started = Workers(redis_url, tmp_path)
-    yield started
-    started.stop_all()
 
 
 def app_client(url: str, tmp_path: Path, **limits: Any) -> TestClient:
@@ -81,16 +76,6 @@ def ask(url: str, job: Job, budget: float, grace: float, reports: list[Frame] | 
             await queue.redis.aclose()
 
     return asyncio.run(run())
-
-
-def in_background(call: Callable[[], T]) -> Callable[[], T]:
-    """Run ``call`` in a thread; the returned function waits for its answer (or raises its error)."""
-    import concurrent.futures
-
-    executor = concurrent.futures.ThreadPoolExecutor(1)
-    future = executor.submit(call)
-    executor.shutdown(wait=False)
-    return lambda: future.result(timeout=60)
 
 
 def pending(url: str) -> int:

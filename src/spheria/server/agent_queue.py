@@ -41,8 +41,9 @@ import re
 import socket
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from spheria.i18n import gettext as _
 from spheria.server import queue_messages as M
@@ -73,6 +74,9 @@ WAIT_STEP = 1.0
 READ_TIMEOUT = 10.0
 #: The characters of a worker's error that reach the server's log.
 ERROR_MOST = 300
+
+#: A decoded stream entry: (job id, job, deadline, what else the kind of job carries).
+E = TypeVar("E", bound=tuple[Any, ...])
 
 _JOB_ID = re.compile(r"[0-9a-f]{32}")
 _JOB_FIELDS = {field.name: field for field in fields(AgentJob)}
@@ -215,6 +219,24 @@ class StreamWorker:
         self._reports: set[asyncio.Task[Any]] = set()
         self.answered = 0
 
+    async def _admit(
+        self, entry_id: str, entry: dict[str, str] | None, decode: Callable[[Any], E]
+    ) -> tuple[E, float] | None:
+        """The entry ``decode`` d (its deadline third) and the seconds left before that deadline; None
+        when it is garbled or late: then it is acknowledged and dropped, answered by nobody."""
+        try:
+            decoded = decode(entry)
+        except (ValueError, KeyError, TypeError) as error:
+            log.warning(_(M.WORKER_GARBLED).format(entry=entry_id, error=str(error)[:ERROR_MOST]))
+            await self._finish(entry_id, None, None)
+            return None
+        left = float(decoded[2]) - time.time()
+        if left <= 0:
+            log.info(_(M.WORKER_LATE).format(entry=entry_id, seconds=f"{-left:.1f}"))
+            await self._finish(entry_id, None, None)
+            return None
+        return decoded, left
+
     def stop(self) -> None:
         """Read no more jobs; :meth:`serve` returns once the running ones are answered."""
         if not self.stopping.is_set():
@@ -351,17 +373,10 @@ class AgentWorker(StreamWorker):
         self.pool.shutdown()
 
     async def _run(self, entry_id: str, entry: dict[str, str] | None) -> None:
-        try:
-            job_id, job, deadline, progress = decode_entry(entry)
-        except (ValueError, KeyError, TypeError) as error:
-            log.warning(_(M.WORKER_GARBLED).format(entry=entry_id, error=str(error)[:ERROR_MOST]))
-            await self._finish(entry_id, None, None)
+        admitted = await self._admit(entry_id, entry, decode_entry)
+        if admitted is None:
             return
-        left = deadline - time.time()
-        if left <= 0:
-            log.info(_(M.WORKER_LATE).format(entry=entry_id, seconds=f"{-left:.1f}"))
-            await self._finish(entry_id, None, None)
-            return
+        (job_id, job, _deadline, progress), left = admitted
         reply = reply_key(job_id)
         log.info(_(M.WORKER_JOB).format(entry=entry_id, game=job.name, seat=job.seat, seconds=f"{left:.1f}"))
         started = time.monotonic()

@@ -261,17 +261,10 @@ class AnalysisWorker(StreamWorker):
         self.pool.shutdown()
 
     async def _run(self, entry_id: str, entry: dict[str, str] | None) -> None:
-        try:
-            job_id, job, deadline, owner = decode_entry(entry)
-        except (ValueError, KeyError, TypeError) as error:
-            log.warning(_(M.WORKER_GARBLED).format(entry=entry_id, error=str(error)[:ERROR_MOST]))
-            await self._finish(entry_id, None, None)
+        admitted = await self._admit(entry_id, entry, decode_entry)
+        if admitted is None:
             return
-        left = deadline - time.time()
-        if left <= 0:
-            log.info(_(M.WORKER_LATE).format(entry=entry_id, seconds=f"{-left:.1f}"))
-            await self._finish(entry_id, None, None)
-            return
+        (job_id, job, _deadline, owner), left = admitted
         reply, cancel = reply_key(job_id), cancel_key(job_id)
         try:
             given_up = await self.redis.exists(cancel)
