@@ -18,7 +18,7 @@ import pytest
 
 import spheria
 from spheria.kernel.clock import SeatClock, TimeControl
-from spheria.kernel.record import Record
+from spheria.kernel.record import Record, timestamp
 from spheria.kernel.registry import load_game
 from spheria.puzzles.puzzle import Puzzle
 from spheria.server.accounts import NameTaken, SQLiteAccounts
@@ -85,6 +85,16 @@ def test_a_game_is_stored_whole_and_loaded_back(store: SQLStorage) -> None:
     assert loaded.status == ACTIVE and loaded.owner_hash == "owner" and loaded.hints and loaded.rated
     assert isinstance(loaded.created, float) and abs(loaded.created - time.time()) < 60
     assert store.load_game("nothing") is None
+
+
+def test_a_game_s_record_says_when_it_was_stored_before_and_after_a_reload(store: SQLStorage) -> None:
+    """The live record and the one rebuilt from the store carry the same ``created`` (the second the
+    game was stored), so a game's record does not change when its server restarts."""
+    game = a_game("g1")
+    game.record.created = "2000-01-01T00:00:00Z"  # made a moment (here: years) before it was stored
+    store.create_game(game)
+    loaded = store.load_game("g1")
+    assert loaded is not None and loaded.record.created == game.record.created == timestamp(game.created)
 
 
 def test_moves_pending_choices_and_the_end_are_one_transaction(store: SQLStorage) -> None:

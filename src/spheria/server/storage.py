@@ -186,6 +186,7 @@ class SQLStorage:
         now = time.time()
         game.created = game.updated = now
         record = game.record
+        record.created = timestamp(now)  # the record the game is rebuilt with says the same (to the second)
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
                 "INSERT INTO games (id, name, options, seed, status, result, created, updated, owner_hash, start,"
