@@ -218,20 +218,26 @@ class RedisCluster(Cluster):
             await asyncio.sleep(self.lease_ms / 3000)
             await self._beat()
             now = time.monotonic()
+            renewing: list[str] = []
             for key, since in list(self.held.items()):
                 game_id = key.removeprefix("game:")
                 if key != LOBBY and game_id not in self.manager.sessions and now - since > self.lease_ms / 1000:
                     self.release(key)  # taken for a request that left nothing live here
-                    continue
-                try:
-                    kept = await self._renew(keys=[self.key(key)], args=[self.me, self.lease_ms])
-                except RedisError as error:
-                    self.went_down(error)
-                    break  # keep serving: nobody can take a lease while Redis is down
+                else:
+                    renewing.append(key)
+            try:  # one round trip for every lease held, not one a game
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for key in renewing:
+                        await self._renew(keys=[self.key(key)], args=[self.me, self.lease_ms], client=pipe)
+                    kept_all = await pipe.execute()
+            except RedisError as error:
+                self.went_down(error)
+                continue  # keep serving: nobody can take a lease while Redis is down
+            for key, kept in zip(renewing, kept_all, strict=True):
                 if not kept and self.held.pop(key, None) is not None:
                     log.warning("lost the lease %s to another process: its session is dropped", key)
                     if key != LOBBY:
-                        self.manager.drop(game_id)
+                        self.manager.drop(key.removeprefix("game:"))
 
     async def _adopt_orphans(self) -> None:
         """Every lease ttl: take the active games nobody holds that need acting (an agent to move, a
@@ -242,14 +248,31 @@ class RedisCluster(Cluster):
             now = time.monotonic()
             self.quiet = {game_id: until for game_id, until in self.quiet.items() if until > now}
             try:
-                for game_id in await manager.db(manager.storage.active_game_ids):
-                    if game_id in manager.sessions or self.quiet.get(game_id, 0.0) > time.monotonic():
-                        continue
-                    await self.adopt(game_id)
+                active = await manager.db(manager.storage.active_game_ids)
+                for game_id in await self._unleased(active):
+                    if game_id not in manager.sessions and self.quiet.get(game_id, 0.0) <= time.monotonic():
+                        await self.adopt(game_id)
             except ClusterUnavailable:
                 continue
             except Exception:
                 log.warning("could not adopt orphaned games", exc_info=True)
+
+    async def _unleased(self, game_ids: list[str]) -> list[str]:
+        """Those of ``game_ids`` whose lease nobody holds, read in batches (one ``MGET`` a thousand),
+        so that only they are tried: not a ``SET NX`` for every active game every lease time."""
+        from redis.exceptions import RedisError
+
+        games = [(game_id, key) for game_id in game_ids if (key := game_key(game_id)) is not None]
+        free: list[str] = []
+        for start in range(0, len(games), 1000):
+            batch = games[start : start + 1000]
+            try:
+                holders = await self.redis.mget([self.key(key) for _, key in batch])
+            except RedisError as error:
+                self.went_down(error)
+                raise ClusterUnavailable from error
+            free += [game_id for (game_id, _), holder in zip(batch, holders, strict=True) if holder is None]
+        return free
 
     async def adopt(self, game_id: str) -> None:
         """Load ``game_id`` if its lease is free and it needs acting; else let it go again."""
