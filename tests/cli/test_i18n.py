@@ -259,7 +259,7 @@ def test_a_mistyped_special_cake_position_is_refused_in_korean() -> None:
 HELP_NAMES = {"arena", "solve", "analyse", "analyze", "spagyric-solve", "tablebase", "serve", "games"}
 HELP_NAMES |= {"process", "thread", "SQLite", "spheria.sqlite3"}
 HELP_NAMES |= {"puzzles", "puzzle"}  # issue 42: spheria puzzles build, spheria puzzle
-HELP_NAMES |= {"agents", "Redis"}  # issue 39: spheria agents, spheria serve --redis
+HELP_NAMES |= {"agents", "Redis", "PostgreSQL"}  # issue 39: spheria agents, serve --redis, --db postgresql://
 HELP_NAMES |= {"db", "migrate", "copy"}  # issue 39: spheria db migrate, spheria db copy
 
 

@@ -66,7 +66,10 @@ HELP: dict[str, str] = {
 GROUP_LIMITS = N_("limits (see docs/server.md, 'Running in public')")
 GROUP_PUBLIC = N_("running in public")
 SERVE = N_("play in the browser: a multiplayer server with agent seats")
-SERVE_DESCRIPTION = N_("Serve the games to browsers: a lobby, invite links, agent seats; games kept in SQLite.")
+SERVE_DESCRIPTION = N_(
+    "Serve the games to browsers: a lobby, invite links, agent seats; games kept in SQLite, or in PostgreSQL"
+    " for several processes joined by Redis (docs/deploy.md)."
+)
 SERVE_EXAMPLE = N_("example: spheria serve --port 8000, then open http://127.0.0.1:8000/")
 #: The longest ``--agent-max-time`` (an hour).
 MOST_AGENT_TIME = 3600.0

@@ -11,8 +11,9 @@ from spheria.i18n import N_
 
 HELP_AGENTS_COMMAND = N_("run agent jobs for servers started with --redis")
 HELP_AGENTS_DESCRIPTION = N_(
-    "Run an agent worker: it takes the agents' moves and hints that 'spheria serve --redis URL' queues"
-    " in Redis, thinks in its own processes and sends the answers back. Run one or more on any machine"
+    "Run an agent worker: it takes the agents' moves and hints, and the analysis board's jobs, that"
+    " 'spheria serve --redis URL' queues in Redis, thinks in its own processes and sends the answers back."
+    " Run one or more on any machine"
     " that reaches the Redis server; SIGTERM stops it after the jobs it runs."
 )
 HELP_AGENTS_EXAMPLE = N_("Example: {example}")
