@@ -354,6 +354,24 @@ def test_serve_takes_a_sqlite_file_or_a_postgresql_url() -> None:
     assert "postgresql://" in parser.format_help()
 
 
+def test_serve_names_a_database_it_cannot_open_and_a_redis_url_it_cannot_use(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Said in one line, with the password hidden, and no traceback (no server starts)."""
+    from spheria.cli.main import main
+
+    with pytest.raises(SystemExit) as refused:
+        main(["--lang", "en", "serve", "--port", "1", "--db", "postgresql://mina:secret@127.0.0.1:1/nothing"])
+    said = str(refused.value)
+    assert said.startswith("spheria serve: cannot open the database postgresql://mina:***@127.0.0.1:1/nothing: ")
+    assert "secret" not in said and "Traceback" not in said and "\n" not in said
+    with pytest.raises(SystemExit) as refused:
+        main(["--lang", "en", "serve", "--redis", "http://127.0.0.1:6379/0"])
+    assert (
+        str(refused.value) == "spheria serve: --redis must be a redis:// or rediss:// URL, not http://127.0.0.1:6379/0"
+    )
+
+
 #: Text an attacker sends where the server stores what people write (a chat message, a guest's name
 #: at the store's level): SQL, and the placeholders of both engines' drivers, which must stay values.
 HOSTILE = [

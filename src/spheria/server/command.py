@@ -77,6 +77,7 @@ MOST_AGENT_TIME = 3600.0
 AGENT_MAX_TIME_RANGE = N_("spheria serve: --agent-max-time must be above 0 and at most {most} seconds")
 PUBLIC_URL_FORM = N_("spheria serve: --public-url must look like https://host[:port]")
 TLS_PAIR = N_("spheria serve: give both --certfile and --keyfile for TLS")
+DB_UNREACHABLE = N_("spheria serve: cannot open the database {db}: {reason}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -197,22 +198,31 @@ def limits_of(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from spheria.server import serve
+    from spheria.server.database import engine_errors
+    from spheria.server.queue_messages import BAD_REDIS_URL
+    from spheria.server.storage import shown_target
 
     if bool(args.certfile) != bool(args.keyfile):
         raise SystemExit(_(TLS_PAIR))
-    serve(
-        args.host,
-        args.port,
-        args.db,
-        agent_pool=args.agent_pool,
-        agent_workers=args.agent_workers,
-        agent_delay=args.agent_delay,
-        redis=args.redis,
-        limits=limits_of(args),
-        max_connections=args.max_connections,
-        header_timeout=args.header_timeout,
-        http_per_address=max(1, args.http_per_address),
-        certfile=args.certfile,
-        keyfile=args.keyfile,
-    )
+    if args.redis is not None and not str(args.redis).startswith(("redis://", "rediss://")):
+        raise SystemExit("spheria serve: " + _(BAD_REDIS_URL).format(url=str(args.redis)[:100]))
+    try:
+        serve(
+            args.host,
+            args.port,
+            args.db,
+            agent_pool=args.agent_pool,
+            agent_workers=args.agent_workers,
+            agent_delay=args.agent_delay,
+            redis=args.redis,
+            limits=limits_of(args),
+            max_connections=args.max_connections,
+            header_timeout=args.header_timeout,
+            http_per_address=max(1, args.http_per_address),
+            certfile=args.certfile,
+            keyfile=args.keyfile,
+        )
+    except engine_errors() as error:  # a database it cannot reach or open: said, not a traceback
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise SystemExit(_(DB_UNREACHABLE).format(db=shown_target(args.db), reason=first[:300])) from None
     return 0
