@@ -128,7 +128,8 @@ def test_two_processes_on_postgresql_and_redis_fail_over_and_lose_no_acknowledge
     """``--processes 2 --failover``: one of the two server processes is killed with -9 halfway; every
     interrupted game goes on on the other, and what the drivers saw acknowledged is what PostgreSQL
     holds. With idle lobby sockets held meanwhile on both."""
-    argv = ["--processes", "2", "--games", "4", "--seconds", "12", "--failover", "--idle-websockets", "40"]
+    # 20 s: the kill at 10 s, then the lease's 5 s and the reconnections well before the end
+    argv = ["--processes", "2", "--games", "4", "--seconds", "20", "--failover", "--idle-websockets", "40"]
     assert load.main(argv) == 0
     out = capsys.readouterr().out
     table = [line for line in out.splitlines() if line.startswith("| 2 |")]
