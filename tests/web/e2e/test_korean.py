@@ -264,6 +264,8 @@ def test_switching_language_in_the_lobby_keeps_the_form(browser: Browser, server
     assert page.input_value("#opt-variant") == "poisoned"
     assert page.locator("#opt-variant option:checked").inner_text() == "독이 든 사탕"
     assert page.locator("select.seat-kind").nth(1).input_value() == "agent:greedy"
+    # How to play (its pictured boards labelled in words) is fetched again in Korean.
+    page.wait_for_selector("#howto[data-shown='ko']", state="attached")
     assert_korean(page)
     assert_fits(page, board=False)
     assert [e for e in errors if "ERR_FAILED" not in e] == []  # only the fetches refused above

@@ -79,6 +79,7 @@ export async function showHowTo(host, gameName) {
     else if (block.kind === "position") body.appendChild(positionFigure(block));
   }
   host.hidden = false;
+  host.dataset.shown = lang; // until now the body was still in the language it was fetched in before
 }
 
 function positionFigure(block) {
