@@ -69,6 +69,7 @@ JSON_KEYS = {
     "principal_variation",
     "moves",
     "iterations",
+    "note",
     "positions",
     "seconds",
     "error",

@@ -299,6 +299,7 @@ def test_the_server_words_every_option_choice_method_agent_and_editor_field_of_e
         kits = {name: game_class(name).kit() for name in game_names()}
         assert set(words["agents"]) == {agent for kit in kits.values() for agent in kit.agents}
         assert set(words["methods"]) == {code for kit in kits.values() if kit.analyse for code in kit.analyse.methods}
+        assert set(words["notes"]) == {code for kit in kits.values() if kit.analyse for code in kit.analyse.notes}
         for name in game_names():
             state = load_game(name).new_initial_state(seed=1)
             fields = state.game.spn_fields(state.to_spn())[1:]  # after the board
@@ -313,6 +314,11 @@ def test_the_server_words_every_option_choice_method_agent_and_editor_field_of_e
         "choices": {"mint": "민트", "sugar": "설탕 사탕", "poisoned": "독이 든 사탕"},
     }
     assert english["methods"]["solver"] == "the eating-phase solver" and korean["methods"]["solver"] == "먹기 단계 솔버"
+    # A note's parameters stay as they are typed (the command names the variant as typed).
+    note = {"variant": "poisoned", "disk": "4.5 GiB", "minutes": 20}
+    worded = english["notes"]["eating_table_missing"].format(**note)
+    assert "spheria tablebase build --variant poisoned: 4.5 GiB of disk" in worded
+    assert "디스크 4.5 GiB" in korean["notes"]["eating_table_missing"].format(**note)
     assert english["agents"]["spagyric"] == "Spagyric strategy" and korean["agents"]["spagyric"] == "스파기릭 전략"
     assert english["fields"]["spinca"] == ["To move", "Locked sites"] and korean["fields"]["spinca"] == [
         "둘 차례",
@@ -324,6 +330,7 @@ def test_the_server_words_every_option_choice_method_agent_and_editor_field_of_e
         *(text for option in korean["options"].values() for text in (option["label"], *option["choices"].values())),
         *korean["agents"].values(),
         *korean["methods"].values(),
+        *korean["notes"].values(),
         *(text for words in korean["fields"].values() for text in words),
         *(text for group in ("phases", "turns") for words in korean[group].values() for text in words.values()),
     ]

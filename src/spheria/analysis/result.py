@@ -78,6 +78,9 @@ class Analysis:
     positions: int | None = None
     seconds: float = 0.0
     error: float | None = None
+    #: Why the answer is less than it could be, as the game says it: ``{"code": ..., **params}``,
+    #: the code one of its analyser's ``notes`` (Special Cake: ``eating_table_missing``).
+    note: dict[str, Any] | None = None
 
     @property
     def exact(self) -> bool:
@@ -115,6 +118,7 @@ class Analysis:
             "principal_variation": list(self.principal_variation),
             "moves": [m.to_json() for m in self.moves],
             "iterations": self.iterations,
+            "note": None if self.note is None else dict(self.note),
         }
         if statistics:
             data["positions"] = self.positions

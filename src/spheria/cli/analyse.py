@@ -178,6 +178,16 @@ def method_words(state: State[Any], method: str) -> str:
     return method if words is None else _(words)
 
 
+def note_words(state: State[Any], note: dict[str, Any]) -> str | None:
+    """A ``note`` of the game's analysis (``{"code": ..., **params}``) in its words, ``None`` if it
+    has none for the code."""
+    own = state.game.kit().analyse
+    words = None if own is None else own.notes.get(str(note.get("code")))
+    if words is None:
+        return None
+    return _(words).format(**{key: value for key, value in note.items() if key != "code"})
+
+
 def _cell(value: float | None, form: str) -> str:
     return "-" if value is None else format(value, form)
 
@@ -222,6 +232,9 @@ def show_position(term: Terminal, state: State[Any], result: Analysis) -> None:
     if result.positions is not None:
         searched.insert(0, _(say.SEARCHED_POSITIONS).format(count=result.positions))
     term.say(term.dim(", ".join(searched)))
+    note = None if result.note is None else note_words(state, result.note)
+    if note is not None:
+        term.say(note)
 
 
 def _columns(columns: list[str], cells: dict[str, str]) -> str:

@@ -86,11 +86,14 @@ class Analyser:
     view (``state.view(seat)``) of a game that hides information; ``budget`` is a
     :class:`spheria.analysis.budget.Budget`. It answers a :class:`spheria.analysis.Analysis`,
     or ``None`` to leave the position to the generic estimate (a view left so is refused).
-    ``methods`` names each ``method`` code its answers carry (``N_``-marked words, for people).
+    ``methods`` names each ``method`` code its answers carry (``N_``-marked words, for people);
+    ``notes`` words each ``note`` code an answer may carry (a ``str.format`` template of the
+    note's parameters), saying why the answer is less than it could be.
     """
 
     analyse: Callable[[Any, Any], Any]
     methods: Mapping[str, str] = field(default_factory=dict)
+    notes: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ def game_words() -> dict[str, Any]:
       a game labels (an option's name means one thing in every game that has it);
     * ``agents``: each game's own agents' names by spec name;
     * ``methods``: each game's analysis methods' words by method code;
+    * ``notes``: each game's analysis notes' words by note code (``{param}`` templates);
     * ``fields``: by game, the names of its position notation's fields after the board;
     * ``phases``: by game, its phases as it says them (a value of one of those fields);
     * ``turns``: by game and phase, what the player to move does (``{name}``: the player).
@@ -33,6 +34,7 @@ def game_words() -> dict[str, Any]:
     options: dict[str, dict[str, Any]] = {}
     agents: dict[str, str] = {}
     methods: dict[str, str] = {}
+    notes: dict[str, str] = {}
     fields: dict[str, list[str]] = {}
     phases: dict[str, dict[str, str]] = {}
     turns: dict[str, dict[str, str]] = {}
@@ -46,6 +48,7 @@ def game_words() -> dict[str, Any]:
         agents.update((agent, _(words)) for agent, words in kit.words.agents.items())
         if kit.analyse is not None:
             methods.update((method, _(words)) for method, words in kit.analyse.methods.items())
+            notes.update((note, _(words)) for note, words in kit.analyse.notes.items())
         fields[name] = [_(words) for words in kit.words.fields]
         phases[name] = {phase: _(words) for phase, words in kit.words.phases.items()}
         turns[name] = {phase: _(words) for phase, words in kit.words.turns.items()}
@@ -53,6 +56,7 @@ def game_words() -> dict[str, Any]:
         "options": options,
         "agents": agents,
         "methods": methods,
+        "notes": notes,
         "fields": fields,
         "phases": phases,
         "turns": turns,

@@ -183,3 +183,44 @@ def test_a_chunked_build_reports_each_level_with_the_time_left(tmp_path: Path, p
         SUB, tmp_path, run_chunks, chunks=2, upto=8, output=lambda line: None, program=program, progress=reports.append
     )
     assert [r.level for r in reports] == [8] and reports[0].remaining == 0
+
+
+# A full poisoned cake from a random set-up: Mint, eating first, wins (the shipped set-up table
+# says so at once), but proving each move takes the search minutes without the eating table.
+FULL_POISONED_SPN = "bwwwwbbbbbbwbwbw/wwwwbwwwb/bbbw/r 1 eat"
+TABLE_MISSING = {"code": "eating_table_missing", "variant": "poisoned", "disk": "4.5 GiB", "minutes": 20}
+
+
+def test_an_analysis_that_runs_out_for_want_of_the_table_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SPHERIA_TABLEBASE", str(tmp_path))
+    game = spheria.load_game("special-cake", variant="poisoned")
+    full = analyse(game.state_from_spn(FULL_POISONED_SPN), time=0.3)
+    assert full.verdict == 1 and any(m.value is None for m in full.moves)  # moves left unproved
+    assert full.note == TABLE_MISSING and full.to_json()["note"] == TABLE_MISSING
+    # Proved in time, or a position no table answers better: nothing to say.
+    assert analyse(game.state_from_spn(SMALL_POISONED_SPN), time=5).note is None
+    assert analyse(game.state_from_spn(POISONED_SPN), time=30).note is None  # searched, but to the end
+    same = spheria.load_game("special-cake", variant="poisoned", line_rule="same")
+    unproved = analyse(same.state_from_spn(FULL_POISONED_SPN), time=0.3)
+    assert any(m.value is None for m in unproved.moves) and unproved.note is None  # no table for `same` lines
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "The eating table of Special Cake poisoned is not built on this machine"),
+        ("ko", "스페셜 케이크 poisoned의 먹기 테이블이 만들어져 있지 않아서"),
+    ],
+)
+def test_spheria_analyse_prints_the_note_under_the_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, words: str
+) -> None:
+    monkeypatch.setenv("SPHERIA_TABLEBASE", str(tmp_path))
+    position = ["--game", "special-cake", "--option", "variant=poisoned", "--position", FULL_POISONED_SPN]
+    assert main(["--lang", lang, "analyse", *position, "--time", "0.3"]) == 0
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert words in last and "spheria tablebase build --variant poisoned" in last and "4.5 GiB" in last
+    assert main(["analyse", *position, "--time", "0.3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["note"] == TABLE_MISSING

@@ -580,3 +580,50 @@ def test_a_spline_position_is_answered_exactly_by_the_prover(
         assert_fits(page)
     screenshot(page, f"analysis-spline-prover-{lang}-{size}", full_page=True)
     assert errors == []
+
+
+# -- the analysis board says why a search fell short: the eating table is not built -------------
+
+#: A full poisoned cake: the shipped set-up table says Mint, eating first, wins; proving each move
+#: takes the search minutes without the eating table (the tests' SPHERIA_TABLEBASE is empty).
+FULL_POISONED_SPN = "bwwwwbbbbbbwbwbw/wwwwbwwwb/bbbw/r 1 eat"
+TABLE_NOTE = {
+    "en": ("The eating table of Special Cake poisoned is not built on this machine", "4.5 GiB of disk"),
+    "ko": ("스페셜 케이크 poisoned의 먹기 테이블이 만들어져 있지 않아서", "디스크 4.5 GiB"),
+}
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ko")])
+def test_a_search_that_ran_out_for_want_of_the_eating_table_says_how_to_build_it(
+    browser: Browser,  # noqa: F811
+    server: str,  # noqa: F811
+    contexts: list[BrowserContext],
+    size: str,
+    lang: str,
+) -> None:
+    context = browser.new_context(locale=LANGUAGES[lang], **SIZES[size])
+    context.set_default_timeout(TIMEOUT)
+    contexts.append(context)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(analysis_url(server, game="special-cake", options="variant=poisoned", spn=FULL_POISONED_SPN))
+    why = page.locator("#engine-why")
+    why.wait_for(timeout=90_000)  # the server's default time cap (15 s) runs out first
+    text = why.inner_text()
+    for words in (*TABLE_NOTE[lang], "spheria tablebase build --variant poisoned"):
+        assert words in text, text
+    verdict = page.locator("#engine-verdict .verdict-line").bounding_box()
+    listed = page.locator("#engine-moves").bounding_box()
+    box = why.bounding_box()
+    assert verdict and listed and box and verdict["y"] < box["y"] < listed["y"]  # under the verdict, above the moves
+    assert page.locator("#engine-moves li[data-value='']").count() > 0  # moves left unproved, as it says
+    if lang == "ko":
+        from tests.web.e2e.test_korean import assert_korean  # here: test_korean imports this module
+
+        # the command's words are typed as they are in every language
+        assert_korean(page, names=("server.options.variant", "server.options.variant.poisoned"))
+    if size == "phone":
+        assert_fits(page)
+    screenshot(page, f"analysis-table-note-{lang}-{size}", full_page=True)
+    assert errors == []

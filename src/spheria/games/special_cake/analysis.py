@@ -11,6 +11,10 @@
   and the solves fit the time (``method`` ``planner``); otherwise nothing, and the generic
   estimate answers.
 
+A search of an eating position that runs out of time where the variant's eating table (not built
+on this machine) would have answered at once says so: ``note`` ``eating_table_missing``, with the
+variant and the table's disk and build time.
+
 >>> import spheria
 >>> from spheria.analysis import analyse
 >>> game = spheria.load_game("special-cake", variant="mint")
@@ -36,6 +40,8 @@ from spheria.kernel.game import PlayerView, State
 SOLVER = "solver"
 #: ``method``: the planner's exact search over the last placements.
 PLANNER = "planner"
+#: ``note``: the search ran out where the variant's eating table, not built here, answers at once.
+NOTE_TABLE_MISSING = "eating_table_missing"
 #: The share of the time the exact set-up search may take before the estimate takes over.
 EXACT_SHARE = 2 / 3
 #: The most positions whose exact eating-phase analysis is kept.
@@ -100,8 +106,21 @@ def _eating(state: CakeState, budget: Budget) -> Analysis:
     try:
         result = solve(state, time_limit=budget.left(), progress=forward if budget.progress else None, proved=on_proved)
     except TimeoutError:
-        return _proved(state, proved, budget, known, positions)
+        return replace(_proved(state, proved, budget, known, positions), note=_why_unproved(state))
     return _remember(key, _solved(state, result, result.positions, budget))
+
+
+def _why_unproved(state: CakeState) -> dict[str, Any] | None:
+    """The note of a search that ran out of time on a position the variant's eating table would
+    have answered at once, had it been built (``eating_table_missing``: the variant, the table's
+    disk and build time); ``None`` if no table would have."""
+    from spheria.games.special_cake.eating_table import BUILD_COST, table_missing_for
+
+    game = state.game
+    if state.phase != EAT or not table_missing_for(game.variant, game.line_rule, state.masks()):
+        return None
+    disk, minutes = BUILD_COST[game.variant]
+    return {"code": NOTE_TABLE_MISSING, "variant": game.variant, "disk": disk, "minutes": minutes}
 
 
 def _full_cake_value(state: CakeState) -> int | None:

@@ -15,6 +15,16 @@ METHODS = {
     "planner": N_("the planner's exact set-up search"),
 }
 
+#: Why an analysis is less than exact, by note code (``Analysis.note``; the pages get them too).
+NOTES = {
+    "eating_table_missing": N_(
+        "The eating table of Special Cake {variant} is not built on this machine, so this position was "
+        "searched within the time cap instead of looked up, and a search that runs out proves only some "
+        "moves. Built once (spheria tablebase build --variant {variant}: {disk} of disk, about {minutes} "
+        "minutes on two cores), the table answers every eating position exactly at once."
+    ),
+}
+
 # -- spheria solve ------------------------------------------------------------------------------
 SOLVE_PROGRESS = N_("{positions:,} positions searched, {seconds:.1f} s; analysing {move} ({index}/{moves})")
 BACKEND = N_("solver backend: {backend} ({about})")

@@ -175,17 +175,24 @@ def shared_probe(variant: str = "mint") -> EatingTableProbe:
     return _SHARED[directory]
 
 
+def table_missing_for(variant: str, line_rule: str, masks: tuple[int, int, int]) -> bool:
+    """Whether the eating position ``masks`` is one the variant's eating table would answer at once
+    but is not built for: a table exists for these rules, the position is too big for a quick
+    search (:data:`QUICK_SEARCH_BELOW`), and the table on this machine does not hold it."""
+    if variant not in BUILD_COST or line_rule != "mixed":
+        return False
+    if (masks[0] | masks[1]).bit_count() < QUICK_SEARCH_BELOW:
+        return False
+    return shared_probe(variant).wins(*masks) is None
+
+
 def missing_table_note(variant: str, line_rule: str, masks: tuple[int, int, int], seconds: float | None) -> str | None:
     """The sentence that tells a player the eating position ``masks`` is searched because the
     variant's eating table, which would answer it exactly at once, is not built (the command,
     its disk and time); ``None`` when the table answers it, when no table exists for these
     rules, or when the position is small enough for a quick search (:data:`QUICK_SEARCH_BELOW`).
     ``seconds``: the search's cap a move (``None``: exact, however long it takes)."""
-    if variant not in BUILD_COST or line_rule != "mixed":
-        return None
-    if (masks[0] | masks[1]).bit_count() < QUICK_SEARCH_BELOW:
-        return None
-    if shared_probe(variant).wins(*masks) is not None:
+    if not table_missing_for(variant, line_rule, masks):
         return None
     disk, minutes = BUILD_COST[variant]
     how = _(M.CAKE_SEARCHED_EXACT) if seconds is None else _(M.CAKE_SEARCHED_CAPPED).format(seconds=seconds)

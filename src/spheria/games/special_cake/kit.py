@@ -22,7 +22,7 @@ KIT = GameKit(
     codec=SpecialCakeCodec,
     howto=HOWTO,
     words=GameWords(agents=M.AGENTS, fields=M.SPN_FIELDS, phases=M.PHASES, turns=M.TURNS),
-    analyse=Analyser(analyse, cli_messages.METHODS),
+    analyse=Analyser(analyse, cli_messages.METHODS, cli_messages.NOTES),
     commands=add_commands,
     # docs/agents.md, "Measured ladders": the level tables shipped, Elo with random at 0
     measured_levels=(

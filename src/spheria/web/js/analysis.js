@@ -6,7 +6,7 @@
 import { PyramidView } from "./board.js";
 import { listenForTaps, wordUnder, keyboardClick } from "./taps.js";
 import { Picker, isSite, moveSites } from "./moves.js";
-import { t, tOr, has, translatePage, onLanguageChange, gameTitle, seatName, errorText, colorWord, methodWords, sentence } from "./messages.js";
+import { t, tOr, has, translatePage, onLanguageChange, gameTitle, seatName, errorText, colorWord, methodWords, noteWords, sentence } from "./messages.js";
 import { h, clear, api, describeOptions, seatColors, ballSwatch, copyButton, resultText, serverDetail, socketUrl } from "./ui.js";
 import { Node, nodes, leaves, promote, remove, mainLine, encode, decode } from "./variations.js";
 import { evaluationChart } from "./chart.js";
@@ -483,6 +483,8 @@ function renderEngine() {
   // What the verdict does not say yet stands right under it, not below the list of moves.
   const note = verdictNote(analysis);
   if (note) verdict.append(h("div", { class: "verdict-note", id: "engine-note" }, t(note)));
+  const why = noteWords(analysis.note); // the game's own word on why it is not (all) exact
+  if (why) verdict.append(h("div", { class: "verdict-why muted", id: "engine-why" }, why));
   verdict.append(h("div", { class: "muted method" }, methodText(analysis)));
   if (!analysis.partial && analysis.iterations) {
     const rate = analysis.seconds > 0 ? Math.round(analysis.iterations / analysis.seconds) : null;

@@ -189,6 +189,13 @@ export function methodWords(code) {
   return serverWord("methods", code);
 }
 
+/** A game's note on an analysis (``{code, ...params}``: why the answer is less than it could be) in
+ * its words, undefined if the server sent none for the code. */
+export function noteWords(note) {
+  const words = note ? serverWord("notes", note.code) : undefined;
+  return words === undefined ? undefined : fill(words, note);
+}
+
 /** The name of the ``index``-th field after the board in ``game``'s position notation, undefined if it gives none. */
 export function fieldName(game, index) {
   return serverWord("fields", game, index);
