@@ -47,8 +47,15 @@ def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:  # noqa: F811
         context.close()
 
 
-def open_page(browser: Browser, opened: list[BrowserContext], url: str, size: str) -> tuple[Page, list[str]]:  # noqa: F811
-    context = browser.new_context(**SIZES[size])
+def open_page(
+    browser: Browser,  # noqa: F811
+    opened: list[BrowserContext],
+    url: str,
+    size: str,
+    locale: str | None = None,
+) -> tuple[Page, list[str]]:
+    """``url`` in a new context of ``size`` (and ``locale``, else the browser's), with the list of its errors."""
+    context = browser.new_context(locale=locale, **SIZES[size])
     context.set_default_timeout(TIMEOUT)
     opened.append(context)
     page = context.new_page()
@@ -601,13 +608,8 @@ def test_a_search_that_ran_out_for_want_of_the_eating_table_says_how_to_build_it
     size: str,
     lang: str,
 ) -> None:
-    context = browser.new_context(locale=LANGUAGES[lang], **SIZES[size])
-    context.set_default_timeout(TIMEOUT)
-    contexts.append(context)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(analysis_url(server, game="special-cake", options="variant=poisoned", spn=FULL_POISONED_SPN))
+    url = analysis_url(server, game="special-cake", options="variant=poisoned", spn=FULL_POISONED_SPN)
+    page, errors = open_page(browser, contexts, url, size, LANGUAGES[lang])
     why = page.locator("#engine-why")
     why.wait_for(timeout=90_000)  # the server's default time cap (15 s) runs out first
     text = why.inner_text()
