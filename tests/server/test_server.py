@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
 
 import spheria
 from spheria.agents import registry
@@ -28,6 +29,7 @@ from spheria.server import app as app_module
 from spheria.server import connection as connection_module
 from spheria.server.app import create_app
 from spheria.server.limits import Limits
+from spheria.server.ownership import CLOSE_RESTART
 from spheria.server.protocol import MAX_FRAME
 
 Frame = dict[str, Any]
@@ -244,6 +246,29 @@ def test_every_state_change_reaches_every_client_at_once(client: TestClient) -> 
         frames = [state_at(ws, 2) for ws in (white, black, watcher)]
         assert {f["last_move"] for f in frames} == {"0c3"}
         assert frames[0]["legal_moves"] and not frames[1]["legal_moves"] and not frames[2]["legal_moves"]
+
+
+def test_a_join_to_a_session_let_go_meanwhile_starts_again_on_the_live_one(client: TestClient) -> None:
+    """A live game's session can leave memory between a socket's opening and its join (a cluster
+    process lets go an adopted game nobody was connected to). The join must not attach to the
+    session let go: the other seat would join a new one, and neither would see the other's moves.
+    It is told to start again (1012, as when a game moves to another process), and then plays."""
+    created = create(client, "spline", [HUMAN, HUMAN])
+    path = f"/ws/{created['id']}"
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    assert client.portal is not None
+    with client.websocket_connect(path) as white:
+        white.send_json({"type": "ping"})
+        receive(white, lambda f: f["type"] == "pong")  # the socket holds its session now
+        client.portal.call(manager.evict, manager.sessions[created["id"]])
+        with pytest.raises(WebSocketDisconnect) as closed:
+            join(white, token_of(created, 0))  # claimed and welcomed, but no state: closed instead
+        assert closed.value.code == CLOSE_RESTART
+    with client.websocket_connect(path) as white, client.websocket_connect(path) as black:
+        join(white, token_of(created, 0))  # the seat claimed above, by its credential
+        join(black, token_of(created, 1))
+        white.send_json({"type": "move", "move": "0b2", "version": 0})
+        assert [state_at(ws, 1)["last_move"] for ws in (white, black)] == ["0b2", "0b2"]
 
 
 def bad_input_cases() -> list[tuple[Any, str, str]]:

@@ -326,6 +326,12 @@ class GameSocket(FrameSocket):
         self.client = client
         self.tasks.append(asyncio.create_task(client.pump()))
         self.chat_member = await chat_of(self.ws.app).joined(self.ws, session, client)
+        if self.manager.sessions.get(session.id) is not session and not session.is_over():
+            # The session left memory while this connection joined (a cluster process let go an
+            # adopted game nobody was connected to): a seat attached to it would play alone, and
+            # its lease may be another process's now. Start again, as when a game moves.
+            self._restart()
+            return
         session.attach(client)
         if seat is not None and self.manager.clocks is not None and self.manager.clocks.timed(session):
             self.probe = asyncio.create_task(self.lag.probing(client.push))  # its round trip, measured
