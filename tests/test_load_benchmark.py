@@ -128,16 +128,18 @@ def test_two_processes_on_postgresql_and_redis_fail_over_and_lose_no_acknowledge
     """``--processes 2 --failover``: one of the two server processes is killed with -9 halfway; every
     interrupted game goes on on the other, and what the drivers saw acknowledged is what PostgreSQL
     holds. With idle lobby sockets held meanwhile on both."""
-    # 20 s: the kill at 10 s, then the lease's 5 s and the reconnections well before the end
+    # 20 s: the kill at 10 s, then the lease's 5 s; a game interrupted has 30 s from the kill to come
+    # back (processes.RECOVERY), past the end if the machine is slow, so only a game lost fails here
     argv = ["--processes", "2", "--games", "4", "--seconds", "20", "--failover", "--idle-websockets", "40"]
-    assert load.main(argv) == 0
-    out = capsys.readouterr().out
+    status = load.main(argv)
+    out, err = capsys.readouterr()
+    assert status == 0, out[-2000:] + err[-2000:]  # the table's errors and notes, and what the drivers said
     table = [line for line in out.splitlines() if line.startswith("| 2 |")]
     assert len(table) == 1, out  # the table after the runs' JSON
     (run,) = json.loads(out[: out.index("\n| processes")])
     assert run["processes"] == 2 and run["moves_per_second"] > 0 and run["errors"] == 0, run
     notes = run["notes"]
-    assert notes["games_interrupted"] >= 1 and notes["unrecovered"] == 0, notes
+    assert notes["games_interrupted"] >= 1 and notes["unrecovered"] == 0, json.dumps(notes) + err[-2000:]
     assert notes["acknowledged_lost"] == 0 and notes["applied_twice"] == 0, notes
     median, most = (float(s) for s in notes["failover_s"].split(" ", 1)[0].split("/"))
     assert 0 < median <= most < 30, notes  # the lease lapses (5 s) and the survivor takes the games
