@@ -79,7 +79,7 @@ class Analysis:
     seconds: float = 0.0
     error: float | None = None
     #: Why the answer is less than it could be, as the game says it: ``{"code": ..., **params}``,
-    #: the code one of its analyser's ``notes`` (Special Cake: ``eating_table_missing``).
+    #: the code one of its analyser's ``notes`` (docs/analysis.md).
     note: dict[str, Any] | None = None
 
     @property
