@@ -17,6 +17,7 @@ from spheria.i18n import INTEGER
 from spheria.i18n import gettext as _
 from spheria.server import queue_messages as msg
 from spheria.server.limits import Limits
+from spheria.server.redis_client import is_redis_url
 
 
 def add_parser(commands: Any) -> None:
@@ -38,7 +39,7 @@ def add_parser(commands: Any) -> None:
 def cmd_agents(args: argparse.Namespace, term: Terminal) -> int:
     if args.workers < 1:
         raise CliError(_(msg.BAD_WORKERS).format(workers=args.workers))
-    if not str(args.redis).startswith(("redis://", "rediss://")):
+    if not is_redis_url(args.redis):
         raise CliError(_(msg.BAD_REDIS_URL).format(url=str(args.redis)[:100]))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     asyncio.run(serve(args.redis, args.workers, min(19, max(0, args.niceness)), analysis=args.analysis))

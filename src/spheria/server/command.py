@@ -200,11 +200,12 @@ def run(args: argparse.Namespace) -> int:
     from spheria.server import serve
     from spheria.server.database import engine_errors
     from spheria.server.queue_messages import BAD_REDIS_URL
+    from spheria.server.redis_client import is_redis_url
     from spheria.server.storage import shown_target
 
     if bool(args.certfile) != bool(args.keyfile):
         raise SystemExit(_(TLS_PAIR))
-    if args.redis is not None and not str(args.redis).startswith(("redis://", "rediss://")):
+    if args.redis is not None and not is_redis_url(args.redis):
         raise SystemExit("spheria serve: " + _(BAD_REDIS_URL).format(url=str(args.redis)[:100]))
     try:
         serve(

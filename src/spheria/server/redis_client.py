@@ -19,6 +19,15 @@ CONNECT_TIMEOUT = 2.0
 POOL_WAIT = 10.0
 
 
+#: The schemes a ``--redis`` URL may have.
+URL_SCHEMES = ("redis://", "rediss://")
+
+
+def is_redis_url(url: object) -> bool:
+    """Whether ``url`` (as typed after ``--redis``) is a redis:// or rediss:// URL."""
+    return str(url).startswith(URL_SCHEMES)
+
+
 def connect(url: str, *, connections: int, read_timeout: float, decode: bool = False) -> Redis:
     """A client of the Redis at ``url``: ``connections`` connections at most, ``read_timeout`` seconds
     for an answer on an open one, answers as text when ``decode``."""
